@@ -1,0 +1,60 @@
+/*
+ * mem.c - overflow-checked allocation and memory-size accounting.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "tk_core.h"
+
+void *tk_malloc_array(size_t count, size_t size)
+{
+    size_t bytes;
+
+    if (__builtin_mul_overflow(count, size, &bytes))
+        return NULL;
+    return malloc(bytes ? bytes : 1);
+}
+
+void *tk_calloc_array(size_t count, size_t size)
+{
+    size_t bytes;
+
+    if (__builtin_mul_overflow(count, size, &bytes))
+        return NULL;
+    return calloc(count ? count : 1, size ? size : 1);
+}
+
+void *tk_realloc_array(void *p, size_t count, size_t size)
+{
+    size_t bytes;
+
+    if (__builtin_mul_overflow(count, size, &bytes))
+        return NULL;
+    return realloc(p, bytes ? bytes : 1);
+}
+
+uint64_t tk_memory_limit_default(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES);
+    long page = sysconf(_SC_PAGESIZE);
+
+    if (pages <= 0 || page <= 0)
+        return 0;
+    return (uint64_t)pages * (uint64_t)page;
+}
+
+uint64_t tk_graph_bytes(int64_t n, int64_t m)
+{
+    /* off (8 per switch + 8), head 4, rev 8, cls 1, cap 8 per arc, plus the
+     * builder's 16 bytes per link while building (half the arcs for
+     * undirected, all for directed: count per arc to stay on the safe side),
+     * and 12 bytes of per-switch attributes. */
+    uint64_t un = n < 0 ? 0 : (uint64_t)n, um = m < 0 ? 0 : (uint64_t)m;
+    unsigned __int128 b = (unsigned __int128)un * 20u + 8u + (unsigned __int128)um * (4u + 8u + 1u + 8u + 16u);
+
+    if (b > UINT64_MAX)
+        return UINT64_MAX;
+    return (uint64_t)b;
+}

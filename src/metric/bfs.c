@@ -1,0 +1,2 @@
+/* placeholder */
+typedef int tk_placeholder_t;

@@ -1,0 +1,99 @@
+/*
+ * tk_gen.h - topology generators and the family table behind topo-gen.
+ */
+#ifndef TK_GEN_H
+#define TK_GEN_H
+
+#include "tk_core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* KEY=VALUE parameter lists.  Every getter marks its key as used, so that
+ * tk_kv_check_unused can reject unknown keys.  Error messages name the key. */
+typedef struct tk_kv tk_kv_t;
+
+/* Parse argv-style "KEY=VALUE" words.  TK_EINVAL for a word without '=', an
+ * empty key, or a key given twice. */
+tk_status_t tk_kv_parse(int argc, char *const argv[], tk_kv_t **out, tk_error_t *err);
+void tk_kv_free(tk_kv_t *kv);
+/* Is the key present? (does not mark it used) */
+int tk_kv_has(const tk_kv_t *kv, const char *key);
+/* Integer in [min, max].  If absent: *out = def when has_def, else TK_EINVAL
+ * "missing parameter KEY".  Non-numeric, trailing junk or out of range:
+ * TK_EINVAL / TK_ERANGE naming the key. */
+tk_status_t tk_kv_int(tk_kv_t *kv, const char *key, int64_t min, int64_t max, int has_def,
+                      int64_t def, int64_t *out, tk_error_t *err);
+/* Comma-separated list of integers in [min, max], 1..maxcount entries.
+ * *out is allocated (caller frees), *count set. */
+tk_status_t tk_kv_int_list(tk_kv_t *kv, const char *key, int64_t min, int64_t max,
+                           int maxcount, int64_t **out, int *count, tk_error_t *err);
+/* String value, or def (may be NULL) when absent and has_def. */
+tk_status_t tk_kv_str(tk_kv_t *kv, const char *key, int has_def, const char *def,
+                      const char **out, tk_error_t *err);
+/* TK_EINVAL "unknown parameter KEY for FAMILY" for the first unused key. */
+tk_status_t tk_kv_check_unused(const tk_kv_t *kv, const char *family, tk_error_t *err);
+
+/* ------------------------------------------------------------------------ */
+/* Generator options shared by all families. */
+typedef struct tk_gen_opts {
+    uint64_t seed;     /* -s SEED (randomized families)                 */
+    int seed_given;
+    int32_t servers;   /* -p SERVERS: servers per switch                */
+    int servers_given; /* when 0 the family default applies (usually 1) */
+    uint64_t mem_limit;/* refuse graphs larger than this many bytes (0 = none) */
+    int threads;       /* OpenMP threads hint (0 = default)             */
+} tk_gen_opts_t;
+
+/* A topology family: name, synopsis for --help and a builder that consumes
+ * its keys from kv. */
+typedef struct tk_family {
+    const char *name;
+    const char *alias;    /* or NULL */
+    const char *synopsis; /* e.g. "rrg n=N d=D" */
+    const char *summary;  /* one line */
+    int randomized;       /* takes -s SEED */
+    tk_status_t (*build)(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g, tk_error_t *err);
+} tk_family_t;
+
+/* NULL-terminated table of families. */
+const tk_family_t *const *tk_families(void);
+/* Find by name or alias; NULL if unknown. */
+const tk_family_t *tk_family_find(const char *name);
+
+/* Generate: look up the family, build, apply servers, check unused keys, and
+ * record the spec "FAMILY k=v ... [s=SEED] [p=P]".  TK_EINVAL "unknown
+ * family" for unknown names. */
+tk_status_t tk_generate(const char *family, int argc, char *const argv[],
+                        const tk_gen_opts_t *o, tk_graph_t **g, tk_error_t *err);
+
+/* ------------------------------------------------------------------------ */
+/* Direct generator entry points (servers per switch = 1; spec set). */
+
+/* Random simple connected d-regular graph on n switches; see topo-gen(1). */
+tk_status_t tk_gen_rrg(int64_t n, int64_t d, uint64_t seed, uint64_t mem_limit,
+                       tk_graph_t **g, tk_error_t *err);
+/* Generalized De Bruijn digraph: i -> (i*r + a) mod n, 0 <= a < r. */
+tk_status_t tk_gen_gdbg(int64_t n, int64_t r, tk_graph_t **g, tk_error_t *err);
+/* Imase-Itoh digraph: i -> (-i*d - a) mod n, 1 <= a <= d. */
+tk_status_t tk_gen_imase_itoh(int64_t n, int64_t d, tk_graph_t **g, tk_error_t *err);
+/* Kautz digraph K(d, D): (d+1)d^(D-1)... see topo-gen(1); diameter D. */
+tk_status_t tk_gen_kautz(int64_t d, int64_t D, tk_graph_t **g, tk_error_t *err);
+/* De Bruijn digraph B(d, D): d^D switches, diameter D. */
+tk_status_t tk_gen_debruijn(int64_t d, int64_t D, tk_graph_t **g, tk_error_t *err);
+tk_status_t tk_gen_complete(int64_t n, tk_graph_t **g, tk_error_t *err);
+tk_status_t tk_gen_ring(int64_t n, tk_graph_t **g, tk_error_t *err);
+/* Torus (wrap=1) or mesh (wrap=0) with the given side lengths. */
+tk_status_t tk_gen_grid(const int64_t *sides, int ndims, int wrap, tk_graph_t **g,
+                        tk_error_t *err);
+tk_status_t tk_gen_hypercube(int64_t dim, tk_graph_t **g, tk_error_t *err);
+/* HyperX / Hamming graph: complete graph along every dimension. */
+tk_status_t tk_gen_hyperx(const int64_t *sides, int ndims, tk_graph_t **g, tk_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TK_GEN_H */

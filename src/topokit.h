@@ -1,0 +1,18 @@
+/*
+ * topokit.h - umbrella header of libtopokit.  See topokit(7).
+ */
+#ifndef TOPOKIT_H
+#define TOPOKIT_H
+
+#define TOPOKIT_VERSION_MAJOR 0
+#define TOPOKIT_VERSION_MINOR 1
+
+#include "tk_core.h"
+#include "tk_io.h"
+#include "tk_gen.h"
+#include "tk_metric.h"
+
+/* Library version string, e.g. "0.1.0". */
+const char *tk_version(void);
+
+#endif /* TOPOKIT_H */

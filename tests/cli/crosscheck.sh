@@ -1,0 +1,3 @@
+. "$TK_SRCDIR/tests/cli/lib.sh"
+ok 0 placeholder
+done_testing

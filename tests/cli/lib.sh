@@ -1,0 +1,88 @@
+# lib.sh - TAP helpers for the shell tests.  Source it:  . "$TK_SRCDIR/tests/cli/lib.sh"
+#
+#   run CMD...            runs CMD, capturing $out (stdout), $err (stderr), $rc
+#   ok COND_STATUS DESC   one TAP line
+#   expect_rc N DESC      checks $rc
+#   expect_out TEXT DESC  checks $out exactly
+#   expect_err_match RE DESC  checks $err (grep -E)
+#   expect_fail N RE DESC run-result shortcut: rc, one-line stderr matching RE, empty stdout
+#   skip_all REASON       whole file skipped (exit 77 semantics for TAP)
+#   done_testing          prints the plan, exits 0/1
+set -u
+: "${TK_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${TK_BUILDDIR:=$TK_SRCDIR}"
+PATH="$TK_BUILDDIR:$PATH"
+export PATH LC_ALL=C
+tap_n=0
+tap_fail=0
+TMPD=$(mktemp -d "${TMPDIR:-/tmp}/tk-test.XXXXXX")
+trap 'rm -rf "$TMPD"' EXIT
+DATA="$TK_SRCDIR/tests/data"
+
+run() {
+    "$@" >"$TMPD/.out" 2>"$TMPD/.err"
+    rc=$?
+    out=$(cat "$TMPD/.out")
+    err=$(cat "$TMPD/.err")
+}
+
+# run_in INPUTFILE CMD...: like run with stdin from a file
+run_in() {
+    local in=$1
+    shift
+    "$@" <"$in" >"$TMPD/.out" 2>"$TMPD/.err"
+    rc=$?
+    out=$(cat "$TMPD/.out")
+    err=$(cat "$TMPD/.err")
+}
+
+ok() {
+    local status=$1
+    shift
+    tap_n=$((tap_n + 1))
+    if [ "$status" -eq 0 ]; then
+        echo "ok $tap_n - $*"
+    else
+        tap_fail=$((tap_fail + 1))
+        echo "not ok $tap_n - $*"
+    fi
+    return "$status"
+}
+
+diag() { printf '%s\n' "$@" | sed 's/^/#   /'; }
+
+expect_rc() {
+    [ "$rc" -eq "$1" ]
+    ok $? "$2 (exit $1)" || diag "exit status $rc" "stderr: $err"
+}
+
+expect_out() {
+    [ "$out" = "$1" ]
+    ok $? "$2" || diag "got:" "$out" "want:" "$1"
+}
+
+expect_err_match() {
+    printf '%s\n' "$err" | grep -Eq -- "$1"
+    ok $? "$2" || diag "stderr: $err" "want match: $1"
+}
+
+# expect_fail RC REGEX DESC: exit status RC, stderr exactly one line
+# matching REGEX, nothing on stdout.
+expect_fail() {
+    local want=$1 re=$2 desc=$3 lines
+    lines=$(printf '%s\n' "$err" | grep -c .)
+    [ "$rc" -eq "$want" ] && [ -z "$out" ] && [ "$lines" -eq 1 ] &&
+        printf '%s\n' "$err" | grep -Eq -- "$re"
+    ok $? "$desc" || diag "exit $rc (want $want)" "stderr: $err" "stdout: $(printf '%s' "$out" | head -c 300)" "want stderr match: $re"
+}
+
+skip_all() {
+    echo "1..0 # SKIP $*"
+    exit 0
+}
+
+done_testing() {
+    echo "1..$tap_n"
+    [ "$tap_fail" -eq 0 ]
+    exit $?
+}

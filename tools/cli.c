@@ -1,0 +1,358 @@
+/*
+ * cli.c - helpers shared by the command-line tools.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "cli.h"
+
+static const char *prog_name = "topokit";
+static int progress_on = -1;
+
+void cli_set_prog(const char *prog)
+{
+    const char *slash = strrchr(prog, '/');
+
+    prog_name = slash ? slash + 1 : prog;
+    /* libtool wrappers run the real binary as lt-NAME. */
+    if (strncmp(prog_name, "lt-", 3) == 0)
+        prog_name += 3;
+}
+
+const char *cli_prog(void)
+{
+    return prog_name;
+}
+
+void cli_error(const tk_error_t *err)
+{
+    fprintf(stderr, "%s: ", prog_name);
+    if (err->where[0]) {
+        fputs(err->where, stderr);
+        if (err->line > 0)
+            fprintf(stderr, ":%ld", err->line);
+        fputs(": ", stderr);
+    }
+    fputs(err->msg[0] ? err->msg : tk_status_str(err->code), stderr);
+    fputc('\n', stderr);
+}
+
+void cli_errorf(const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "%s: ", prog_name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void cli_warnf(const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "%s: warning: ", prog_name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void cli_usage_fail(const char *usage, const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "%s: ", prog_name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    if (usage)
+        fprintf(stderr, "usage: %s\n", usage);
+    fprintf(stderr, "Try '%s --help' for more information.\n", prog_name);
+    exit(CLI_EXIT_USAGE);
+}
+
+void cli_print_version(void)
+{
+    printf("%s (topokit) %s\n", prog_name, tk_version());
+}
+
+int64_t cli_int_arg(const char *option, const char *s, int64_t min, int64_t max)
+{
+    char *end;
+    long long v;
+
+    errno = 0;
+    v = strtoll(s, &end, 10);
+    if (end == s || *end != '\0' || s[0] == ' ' || s[0] == '\t')
+        cli_usage_fail(NULL, "invalid value '%s' for %s: not an integer", s, option);
+    if (errno == ERANGE || v < min || v > max)
+        cli_usage_fail(NULL, "invalid value '%s' for %s: must be in %" PRId64 "..%" PRId64, s,
+                       option, min, max);
+    return v;
+}
+
+uint64_t cli_u64_arg(const char *option, const char *s)
+{
+    char *end;
+    unsigned long long v;
+
+    errno = 0;
+    if (s[0] < '0' || s[0] > '9')
+        cli_usage_fail(NULL, "invalid value '%s' for %s: not a non-negative integer", s, option);
+    v = strtoull(s, &end, 10);
+    if (end == s || *end != '\0')
+        cli_usage_fail(NULL, "invalid value '%s' for %s: not a non-negative integer", s, option);
+    if (errno == ERANGE)
+        cli_usage_fail(NULL, "invalid value '%s' for %s: above 2^64-1", s, option);
+    return v;
+}
+
+uint64_t cli_mem_limit(void)
+{
+    const char *s = getenv("TOPOKIT_MEMORY_LIMIT");
+    char *end;
+    double v;
+    uint64_t mult = 1;
+
+    if (!s || !*s)
+        return tk_memory_limit_default();
+    errno = 0;
+    v = strtod(s, &end);
+    if (end == s || errno || v < 0) {
+        cli_warnf("ignoring TOPOKIT_MEMORY_LIMIT='%s': not a size", s);
+        return tk_memory_limit_default();
+    }
+    switch (*end) {
+    case 'k': case 'K': mult = 1ULL << 10; end++; break;
+    case 'm': case 'M': mult = 1ULL << 20; end++; break;
+    case 'g': case 'G': mult = 1ULL << 30; end++; break;
+    case 't': case 'T': mult = 1ULL << 40; end++; break;
+    default: break;
+    }
+    if (*end == 'B' || *end == 'b')
+        end++;
+    if (*end) {
+        cli_warnf("ignoring TOPOKIT_MEMORY_LIMIT='%s': not a size", s);
+        return tk_memory_limit_default();
+    }
+    v *= (double)mult;
+    return v >= 1.8e19 ? 0 : (uint64_t)v;
+}
+
+FILE *cli_open_input(const char *path, const char **name)
+{
+    FILE *fp;
+
+    if (!path || strcmp(path, "-") == 0) {
+        *name = "<stdin>";
+        return stdin;
+    }
+    *name = path;
+    fp = fopen(path, "r");
+    if (!fp)
+        cli_errorf("%s: %s", path, strerror(errno));
+    return fp;
+}
+
+void cli_close_input(FILE *fp)
+{
+    if (fp && fp != stdin)
+        fclose(fp);
+}
+
+int cli_out_open(cli_out_t *o, const char *path)
+{
+    const char *slash;
+    size_t dirlen;
+    int fd;
+
+    memset(o, 0, sizeof *o);
+    if (!path || strcmp(path, "-") == 0) {
+        o->fp = stdout;
+        return 0;
+    }
+    o->path = strdup(path);
+    slash = strrchr(path, '/');
+    dirlen = slash ? (size_t)(slash - path + 1) : 0;
+    o->tmp = malloc(dirlen + 32);
+    if (!o->path || !o->tmp) {
+        cli_errorf("out of memory");
+        cli_out_abort(o);
+        return -1;
+    }
+    memcpy(o->tmp, path, dirlen);
+    strcpy(o->tmp + dirlen, ".topokit-tmp-XXXXXX");
+    fd = mkstemp(o->tmp);
+    if (fd < 0) {
+        cli_errorf("%s: cannot create a temporary file: %s", path, strerror(errno));
+        free(o->tmp);
+        o->tmp = NULL;
+        cli_out_abort(o);
+        return -1;
+    }
+    o->fp = fdopen(fd, "w");
+    if (!o->fp) {
+        cli_errorf("%s: %s", path, strerror(errno));
+        close(fd);
+        cli_out_abort(o);
+        return -1;
+    }
+    return 0;
+}
+
+int cli_out_commit(cli_out_t *o)
+{
+    int bad;
+
+    if (!o->path) {
+        /* stdout: report write errors (full disk, closed pipe). */
+        bad = fflush(stdout) != 0 || ferror(stdout);
+        if (bad) {
+            cli_errorf("write error on standard output: %s", strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    bad = fflush(o->fp) != 0 || ferror(o->fp);
+    if (fclose(o->fp) != 0)
+        bad = 1;
+    o->fp = NULL;
+    if (bad) {
+        cli_errorf("%s: write error: %s", o->path, strerror(errno));
+        cli_out_abort(o);
+        return -1;
+    }
+    /* mkstemp creates 0600; give the file the usual permissions. */
+    {
+        mode_t mask = umask(0);
+        umask(mask);
+        chmod(o->tmp, 0666 & ~mask);
+    }
+    if (rename(o->tmp, o->path) != 0) {
+        cli_errorf("%s: %s", o->path, strerror(errno));
+        cli_out_abort(o);
+        return -1;
+    }
+    free(o->tmp);
+    free(o->path);
+    o->tmp = o->path = NULL;
+    return 0;
+}
+
+void cli_out_abort(cli_out_t *o)
+{
+    if (o->fp && o->fp != stdout)
+        fclose(o->fp);
+    o->fp = NULL;
+    if (o->tmp)
+        unlink(o->tmp);
+    free(o->tmp);
+    free(o->path);
+    o->tmp = o->path = NULL;
+}
+
+void cli_progress_enable(int force)
+{
+    progress_on = force || isatty(STDERR_FILENO);
+}
+
+void cli_progress(const char *fmt, ...)
+{
+    va_list ap;
+
+    if (progress_on < 0)
+        cli_progress_enable(0);
+    if (!progress_on)
+        return;
+    fprintf(stderr, "%s: ", prog_name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void cli_print_int_or_inf(FILE *fp, int64_t v, int64_t inf)
+{
+    if (v >= inf)
+        fputs("inf", fp);
+    else
+        fprintf(fp, "%" PRId64, v);
+}
+
+void cli_print_double(FILE *fp, double v)
+{
+    char buf[64];
+    int prec;
+
+    if (isinf(v)) {
+        fputs(v > 0 ? "inf" : "-inf", fp);
+        return;
+    }
+    if (isnan(v)) {
+        fputs("nan", fp);
+        return;
+    }
+    /* Shortest %.*g that reads back as the same double. */
+    for (prec = 1; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    fputs(buf, fp);
+}
+
+const char *cli_graph_name(const tk_graph_t *g, const char *input, long index, char *buf,
+                           size_t len)
+{
+    char *p;
+
+    if (g->spec && g->spec[0])
+        snprintf(buf, len, "%s", g->spec);
+    else
+        snprintf(buf, len, "%s#%ld", input, index);
+    for (p = buf; *p; p++)
+        if (*p == '\t' || *p == '\n' || *p == '\r')
+            *p = ' ';
+    return buf;
+}
+
+void cli_set_threads(int n)
+{
+#ifdef _OPENMP
+    if (n > 0)
+        omp_set_num_threads(n);
+#else
+    (void)n;
+#endif
+}
+
+void cli_print_json_string(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(fp, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(fp, "\\u%04x", c);
+        else
+            fputc(c, fp);
+    }
+    fputc('"', fp);
+}

@@ -1,0 +1,84 @@
+/*
+ * cli.h - helpers shared by the command-line tools (not installed).
+ *
+ * Every tool: parse options into a struct (parse_args), then run().  Data on
+ * stdout only; diagnostics "PROG: FILE:LINE: message" on stderr; exit status
+ * 0 success, 1 data or runtime error, 2 usage error.
+ */
+#ifndef TK_CLI_H
+#define TK_CLI_H
+
+#include <stdio.h>
+#include <stdint.h>
+#include "topokit.h"
+
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_DATA 1
+#define CLI_EXIT_USAGE 2
+
+/* Program name used in diagnostics; set once by main. */
+void cli_set_prog(const char *prog);
+const char *cli_prog(void);
+
+/* "PROG: WHERE:LINE: message" (WHERE and LINE omitted when empty/0). */
+void cli_error(const tk_error_t *err);
+/* "PROG: message" */
+void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "PROG: warning: message" */
+void cli_warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Usage error: "PROG: message", the usage line, "Try 'PROG --help'", exit 2. */
+void cli_usage_fail(const char *usage, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+/* "PROG (topokit) VERSION" on stdout. */
+void cli_print_version(void);
+
+/* Strict number parsing for option arguments.  On error prints
+ * "PROG: invalid value 'S' for OPTION: ..." and exits 2. */
+int64_t cli_int_arg(const char *option, const char *s, int64_t min, int64_t max);
+uint64_t cli_u64_arg(const char *option, const char *s);
+
+/* Memory limit for readers and generators: TOPOKIT_MEMORY_LIMIT (bytes with
+ * optional K/M/G/T suffix, 0 = none) or the machine's physical memory. */
+uint64_t cli_mem_limit(void);
+
+/* Open an input operand: NULL or "-" means stdin (name "<stdin>").  On error
+ * prints "PROG: PATH: strerror" and returns NULL. */
+FILE *cli_open_input(const char *path, const char **name);
+void cli_close_input(FILE *fp);
+
+/* Output with atomic replace: NULL or "-" is stdout; otherwise a temporary
+ * file in the same directory renamed over PATH by cli_out_commit.  A failed
+ * run calls cli_out_abort and leaves nothing behind. */
+typedef struct cli_out {
+    FILE *fp;
+    char *path;
+    char *tmp;
+} cli_out_t;
+
+int cli_out_open(cli_out_t *o, const char *path);  /* 0 ok, else printed error */
+int cli_out_commit(cli_out_t *o);                  /* 0 ok, else printed error */
+void cli_out_abort(cli_out_t *o);
+
+/* Progress messages on stderr: enabled when stderr is a terminal or forced
+ * by --progress. */
+void cli_progress_enable(int force);
+void cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Format a distance-like value: TK_INF prints "inf". */
+void cli_print_int_or_inf(FILE *fp, int64_t v, int64_t inf);
+/* Print a double with 17 significant digits trimmed ("%.17g" round-trip) or
+ * "inf". */
+void cli_print_double(FILE *fp, double v);
+/* Name of a graph in result rows: its spec when non-empty, else
+ * "INPUT#INDEX" (e.g. "<stdin>#3"); INDEX is 1-based within the input.
+ * Tabs and newlines in the spec are replaced by spaces.  Returns buf. */
+const char *cli_graph_name(const tk_graph_t *g, const char *input, long index, char *buf,
+                           size_t len);
+/* --threads N: set the OpenMP thread count (N >= 1); results never depend
+ * on it.  0 leaves the runtime default (OMP_NUM_THREADS). */
+void cli_set_threads(int n);
+
+/* Print a string as a JSON string literal. */
+void cli_print_json_string(FILE *fp, const char *s);
+
+#endif /* TK_CLI_H */
