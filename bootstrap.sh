@@ -1,0 +1,37 @@
+#!/bin/sh
+# bootstrap.sh - set up topokit on a fresh Debian 12 machine and build it.
+#
+#   ./bootstrap.sh            install build dependencies (as root, with
+#                             apt-get), generate configure, configure, build
+#
+# Environment: CONFIGURE_FLAGS (extra ./configure arguments), JOBS (make -j).
+# Safe to run again: steps already done are skipped.
+set -eu
+cd "$(dirname "$0")"
+
+# Debian packages: the toolchain, the four libraries, and the peers used by
+# the cross-check tests and benchmarks (nauty tools, glpsol, networkx, igraph).
+PKGS="build-essential autoconf automake libtool pkg-config
+      libglpk-dev libsuitesparse-dev libgsl-dev libnauty2-dev
+      nauty glpk-utils python3 python3-networkx python3-igraph"
+
+missing=""
+for p in $PKGS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+        missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "bootstrap.sh: missing Debian packages:$missing (run as root, or install them)" >&2
+        exit 1
+    fi
+    echo "bootstrap.sh: installing$missing" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+[ -x configure ] || autoreconf -fi
+[ -f Makefile ] || ./configure ${CONFIGURE_FLAGS:-}
+make -j"${JOBS:-$(nproc)}"
