@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 # the cross-check tests and benchmarks (nauty tools, glpsol, networkx, igraph).
 PKGS="build-essential autoconf automake libtool pkg-config
       libglpk-dev libsuitesparse-dev libgsl-dev libnauty2-dev
-      nauty glpk-utils python3 python3-networkx python3-igraph"
+      nauty glpk-utils mandoc python3 python3-networkx python3-igraph"
 
 missing=""
 for p in $PKGS; do

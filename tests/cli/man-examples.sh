@@ -20,6 +20,11 @@ examples() {
 pages=$(ls "$TK_SRCDIR"/man/man1/*.1 "$TK_SRCDIR"/man/man5/*.5 "$TK_SRCDIR"/man/man7/*.7 2>/dev/null)
 for page in $pages; do
     base=$(basename "$page")
+    if command -v mandoc >/dev/null 2>&1; then
+        lint=$(mandoc -Tlint -Wwarning "$page" 2>&1)
+        [ -z "$lint" ]
+        ok $? "$base: mandoc -Tlint finds no warnings" || diag "$lint"
+    fi
     count=0
     while IFS= read -r cmd; do
         count=$((count + 1))
