@@ -75,16 +75,17 @@ uint64_t tk_rng_below(tk_rng_t *r, uint64_t n)
         return x % n;
     }
     lim = UINT64_MAX - (UINT64_MAX % n + 1) % n; /* largest multiple of n, minus 1 */
-    do
-        x = (bits32(r) << 32) | bits32(r);
-    while (x > lim);
+    do {
+        uint64_t hi = bits32(r); /* two statements: a fixed draw order */
+        x = (hi << 32) | bits32(r);
+    } while (x > lim);
     return x % n;
 }
 
 double tk_rng_uniform(tk_rng_t *r)
 {
     /* 53 random bits. */
-    uint64_t x = (bits32(r) << 21) ^ (bits32(r) >> 11);
+    uint64_t hi = bits32(r), x = (hi << 21) ^ (bits32(r) >> 11);
     return (double)(x & ((1ULL << 53) - 1)) * (1.0 / 9007199254740992.0);
 }
 
