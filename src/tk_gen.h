@@ -65,7 +65,10 @@ const tk_family_t *tk_family_find(const char *name);
 
 /* Generate: look up the family, build, apply servers, check unused keys, and
  * record the spec "FAMILY k=v ... [s=SEED] [p=P]".  TK_EINVAL "unknown
- * family" for unknown names. */
+ * family" for unknown names.  TK_EINVAL means a malformed command line
+ * (unknown family or key, missing key, non-integer value, empty list item:
+ * topo-gen exits 2); impossible values give TK_ERANGE and sizes that do not
+ * fit TK_ELIMIT (exit 1).  Messages start with the parameter. */
 tk_status_t tk_generate(const char *family, int argc, char *const argv[],
                         const tk_gen_opts_t *o, tk_graph_t **g, tk_error_t *err);
 

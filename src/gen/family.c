@@ -1,2 +1,157 @@
-/* placeholder */
-typedef int tk_placeholder_t;
+/*
+ * family.c - the table of topology families and tk_generate, which turns
+ * "FAMILY KEY=VALUE ..." into a graph with its spec string.
+ */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen_internal.h"
+
+/* One entry per family; adding a family = a line here, its builder in
+ * src/gen/x.c, tests and a paragraph in topo-gen(1). */
+/* clang-format off */
+static const tk_family_t table[] = {
+    {"rrg", NULL, "rrg n=N d=D",
+     "random simple connected d-regular graph", 1, tkg_build_rrg},
+    {"gdbg", NULL, "gdbg n=N r=R",
+     "generalized De Bruijn digraph, i -> i*r+a mod n", 0, tkg_build_gdbg},
+    {"imase-itoh", NULL, "imase-itoh n=N d=D",
+     "Imase-Itoh digraph, i -> -d*i-a mod n", 0, tkg_build_imase_itoh},
+    {"kautz", NULL, "kautz d=D D=DIAM",
+     "Kautz digraph, d^D+d^(D-1) switches, diameter D", 0,
+     tkg_build_kautz},
+    {"debruijn", NULL, "debruijn d=D D=DIAM",
+     "De Bruijn digraph, d^D switches, diameter D", 0,
+     tkg_build_debruijn},
+    {"complete", NULL, "complete n=N", "complete graph K_n", 0, tkg_build_complete},
+    {"ring", NULL, "ring n=N", "cycle C_n (n >= 3)", 0, tkg_build_ring},
+    {"torus", NULL, "torus sides=A,B[,...]",
+     "torus (k-ary n-cube); a side of 2 doubles links", 0,
+     tkg_build_torus},
+    {"mesh", NULL, "mesh sides=A,B[,...]", "mesh (grid without wrap-around)", 0,
+     tkg_build_mesh},
+    {"hypercube", NULL, "hypercube dim=K", "binary hypercube, 2^k switches, degree k", 0,
+     tkg_build_hypercube},
+    {"hyperx", NULL, "hyperx sides=S1,S2[,...]",
+     "HyperX (Hamming graph), complete along each dim.", 0, tkg_build_hyperx},
+};
+
+static const tk_family_t *const families[] = {
+    &table[0], &table[1], &table[2], &table[3], &table[4], &table[5],
+    &table[6], &table[7], &table[8], &table[9], &table[10], NULL};
+/* clang-format on */
+_Static_assert(sizeof table / sizeof table[0] + 1 == sizeof families / sizeof families[0],
+               "every family of the table is listed in families[]");
+
+const tk_family_t *const *tk_families(void)
+{
+    return families;
+}
+
+const tk_family_t *tk_family_find(const char *name)
+{
+    int i;
+
+    for (i = 0; families[i]; i++)
+        if (strcmp(families[i]->name, name) == 0 ||
+            (families[i]->alias && strcmp(families[i]->alias, name) == 0))
+            return families[i];
+    return NULL;
+}
+
+/* Append " (usage: SYNOPSIS)" to a usage-type error message if it fits. */
+static void add_usage(tk_error_t *err, const tk_family_t *f)
+{
+    size_t len;
+
+    if (!err)
+        return;
+    len = strlen(err->msg);
+    if (len + strlen(f->synopsis) + 11 < sizeof err->msg)
+        snprintf(err->msg + len, sizeof err->msg - len, " (usage: %s)", f->synopsis);
+}
+
+/* Generate a graph of a named family.  Errors: TK_EINVAL for an unknown
+ * family or a malformed parameter list (usage errors), TK_ERANGE /
+ * TK_ELIMIT for impossible or too large parameters, TK_ENOMEM.  Time and
+ * memory: those of the family's generator. */
+tk_status_t tk_generate(const char *family, int argc, char *const argv[], const tk_gen_opts_t *o,
+                        tk_graph_t **g, tk_error_t *err)
+{
+    const tk_family_t *f = tk_family_find(family);
+    tk_gen_opts_t opts;
+    tk_kv_t *kv = NULL;
+    tk_graph_t *graph = NULL;
+    char *params = NULL, *spec = NULL, extra[64] = "";
+    tk_status_t st;
+    size_t len;
+
+    if (!f) {
+        char names[256] = "";
+        size_t pos = 0;
+        int i;
+        for (i = 0; families[i] && pos < sizeof names; i++)
+            pos += (size_t)snprintf(names + pos, sizeof names - pos, "%s%s", i ? " " : "",
+                                    families[i]->name);
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "unknown family '%s' (families: %s)", family,
+                            names);
+    }
+    memset(&opts, 0, sizeof opts);
+    if (o)
+        opts = *o;
+    if (!opts.seed_given)
+        opts.seed = 1;
+    if (opts.servers_given && opts.servers < 0)
+        return tk_error_set(err, TK_ERANGE, NULL, 0, "p=%d: must be at least 0", (int)opts.servers);
+
+    st = tk_kv_parse(argc, argv, &kv, err);
+    if (st) {
+        if (st == TK_EINVAL)
+            add_usage(err, f);
+        goto fail;
+    }
+    st = f->build(kv, &opts, &graph, err);
+    if (!st)
+        st = tk_kv_check_unused(kv, f->name, err);
+    if (st) {
+        if (st == TK_EINVAL)
+            add_usage(err, f);
+        goto fail;
+    }
+    graph->servers_uniform = opts.servers_given ? opts.servers : 1;
+
+    /* Spec: "FAMILY k=v ... [s=SEED] [p=P]". */
+    params = tkg_kv_format(kv);
+    if (!params)
+        goto nomem;
+    len = 0;
+    if (f->randomized)
+        len += (size_t)snprintf(extra + len, sizeof extra - len, " s=%" PRIu64, opts.seed);
+    if (opts.servers_given)
+        snprintf(extra + len, sizeof extra - len, " p=%d", (int)opts.servers);
+    len = strlen(f->name) + strlen(params) + strlen(extra) + 1;
+    spec = malloc(len);
+    if (!spec)
+        goto nomem;
+    snprintf(spec, len, "%s%s%s", f->name, params, extra);
+    st = tk_graph_set_spec(graph, spec, err);
+    if (st)
+        goto fail;
+    free(params);
+    free(spec);
+    tk_kv_free(kv);
+    *g = graph;
+    return TK_OK;
+nomem:
+    st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+fail:
+    free(params);
+    free(spec);
+    tk_graph_free(graph);
+    tk_kv_free(kv);
+    return st;
+}

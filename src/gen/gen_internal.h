@@ -1,1 +1,64 @@
-/* placeholder */
+/*
+ * gen_internal.h - shared helpers of the topology generators (not installed).
+ *
+ * Error codes used by every family (tk_generate passes them on):
+ *   TK_EINVAL  the command line is malformed: unknown family or key, missing
+ *              key, a value that is not an integer, an empty list item.  The
+ *              tool reports these as usage errors (exit 2).
+ *   TK_ERANGE  a well-formed value that no graph of the family can have
+ *              (zero sizes, odd n*d, d >= n, ...).
+ *   TK_ELIMIT  the graph would not fit: ids beyond int32, more than
+ *              TK_MAX_ARCS arcs, or above the memory limit.
+ * Messages start with the parameter ("d=10: must be less than n=10").
+ */
+#ifndef TK_GEN_INTERNAL_H
+#define TK_GEN_INTERNAL_H
+
+#include "tk_gen.h"
+
+/* Largest number of dimensions of the grid-like families. */
+#define TKG_MAX_DIMS 32
+
+/* Append a derived KEY=VALUE (already marked used) to kv, so that it shows in
+ * the spec after the keys given on the command line; e.g. gdbg records
+ * "loops=L".  Does nothing if the key is present. */
+tk_status_t tkg_kv_add(tk_kv_t *kv, const char *key, const char *value, tk_error_t *err);
+/* " k=v k=v ..." for every key in order (given keys first, then derived
+ * ones).  Returns a malloc'd string ("" when empty) or NULL without memory. */
+char *tkg_kv_format(const tk_kv_t *kv);
+
+/* Refuse graphs that cannot be represented or would not fit:
+ * n > TK_MAX_SWITCHES or arcs > TK_MAX_ARCS (TK_ELIMIT), or
+ * tk_graph_bytes(n, arcs) + extra > mem_limit when mem_limit != 0.
+ * n and arcs may be negative to signal an overflow already detected.
+ * `what` names the parameters in the message ("n=5 d=3"). */
+tk_status_t tkg_check_size(const char *what, int64_t n, int64_t arcs, uint64_t extra,
+                           uint64_t mem_limit, tk_error_t *err);
+
+/* Set the spec (printf-style) and build; consumes b whatever happens. */
+tk_status_t tkg_finish(tk_builder_t *b, tk_graph_t **g, tk_error_t *err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* a*b, or -1 when it exceeds INT64_MAX (a, b >= 0). */
+int64_t tkg_mul(int64_t a, int64_t b);
+/* a^e, or -1 when it exceeds INT64_MAX (a >= 0, e >= 0). */
+int64_t tkg_pow(int64_t a, int64_t e);
+
+/* Family builders (kv -> graph), one per family, used by the table. */
+tk_status_t tkg_build_rrg(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g, tk_error_t *err);
+tk_status_t tkg_build_gdbg(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g, tk_error_t *err);
+tk_status_t tkg_build_imase_itoh(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g,
+                                 tk_error_t *err);
+tk_status_t tkg_build_kautz(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g, tk_error_t *err);
+tk_status_t tkg_build_debruijn(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g,
+                               tk_error_t *err);
+tk_status_t tkg_build_complete(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g,
+                               tk_error_t *err);
+tk_status_t tkg_build_ring(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g, tk_error_t *err);
+tk_status_t tkg_build_hypercube(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g,
+                                tk_error_t *err);
+tk_status_t tkg_build_torus(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g, tk_error_t *err);
+tk_status_t tkg_build_mesh(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g, tk_error_t *err);
+tk_status_t tkg_build_hyperx(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g, tk_error_t *err);
+
+#endif /* TK_GEN_INTERNAL_H */
