@@ -4,7 +4,7 @@
 # that start with "$ " are commands: each must exit 0 (pipelines with
 # pipefail) within 60 seconds, run in a scratch directory with the built
 # tools first on PATH.  Other lines in those blocks are sample output and are
-# not checked.
+# not checked.  The examples of one page run in order in one directory.
 . "$TK_SRCDIR/tests/cli/lib.sh"
 
 # Print the example commands of a page, one per line, roff escapes undone.
@@ -28,7 +28,9 @@ for page in $pages; do
     count=0
     while IFS= read -r cmd; do
         count=$((count + 1))
-        work="$TMPD/$base.$count"
+        # One scratch directory per page: later examples may use the files
+        # earlier ones wrote, as a reader following the page would.
+        work="$TMPD/$base"
         mkdir -p "$work"
         (cd "$work" && timeout 60 bash -o pipefail -c "$cmd" >"$work/.out" 2>"$work/.err")
         rc=$?
