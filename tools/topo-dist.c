@@ -1,1 +1,350 @@
-int main(void) { return 1; }
+/*
+ * topo-dist - distance summary of every graph of the inputs: diameter,
+ * radius, average distance, girth; per-switch eccentricities or the
+ * distance histogram on request.  See topo-dist(1).
+ */
+#include <config.h>
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "topo-dist [--ecc | --hist] [--json] [--allow-disconnected] [--max-diameter D]\n"
+    "                 [--threads N] [--progress] [-o FILE] [FILE...]";
+
+typedef struct args {
+    int ecc;            /* --ecc: per-switch eccentricities            */
+    int hist;           /* --hist: distance histogram                  */
+    int json;           /* --json: JSON Lines                          */
+    int allow_disc;     /* --allow-disconnected                        */
+    int progress;       /* --progress                                  */
+    int32_t max_diam;   /* --max-diameter D (0 = none)                 */
+    int threads;        /* --threads N (0 when not given)              */
+    const char *output; /* -o FILE (NULL = stdout)                     */
+    char **inputs;      /* operands (none = stdin)                     */
+    int ninputs;
+    int header_done;    /* run state: header line printed              */
+} args_t;
+
+static void help(void)
+{
+    printf("usage: %s\n\n", usage);
+    fputs("Distance summary of every graph read from FILE (or standard input):\n"
+          "one TSV row per graph with the columns\n"
+          "  name n arcs directed connected diameter radius avg_distance girth\n"
+          "Input formats (native, graph6, sparse6, digraph6, edge list) are detected.\n\n"
+          "Options:\n"
+          "  --ecc                 table 'name switch eccentricity' instead\n"
+          "  --hist                table 'name distance pairs' instead\n"
+          "  --json                JSON Lines, one object per graph (--ecc and --hist\n"
+          "                        add arrays and may then be combined)\n"
+          "  --allow-disconnected  exit 0 even if some graph is not (strongly) connected\n"
+          "  --max-diameter D      stop a graph's search once its diameter exceeds D\n"
+          "                        (D >= 1); the row then says '>D'\n"
+          "  --threads N           OpenMP threads (N >= 1; default OMP_NUM_THREADS or\n"
+          "                        the core count); results do not change\n"
+          "  --progress            progress messages on stderr\n"
+          "  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
+          "  -h, --help            this help\n"
+          "      --version         print the version\n\n"
+          "Exit status: 0 success, 1 data error or disconnected graph, 2 usage error.\n"
+          "See topo-dist(1).\n",
+          stdout);
+}
+
+enum { OPT_ECC = 256, OPT_HIST, OPT_JSON, OPT_ALLOW, OPT_MAXD, OPT_THREADS, OPT_PROGRESS,
+       OPT_VERSION };
+
+static void parse_args(int argc, char **argv, args_t *a)
+{
+    static const struct option longopts[] = {
+        { "ecc", no_argument, NULL, OPT_ECC },
+        { "hist", no_argument, NULL, OPT_HIST },
+        { "json", no_argument, NULL, OPT_JSON },
+        { "allow-disconnected", no_argument, NULL, OPT_ALLOW },
+        { "max-diameter", required_argument, NULL, OPT_MAXD },
+        { "threads", required_argument, NULL, OPT_THREADS },
+        { "progress", no_argument, NULL, OPT_PROGRESS },
+        { "output", required_argument, NULL, 'o' },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, OPT_VERSION },
+        { NULL, 0, NULL, 0 },
+    };
+    int c;
+
+    memset(a, 0, sizeof *a);
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_ECC: a->ecc = 1; break;
+        case OPT_HIST: a->hist = 1; break;
+        case OPT_JSON: a->json = 1; break;
+        case OPT_ALLOW: a->allow_disc = 1; break;
+        case OPT_PROGRESS: a->progress = 1; break;
+        case OPT_MAXD:
+            a->max_diam = (int32_t)cli_int_arg("--max-diameter", optarg, 1, INT32_MAX - 1);
+            break;
+        case OPT_THREADS:
+            a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
+            break;
+        case 'o': a->output = optarg; break;
+        case 'h':
+            help();
+            exit(CLI_EXIT_OK);
+        case OPT_VERSION:
+            cli_print_version();
+            exit(CLI_EXIT_OK);
+        case ':':
+            cli_usage_fail(usage, "option '%s' needs an argument", argv[optind - 1]);
+        default:
+            if (optopt)
+                cli_usage_fail(usage, "unknown option '-%c'", optopt);
+            cli_usage_fail(usage, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (a->ecc && a->hist && !a->json)
+        cli_usage_fail(usage, "--ecc and --hist print different tables: use one, or --json");
+    if (a->max_diam && (a->ecc || a->hist))
+        cli_usage_fail(usage, "--max-diameter cannot be combined with --ecc or --hist");
+    a->inputs = argv + optind;
+    a->ninputs = argc - optind;
+}
+
+/* Results of one graph, computed before anything of it is printed. */
+typedef struct result {
+    char name[1024];
+    const tk_graph_t *g;
+    tk_dist_summary_t s;
+    int32_t girth;
+} result_t;
+
+static void print_inf(FILE *fp, int64_t v, int json)
+{
+    if (v >= TK_INF && json)
+        fputs("\"inf\"", fp);
+    else
+        cli_print_int_or_inf(fp, v, TK_INF);
+}
+
+static void print_tsv(FILE *fp, const args_t *a, const result_t *r)
+{
+    const tk_dist_summary_t *s = &r->s;
+    const tk_graph_t *g = r->g;
+
+    if (a->ecc) {
+        for (int64_t v = 0; v < g->n; v++) {
+            fprintf(fp, "%s\t%" PRId64 "\t", r->name, v);
+            cli_print_int_or_inf(fp, s->ecc[v], TK_INF);
+            fputc('\n', fp);
+        }
+        return;
+    }
+    if (a->hist) {
+        for (int32_t k = 1; k < s->hist_len; k++)
+            fprintf(fp, "%s\t%" PRId32 "\t%" PRIu64 "\n", r->name, k, s->hist[k]);
+        if (s->unreachable)
+            fprintf(fp, "%s\tinf\t%" PRIu64 "\n", r->name, s->unreachable);
+        return;
+    }
+    fprintf(fp, "%s\t%" PRId64 "\t%" PRId64 "\t%d\t", r->name, (int64_t)g->n, g->m,
+            g->directed ? 1 : 0);
+    if (s->stopped) {
+        fprintf(fp, "-\t>%" PRId32 "\t-\t-\t", a->max_diam);
+    } else {
+        fprintf(fp, "%d\t", s->connected ? 1 : 0);
+        cli_print_int_or_inf(fp, s->diameter, TK_INF);
+        fputc('\t', fp);
+        cli_print_int_or_inf(fp, s->radius, TK_INF);
+        fputc('\t', fp);
+        cli_print_double(fp, s->avg_distance);
+        fputc('\t', fp);
+    }
+    cli_print_int_or_inf(fp, r->girth, TK_INF);
+    fputc('\n', fp);
+}
+
+static void print_json(FILE *fp, const args_t *a, const result_t *r)
+{
+    const tk_dist_summary_t *s = &r->s;
+    const tk_graph_t *g = r->g;
+
+    fputs("{\"name\":", fp);
+    cli_print_json_string(fp, r->name);
+    fprintf(fp, ",\"n\":%" PRId64 ",\"arcs\":%" PRId64 ",\"directed\":%s", (int64_t)g->n, g->m,
+            g->directed ? "true" : "false");
+    if (s->stopped) {
+        fprintf(fp, ",\"connected\":null,\"diameter\":\">%" PRId32 "\""
+                    ",\"radius\":null,\"avg_distance\":null",
+                a->max_diam);
+    } else {
+        fprintf(fp, ",\"connected\":%s,\"diameter\":", s->connected ? "true" : "false");
+        print_inf(fp, s->diameter, 1);
+        fputs(",\"radius\":", fp);
+        print_inf(fp, s->radius, 1);
+        fputs(",\"avg_distance\":", fp);
+        if (isinf(s->avg_distance))
+            fputs("\"inf\"", fp);
+        else
+            cli_print_double(fp, s->avg_distance);
+    }
+    fputs(",\"girth\":", fp);
+    print_inf(fp, r->girth, 1);
+    if (a->ecc) {
+        fputs(",\"ecc\":[", fp);
+        for (int64_t v = 0; v < g->n; v++) {
+            if (v)
+                fputc(',', fp);
+            print_inf(fp, s->ecc[v], 1);
+        }
+        fputc(']', fp);
+    }
+    if (a->hist) {
+        fputs(",\"hist\":[", fp);
+        for (int32_t k = 0; k < s->hist_len; k++)
+            fprintf(fp, "%s%" PRIu64, k ? "," : "", s->hist[k]);
+        fprintf(fp, "],\"unreachable\":%" PRIu64, s->unreachable);
+    }
+    fputs("}\n", fp);
+}
+
+/* The header goes out with the first row (so that a run failing before any
+ * row prints nothing), or at the end of a successful run without rows. */
+static void print_header(FILE *fp, args_t *a)
+{
+    if (a->header_done)
+        return;
+    a->header_done = 1;
+    if (a->json)
+        return;
+    if (a->ecc)
+        fputs("name\tswitch\teccentricity\n", fp);
+    else if (a->hist)
+        fputs("name\tdistance\tpairs\n", fp);
+    else
+        fputs("name\tn\tarcs\tdirected\tconnected\tdiameter\tradius\tavg_distance\tgirth\n", fp);
+}
+
+/* Compute and print one graph.  Returns 0, or 1 for an error or (unless
+ * allowed) a disconnected graph; prints nothing of the graph on error. */
+static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input,
+                     long index)
+{
+    result_t r;
+    tk_error_t err;
+    tk_dist_opts_t opts = { a->threads, a->ecc, a->hist, a->max_diam };
+
+    memset(&r, 0, sizeof r);
+    r.g = g;
+    cli_graph_name(g, input, index, r.name, sizeof r.name);
+    cli_progress("%s: graph %ld: n=%" PRId64 " arcs=%" PRId64 ": distances", input, index,
+                 (int64_t)g->n, g->m);
+    tk_error_clear(&err);
+    if (tk_dist_summary(g, &opts, &r.s, &err) != TK_OK ||
+        tk_girth(g, a->threads, &r.girth, &err) != TK_OK) {
+        tk_dist_summary_destroy(&r.s);
+        cli_errorf("%s: graph %ld: %s", input, index,
+                   err.msg[0] ? err.msg : tk_status_str(err.code));
+        return 1;
+    }
+    print_header(out, a);
+    if (a->json)
+        print_json(out, a, &r);
+    else
+        print_tsv(out, a, &r);
+    int rc = 0;
+    if (!r.s.stopped && !r.s.connected) {
+        cli_warnf("%s: graph %ld (%s) is not %sconnected", input, index, r.name,
+                  g->directed ? "strongly " : "");
+        if (!a->allow_disc)
+            rc = 1;
+    }
+    tk_dist_summary_destroy(&r.s);
+    return rc;
+}
+
+/* Every graph of one input.  Returns 0 or 1. */
+static int one_input(FILE *out, args_t *a, const char *path, uint64_t mem_limit)
+{
+    const char *name;
+    FILE *fp = cli_open_input(path, &name);
+    tk_reader_t *rd = NULL;
+    tk_error_t err;
+    int rc = 0;
+
+    if (!fp)
+        return 1;
+    tk_error_clear(&err);
+    if (tk_reader_new(&rd, fp, name, TK_FMT_AUTO, mem_limit, &err) != TK_OK) {
+        cli_error(&err);
+        cli_close_input(fp);
+        return 1;
+    }
+    for (;;) {
+        tk_graph_t *g = NULL;
+        tk_status_t st = tk_reader_next(rd, &g, &err);
+        if (st == TK_EOF) {
+            if (tk_reader_count(rd) == 0) {
+                tk_error_set(&err, TK_EFORMAT, name, 0, "no graph in input");
+                cli_error(&err);
+                rc = 1;
+            }
+            break;
+        }
+        if (st != TK_OK) {
+            /* The stream cannot be trusted past a malformed record. */
+            cli_error(&err);
+            rc = 1;
+            break;
+        }
+        if (one_graph(out, a, g, name, tk_reader_count(rd)))
+            rc = 1;
+        tk_graph_free(g);
+        fflush(out);
+    }
+    tk_reader_free(rd);
+    cli_close_input(fp);
+    return rc;
+}
+
+static int run(args_t *a)
+{
+    cli_out_t out;
+    int rc = 0;
+    uint64_t mem_limit = cli_mem_limit();
+
+    cli_set_threads(a->threads);
+    cli_progress_enable(a->progress);
+    if (cli_out_open(&out, a->output) != 0)
+        return CLI_EXIT_DATA;
+    if (a->ninputs == 0) {
+        rc |= one_input(out.fp, a, NULL, mem_limit);
+    } else {
+        for (int i = 0; i < a->ninputs; i++)
+            rc |= one_input(out.fp, a, a->inputs[i], mem_limit);
+    }
+    if (!rc)
+        print_header(out.fp, a);
+    if (rc && a->output) {
+        /* -o FILE: a failed run leaves nothing behind. */
+        cli_out_abort(&out);
+        return CLI_EXIT_DATA;
+    }
+    if (cli_out_commit(&out) != 0)
+        return CLI_EXIT_DATA;
+    return rc ? CLI_EXIT_DATA : CLI_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    args_t a;
+
+    cli_set_prog(argv[0]);
+    parse_args(argc, argv, &a);
+    return run(&a);
+}

@@ -1,0 +1,25 @@
+#!/bin/sh
+# run.sh - the benchmarks (not part of `make check`).  Run by `make bench`
+# from the build directory, or by hand:
+#     TK_BUILDDIR=/path/to/build sh tests/bench/run.sh
+# Tools are found in $TK_BUILDDIR, else in the current directory when it
+# holds the built tools, else on PATH.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+if [ -z "${TK_BUILDDIR:-}" ] && [ -x ./topo-dist ]; then
+    TK_BUILDDIR=$(pwd)
+fi
+if [ -n "${TK_BUILDDIR:-}" ]; then
+    PATH="$TK_BUILDDIR:$PATH"
+fi
+export PATH LC_ALL=C
+command -v topo-dist >/dev/null 2>&1 || {
+    echo "run.sh: topo-dist not found: build first or set TK_BUILDDIR" >&2
+    exit 2
+}
+echo "# topokit benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(uname -m)"
+echo "# topo-dist: $(command -v topo-dist)"
+for b in dist; do
+    echo
+    sh "$here/$b.sh"
+done
