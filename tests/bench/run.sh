@@ -19,7 +19,12 @@ command -v topo-dist >/dev/null 2>&1 || {
 }
 echo "# topokit benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(uname -m)"
 echo "# topo-dist: $(command -v topo-dist)"
-for b in dist; do
+# Every benchmark script beside this one, in name order; BENCH=name1,name2
+# runs a subset (e.g. BENCH=dist make bench).
+for f in "$here"/*.sh; do
+    b=$(basename "$f" .sh)
+    [ "$b" = run ] && continue
+    case ",${BENCH:-$b}," in *",$b,"*) ;; *) continue ;; esac
     echo
-    sh "$here/$b.sh"
+    sh "$f"
 done
