@@ -95,6 +95,41 @@ tk_status_t tk_gen_hypercube(int64_t dim, tk_graph_t **g, tk_error_t *err);
 /* HyperX / Hamming graph: complete graph along every dimension. */
 tk_status_t tk_gen_hyperx(const int64_t *sides, int ndims, tk_graph_t **g, tk_error_t *err);
 
+/* Global link arrangements of the Dragonfly families (formulas in
+ * topo-gen(1)). */
+enum { TK_ARR_PALMTREE = 0, TK_ARR_ABSOLUTE = 1, TK_ARR_CIRCULANT = 2, TK_ARR_RANDOM = 3 };
+
+/* Canonical Dragonfly: g groups of a routers (complete graphs, class
+ * "local"), h global links per router (class "global") placed by the
+ * arrangement, p servers per router; 2 <= g <= a*h+1 and g*a*h even.  Switch
+ * j*a + i is router i of group j (group id j, coordinates (j, i)).  seed is
+ * used by TK_ARR_RANDOM only.  Errors: TK_ERANGE, TK_ELIMIT, TK_ENOMEM.
+ * Time and memory O(g*a*(a+h)). */
+tk_status_t tk_gen_dragonfly(int64_t p, int64_t a, int64_t h, int64_t g, int arrangement,
+                             uint64_t seed, uint64_t mem_limit, tk_graph_t **out,
+                             tk_error_t *err);
+/* Dragonfly+ / Megafly: g groups of L leaves and S spines (complete
+ * bipartite, class "updown"), p servers per leaf, h global links per spine
+ * (class "global", arranged as tk_gen_dragonfly with the spines as routers).
+ * Errors and cost as tk_gen_dragonfly. */
+tk_status_t tk_gen_dfplus(int64_t L, int64_t S, int64_t p, int64_t h, int64_t g, int arrangement,
+                          uint64_t seed, uint64_t mem_limit, tk_graph_t **out, tk_error_t *err);
+/* Slim Fly (MMS graph) for a prime power q = 4w + delta, delta in {-1,0,1}:
+ * 2q^2 switches of degree (3q - delta)/2.  Errors: TK_ERANGE, TK_ELIMIT,
+ * TK_ENOMEM.  Time and memory O(q^3). */
+tk_status_t tk_gen_slimfly(int64_t q, uint64_t mem_limit, tk_graph_t **out, tk_error_t *err);
+/* Erdos-Renyi polarity graph ER_q without loops (levi = 0; q^2+q+1
+ * switches) or the Levi graph of PG(2,q) (levi = 1; 2(q^2+q+1) switches),
+ * q a prime power.  Errors: TK_ERANGE, TK_ELIMIT, TK_ENOMEM.  Time and
+ * memory O(q^3). */
+tk_status_t tk_gen_projective(int64_t q, int levi, uint64_t mem_limit, tk_graph_t **out,
+                              tk_error_t *err);
+/* Fat-tree (folded Clos) of k-port switches, k even, levels 2 or 3; p
+ * servers per leaf switch (p < 0: k/2), none elsewhere.  Errors: TK_ERANGE,
+ * TK_ELIMIT, TK_ENOMEM.  Time and memory O(k^3). */
+tk_status_t tk_gen_fattree(int64_t k, int levels, int64_t p, uint64_t mem_limit, tk_graph_t **out,
+                           tk_error_t *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -21,6 +21,13 @@ typedef struct tk_dist_opts {
     int want_hist;     /* fill hist[] (allocated by the callee)             */
     int32_t max_diameter; /* stop as soon as some eccentricity exceeds it
                              (0 = never); sets `stopped`                    */
+    const int32_t *orbit; /* optional (NULL = none): orbit[v] = smallest
+                             switch of v's orbit under a group of
+                             automorphisms (tk_auto_compute's `orbit`, or any
+                             subgroup's).  Only one switch per orbit is
+                             searched, its sums weighted by the orbit size
+                             and its eccentricity copied to the orbit:
+                             identical results, fewer searches.            */
 } tk_dist_opts_t;
 
 typedef struct tk_dist_summary {

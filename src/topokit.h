@@ -11,6 +11,10 @@
 #include "tk_io.h"
 #include "tk_gen.h"
 #include "tk_metric.h"
+#include "tk_spectral.h"
+#include "tk_auto.h"
+#include "tk_paths.h"
+#include "tk_bounds.h"
 
 /* Library version string, e.g. "0.1.0". */
 const char *tk_version(void);

@@ -17,6 +17,8 @@
 #include <omp.h>
 #endif
 
+#include <gsl/gsl_errno.h>
+
 #include "cli.h"
 
 static const char *prog_name = "topokit";
@@ -308,8 +310,10 @@ void cli_print_double(FILE *fp, double v)
         fputs("nan", fp);
         return;
     }
-    /* Shortest %.*g that reads back as the same double. */
-    for (prec = 1; prec <= 17; prec++) {
+    /* Shortest %.*g that reads back as the same double.  %.15g already
+     * drops trailing zeros, so when 15 digits read back it is the shortest
+     * form; otherwise 16 or 17 digits are needed. */
+    for (prec = 15; prec <= 17; prec++) {
         snprintf(buf, sizeof buf, "%.*g", prec, v);
         if (strtod(buf, NULL) == v)
             break;
@@ -355,4 +359,9 @@ void cli_print_json_string(FILE *fp, const char *s)
             fputc(c, fp);
     }
     fputc('"', fp);
+}
+
+void cli_gsl_errors_off(void)
+{
+    gsl_set_error_handler_off();
 }

@@ -81,4 +81,11 @@ void cli_set_threads(int n);
 /* Print a string as a JSON string literal. */
 void cli_print_json_string(FILE *fp, const char *s);
 
+/* Turn off GSL's default error handler (which prints and aborts) for the
+ * whole process; library calls then return GSL status codes, which
+ * libtopokit maps to tk errors.  Call once from main in tools that reach
+ * GSL's numerical routines (the handler is process-global state, so the
+ * library itself never sets it). */
+void cli_gsl_errors_off(void);
+
 #endif /* TK_CLI_H */

@@ -33,7 +33,7 @@ static void help(void)
            "       topo-gen --list | --help | --version\n\n"
            "Generate a topology and write it (native format by default).\n\n"
            "Options:\n"
-           "  -p, --servers=P   servers per switch (default 1)\n"
+           "  -p, --servers=P   servers per switch (default 1; per leaf in dragonfly+, fattree)\n"
            "  -s, --seed=SEED   seed of the randomized families (default 1)\n"
            "  -f, --format=FMT  native, graph6, sparse6, digraph6, edges or dot\n"
            "  -o, --output=FILE write FILE (atomically) instead of standard output\n"
@@ -43,9 +43,17 @@ static void help(void)
            "      --version     print the version\n\n"
            "Families:\n",
            USAGE);
-    for (f = tk_families(); *f; f++)
-        printf("  %-26s %s%s\n", (*f)->synopsis, (*f)->summary,
-               (*f)->randomized ? " [-s SEED]" : "");
+    for (f = tk_families(); *f; f++) {
+        /* Long synopses get a line of their own. */
+        if (strlen((*f)->synopsis) > 26)
+            printf("  %s\n  %-26s", (*f)->synopsis, "");
+        else
+            printf("  %-26s", (*f)->synopsis);
+        printf(" %s%s", (*f)->summary, (*f)->randomized ? " [-s SEED]" : "");
+        if ((*f)->alias)
+            printf(" (alias %s)", (*f)->alias);
+        printf("\n");
+    }
     printf("\nSee topo-gen(1) for the constraints of each family.\n");
 }
 

@@ -15,7 +15,7 @@
  * src/gen/x.c, tests and a paragraph in topo-gen(1). */
 /* clang-format off */
 static const tk_family_t table[] = {
-    {"rrg", NULL, "rrg n=N d=D",
+    {"rrg", "jellyfish", "rrg n=N d=D",
      "random simple connected d-regular graph", 1, tkg_build_rrg},
     {"gdbg", NULL, "gdbg n=N r=R",
      "generalized De Bruijn digraph, i -> i*r+a mod n", 0, tkg_build_gdbg},
@@ -36,13 +36,25 @@ static const tk_family_t table[] = {
      tkg_build_mesh},
     {"hypercube", NULL, "hypercube dim=K", "binary hypercube, 2^k switches, degree k", 0,
      tkg_build_hypercube},
-    {"hyperx", NULL, "hyperx sides=S1,S2[,...]",
+    {"hyperx", NULL, "hyperx sides=S1,S2[,...] [p=P]",
      "HyperX (Hamming graph), complete along each dim.", 0, tkg_build_hyperx},
+    {"dragonfly", NULL, "dragonfly a=A h=H [p=P] [g=G] [arrangement=ARR]",
+     "canonical Dragonfly, palmtree/absolute/circulant/random", 1,
+     tkg_build_dragonfly},
+    {"dragonfly+", "megafly", "dragonfly+ leaves=L spines=S [p=P] [h=H] [g=G] [arrangement=ARR]",
+     "Dragonfly+ (Megafly), leaf/spine groups", 1, tkg_build_dfplus},
+    {"slimfly", NULL, "slimfly q=Q", "Slim Fly (MMS graph), 2q^2 switches, diameter 2", 0,
+     tkg_build_slimfly},
+    {"projective", NULL, "projective q=Q [levi=1]",
+     "polarity graph ER_q, or Levi graph of PG(2,q)", 0, tkg_build_projective},
+    {"fattree", NULL, "fattree k=K [levels=2|3]",
+     "folded Clos of k-port switches, servers on leaves", 0, tkg_build_fattree},
 };
 
 static const tk_family_t *const families[] = {
     &table[0], &table[1], &table[2], &table[3], &table[4], &table[5],
-    &table[6], &table[7], &table[8], &table[9], &table[10], NULL};
+    &table[6], &table[7], &table[8], &table[9], &table[10], &table[11],
+    &table[12], &table[13], &table[14], &table[15], NULL};
 /* clang-format on */
 _Static_assert(sizeof table / sizeof table[0] + 1 == sizeof families / sizeof families[0],
                "every family of the table is listed in families[]");
@@ -122,7 +134,11 @@ tk_status_t tk_generate(const char *family, int argc, char *const argv[], const 
             add_usage(err, f);
         goto fail;
     }
-    graph->servers_uniform = opts.servers_given ? opts.servers : 1;
+    /* -p overrides the family's uniform server count; families with
+     * per-switch counts (servers on some switches only) apply it
+     * themselves. */
+    if (opts.servers_given && !graph->servers)
+        graph->servers_uniform = opts.servers;
 
     /* Spec: "FAMILY k=v ... [s=SEED] [p=P]". */
     params = tkg_kv_format(kv);

@@ -61,4 +61,30 @@ tk_status_t tkg_build_torus(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g,
 tk_status_t tkg_build_mesh(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g, tk_error_t *err);
 tk_status_t tkg_build_hyperx(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g, tk_error_t *err);
 
+tk_status_t tkg_build_dragonfly(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g,
+                                tk_error_t *err);
+tk_status_t tkg_build_dfplus(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g, tk_error_t *err);
+tk_status_t tkg_build_slimfly(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g, tk_error_t *err);
+tk_status_t tkg_build_projective(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g,
+                                 tk_error_t *err);
+tk_status_t tkg_build_fattree(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g, tk_error_t *err);
+
+/* Dragonfly global-link arrangements (dragonfly.c; formulas in topo-gen(1)). */
+enum {
+    TKG_ARR_PALMTREE = TK_ARR_PALMTREE,
+    TKG_ARR_ABSOLUTE = TK_ARR_ABSOLUTE,
+    TKG_ARR_CIRCULANT = TK_ARR_CIRCULANT,
+    TKG_ARR_RANDOM = TK_ARR_RANDOM
+};
+/* Name of an arrangement ("palmtree", ...). */
+const char *tkg_arrangement_name(int arr);
+/* Read the optional key arrangement=NAME (default palmtree, recorded). */
+tk_status_t tkg_arrangement(tk_kv_t *kv, int *arr, tk_error_t *err);
+/* TK_ERANGE unless 2 <= g <= a*h + 1 and g*a*h is even; akey names a. */
+tk_status_t tkg_check_groups(int64_t g, int64_t a, int64_t h, const char *akey, tk_error_t *err);
+/* Add the global links of g groups with a global routers of h ports each:
+ * router i of group j is switch j*stride + base + i.  Class cls. */
+tk_status_t tkg_global_links(tk_builder_t *b, int64_t g, int64_t a, int64_t h, int64_t stride,
+                             int64_t base, int arr, uint64_t seed, int cls, tk_error_t *err);
+
 #endif /* TK_GEN_INTERNAL_H */

@@ -154,13 +154,16 @@ tk_status_t tk_gen_hyperx(const int64_t *sides, int ndims, tk_graph_t **g, tk_er
 static tk_status_t build(tk_kv_t *kv, const tk_gen_opts_t *o, int kind, tk_graph_t **g,
                          tk_error_t *err)
 {
-    int64_t *s = NULL, n, arcs;
+    int64_t *s = NULL, n, arcs, p = 1;
     int nd = 0;
     char buf[1024];
     tk_status_t st;
 
     st = tk_kv_int_list(kv, "sides", kind == KIND_TORUS ? 2 : 1, INT64_MAX, TKG_MAX_DIMS, &s, &nd,
                         err);
+    /* HyperX: p=P servers per switch (default 1; -p overrides). */
+    if (!st && kind == KIND_HYPERX)
+        st = tk_kv_int(kv, "p", 0, INT32_MAX, 1, 1, &p, err);
     if (!st)
         st = tk_kv_check_unused(kv, kind_name[kind], err);
     if (st)
@@ -170,6 +173,8 @@ static tk_status_t build(tk_kv_t *kv, const tk_gen_opts_t *o, int kind, tk_graph
                         n > 0 ? 4 * (uint64_t)n * (uint64_t)nd : 0, o->mem_limit, err);
     if (!st)
         st = gen_grid(s, nd, kind, g, err);
+    if (!st)
+        (*g)->servers_uniform = (int32_t)p;
 done:
     free(s);
     return st;

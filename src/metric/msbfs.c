@@ -89,8 +89,8 @@ static int ms_ws_alloc(ms_ws_t *ws, int64_t n, int W)
  * a level costs O(W * (arcs out of the frontier + touched switches)) and a
  * high-diameter graph does not pay O(n) per level. */
 static inline __attribute__((always_inline)) int
-ms_batch_w(const tk_graph_t *g, ms_ws_t *ws, const int W, int64_t s0, int k, int32_t *ecc,
-           int32_t maxd, int *cancel)
+ms_batch_w(const tk_graph_t *g, ms_ws_t *ws, const int W, const tk_id_t *src, int k,
+           uint64_t wt, int32_t *ecc, int32_t maxd, int *cancel)
 {
     const int64_t n = g->n;
     const int64_t *off = g->off;
@@ -105,7 +105,7 @@ ms_batch_w(const tk_graph_t *g, ms_ws_t *ws, const int W, int64_t s0, int k, int
     memset(seen, 0, (size_t)n * W * sizeof *seen);
     memset(front, 0, (size_t)n * W * sizeof *front);
     for (int i = 0; i < k; i++) {
-        int64_t v = s0 + i;
+        int64_t v = src[i];
         uint64_t bit = (uint64_t)1 << (i & 63);
         seen[v * W + (i >> 6)] |= bit;
         front[v * W + (i >> 6)] |= bit;
@@ -178,6 +178,7 @@ ms_batch_w(const tk_graph_t *g, ms_ws_t *ws, const int W, int64_t s0, int k, int
         nact = nnew;
         if (cnt == 0)
             break;
+        cnt *= wt;
         ws->hist[level] += cnt;
         if (level > ws->hist_max)
             ws->hist_max = level;
@@ -211,28 +212,42 @@ ms_batch_w(const tk_graph_t *g, ms_ws_t *ws, const int W, int64_t s0, int k, int
     int inf = 0;
     for (int i = 0; i < k; i++) {
         if (all[i >> 6] >> (i & 63) & 1) {
-            ecc[s0 + i] = last[i];
+            ecc[src[i]] = last[i];
         } else {
-            ecc[s0 + i] = TK_INF;
+            ecc[src[i]] = TK_INF;
             inf = 1;
         }
     }
     return maxd > 0 && inf;
 }
 
-static int ms_batch(const tk_graph_t *g, ms_ws_t *ws, int W, int64_t s0, int k, int32_t *ecc,
-                    int32_t maxd, int *cancel)
+static int ms_batch(const tk_graph_t *g, ms_ws_t *ws, int W, const tk_id_t *src, int k,
+                    uint64_t wt, int32_t *ecc, int32_t maxd, int *cancel)
 {
     switch (W) {
     case 1:
-        return ms_batch_w(g, ws, 1, s0, k, ecc, maxd, cancel);
+        return ms_batch_w(g, ws, 1, src, k, wt, ecc, maxd, cancel);
     case 2:
-        return ms_batch_w(g, ws, 2, s0, k, ecc, maxd, cancel);
+        return ms_batch_w(g, ws, 2, src, k, wt, ecc, maxd, cancel);
     case 4:
-        return ms_batch_w(g, ws, 4, s0, k, ecc, maxd, cancel);
+        return ms_batch_w(g, ws, 4, src, k, wt, ecc, maxd, cancel);
     default:
-        return ms_batch_w(g, ws, 8, s0, k, ecc, maxd, cancel);
+        return ms_batch_w(g, ws, 8, src, k, wt, ecc, maxd, cancel);
     }
+}
+
+/* Sources grouped by weight (orbit size), ascending, then by id. */
+typedef struct ms_src {
+    int64_t wt;
+    tk_id_t id;
+} ms_src_t;
+
+static int ms_src_cmp(const void *x, const void *y)
+{
+    const ms_src_t *a = x, *b = y;
+    if (a->wt != b->wt)
+        return a->wt < b->wt ? -1 : 1;
+    return (a->id > b->id) - (a->id < b->id);
 }
 
 void tk_dist_summary_destroy(tk_dist_summary_t *s)
@@ -266,7 +281,7 @@ void tk_dist_summary_destroy(tk_dist_summary_t *s)
 tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts,
                             tk_dist_summary_t *out, tk_error_t *err)
 {
-    static const tk_dist_opts_t defaults = { 0, 0, 0, 0 };
+    static const tk_dist_opts_t defaults = { 0, 0, 0, 0, NULL };
     if (!g || !out)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_dist_summary: NULL argument");
     if (!opts)
@@ -279,6 +294,14 @@ tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts,
                             (long)opts->max_diameter);
 
     const int64_t n = g->n;
+    if (opts->orbit)
+        for (int64_t v = 0; v < n; v++) {
+            int32_t r = opts->orbit[v];
+            if (r < 0 || r > v || opts->orbit[r] != r)
+                return tk_error_set(err, TK_EINVAL, NULL, 0,
+                                    "orbit[%ld]=%ld: not the smallest switch of an orbit",
+                                    (long)v, (long)r);
+        }
     int nt = 1;
 #ifdef _OPENMP
     nt = opts->threads > 0 ? opts->threads : omp_get_max_threads();
@@ -304,21 +327,58 @@ tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts,
         if (depth >= 32)
             W = 1;
     }
-    while (W > 1 && (n + 64 * W - 1) / (64 * W) < 2 * nt)
-        W /= 2;
-    const int64_t bsize = 64 * (int64_t)W;
-    const int64_t nbatch = (n + bsize - 1) / bsize;
-    if (nt > nbatch)
-        nt = (int)nbatch;
-
+    /* Sources: every switch, or one per orbit weighted by the orbit size
+     * (grouped by weight so that a batch has one weight). */
+    ms_src_t *srcw = tk_malloc_array((size_t)n, sizeof *srcw);
+    tk_id_t *src = tk_malloc_array((size_t)n, sizeof *src);
+    int64_t *bstart = tk_malloc_array((size_t)n + 1, sizeof *bstart);
     int32_t *ecc = tk_malloc_array((size_t)n, sizeof *ecc);
     uint64_t *hist = tk_calloc_array((size_t)n, sizeof *hist);
-    if (!ecc || !hist) {
+    if (!srcw || !src || !bstart || !ecc || !hist) {
+        free(srcw);
+        free(src);
+        free(bstart);
         free(ecc);
         free(hist);
         return tk_error_set(err, TK_ENOMEM, NULL, 0,
                             "out of memory for the distance summary (n=%ld)", (long)n);
     }
+    int64_t nsrc = 0;
+    if (opts->orbit) {
+        for (int64_t v = 0; v < n; v++)
+            srcw[v].wt = 0;
+        for (int64_t v = 0; v < n; v++)
+            srcw[opts->orbit[v]].wt++;
+        for (int64_t v = 0; v < n; v++)
+            if (opts->orbit[v] == v) {
+                srcw[nsrc].wt = srcw[v].wt;
+                srcw[nsrc].id = (tk_id_t)v;
+                nsrc++;
+            }
+        qsort(srcw, (size_t)nsrc, sizeof *srcw, ms_src_cmp);
+    } else {
+        for (int64_t v = 0; v < n; v++) {
+            srcw[v].wt = 1;
+            srcw[v].id = (tk_id_t)v;
+        }
+        nsrc = n;
+    }
+    for (int64_t i = 0; i < nsrc; i++)
+        src[i] = srcw[i].id;
+    while (W > 1 && (nsrc + 64 * W - 1) / (64 * W) < 2 * nt)
+        W /= 2;
+    const int64_t bsize = 64 * (int64_t)W;
+    int64_t nbatch = 0;
+    for (int64_t i = 0; i < nsrc; nbatch++) {
+        bstart[nbatch] = i;
+        int64_t j = i + 1;
+        while (j < nsrc && j - i < bsize && srcw[j].wt == srcw[i].wt)
+            j++;
+        i = j;
+    }
+    bstart[nbatch] = nsrc;
+    if (nt > nbatch)
+        nt = (int)nbatch;
 
     int cancel = 0, nomem = 0;
     int32_t hist_max = 0;
@@ -337,9 +397,10 @@ tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts,
         for (int64_t b = 0; b < nbatch; b++) {
             if (!have || __atomic_load_n(&cancel, __ATOMIC_RELAXED))
                 continue;
-            int64_t s0 = b * bsize;
-            int k = (int)(n - s0 < bsize ? n - s0 : bsize);
-            if (ms_batch(g, &ws, W, s0, k, ecc, opts->max_diameter, &cancel))
+            int64_t s0 = bstart[b];
+            int k = (int)(bstart[b + 1] - s0);
+            if (ms_batch(g, &ws, W, src + s0, k, (uint64_t)srcw[s0].wt, ecc,
+                         opts->max_diameter, &cancel))
                 __atomic_store_n(&cancel, 1, __ATOMIC_RELAXED);
         }
         if (have) {
@@ -356,6 +417,9 @@ tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts,
         }
     }
 
+    free(srcw);
+    free(src);
+    free(bstart);
     if (nomem) {
         free(ecc);
         free(hist);
@@ -377,6 +441,9 @@ tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts,
         return TK_OK;
     }
 
+    if (opts->orbit)
+        for (int64_t v = 0; v < n; v++)
+            ecc[v] = ecc[opts->orbit[v]];
     int32_t dmax = 0, rmin = TK_INF;
     for (int64_t v = 0; v < n; v++) {
         if (ecc[v] > dmax)

@@ -18,7 +18,12 @@ ring
 torus
 mesh
 hypercube
-hyperx" "--list prints the 11 families one per line"
+hyperx
+dragonfly
+dragonfly+
+slimfly
+projective
+fattree" "--list prints the 16 families one per line"
 families=$out
 
 run topo-gen --help

@@ -710,8 +710,10 @@ static void test_generate(void)
                     tk_family_find((*f)->name) == *f &&
                     strncmp((*f)->synopsis, (*f)->name, strlen((*f)->name)) == 0;
     }
-    ok(nfam == 11 && table_ok, "family table: 11 families, names found, synopses");
-    ok(tk_family_find("jellyfish") == NULL, "no jellyfish alias yet");
+    ok(nfam == 16 && table_ok, "family table: 16 families, names found, synopses");
+    ok(tk_family_find("jellyfish") == tk_family_find("rrg") &&
+           tk_family_find("megafly") == tk_family_find("dragonfly+"),
+       "aliases: jellyfish is rrg, megafly is dragonfly+");
 
     memset(&o, 0, sizeof o);
     st = gen("rrg", "n=16 d=3", &o, &g, &err);

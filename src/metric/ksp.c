@@ -1,0 +1,634 @@
+/*
+ * ksp.c - k shortest simple paths (their lengths) of every ordered pair,
+ * and the number of simple paths of at most H hops (ALLPATH(H)).
+ *
+ * Both are counts, never lists of paths.  The k-shortest search uses the
+ * low diameter of the graphs of interest: with the distances d(v,t) to the
+ * target, a partial path of length l ending at v can be completed within a
+ * bound L only if l + d(v,t) <= L.  Per target t (one BFS on the reversed
+ * graph) every source s is searched with L = d(s,t), d(s,t)+1, ...; each
+ * bound counts the simple paths of length exactly L (stopping as soon as
+ * the k paths are complete).  Two accelerations:
+ *  - the out-arcs of every switch the search visits are sorted (once per
+ *    target, on first use) by d(head,t), so the search stops scanning a
+ *    switch's arcs at the first one beyond the bound;
+ *  - zero slack: when the remaining budget equals d(v,t), every completion
+ *    is a shortest v->t path, and if no switch of the partial path is
+ *    closer to t than v none of them can meet the partial path; their
+ *    number sigma_t(v) (counted by the BFS) is added in O(1).
+ * A bound at which no partial path was cut by the bound (nor shortcut)
+ * proves that no longer simple path exists: the pair then keeps the paths
+ * it has ("short" pair).
+ *
+ * Workspace per thread: about 81n + 4m bytes (m arcs).  Nothing depends on the
+ * thread count: every result is an integer sum, minimum or maximum.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "tk_metric.h"
+#include "tk_paths.h"
+
+typedef unsigned __int128 u128;
+
+typedef struct ksp_ws {
+    tk_id_t n;
+    int32_t *dt;      /* d(v, t) for the current target                     */
+    uint64_t *sig;    /* shortest v->t paths, saturating at UINT64_MAX      */
+    tk_id_t *queue;   /* BFS order                                          */
+    const tk_graph_t *g; /* the graph searched                             */
+    tk_id_t t;        /* current target                                     */
+    int32_t *stamp;   /* target for which v's sorted arcs were built        */
+    int32_t *scnt;    /* number of sorted out-arcs of v ...                 */
+    tk_id_t *shead;   /* ... stored at shead[g->off[v] ...]: heads with
+                         finite d, no self-loops, sorted by d(head, t)      */
+    uint8_t *onpath;  /* switch is on the current partial path              */
+    tk_id_t *node;    /* DFS stack: switch at each depth                    */
+    int64_t *pos;     /*            next arc to scan                        */
+    int64_t *pend;    /*            end of its arcs                         */
+    int32_t *mind;    /*            min d(w,t) over the path before it      */
+    uint64_t *cnt;    /* ALLPATH per source: paths to every switch          */
+    uint64_t *cnt2;   /* raw paths: second vector                           */
+    int overflow;     /* a raw-path count exceeded 2^64 - 1                 */
+    tk_ksp_result_t r;/* partial results of this thread                     */
+} ksp_ws_t;
+
+static void ws_free(ksp_ws_t *w)
+{
+    free(w->dt);
+    free(w->sig);
+    free(w->queue);
+    free(w->stamp);
+    free(w->scnt);
+    free(w->shead);
+    free(w->onpath);
+    free(w->node);
+    free(w->pos);
+    free(w->pend);
+    free(w->mind);
+    free(w->cnt);
+    free(w->cnt2);
+    free(w->r.len_hist);
+    memset(w, 0, sizeof *w);
+}
+
+static int ws_alloc(ksp_ws_t *w, const tk_graph_t *g)
+{
+    size_t n = (size_t)g->n;
+    memset(w, 0, sizeof *w);
+    w->n = g->n;
+    w->dt = tk_malloc_array(n, sizeof *w->dt);
+    w->sig = tk_malloc_array(n, sizeof *w->sig);
+    w->queue = tk_malloc_array(n, sizeof *w->queue);
+    w->g = g;
+    w->stamp = tk_malloc_array(n, sizeof *w->stamp);
+    w->scnt = tk_malloc_array(n, sizeof *w->scnt);
+    w->shead = tk_malloc_array(g->m > 0 ? (size_t)g->m : 1, sizeof *w->shead);
+    w->onpath = tk_calloc_array(n, sizeof *w->onpath);
+    w->node = tk_malloc_array(n + 1, sizeof *w->node);
+    w->pos = tk_malloc_array(n + 1, sizeof *w->pos);
+    w->pend = tk_malloc_array(n + 1, sizeof *w->pend);
+    w->mind = tk_malloc_array(n + 1, sizeof *w->mind);
+    w->cnt = tk_malloc_array(n, sizeof *w->cnt);
+    w->cnt2 = tk_malloc_array(n, sizeof *w->cnt2);
+    w->r.len_hist = tk_calloc_array(n, sizeof *w->r.len_hist);
+    w->r.len_hist_len = (int32_t)n;
+    w->r.allpath_min = UINT64_MAX;
+    if (!w->dt || !w->sig || !w->queue || !w->stamp || !w->scnt || !w->shead || !w->onpath || !w->node ||
+        !w->pos || !w->pend || !w->mind || !w->cnt || !w->cnt2 ||
+        !w->r.len_hist)
+        return -1;
+    for (size_t v = 0; v < n; v++)
+        w->stamp[v] = -1;
+    return 0;
+}
+
+static inline uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    uint64_t c = a + b;
+    return c < a ? UINT64_MAX : c;
+}
+
+/* Per-target tables: d(v,t) and sigma_t(v), the number of shortest v->t
+ * paths, by one breadth-first search over the in-arcs of t (rg: the
+ * reversed graph, or g itself when undirected) that pushes path counts
+ * along as it goes (parallel arcs count separately).  O(n + m).  The
+ * sorted out-arcs are built lazily, per switch the search visits
+ * (sorted_arcs). */
+static void target_setup(ksp_ws_t *w, const tk_graph_t *rg, tk_id_t t)
+{
+    const tk_id_t n = rg->n;
+    int32_t *dt = w->dt;
+    uint64_t *sig = w->sig;
+    for (tk_id_t v = 0; v < n; v++) {
+        dt[v] = TK_INF;
+        sig[v] = 0;
+    }
+    size_t qh = 0, qt = 0;
+    dt[t] = 0;
+    sig[t] = 1;
+    w->t = t;
+    w->queue[qt++] = t;
+    while (qh < qt) {
+        tk_id_t x = w->queue[qh++];
+        int32_t dn = dt[x] + 1;
+        uint64_t sx = sig[x];
+        for (int64_t a = rg->off[x]; a < rg->off[x + 1]; a++) {
+            tk_id_t y = rg->head[a];
+            if (dt[y] == TK_INF) {
+                dt[y] = dn;
+                w->queue[qt++] = y;
+            }
+            if (dt[y] == dn)
+                sig[y] = sat_add(sig[y], sx);
+        }
+    }
+}
+
+/* The out-arcs of v toward t, sorted by d(head, t) (heads that cannot
+ * reach t and self-loops left out), built on first use for the current
+ * target: three buckets by d(u,t) - d(v,t) = -1 (down), 0 (level), >= 1
+ * (up; a single value in an undirected graph), each in head order, then
+ * the up bucket insertion-sorted (a no-op when its values are equal).
+ * Returns the index of the first arc in shead; *end gets the end. */
+static inline int64_t sorted_arcs(ksp_ws_t *w, tk_id_t v, int64_t *end)
+{
+    const tk_graph_t *g = w->g;
+    const int32_t *dt = w->dt;
+    int64_t k = g->off[v];
+    if (w->stamp[v] == w->t) {
+        *end = k + w->scnt[v];
+        return k;
+    }
+    const int32_t dv = dt[v];
+    int64_t c0 = 0, c1 = 0, c2 = 0;
+    for (int64_t a = g->off[v]; a < g->off[v + 1]; a++) {
+        tk_id_t u = g->head[a];
+        int32_t du = dt[u];
+        if (u == v || du == TK_INF)
+            continue;
+        if (du < dv)
+            c0++;
+        else if (du == dv)
+            c1++;
+        else
+            c2++;
+    }
+    int64_t p0 = k, p1 = k + c0, p2 = k + c0 + c1;
+    for (int64_t a = g->off[v]; a < g->off[v + 1]; a++) {
+        tk_id_t u = g->head[a];
+        int32_t du = dt[u];
+        if (u == v || du == TK_INF)
+            continue;
+        if (du < dv)
+            w->shead[p0++] = u;
+        else if (du == dv)
+            w->shead[p1++] = u;
+        else
+            w->shead[p2++] = u;
+    }
+    int64_t b = k + c0 + c1, e = b + c2;
+    for (int64_t i = b + 1; i < e; i++) {
+        tk_id_t u = w->shead[i];
+        int32_t du = dt[u];
+        int64_t j = i;
+        while (j > b && dt[w->shead[j - 1]] > du) {
+            w->shead[j] = w->shead[j - 1];
+            j--;
+        }
+        w->shead[j] = u;
+    }
+    w->stamp[v] = w->t;
+    w->scnt[v] = (int32_t)(e - k);
+    *end = e;
+    return k;
+}
+
+/* Number of simple s->t paths of length exactly L, counting stops once
+ * `need` are found (the result may then exceed need).  Paths shorter than
+ * L are not counted.  *next gets a lower bound on the length of every
+ * simple s->t path longer than L (INT32_MAX: there is none), valid when the
+ * count stayed below need: a path the search abandoned at the arc v->u
+ * (depth l) because l + 1 + d(u,t) > L is at least that long; one through
+ * a zero-slack shortcut is at least L + 1.  Requires d(s,t) <= L, s != t,
+ * and *next = INT32_MAX on entry. */
+static uint64_t count_exact(ksp_ws_t *w, tk_id_t s, tk_id_t t, int32_t L, uint64_t need,
+                            int32_t *next)
+{
+    const int32_t *dt = w->dt;
+    uint64_t count = 0;
+
+    if (dt[s] == L) {
+        /* Zero slack at the root: the shortest paths. */
+        *next = L + 1;
+        return w->sig[s];
+    }
+    int32_t depth = 0;
+    w->node[0] = s;
+    w->pos[0] = sorted_arcs(w, s, &w->pend[0]);
+    w->mind[0] = INT32_MAX;
+    w->onpath[s] = 1;
+    while (depth >= 0) {
+        tk_id_t v = w->node[depth];
+        int64_t end = w->pend[depth];
+        if (w->pos[depth] == end) {
+            w->onpath[v] = 0;
+            depth--;
+            continue;
+        }
+        tk_id_t u = w->shead[w->pos[depth]++];
+        int32_t du = dt[u];
+        int32_t rem1 = L - depth - 1; /* budget left after the arc v->u */
+        if (du > rem1) {
+            /* Sorted by d: every later arc is beyond the bound too, and
+             * this one gives the smallest bound among them. */
+            if (depth + 1 + du < *next)
+                *next = depth + 1 + du;
+            w->pos[depth] = end;
+            continue;
+        }
+        if (u == t) {
+            if (rem1 == 0 && ++count >= need)
+                break;
+            continue;
+        }
+        if (w->onpath[u])
+            continue;
+        int32_t m = w->mind[depth] < dt[v] ? w->mind[depth] : dt[v];
+        if (du == rem1 && m >= du) {
+            if (L + 1 < *next)
+                *next = L + 1;
+            count = sat_add(count, w->sig[u]);
+            if (count >= need)
+                break;
+            continue;
+        }
+        depth++;
+        w->node[depth] = u;
+        w->pos[depth] = sorted_arcs(w, u, &w->pend[depth]);
+        w->mind[depth] = m;
+        w->onpath[u] = 1;
+    }
+    for (; depth >= 0; depth--)
+        w->onpath[w->node[depth]] = 0;
+    return count;
+}
+
+/* k shortest simple paths of (s, t): fold their lengths into w->r. */
+static void ksp_pair(ksp_ws_t *w, tk_id_t s, tk_id_t t, int32_t k)
+{
+    tk_ksp_result_t *r = &w->r;
+    if (w->dt[s] == TK_INF) {
+        r->short_pairs++;
+        return;
+    }
+    uint64_t have = 0;
+    int32_t L = w->dt[s];
+    for (;;) {
+        int32_t next = INT32_MAX;
+        uint64_t need = (uint64_t)k - have;
+        uint64_t c = count_exact(w, s, t, L, need, &next);
+        uint64_t take = c < need ? c : need;
+        have += take;
+        r->len_sum += (u128)take * (u128)L;
+        r->len_hist[L] += take;
+        if (have == (uint64_t)k)
+            break;
+        /* No simple path is longer than n - 1 hops. */
+        if (next == INT32_MAX || next > w->n - 1) {
+            r->short_pairs++;
+            break;
+        }
+        L = next; /* > L; no simple path has a length in between */
+    }
+    r->paths += have;
+}
+
+/* Simple s->t paths of at most H hops, with the target tables: depth-first
+ * search pruned by l + d(v,t) <= H, zero-slack completions counted by
+ * sigma_t. */
+static uint64_t count_upto(ksp_ws_t *w, tk_id_t s, tk_id_t t, int32_t H)
+{
+    const int32_t *dt = w->dt;
+    if (dt[s] > H)
+        return 0;
+    if (dt[s] == H)
+        return w->sig[s];
+    uint64_t count = 0;
+    int32_t depth = 0;
+    w->node[0] = s;
+    w->pos[0] = sorted_arcs(w, s, &w->pend[0]);
+    w->mind[0] = INT32_MAX;
+    w->onpath[s] = 1;
+    while (depth >= 0) {
+        tk_id_t v = w->node[depth];
+        int64_t end = w->pend[depth];
+        if (w->pos[depth] == end) {
+            w->onpath[v] = 0;
+            depth--;
+            continue;
+        }
+        tk_id_t u = w->shead[w->pos[depth]++];
+        int32_t du = dt[u];
+        int32_t rem1 = H - depth - 1;
+        if (du > rem1) {
+            w->pos[depth] = end;
+            continue;
+        }
+        if (u == t) {
+            count++;
+            continue;
+        }
+        if (w->onpath[u])
+            continue;
+        int32_t m = w->mind[depth] < dt[v] ? w->mind[depth] : dt[v];
+        if (du == rem1 && m >= du) {
+            count = sat_add(count, w->sig[u]);
+            continue;
+        }
+        depth++;
+        w->node[depth] = u;
+        w->pos[depth] = sorted_arcs(w, u, &w->pend[depth]);
+        w->mind[depth] = m;
+        w->onpath[u] = 1;
+    }
+    return count;
+}
+
+static void allpath_fold(tk_ksp_result_t *r, uint64_t c)
+{
+    if (c < r->allpath_min)
+        r->allpath_min = c;
+    if (c > r->allpath_max)
+        r->allpath_max = c;
+    r->allpath_sum += c;
+}
+
+/* ALLPATH(H) from one source to every target: depth-first search of depth
+ * H over the out-arcs; every partial simple path s..v is one path to v. */
+static void allpath_source(ksp_ws_t *w, const tk_graph_t *g, tk_id_t s, int32_t H)
+{
+    const tk_id_t n = g->n;
+    uint64_t *cnt = w->cnt;
+    memset(cnt, 0, (size_t)n * sizeof *cnt);
+    int32_t depth = 0;
+    w->node[0] = s;
+    w->pos[0] = g->off[s];
+    w->onpath[s] = 1;
+    while (depth >= 0) {
+        tk_id_t v = w->node[depth];
+        int64_t end = g->off[v + 1];
+        if (depth == H - 1) {
+            /* Last hop: count the arrivals without descending. */
+            for (int64_t a = w->pos[depth]; a < end; a++) {
+                tk_id_t u = g->head[a];
+                cnt[u] += !w->onpath[u];
+            }
+            w->pos[depth] = end;
+        }
+        if (w->pos[depth] == end) {
+            w->onpath[v] = 0;
+            depth--;
+            continue;
+        }
+        tk_id_t u = g->head[w->pos[depth]++];
+        if (w->onpath[u])
+            continue;
+        cnt[u]++;
+        depth++;
+        w->node[depth] = u;
+        w->pos[depth] = g->off[u];
+        w->onpath[u] = 1;
+    }
+    for (tk_id_t t = 0; t < n; t++)
+        if (t != s)
+            allpath_fold(&w->r, cnt[t]);
+}
+
+/* Raw H-hop paths (walks of exactly H arcs) from x to every switch along
+ * the arcs of g: H sparse vector-matrix products.  Returns the count vector
+ * (w->cnt or w->cnt2); sets w->overflow on 64-bit overflow. */
+static uint64_t *raw_walks(ksp_ws_t *w, const tk_graph_t *g, tk_id_t x, int32_t H)
+{
+    const tk_id_t n = g->n;
+    uint64_t *cur = w->cnt, *nxt = w->cnt2;
+    memset(cur, 0, (size_t)n * sizeof *cur);
+    cur[x] = 1;
+    for (int32_t h = 0; h < H; h++) {
+        memset(nxt, 0, (size_t)n * sizeof *nxt);
+        for (tk_id_t v = 0; v < n; v++) {
+            uint64_t c = cur[v];
+            if (!c)
+                continue;
+            for (int64_t a = g->off[v]; a < g->off[v + 1]; a++) {
+                uint64_t *p = &nxt[g->head[a]];
+                if (__builtin_add_overflow(*p, c, p))
+                    w->overflow = 1;
+            }
+        }
+        uint64_t *tmp = cur;
+        cur = nxt;
+        nxt = tmp;
+    }
+    return cur;
+}
+
+static void merge(tk_ksp_result_t *to, const tk_ksp_result_t *from)
+{
+    to->pairs += from->pairs;
+    to->short_pairs += from->short_pairs;
+    to->paths += from->paths;
+    to->len_sum += from->len_sum;
+    for (int32_t L = 0; L < from->len_hist_len && L < to->len_hist_len; L++)
+        to->len_hist[L] += from->len_hist[L];
+    if (from->allpath_min < to->allpath_min)
+        to->allpath_min = from->allpath_min;
+    if (from->allpath_max > to->allpath_max)
+        to->allpath_max = from->allpath_max;
+    to->allpath_sum += from->allpath_sum;
+}
+
+void tk_ksp_result_destroy(tk_ksp_result_t *r)
+{
+    if (!r)
+        return;
+    free(r->len_hist);
+    memset(r, 0, sizeof *r);
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* tk_ksp: see tk_paths.h. */
+tk_status_t tk_ksp(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_ksp_result_t *out,
+                   tk_error_t *err)
+{
+    if (!g || !opts || !out)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_ksp: NULL argument");
+    memset(out, 0, sizeof *out);
+    if (opts->k < 0)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "k=%ld: must not be negative",
+                            (long)opts->k);
+    if (opts->allpath_h < 0)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "H=%ld: must not be negative",
+                            (long)opts->allpath_h);
+    if (opts->k == 0 && opts->allpath_h == 0)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "k=0 and H=0: nothing to compute");
+    if (g->n <= 0)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "empty graph");
+    if (opts->sample && g->n < 2)
+        return tk_error_set(err, TK_EINVAL, NULL, 0,
+                            "pairs: cannot sample pairs of a graph with one switch");
+
+    const tk_id_t n = g->n;
+    const int32_t k = opts->k, H = opts->allpath_h;
+    tk_graph_t *rg = NULL;
+    uint64_t *pairs = NULL; /* sampled pairs, t << 32 | s, sorted */
+    int64_t *gstart = NULL; /* group boundaries (one group per target) */
+    int64_t ngroups = 0;
+    tk_status_t st = TK_OK;
+
+    if (g->directed && (k > 0 || opts->sample)) { /* in-arcs of the targets */
+        st = tk_graph_reverse(g, &rg, err);
+        if (st != TK_OK)
+            return st;
+    }
+    const tk_graph_t *rv = rg ? rg : g;
+
+    if (opts->sample) {
+        tk_rng_t *rng = NULL;
+        pairs = tk_malloc_array((size_t)opts->sample, sizeof *pairs);
+        gstart = tk_malloc_array((size_t)opts->sample + 1, sizeof *gstart);
+        if (!pairs || !gstart) {
+            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "pairs=%llu: out of memory",
+                              (unsigned long long)opts->sample);
+            goto done;
+        }
+        st = tk_rng_new(&rng, opts->seed, 0, err);
+        if (st != TK_OK)
+            goto done;
+        for (uint64_t i = 0; i < opts->sample; i++) {
+            uint64_t s = tk_rng_below(rng, (uint64_t)n);
+            uint64_t t = tk_rng_below(rng, (uint64_t)n - 1);
+            if (t >= s)
+                t++;
+            pairs[i] = t << 32 | s;
+        }
+        tk_rng_free(rng);
+        qsort(pairs, (size_t)opts->sample, sizeof *pairs, cmp_pair);
+        for (uint64_t i = 0; i < opts->sample; i++)
+            if (i == 0 || pairs[i] >> 32 != pairs[i - 1] >> 32)
+                gstart[ngroups++] = (int64_t)i;
+        gstart[ngroups] = (int64_t)opts->sample;
+    }
+
+    int nt = 1;
+#ifdef _OPENMP
+    nt = opts->threads > 0 ? opts->threads : omp_get_max_threads();
+#endif
+    if (nt > n)
+        nt = (int)n;
+    if (out->len_hist = tk_calloc_array((size_t)n, sizeof *out->len_hist), !out->len_hist) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (n=%ld)", (long)n);
+        goto done;
+    }
+    out->len_hist_len = (int32_t)n;
+    out->allpath_min = UINT64_MAX;
+    int failed = 0, overflow = 0;
+
+#pragma omp parallel num_threads(nt)
+    {
+        ksp_ws_t w;
+        int ok = ws_alloc(&w, g) == 0;
+        if (!ok)
+            __atomic_store_n(&failed, 1, __ATOMIC_RELAXED);
+        if (opts->sample) {
+#pragma omp for schedule(dynamic, 1)
+            for (int64_t gi = 0; gi < ngroups; gi++) {
+                if (!ok || __atomic_load_n(&failed, __ATOMIC_RELAXED))
+                    continue;
+                tk_id_t t = (tk_id_t)(pairs[gstart[gi]] >> 32);
+                const uint64_t *raw = NULL;
+                if (k > 0 || (H > 0 && !opts->allpath_raw))
+                    target_setup(&w, rv, t);
+                if (H > 0 && opts->allpath_raw)
+                    raw = raw_walks(&w, rv, t, H); /* walks into t */
+                for (int64_t i = gstart[gi]; i < gstart[gi + 1]; i++) {
+                    tk_id_t s = (tk_id_t)(pairs[i] & 0xffffffffu);
+                    w.r.pairs++;
+                    if (k > 0)
+                        ksp_pair(&w, s, t, k);
+                    if (H > 0)
+                        allpath_fold(&w.r, raw ? raw[s] : count_upto(&w, s, t, H));
+                }
+            }
+        } else {
+            if (k > 0) {
+#pragma omp for schedule(dynamic, 1)
+                for (tk_id_t t = 0; t < n; t++) {
+                    if (!ok || __atomic_load_n(&failed, __ATOMIC_RELAXED))
+                        continue;
+                    target_setup(&w, rv, t);
+                    for (tk_id_t s = 0; s < n; s++)
+                        if (s != t)
+                            ksp_pair(&w, s, t, k);
+                }
+            }
+            if (H > 0) {
+#pragma omp for schedule(dynamic, 4)
+                for (tk_id_t s = 0; s < n; s++) {
+                    if (!ok || __atomic_load_n(&failed, __ATOMIC_RELAXED))
+                        continue;
+                    if (opts->allpath_raw) {
+                        const uint64_t *raw = raw_walks(&w, g, s, H);
+                        for (tk_id_t t = 0; t < n; t++)
+                            if (t != s)
+                                allpath_fold(&w.r, raw[t]);
+                    } else {
+                        allpath_source(&w, g, s, H);
+                    }
+                }
+            }
+        }
+#pragma omp critical(tk_ksp_merge)
+        {
+            if (ok)
+                merge(out, &w.r);
+            if (w.overflow)
+                overflow = 1;
+        }
+        ws_free(&w);
+    }
+    if (failed) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (n=%ld, threads=%d)", (long)n,
+                          nt);
+        goto done;
+    }
+    if (overflow) {
+        st = tk_error_set(err, TK_ERANGE, NULL, 0,
+                          "H=%ld: a raw-path count exceeds 2^64-1", (long)H);
+        goto done;
+    }
+    if (!opts->sample)
+        out->pairs = (uint64_t)n * (uint64_t)(n - 1);
+    while (out->len_hist_len > 0 && out->len_hist[out->len_hist_len - 1] == 0)
+        out->len_hist_len--;
+    if (H == 0 || out->pairs == 0)
+        out->allpath_min = 0;
+
+done:
+    if (st != TK_OK)
+        tk_ksp_result_destroy(out);
+    free(pairs);
+    free(gstart);
+    tk_graph_free(rg);
+    return st;
+}

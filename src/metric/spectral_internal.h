@@ -1,0 +1,56 @@
+/*
+ * spectral_internal.h - shared by spectral.c, bisect.c and cholmod_glue.c
+ * (not installed).
+ */
+#ifndef TK_SPECTRAL_INTERNAL_H
+#define TK_SPECTRAL_INTERNAL_H
+
+#include "tk_spectral.h"
+
+/* Weighted adjacency of the undirected (multi)graph behind the Laplacian:
+ * CSR with sorted, merged columns, no self-loops.  deg[v] is the weighted
+ * degree (the Laplacian's diagonal); L = diag(deg) - W. */
+typedef struct tk_lap {
+    int64_t n;
+    int64_t *off;  /* n+1 */
+    int32_t *col;  /* off[n] */
+    double *w;     /* off[n] */
+    double *deg;   /* n */
+    int64_t links; /* links used (loops excluded, parallel links counted) */
+    double maxdeg; /* largest weighted degree */
+} tk_lap_t;
+
+tk_status_t tk_lap_build(const tk_graph_t *g, int symmetrize, tk_lap_t **out, tk_error_t *err);
+void tk_lap_free(tk_lap_t *l);
+/* y = L x (rows in parallel: deterministic). */
+void tk_lap_mul(const tk_lap_t *l, const double *x, double *y);
+
+/* Connected components: returns their number; order (n entries, may be
+ * NULL) gets the switches in BFS order, component after component. */
+int64_t tk_lap_components(const tk_lap_t *l, int32_t *order);
+
+/* Largest multiplicity of lambda2 searched for. */
+#define TK_SPEC_MAXMULT 8
+
+/* Fiedler eigenpairs: lambda2, and `*mult` (1..TK_SPEC_MAXMULT) orthonormal
+ * eigenvectors of it in vecs (n * TK_SPEC_MAXMULT doubles, column-major,
+ * caller-allocated), followed (dense solver) by eigenvectors of the next
+ * eigenvalues: *nvec >= *mult columns in all. */
+tk_status_t tk_spec_fiedler(const tk_lap_t *l, const tk_spectral_opts_t *o, double *lambda2,
+                            double *vecs, int *mult, int *nvec, tk_eig_solver_t *used, int *iters,
+                            double *factor_nnz, double *factor_flops, tk_error_t *err);
+
+/* CHOLMOD glue (cholmod_glue.c): a factor of L + sigma I. */
+typedef struct tk_chol tk_chol_t;
+/* Analyse: *lnz and *flops get CHOLMOD's estimates of the factor's
+ * nonzeros and the factorisation's flop count. */
+tk_status_t tk_chol_analyze(const tk_lap_t *l, double sigma, tk_chol_t **out, double *lnz,
+                            double *flops, tk_error_t *err);
+tk_status_t tk_chol_factor(tk_chol_t *c, tk_error_t *err);
+/* x = (L + sigma I)^-1 b. */
+tk_status_t tk_chol_solve(tk_chol_t *c, const double *b, double *x, tk_error_t *err);
+/* X = (L + sigma I)^-1 B for k columns (n each, column-major). */
+tk_status_t tk_chol_solve_block(tk_chol_t *c, const double *B, double *X, int k, tk_error_t *err);
+void tk_chol_free(tk_chol_t *c);
+
+#endif

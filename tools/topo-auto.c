@@ -1,0 +1,330 @@
+/*
+ * topo-auto - automorphism group of every graph of the inputs: group order,
+ * vertex and arc orbits, transitivity, canonical hash; or an isomorphism
+ * test between two graphs (--iso).  See topo-auto(1).
+ */
+#include <config.h>
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "topo-auto [--orbits] [--json] [--max-nodes N] [--threads N] [-o FILE] [FILE...]\n"
+    "       topo-auto --iso [-q] [--max-nodes N] FILE_A FILE_B";
+
+typedef struct args {
+    int iso;            /* --iso                                       */
+    int quiet;          /* -q: --iso verdict by exit status only       */
+    int orbits;         /* --orbits: per-switch orbit table            */
+    int json;           /* --json                                      */
+    long max_nodes;     /* --max-nodes N (0 = default cap, -1 = none)  */
+    int threads;        /* --threads N                                 */
+    const char *output; /* -o FILE                                     */
+    char **inputs;
+    int ninputs;
+    int header_done;
+} args_t;
+
+static void help(void)
+{
+    printf("usage: %s\n\n", usage);
+    fputs("Automorphism group (nauty) of every graph read from FILE (or standard input):\n"
+          "one TSV row per graph with the columns\n"
+          "  name n group_order vertex_orbits arc_orbits vertex_transitive arc_transitive\n"
+          "  canonical_hash\n"
+          "Automorphisms respect link multiplicities, self-loops, link classes and\n"
+          "capacities and the server count of every switch.\n\n"
+          "Options:\n"
+          "  --iso              read one graph from FILE_A and one from FILE_B and print\n"
+          "                     'isomorphic' or 'not isomorphic' (exit 0 either way)\n"
+          "  -q, --quiet        with --iso: print nothing; exit 0 if isomorphic, 1 if not\n"
+          "  --orbits           table 'name switch orbit' (orbit = smallest switch of it)\n"
+          "  --json             JSON Lines, one object per graph\n"
+          "  --max-nodes N      cap nauty's search tree at N nodes (default: scaled to\n"
+          "                     the graph size; 0 = no cap); a capped graph prints\n"
+          "                     'unknown'\n"
+          "  --threads N        accepted for uniformity (N >= 1); the search is serial\n"
+          "  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
+          "  -h, --help         this help\n"
+          "      --version      print the version\n\n"
+          "Exit status: 0 success, 1 data error (or, with --iso -q, not isomorphic),\n"
+          "2 usage error.  See topo-auto(1).\n",
+          stdout);
+}
+
+enum { OPT_ISO = 256, OPT_ORBITS, OPT_JSON, OPT_MAXN, OPT_THREADS, OPT_VERSION };
+
+static void parse_args(int argc, char **argv, args_t *a)
+{
+    static const struct option longopts[] = {
+        { "iso", no_argument, NULL, OPT_ISO },
+        { "quiet", no_argument, NULL, 'q' },
+        { "orbits", no_argument, NULL, OPT_ORBITS },
+        { "json", no_argument, NULL, OPT_JSON },
+        { "max-nodes", required_argument, NULL, OPT_MAXN },
+        { "threads", required_argument, NULL, OPT_THREADS },
+        { "output", required_argument, NULL, 'o' },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, OPT_VERSION },
+        { NULL, 0, NULL, 0 },
+    };
+    int c;
+
+    memset(a, 0, sizeof *a);
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":hqo:", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_ISO: a->iso = 1; break;
+        case 'q': a->quiet = 1; break;
+        case OPT_ORBITS: a->orbits = 1; break;
+        case OPT_JSON: a->json = 1; break;
+        case OPT_MAXN: {
+            int64_t v = cli_int_arg("--max-nodes", optarg, 0, INT32_MAX);
+            a->max_nodes = v == 0 ? -1 : (long)v;
+            break;
+        }
+        case OPT_THREADS:
+            a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
+            break;
+        case 'o': a->output = optarg; break;
+        case 'h':
+            help();
+            exit(CLI_EXIT_OK);
+        case OPT_VERSION:
+            cli_print_version();
+            exit(CLI_EXIT_OK);
+        case ':':
+            cli_usage_fail(usage, "option '%s' needs an argument", argv[optind - 1]);
+        default:
+            if (optopt)
+                cli_usage_fail(usage, "unknown option '-%c'", optopt);
+            cli_usage_fail(usage, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    a->inputs = argv + optind;
+    a->ninputs = argc - optind;
+    if (a->iso) {
+        if (a->ninputs != 2)
+            cli_usage_fail(usage, "--iso needs exactly two files");
+        if (a->orbits || a->json)
+            cli_usage_fail(usage, "--iso cannot be combined with --orbits or --json");
+    } else if (a->quiet) {
+        cli_usage_fail(usage, "-q is only meaningful with --iso");
+    }
+}
+
+static void print_order(FILE *fp, const tk_auto_t *r, int json)
+{
+    if (r->order_exact)
+        fprintf(fp, "%" PRIu64, r->order);
+    else
+        fprintf(fp, json ? "\"%.15ge%+d\"" : "%.15ge%+d", r->order_mant, r->order_exp10);
+}
+
+static void print_header(FILE *fp, args_t *a)
+{
+    if (a->header_done)
+        return;
+    a->header_done = 1;
+    if (a->json)
+        return;
+    if (a->orbits)
+        fputs("name\tswitch\torbit\n", fp);
+    else
+        fputs("name\tn\tgroup_order\tvertex_orbits\tarc_orbits\tvertex_transitive\t"
+              "arc_transitive\tcanonical_hash\n",
+              fp);
+}
+
+static void print_row(FILE *fp, const args_t *a, const char *name, const tk_graph_t *g,
+                      const tk_auto_t *r)
+{
+    const int done = r->status == TK_AUTO_DONE;
+    if (a->orbits && !a->json) {
+        for (int64_t v = 0; v < g->n; v++)
+            fprintf(fp, "%s\t%" PRId64 "\t%" PRId32 "\n", name, v, r->orbit[v]);
+        return;
+    }
+    if (!a->json) {
+        fprintf(fp, "%s\t%" PRId64 "\t", name, (int64_t)g->n);
+        if (!done) {
+            fputs("unknown\tunknown\tunknown\tunknown\tunknown\tunknown\n", fp);
+            return;
+        }
+        print_order(fp, r, 0);
+        fprintf(fp, "\t%" PRId64 "\t%" PRId64 "\t%d\t%d\t%016" PRIx64 "\n", r->norbits,
+                r->arc_orbits, r->vertex_transitive, r->arc_transitive, r->canon_hash);
+        return;
+    }
+    fputs("{\"name\":", fp);
+    cli_print_json_string(fp, name);
+    fprintf(fp, ",\"n\":%" PRId64 ",\"complete\":%s", (int64_t)g->n, done ? "true" : "false");
+    if (done) {
+        fputs(",\"group_order\":", fp);
+        print_order(fp, r, 1);
+        fprintf(fp,
+                ",\"vertex_orbits\":%" PRId64 ",\"arc_orbits\":%" PRId64
+                ",\"vertex_transitive\":%s,\"arc_transitive\":%s,\"canonical_hash\":\"%016" PRIx64
+                "\"",
+                r->norbits, r->arc_orbits, r->vertex_transitive ? "true" : "false",
+                r->arc_transitive ? "true" : "false", r->canon_hash);
+    } else {
+        fputs(",\"group_order\":null,\"vertex_orbits\":null,\"arc_orbits\":null"
+              ",\"vertex_transitive\":null,\"arc_transitive\":null,\"canonical_hash\":null",
+              fp);
+    }
+    fprintf(fp, ",\"search_nodes\":%lu,\"generators\":%d", r->nodes, r->ngenerators);
+    if (a->orbits) {
+        fputs(",\"orbit\":[", fp);
+        for (int64_t v = 0; v < g->n; v++)
+            fprintf(fp, "%s%" PRId32, v ? "," : "", r->orbit[v]);
+        fputc(']', fp);
+    }
+    fputs("}\n", fp);
+}
+
+static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input, long index,
+                     uint64_t mem_limit)
+{
+    char name[1024];
+    tk_auto_t r;
+    tk_error_t err;
+    tk_auto_opts_t opts = { a->max_nodes, 1, 1, mem_limit };
+
+    cli_graph_name(g, input, index, name, sizeof name);
+    cli_progress("%s: graph %ld: n=%" PRId64 ": automorphisms", input, index, (int64_t)g->n);
+    tk_error_clear(&err);
+    if (tk_auto_compute(g, &opts, &r, &err) != TK_OK) {
+        cli_errorf("%s: graph %ld: %s", input, index,
+                   err.msg[0] ? err.msg : tk_status_str(err.code));
+        return 1;
+    }
+    print_header(out, a);
+    print_row(out, a, name, g, &r);
+    if (r.status != TK_AUTO_DONE)
+        cli_warnf("%s: graph %ld (%s): search capped after %lu nodes: result unknown", input,
+                  index, name, r.nodes);
+    tk_auto_destroy(&r);
+    return 0;
+}
+
+/* Read the graphs of one input: every graph (want_one == 0, each passed to
+ * one_graph) or exactly the first (want_one: returned in *first). */
+static int one_input(FILE *out, args_t *a, const char *path, uint64_t mem_limit,
+                     tk_graph_t **first)
+{
+    const char *name;
+    FILE *fp = cli_open_input(path, &name);
+    tk_reader_t *rd = NULL;
+    tk_error_t err;
+    int rc = 0;
+
+    if (!fp)
+        return 1;
+    tk_error_clear(&err);
+    if (tk_reader_new(&rd, fp, name, TK_FMT_AUTO, mem_limit, &err) != TK_OK) {
+        cli_error(&err);
+        cli_close_input(fp);
+        return 1;
+    }
+    for (;;) {
+        tk_graph_t *g = NULL;
+        tk_status_t st = tk_reader_next(rd, &g, &err);
+        if (st == TK_EOF) {
+            if (tk_reader_count(rd) == 0) {
+                tk_error_set(&err, TK_EFORMAT, name, 0, "no graph in input");
+                cli_error(&err);
+                rc = 1;
+            }
+            break;
+        }
+        if (st != TK_OK) {
+            cli_error(&err);
+            rc = 1;
+            break;
+        }
+        if (first) {
+            *first = g;
+            break;
+        }
+        if (one_graph(out, a, g, name, tk_reader_count(rd), mem_limit))
+            rc = 1;
+        tk_graph_free(g);
+        fflush(out);
+    }
+    tk_reader_free(rd);
+    cli_close_input(fp);
+    return rc;
+}
+
+static int run_iso(args_t *a, uint64_t mem_limit)
+{
+    tk_graph_t *ga = NULL, *gb = NULL;
+    tk_error_t err;
+    int iso = 0;
+    cli_out_t out;
+
+    if (one_input(NULL, a, a->inputs[0], mem_limit, &ga) ||
+        one_input(NULL, a, a->inputs[1], mem_limit, &gb)) {
+        tk_graph_free(ga);
+        tk_graph_free(gb);
+        return CLI_EXIT_DATA;
+    }
+    tk_auto_opts_t opts = { a->max_nodes, 0, 1, mem_limit };
+    tk_error_clear(&err);
+    tk_status_t st = tk_auto_isomorphic(ga, gb, &opts, &iso, &err);
+    tk_graph_free(ga);
+    tk_graph_free(gb);
+    if (st != TK_OK) {
+        cli_errorf("%s", err.msg[0] ? err.msg : tk_status_str(err.code));
+        return CLI_EXIT_DATA;
+    }
+    if (a->quiet)
+        return iso ? CLI_EXIT_OK : CLI_EXIT_DATA;
+    if (cli_out_open(&out, a->output) != 0)
+        return CLI_EXIT_DATA;
+    fputs(iso ? "isomorphic\n" : "not isomorphic\n", out.fp);
+    return cli_out_commit(&out) != 0 ? CLI_EXIT_DATA : CLI_EXIT_OK;
+}
+
+static int run(args_t *a)
+{
+    cli_out_t out;
+    int rc = 0;
+    uint64_t mem_limit = cli_mem_limit();
+
+    cli_set_threads(a->threads);
+    if (a->iso)
+        return run_iso(a, mem_limit);
+    if (cli_out_open(&out, a->output) != 0)
+        return CLI_EXIT_DATA;
+    if (a->ninputs == 0) {
+        rc |= one_input(out.fp, a, NULL, mem_limit, NULL);
+    } else {
+        for (int i = 0; i < a->ninputs; i++)
+            rc |= one_input(out.fp, a, a->inputs[i], mem_limit, NULL);
+    }
+    if (!rc)
+        print_header(out.fp, a);
+    if (rc && a->output) {
+        cli_out_abort(&out);
+        return CLI_EXIT_DATA;
+    }
+    if (cli_out_commit(&out) != 0)
+        return CLI_EXIT_DATA;
+    return rc ? CLI_EXIT_DATA : CLI_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    args_t a;
+
+    cli_set_prog(argv[0]);
+    parse_args(argc, argv, &a);
+    return run(&a);
+}

@@ -1,0 +1,343 @@
+/*
+ * topo-bisect - bisection bandwidth of every graph of the inputs, bounded
+ * from both sides: the spectral lower bound lambda2 floor(n/2) ceil(n/2) / n
+ * and a refined balanced cut; the adjacency spectral gap against the
+ * Ramanujan bound.  See topo-bisect(1).
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "topo-bisect [--json] [--solver auto|dense|lanczos|cholmod] [--tol X] [--symmetrize]\n"
+    "                   [--allow-disconnected] [--threads N] [-s SEED] [--progress]\n"
+    "                   [-o FILE] [FILE...]";
+
+typedef struct args {
+    int json;              /* --json                                    */
+    tk_spectral_opts_t so; /* solver, seed, tol, symmetrize, disconnected */
+    int progress;          /* --progress                                */
+    int threads;           /* --threads N (0 when not given)            */
+    const char *output;    /* -o FILE                                   */
+    char **inputs;
+    int ninputs;
+    int header_done;
+} args_t;
+
+static void help(void)
+{
+    printf("usage: %s\n\n", usage);
+    fputs("Bisection bandwidth of every undirected graph read from FILE (or standard\n"
+          "input), bounded from both sides, one TSV row per graph with the columns\n"
+          "  name n links bisection_lb bisection_ub gap normalized_lb normalized_ub\n"
+          "  cut_links lambda2 multiplicity adj_lambda ramanujan ramanujan_ok method\n"
+          "bisection_lb = lambda2 floor(n/2) ceil(n/2) / n (lambda2 of the capacity-\n"
+          "weighted Laplacian); bisection_ub = a balanced cut (Fiedler median split\n"
+          "refined by Fiduccia-Mattheyses); normalized = divided by n/2.\n\n"
+          "Options:\n"
+          "  --json                JSON Lines, one object per graph\n"
+          "  --solver S            eigen-solver: auto (default), dense (GSL),\n"
+          "                        lanczos, cholmod (shift-invert with a sparse\n"
+          "                        Cholesky factor)\n"
+          "  --tol X               relative residual tolerance of the iterative\n"
+          "                        solvers (default 1e-10, 1e-15 <= X <= 1e-2)\n"
+          "  --symmetrize          accept directed graphs: each arc counts as a link\n"
+          "  --allow-disconnected  a disconnected graph gets lambda2 = 0 (else exit 1)\n"
+          "  -s, --seed SEED       seed of starting vectors and tie-breaks (default 1)\n"
+          "  --threads N           OpenMP threads (N >= 1); results do not change\n"
+          "  --progress            progress messages on stderr\n"
+          "  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
+          "  -h, --help            this help\n"
+          "      --version         print the version\n\n"
+          "Exit status: 0 success, 1 data error (directed, disconnected, n < 2, ...),\n"
+          "2 usage error.  See topo-bisect(1).\n",
+          stdout);
+}
+
+enum {
+    OPT_JSON = 256,
+    OPT_SOLVER,
+    OPT_TOL,
+    OPT_SYM,
+    OPT_ALLOW,
+    OPT_THREADS,
+    OPT_PROGRESS,
+    OPT_VERSION
+};
+
+static double double_arg(const char *option, const char *s, double min, double max)
+{
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod(s, &end);
+    if (end == s || *end || errno || !(v >= min && v <= max)) {
+        cli_errorf("invalid value '%s' for %s: need a number in [%g, %g]", s, option, min, max);
+        exit(CLI_EXIT_USAGE);
+    }
+    return v;
+}
+
+static void parse_args(int argc, char **argv, args_t *a)
+{
+    static const struct option longopts[] = {
+        {"json", no_argument, NULL, OPT_JSON},
+        {"solver", required_argument, NULL, OPT_SOLVER},
+        {"tol", required_argument, NULL, OPT_TOL},
+        {"symmetrize", no_argument, NULL, OPT_SYM},
+        {"allow-disconnected", no_argument, NULL, OPT_ALLOW},
+        {"seed", required_argument, NULL, 's'},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+
+    memset(a, 0, sizeof *a);
+    a->so.seed = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":ho:s:", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_JSON:
+            a->json = 1;
+            break;
+        case OPT_SOLVER:
+            if (!strcmp(optarg, "auto"))
+                a->so.solver = TK_EIG_AUTO;
+            else if (!strcmp(optarg, "dense"))
+                a->so.solver = TK_EIG_DENSE;
+            else if (!strcmp(optarg, "lanczos"))
+                a->so.solver = TK_EIG_LANCZOS;
+            else if (!strcmp(optarg, "cholmod"))
+                a->so.solver = TK_EIG_CHOLMOD;
+            else
+                cli_usage_fail(usage, "--solver %s: need auto, dense, lanczos or cholmod", optarg);
+            break;
+        case OPT_TOL:
+            a->so.tol = double_arg("--tol", optarg, 1e-15, 1e-2);
+            break;
+        case OPT_SYM:
+            a->so.symmetrize = 1;
+            break;
+        case OPT_ALLOW:
+            a->so.allow_disconnected = 1;
+            break;
+        case 's':
+            a->so.seed = cli_u64_arg("--seed", optarg);
+            break;
+        case OPT_PROGRESS:
+            a->progress = 1;
+            break;
+        case OPT_THREADS:
+            a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
+            break;
+        case 'o':
+            a->output = optarg;
+            break;
+        case 'h':
+            help();
+            exit(CLI_EXIT_OK);
+        case OPT_VERSION:
+            cli_print_version();
+            exit(CLI_EXIT_OK);
+        case ':':
+            cli_usage_fail(usage, "option '%s' needs an argument", argv[optind - 1]);
+        default:
+            if (optopt)
+                cli_usage_fail(usage, "unknown option '-%c'", optopt);
+            cli_usage_fail(usage, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    a->so.threads = a->threads;
+    a->inputs = argv + optind;
+    a->ninputs = argc - optind;
+}
+
+static void print_header(FILE *fp, args_t *a)
+{
+    if (a->header_done)
+        return;
+    a->header_done = 1;
+    if (!a->json)
+        fputs("name\tn\tlinks\tbisection_lb\tbisection_ub\tgap\tnormalized_lb\tnormalized_ub"
+              "\tcut_links\tlambda2\tmultiplicity\tadj_lambda\tramanujan\tramanujan_ok"
+              "\tmethod\n",
+              fp);
+}
+
+/* A double, or "-" (TSV) / null (JSON) when NaN. */
+static void print_num(FILE *fp, double v, int json)
+{
+    if (isnan(v))
+        fputs(json ? "null" : "-", fp);
+    else if (v == floor(v) && fabs(v) < 9007199254740992.0)
+        fprintf(fp, "%.0f", v); /* integers in full, never "2e+03" */
+    else
+        cli_print_double(fp, v);
+}
+
+static void print_row(FILE *fp, const args_t *a, const char *name, const tk_bisect_result_t *r)
+{
+    double half = (double)r->n / 2;
+    double vals[] = {r->lb, r->ub, r->ub - r->lb, r->lb / half, r->ub / half};
+    static const char *keys[] = {"bisection_lb", "bisection_ub", "gap", "normalized_lb",
+                                 "normalized_ub"};
+    int rok = isnan(r->ramanujan) ? -1 : r->adj_lambda <= r->ramanujan + 1e-9;
+    const char *method = tk_eig_solver_name(r->solver);
+
+    if (a->json) {
+        fputs("{\"name\":", fp);
+        cli_print_json_string(fp, name);
+        fprintf(fp, ",\"n\":%" PRId64 ",\"links\":%" PRId64, r->n, r->links);
+        for (int i = 0; i < 5; i++) {
+            fprintf(fp, ",\"%s\":", keys[i]);
+            print_num(fp, vals[i], 1);
+        }
+        fprintf(fp, ",\"cut_links\":%" PRId64 ",\"lambda2\":", r->cut_links);
+        print_num(fp, r->lambda2, 1);
+        fprintf(fp, ",\"multiplicity\":%" PRId64 ",\"adj_lambda\":", r->multiplicity);
+        print_num(fp, r->adj_lambda, 1);
+        fputs(",\"ramanujan\":", fp);
+        print_num(fp, r->ramanujan, 1);
+        fprintf(fp, ",\"ramanujan_ok\":%s,\"method\":\"%s\",\"iterations\":%d",
+                rok < 0 ? "null"
+                : rok   ? "true"
+                        : "false",
+                method, r->iterations);
+        fputs(",\"factor_nnz\":", fp);
+        print_num(fp, r->factor_nnz, 1);
+        fputs(",\"factor_flops\":", fp);
+        print_num(fp, r->factor_flops, 1);
+        fputs("}\n", fp);
+        return;
+    }
+    fprintf(fp, "%s\t%" PRId64 "\t%" PRId64, name, r->n, r->links);
+    for (int i = 0; i < 5; i++) {
+        fputc('\t', fp);
+        print_num(fp, vals[i], 0);
+    }
+    fprintf(fp, "\t%" PRId64 "\t", r->cut_links);
+    print_num(fp, r->lambda2, 0);
+    fprintf(fp, "\t%" PRId64 "\t", r->multiplicity);
+    print_num(fp, r->adj_lambda, 0);
+    fputc('\t', fp);
+    print_num(fp, r->ramanujan, 0);
+    fprintf(fp, "\t%s\t%s\n", rok < 0 ? "-" : rok ? "1" : "0", method);
+}
+
+static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input, long index)
+{
+    char name[1024];
+    tk_bisect_result_t r;
+    tk_error_t err;
+
+    cli_graph_name(g, input, index, name, sizeof name);
+    cli_progress("%s: graph %ld: n=%" PRId64 ": bisection", input, index, (int64_t)g->n);
+    tk_error_clear(&err);
+    if (tk_bisect(g, &a->so, &r, &err) != TK_OK) {
+        tk_bisect_result_destroy(&r);
+        cli_errorf("%s: graph %ld: %s", input, index,
+                   err.msg[0] ? err.msg : tk_status_str(err.code));
+        return 1;
+    }
+    print_header(out, a);
+    print_row(out, a, name, &r);
+    if (!r.connected)
+        cli_warnf("%s: graph %ld (%s) is not connected: lambda2 = 0", input, index, name);
+    tk_bisect_result_destroy(&r);
+    return 0;
+}
+
+static int one_input(FILE *out, args_t *a, const char *path, uint64_t mem_limit)
+{
+    const char *name;
+    FILE *fp = cli_open_input(path, &name);
+    tk_reader_t *rd = NULL;
+    tk_error_t err;
+    int rc = 0;
+
+    if (!fp)
+        return 1;
+    tk_error_clear(&err);
+    if (tk_reader_new(&rd, fp, name, TK_FMT_AUTO, mem_limit, &err) != TK_OK) {
+        cli_error(&err);
+        cli_close_input(fp);
+        return 1;
+    }
+    for (;;) {
+        tk_graph_t *g = NULL;
+        tk_status_t st = tk_reader_next(rd, &g, &err);
+        if (st == TK_EOF) {
+            if (tk_reader_count(rd) == 0) {
+                tk_error_set(&err, TK_EFORMAT, name, 0, "no graph in input");
+                cli_error(&err);
+                rc = 1;
+            }
+            break;
+        }
+        if (st != TK_OK) {
+            cli_error(&err);
+            rc = 1;
+            break;
+        }
+        if (one_graph(out, a, g, name, tk_reader_count(rd)))
+            rc = 1;
+        tk_graph_free(g);
+        fflush(out);
+    }
+    tk_reader_free(rd);
+    cli_close_input(fp);
+    return rc;
+}
+
+static int run(args_t *a)
+{
+    cli_out_t out;
+    int rc = 0;
+    uint64_t mem_limit = cli_mem_limit();
+
+    cli_set_threads(a->threads);
+    cli_progress_enable(a->progress);
+    /* A quarter of the memory limit, at most 512 MiB, for a CHOLMOD factor
+     * chosen automatically (TOPOKIT_MEMORY_LIMIT lowers it). */
+    if (mem_limit && mem_limit / 4 < ((uint64_t)512 << 20))
+        a->so.mem_budget = mem_limit / 4 ? mem_limit / 4 : 1;
+    if (cli_out_open(&out, a->output) != 0)
+        return CLI_EXIT_DATA;
+    if (a->ninputs == 0)
+        rc |= one_input(out.fp, a, NULL, mem_limit);
+    else
+        for (int i = 0; i < a->ninputs; i++)
+            rc |= one_input(out.fp, a, a->inputs[i], mem_limit);
+    if (!rc)
+        print_header(out.fp, a);
+    if (rc && a->output) {
+        cli_out_abort(&out);
+        return CLI_EXIT_DATA;
+    }
+    if (cli_out_commit(&out) != 0)
+        return CLI_EXIT_DATA;
+    return rc ? CLI_EXIT_DATA : CLI_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    args_t a;
+
+    cli_set_prog(argv[0]);
+    cli_gsl_errors_off();
+    parse_args(argc, argv, &a);
+    return run(&a);
+}

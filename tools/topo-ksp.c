@@ -1,0 +1,384 @@
+/*
+ * topo-ksp - k shortest simple paths of every ordered pair (average length
+ * and length distribution) and hop-limited simple-path counts, ALLPATH(H),
+ * of every graph of the inputs.  See topo-ksp(1).
+ */
+#include <config.h>
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef unsigned __int128 u128;
+
+static const char usage[] =
+    "topo-ksp [-k K] [--allpath H [--raw]] [--pairs N [-s SEED]] [--hist] [--json]\n"
+    "                [--threads N] [--progress] [-o FILE] [FILE...]";
+
+#define DEFAULT_K 8
+
+typedef struct args {
+    int32_t k;          /* -k K (0: not computed)                       */
+    int k_given;        /* -k was given                                 */
+    int32_t allpath;    /* --allpath H (0: not computed)                */
+    int raw;            /* --raw: raw H-hop paths (walks)               */
+    uint64_t sample;    /* --pairs N (0: all pairs)                     */
+    uint64_t seed;      /* -s SEED                                      */
+    int seed_given;
+    int hist;           /* --hist: length distribution table            */
+    int json;           /* --json                                       */
+    int progress;       /* --progress                                   */
+    int threads;        /* --threads N (0 when not given)               */
+    const char *output; /* -o FILE (NULL = stdout)                      */
+    char **inputs;      /* operands (none = stdin)                      */
+    int ninputs;
+    int header_done;    /* run state                                    */
+} args_t;
+
+static void help(void)
+{
+    printf("usage: %s\n\n", usage);
+    fputs("Average length of the k shortest simple paths over all ordered pairs of\n"
+          "distinct switches of every graph read from FILE (or standard input), one TSV\n"
+          "row per graph with the columns\n"
+          "  name n k avg_ksp_length degree pairs sampled short_pairs min_length max_length\n"
+          "and, with --allpath H, also\n"
+          "  H allpath_min allpath_avg allpath_max\n"
+          "A pair with fewer than k simple paths uses all it has (short_pairs counts them).\n\n"
+          "Options:\n"
+          "  -k K                  paths per pair (K >= 1, default 8; with --allpath the\n"
+          "                        k-shortest columns are computed only when -k is given)\n"
+          "  --allpath H           also count the simple paths of at most H hops of every\n"
+          "                        pair (H >= 1)\n"
+          "  --raw                 with --allpath: count raw H-hop paths instead (walks\n"
+          "                        of exactly H links; switches and self-loops may\n"
+          "                        repeat), the paths of seed 003's Lemma 9\n"
+          "  --pairs N             sample N ordered pairs uniformly (with replacement)\n"
+          "                        instead of all pairs\n"
+          "  -s, --seed SEED       seed of the sample (default 1)\n"
+          "  --hist                table 'name length paths': how many of the chosen\n"
+          "                        paths have each length\n"
+          "  --json                JSON Lines, one object per graph (with the length\n"
+          "                        distribution as an array)\n"
+          "  --threads N           OpenMP threads (N >= 1); results do not change\n"
+          "  --progress            progress messages on stderr\n"
+          "  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
+          "  -h, --help            this help\n"
+          "      --version         print the version\n\n"
+          "Exit status: 0 success, 1 data error, 2 usage error.  See topo-ksp(1).\n",
+          stdout);
+}
+
+enum { OPT_ALLPATH = 256, OPT_RAW, OPT_PAIRS, OPT_HIST, OPT_JSON, OPT_THREADS, OPT_PROGRESS,
+       OPT_VERSION };
+
+static void parse_args(int argc, char **argv, args_t *a)
+{
+    static const struct option longopts[] = {
+        { "allpath", required_argument, NULL, OPT_ALLPATH },
+        { "raw", no_argument, NULL, OPT_RAW },
+        { "pairs", required_argument, NULL, OPT_PAIRS },
+        { "seed", required_argument, NULL, 's' },
+        { "hist", no_argument, NULL, OPT_HIST },
+        { "json", no_argument, NULL, OPT_JSON },
+        { "threads", required_argument, NULL, OPT_THREADS },
+        { "progress", no_argument, NULL, OPT_PROGRESS },
+        { "output", required_argument, NULL, 'o' },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, OPT_VERSION },
+        { NULL, 0, NULL, 0 },
+    };
+    int c;
+
+    memset(a, 0, sizeof *a);
+    a->seed = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":hk:s:o:", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'k':
+            a->k = (int32_t)cli_int_arg("-k", optarg, 1, INT32_MAX);
+            a->k_given = 1;
+            break;
+        case OPT_ALLPATH:
+            a->allpath = (int32_t)cli_int_arg("--allpath", optarg, 1, 1000);
+            break;
+        case OPT_PAIRS:
+            a->sample = (uint64_t)cli_int_arg("--pairs", optarg, 1, INT64_C(1) << 40);
+            break;
+        case 's':
+            a->seed = cli_u64_arg("--seed", optarg);
+            a->seed_given = 1;
+            break;
+        case OPT_RAW: a->raw = 1; break;
+        case OPT_HIST: a->hist = 1; break;
+        case OPT_JSON: a->json = 1; break;
+        case OPT_PROGRESS: a->progress = 1; break;
+        case OPT_THREADS:
+            a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
+            break;
+        case 'o': a->output = optarg; break;
+        case 'h':
+            help();
+            exit(CLI_EXIT_OK);
+        case OPT_VERSION:
+            cli_print_version();
+            exit(CLI_EXIT_OK);
+        case ':':
+            cli_usage_fail(usage, "option '%s' needs an argument", argv[optind - 1]);
+        default:
+            if (optopt)
+                cli_usage_fail(usage, "unknown option '-%c'", optopt);
+            cli_usage_fail(usage, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (!a->k_given && !a->allpath)
+        a->k = DEFAULT_K;
+    if (a->raw && !a->allpath)
+        cli_usage_fail(usage, "--raw needs --allpath H");
+    if (a->seed_given && !a->sample)
+        cli_usage_fail(usage, "-s/--seed only makes sense with --pairs");
+    if (a->hist && !a->k)
+        cli_usage_fail(usage, "--hist needs the k-shortest search: give -k with --allpath");
+    if (a->hist && a->json)
+        cli_usage_fail(usage, "--hist and --json: the JSON object already has the lengths");
+    a->inputs = argv + optind;
+    a->ninputs = argc - optind;
+}
+
+static void print_u128(FILE *fp, u128 v)
+{
+    char buf[48];
+    int i = (int)sizeof buf - 1;
+    buf[i] = '\0';
+    do {
+        buf[--i] = (char)('0' + (int)(v % 10));
+        v /= 10;
+    } while (v);
+    fputs(buf + i, fp);
+}
+
+static void print_header(FILE *fp, args_t *a)
+{
+    if (a->header_done)
+        return;
+    a->header_done = 1;
+    if (a->json)
+        return;
+    if (a->hist) {
+        fputs("name\tlength\tpaths\n", fp);
+        return;
+    }
+    fputs("name\tn\tk\tavg_ksp_length\tdegree\tpairs\tsampled\tshort_pairs\tmin_length\t"
+          "max_length",
+          fp);
+    if (a->allpath)
+        fputs("\tH\tallpath_min\tallpath_avg\tallpath_max", fp);
+    fputc('\n', fp);
+}
+
+static double ratio(u128 num, uint64_t den)
+{
+    return den ? (double)((long double)num / (long double)den) : 0.0;
+}
+
+static int32_t min_length(const tk_ksp_result_t *r)
+{
+    for (int32_t L = 0; L < r->len_hist_len; L++)
+        if (r->len_hist[L])
+            return L;
+    return -1;
+}
+
+/* TSV row (or JSON object) of one graph. */
+static void print_row(FILE *fp, const args_t *a, const tk_graph_t *g, const char *name,
+                      const tk_ksp_result_t *r)
+{
+    int64_t deg = tk_graph_regular_degree(g);
+    int32_t lmin = min_length(r), lmax = r->len_hist_len - 1;
+    uint64_t paths = (uint64_t)r->paths;
+
+    if (a->json) {
+        fputs("{\"name\":", fp);
+        cli_print_json_string(fp, name);
+        fprintf(fp, ",\"n\":%" PRId64, (int64_t)g->n);
+        if (a->k) {
+            fprintf(fp, ",\"k\":%" PRId32 ",\"avg_ksp_length\":", a->k);
+            if (paths)
+                cli_print_double(fp, ratio(r->len_sum, paths));
+            else
+                fputs("null", fp);
+        }
+        fputs(",\"degree\":", fp);
+        if (deg >= 0)
+            fprintf(fp, "%" PRId64, deg);
+        else
+            fputs("null", fp);
+        fprintf(fp, ",\"pairs\":%" PRIu64 ",\"sampled\":%s", r->pairs,
+                a->sample ? "true" : "false");
+        if (a->k) {
+            fprintf(fp, ",\"short_pairs\":%" PRIu64 ",\"paths\":", r->short_pairs);
+            print_u128(fp, r->paths);
+            fputs(",\"length_sum\":", fp);
+            print_u128(fp, r->len_sum);
+            fputs(",\"length_paths\":[", fp);
+            for (int32_t L = 0; L < r->len_hist_len; L++)
+                fprintf(fp, "%s%" PRIu64, L ? "," : "", r->len_hist[L]);
+            fputc(']', fp);
+        }
+        if (a->allpath) {
+            fprintf(fp, ",\"H\":%" PRId32 ",\"allpath_min\":%" PRIu64 ",\"allpath_avg\":",
+                    a->allpath, r->allpath_min);
+            cli_print_double(fp, ratio(r->allpath_sum, r->pairs));
+            fprintf(fp, ",\"allpath_max\":%" PRIu64 ",\"allpath_sum\":", r->allpath_max);
+            print_u128(fp, r->allpath_sum);
+        }
+        fputs("}\n", fp);
+        return;
+    }
+    if (a->hist) {
+        for (int32_t L = 0; L < r->len_hist_len; L++)
+            if (r->len_hist[L])
+                fprintf(fp, "%s\t%" PRId32 "\t%" PRIu64 "\n", name, L, r->len_hist[L]);
+        return;
+    }
+    fprintf(fp, "%s\t%" PRId64 "\t", name, (int64_t)g->n);
+    if (a->k) {
+        fprintf(fp, "%" PRId32 "\t", a->k);
+        if (paths)
+            cli_print_double(fp, ratio(r->len_sum, paths));
+        else
+            fputc('-', fp);
+        fputc('\t', fp);
+    } else {
+        fputs("-\t-\t", fp);
+    }
+    if (deg >= 0)
+        fprintf(fp, "%" PRId64 "\t", deg);
+    else
+        fputs("-\t", fp);
+    fprintf(fp, "%" PRIu64 "\t%d\t", r->pairs, a->sample ? 1 : 0);
+    if (a->k && lmin >= 0)
+        fprintf(fp, "%" PRIu64 "\t%" PRId32 "\t%" PRId32, r->short_pairs, lmin, lmax);
+    else if (a->k)
+        fprintf(fp, "%" PRIu64 "\t-\t-", r->short_pairs);
+    else
+        fputs("-\t-\t-", fp);
+    if (a->allpath) {
+        fprintf(fp, "\t%" PRId32 "\t%" PRIu64 "\t", a->allpath, r->allpath_min);
+        cli_print_double(fp, ratio(r->allpath_sum, r->pairs));
+        fprintf(fp, "\t%" PRIu64, r->allpath_max);
+    }
+    fputc('\n', fp);
+}
+
+static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input,
+                     long index)
+{
+    char name[1024];
+    tk_error_t err;
+    tk_ksp_result_t r;
+    tk_ksp_opts_t opts = { a->threads, a->k, a->allpath, a->raw, a->sample, a->seed };
+
+    cli_graph_name(g, input, index, name, sizeof name);
+    cli_progress("%s: graph %ld: n=%" PRId64 " arcs=%" PRId64 ": paths", input, index,
+                 (int64_t)g->n, g->m);
+    tk_error_clear(&err);
+    if (tk_ksp(g, &opts, &r, &err) != TK_OK) {
+        cli_errorf("%s: graph %ld: %s", input, index,
+                   err.msg[0] ? err.msg : tk_status_str(err.code));
+        return 1;
+    }
+    print_header(out, a);
+    print_row(out, a, g, name, &r);
+    tk_ksp_result_destroy(&r);
+    return 0;
+}
+
+static int one_input(FILE *out, args_t *a, const char *path, uint64_t mem_limit)
+{
+    const char *name;
+    FILE *fp = cli_open_input(path, &name);
+    tk_reader_t *rd = NULL;
+    tk_error_t err;
+    int rc = 0;
+
+    if (!fp)
+        return 1;
+    tk_error_clear(&err);
+    if (tk_reader_new(&rd, fp, name, TK_FMT_AUTO, mem_limit, &err) != TK_OK) {
+        cli_error(&err);
+        cli_close_input(fp);
+        return 1;
+    }
+    for (;;) {
+        tk_graph_t *g = NULL;
+        tk_status_t st = tk_reader_next(rd, &g, &err);
+        if (st == TK_EOF) {
+            if (tk_reader_count(rd) == 0) {
+                tk_error_set(&err, TK_EFORMAT, name, 0, "no graph in input");
+                cli_error(&err);
+                rc = 1;
+            }
+            break;
+        }
+        if (st != TK_OK) {
+            cli_error(&err);
+            rc = 1;
+            break;
+        }
+        if (one_graph(out, a, g, name, tk_reader_count(rd)))
+            rc = 1;
+        tk_graph_free(g);
+        fflush(out);
+    }
+    tk_reader_free(rd);
+    cli_close_input(fp);
+    return rc;
+}
+
+static int run(args_t *a)
+{
+    cli_out_t out;
+    int rc = 0;
+    uint64_t mem_limit = cli_mem_limit();
+
+    cli_set_threads(a->threads);
+    cli_progress_enable(a->progress);
+    /* The sample is stored (16 bytes a pair: the pair and its group). */
+    if (a->sample && mem_limit && a->sample > mem_limit / 16) {
+        cli_errorf("--pairs %" PRIu64 ": the sample needs %" PRIu64
+                   " bytes, more than the memory limit (%" PRIu64 " bytes)",
+                   a->sample, a->sample * 16, mem_limit);
+        return CLI_EXIT_DATA;
+    }
+    if (cli_out_open(&out, a->output) != 0)
+        return CLI_EXIT_DATA;
+    if (a->ninputs == 0) {
+        rc |= one_input(out.fp, a, NULL, mem_limit);
+    } else {
+        for (int i = 0; i < a->ninputs; i++)
+            rc |= one_input(out.fp, a, a->inputs[i], mem_limit);
+    }
+    if (!rc)
+        print_header(out.fp, a);
+    if (rc && a->output) {
+        cli_out_abort(&out);
+        return CLI_EXIT_DATA;
+    }
+    if (cli_out_commit(&out) != 0)
+        return CLI_EXIT_DATA;
+    return rc ? CLI_EXIT_DATA : CLI_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    args_t a;
+
+    cli_set_prog(argv[0]);
+    parse_args(argc, argv, &a);
+    return run(&a);
+}
