@@ -229,17 +229,40 @@ const char *tk_io_fmt_double(double v, char *buf, size_t len)
     return buf;
 }
 
+/* Decimal digits of x at p; returns the end.  (printf is the bottleneck
+ * when writing graphs of tens of millions of links.) */
+static char *put_id(char *p, uint32_t x)
+{
+    char tmp[10];
+    int k = 0;
+
+    do {
+        tmp[k++] = (char)('0' + x % 10);
+        x /= 10;
+    } while (x);
+    while (k)
+        *p++ = tmp[--k];
+    return p;
+}
+
 void tk_io_print_link(FILE *fp, const tk_graph_t *g, tk_id_t u, int64_t a)
 {
     int c = g->cls ? g->cls[a] : 0;
     double cap = tk_graph_cap(g, a);
-    fprintf(fp, "%" PRId32 " %" PRId32, u, g->head[a]);
-    if (c != 0 || cap != 1.0) {
-        fprintf(fp, " %s", c ? g->class_name[c] : "-");
-        if (cap != 1.0) {
-            char buf[40];
-            fprintf(fp, " %s", tk_io_fmt_double(cap, buf, sizeof buf));
-        }
+    char line[24], *p = put_id(line, (uint32_t)u);
+
+    *p++ = ' ';
+    p = put_id(p, (uint32_t)g->head[a]);
+    if (c == 0 && cap == 1.0) {
+        *p++ = '\n';
+        fwrite(line, 1, (size_t)(p - line), fp);
+        return;
+    }
+    fwrite(line, 1, (size_t)(p - line), fp);
+    fprintf(fp, " %s", c ? g->class_name[c] : "-");
+    if (cap != 1.0) {
+        char buf[40];
+        fprintf(fp, " %s", tk_io_fmt_double(cap, buf, sizeof buf));
     }
     fputc('\n', fp);
 }
