@@ -346,6 +346,53 @@ void cli_set_threads(int n)
 #endif
 }
 
+int cli_each_graph(const char *path, uint64_t mem_limit, FILE *out, cli_graph_fn fn, void *ctx)
+{
+    const char *name;
+    FILE *fp = cli_open_input(path, &name);
+    tk_reader_t *rd = NULL;
+    tk_error_t err;
+    int rc = 0;
+
+    if (!fp)
+        return 1;
+    tk_error_clear(&err);
+    if (tk_reader_new(&rd, fp, name, TK_FMT_AUTO, mem_limit, &err) != TK_OK) {
+        cli_error(&err);
+        cli_close_input(fp);
+        return 1;
+    }
+    for (;;) {
+        tk_graph_t *g = NULL;
+        tk_status_t st = tk_reader_next(rd, &g, &err);
+        int frc;
+
+        if (st == TK_EOF) {
+            if (tk_reader_count(rd) == 0) {
+                tk_error_set(&err, TK_EFORMAT, name, 0, "no graph in input");
+                cli_error(&err);
+                rc = 1;
+            }
+            break;
+        }
+        if (st != TK_OK) {
+            cli_error(&err);
+            rc = 1;
+            break;
+        }
+        frc = fn(ctx, g, name, tk_reader_count(rd));
+        if (out)
+            fflush(out);
+        if (frc == CLI_EACH_FAILED)
+            rc = 1;
+        else if (frc == CLI_EACH_STOP)
+            break;
+    }
+    tk_reader_free(rd);
+    cli_close_input(fp);
+    return rc;
+}
+
 void cli_print_json_string(FILE *fp, const char *s)
 {
     fputc('"', fp);

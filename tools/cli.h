@@ -78,6 +78,21 @@ const char *cli_graph_name(const tk_graph_t *g, const char *input, long index, c
  * on it.  0 leaves the runtime default (OMP_NUM_THREADS). */
 void cli_set_threads(int n);
 
+/* Read every graph of one input (NULL or "-" = stdin; format detected per
+ * record) and call fn(ctx, g, input_name, index) for each, index 1-based.
+ * fn owns g (it must free it) and returns CLI_EACH_OK, CLI_EACH_FAILED (this
+ * graph failed; go on with the next) or CLI_EACH_STOP (stop reading, no
+ * error).  `out`, when not NULL, is flushed after each graph so rows stream.
+ * Prints its own diagnostics.  Returns 0, or 1 when the input cannot be
+ * opened or read, holds no graph ("no graph in input"), has a malformed
+ * record (reading stops there: the stream cannot be trusted past it), or fn
+ * failed for some graph. */
+#define CLI_EACH_OK 0
+#define CLI_EACH_FAILED 1
+#define CLI_EACH_STOP 2
+typedef int (*cli_graph_fn)(void *ctx, tk_graph_t *g, const char *input, long index);
+int cli_each_graph(const char *path, uint64_t mem_limit, FILE *out, cli_graph_fn fn, void *ctx);
+
 /* Print a string as a JSON string literal. */
 void cli_print_json_string(FILE *fp, const char *s);
 

@@ -215,51 +215,37 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
 
 /* Read the graphs of one input: every graph (want_one == 0, each passed to
  * one_graph) or exactly the first (want_one: returned in *first). */
+/* cli_each_graph callback: the result row of one graph, or (with `first`)
+ * keep the first graph and stop. */
+typedef struct each_ctx {
+    FILE *out;
+    args_t *a;
+    uint64_t mem_limit;
+    tk_graph_t **first;
+} each_ctx_t;
+
+static int each_graph(void *ctx, tk_graph_t *g, const char *input, long index)
+{
+    each_ctx_t *c = ctx;
+    int rc;
+
+    if (c->first) {
+        *c->first = g;
+        return CLI_EACH_STOP;
+    }
+    rc = one_graph(c->out, c->a, g, input, index, c->mem_limit);
+    tk_graph_free(g);
+    return rc ? CLI_EACH_FAILED : CLI_EACH_OK;
+}
+
+/* Every graph of one input, or only its first when `first` is not NULL.
+ * Returns 0 or 1. */
 static int one_input(FILE *out, args_t *a, const char *path, uint64_t mem_limit,
                      tk_graph_t **first)
 {
-    const char *name;
-    FILE *fp = cli_open_input(path, &name);
-    tk_reader_t *rd = NULL;
-    tk_error_t err;
-    int rc = 0;
+    each_ctx_t c = {out, a, mem_limit, first};
 
-    if (!fp)
-        return 1;
-    tk_error_clear(&err);
-    if (tk_reader_new(&rd, fp, name, TK_FMT_AUTO, mem_limit, &err) != TK_OK) {
-        cli_error(&err);
-        cli_close_input(fp);
-        return 1;
-    }
-    for (;;) {
-        tk_graph_t *g = NULL;
-        tk_status_t st = tk_reader_next(rd, &g, &err);
-        if (st == TK_EOF) {
-            if (tk_reader_count(rd) == 0) {
-                tk_error_set(&err, TK_EFORMAT, name, 0, "no graph in input");
-                cli_error(&err);
-                rc = 1;
-            }
-            break;
-        }
-        if (st != TK_OK) {
-            cli_error(&err);
-            rc = 1;
-            break;
-        }
-        if (first) {
-            *first = g;
-            break;
-        }
-        if (one_graph(out, a, g, name, tk_reader_count(rd), mem_limit))
-            rc = 1;
-        tk_graph_free(g);
-        fflush(out);
-    }
-    tk_reader_free(rd);
-    cli_close_input(fp);
-    return rc;
+    return cli_each_graph(path, mem_limit, out, each_graph, &c);
 }
 
 static int run_iso(args_t *a, uint64_t mem_limit)

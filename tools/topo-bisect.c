@@ -260,46 +260,27 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     return 0;
 }
 
+/* cli_each_graph callback: the result of one graph. */
+typedef struct each_ctx {
+    FILE *out;
+    args_t *a;
+} each_ctx_t;
+
+static int each_graph(void *ctx, tk_graph_t *g, const char *input, long index)
+{
+    each_ctx_t *c = ctx;
+    int rc = one_graph(c->out, c->a, g, input, index);
+
+    tk_graph_free(g);
+    return rc ? CLI_EACH_FAILED : CLI_EACH_OK;
+}
+
+/* Every graph of one input.  Returns 0 or 1. */
 static int one_input(FILE *out, args_t *a, const char *path, uint64_t mem_limit)
 {
-    const char *name;
-    FILE *fp = cli_open_input(path, &name);
-    tk_reader_t *rd = NULL;
-    tk_error_t err;
-    int rc = 0;
+    each_ctx_t c = {out, a};
 
-    if (!fp)
-        return 1;
-    tk_error_clear(&err);
-    if (tk_reader_new(&rd, fp, name, TK_FMT_AUTO, mem_limit, &err) != TK_OK) {
-        cli_error(&err);
-        cli_close_input(fp);
-        return 1;
-    }
-    for (;;) {
-        tk_graph_t *g = NULL;
-        tk_status_t st = tk_reader_next(rd, &g, &err);
-        if (st == TK_EOF) {
-            if (tk_reader_count(rd) == 0) {
-                tk_error_set(&err, TK_EFORMAT, name, 0, "no graph in input");
-                cli_error(&err);
-                rc = 1;
-            }
-            break;
-        }
-        if (st != TK_OK) {
-            cli_error(&err);
-            rc = 1;
-            break;
-        }
-        if (one_graph(out, a, g, name, tk_reader_count(rd)))
-            rc = 1;
-        tk_graph_free(g);
-        fflush(out);
-    }
-    tk_reader_free(rd);
-    cli_close_input(fp);
-    return rc;
+    return cli_each_graph(path, mem_limit, out, each_graph, &c);
 }
 
 static int run(args_t *a)
