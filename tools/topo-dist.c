@@ -16,7 +16,7 @@
 
 static const char usage[] =
     "topo-dist [--ecc | --hist] [--json] [--allow-disconnected] [--max-diameter D]\n"
-    "                 [--no-symmetry] [--threads N] [--progress] [-o FILE] [FILE...]";
+    "                 [--symmetry | --no-symmetry] [--threads N] [--progress] [-o FILE] [FILE...]";
 
 typedef struct args {
     int ecc;            /* --ecc: per-switch eccentricities            */
@@ -24,7 +24,7 @@ typedef struct args {
     int json;           /* --json: JSON Lines                          */
     int allow_disc;     /* --allow-disconnected                        */
     int progress;       /* --progress                                  */
-    int no_sym;         /* --no-symmetry                               */
+    int sym;            /* 0 auto, 1 --symmetry, -1 --no-symmetry      */
     int32_t max_diam;   /* --max-diameter D (0 = none)                 */
     int threads;        /* --threads N (0 when not given)              */
     const char *output; /* -o FILE (NULL = stdout)                     */
@@ -48,8 +48,9 @@ static void help(void)
           "  --allow-disconnected  exit 0 even if some graph is not (strongly) connected\n"
           "  --max-diameter D      stop a graph's search once its diameter exceeds D\n"
           "                        (D >= 1); the row then says '>D'\n"
-          "  --no-symmetry         search from every switch (default: one switch per\n"
-          "                        orbit of the automorphism group; same results)\n"
+          "  --symmetry            one search per orbit of the automorphism group\n"
+          "  --no-symmetry         one search per switch (default: orbits when the\n"
+          "                        plain search would be costly; same results)\n"
           "  --threads N           OpenMP threads (N >= 1; default OMP_NUM_THREADS or\n"
           "                        the core count); results do not change\n"
           "  --progress            progress messages on stderr\n"
@@ -62,7 +63,7 @@ static void help(void)
 }
 
 enum { OPT_ECC = 256, OPT_HIST, OPT_JSON, OPT_ALLOW, OPT_MAXD, OPT_THREADS, OPT_PROGRESS,
-       OPT_VERSION, OPT_NOSYM };
+       OPT_VERSION, OPT_NOSYM, OPT_SYM };
 
 static void parse_args(int argc, char **argv, args_t *a)
 {
@@ -75,6 +76,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         { "threads", required_argument, NULL, OPT_THREADS },
         { "progress", no_argument, NULL, OPT_PROGRESS },
         { "no-symmetry", no_argument, NULL, OPT_NOSYM },
+        { "symmetry", no_argument, NULL, OPT_SYM },
         { "output", required_argument, NULL, 'o' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, OPT_VERSION },
@@ -91,7 +93,8 @@ static void parse_args(int argc, char **argv, args_t *a)
         case OPT_JSON: a->json = 1; break;
         case OPT_ALLOW: a->allow_disc = 1; break;
         case OPT_PROGRESS: a->progress = 1; break;
-        case OPT_NOSYM: a->no_sym = 1; break;
+        case OPT_NOSYM: a->sym = -1; break;
+        case OPT_SYM: a->sym = 1; break;
         case OPT_MAXD:
             a->max_diam = (int32_t)cli_int_arg("--max-diameter", optarg, 1, INT32_MAX - 1);
             break;
@@ -235,6 +238,28 @@ static void print_header(FILE *fp, args_t *a)
         fputs("name\tn\tarcs\tdirected\tconnected\tdiameter\tradius\tavg_distance\tgirth\n", fp);
 }
 
+/* Is the automorphism search likely to pay for itself?  On shallow graphs
+ * (one switch's eccentricity at most 3: Dragonflies, Slim Fly, HyperX,
+ * random graphs) the plain bit-parallel search is cheap, and nauty on a
+ * dense vertex-transitive graph costs more than it saves (HyperX 24^3:
+ * 0.66 s of automorphisms against 0.28 s of plain search), unless the
+ * graph is so large that n*m/64 word operations dominate.  Deep graphs
+ * (tori, hypercubes, Kautz) gain one search per orbit.  One BFS, O(n + m). */
+static int symmetry_pays(const tk_graph_t *g)
+{
+    int32_t *d = tk_malloc_array((size_t)g->n, sizeof *d), ecc = 0;
+
+    if (!d || g->n < 2 || tk_bfs(g, 0, d, NULL) != TK_OK) {
+        free(d);
+        return 0;
+    }
+    for (tk_id_t v = 0; v < g->n; v++)
+        if (d[v] > ecc)
+            ecc = d[v];
+    free(d);
+    return ecc > 3 || (double)g->n * (double)g->m / 64.0 > 2e9;
+}
+
 /* Compute and print one graph.  Returns 0, or 1 for an error or (unless
  * allowed) a disconnected graph; prints nothing of the graph on error. */
 static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input,
@@ -252,7 +277,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     cli_progress("%s: graph %ld: n=%" PRId64 " arcs=%" PRId64 ": distances", input, index,
                  (int64_t)g->n, g->m);
     tk_error_clear(&err);
-    if (!a->no_sym) {
+    if (a->sym > 0 || (a->sym == 0 && symmetry_pays(g))) {
         /* One search per orbit.  The automorphism search is bounded (and a
          * graph with a discrete colour refinement never reaches nauty);
          * a capped search still gives valid (subgroup) orbits.  Any
