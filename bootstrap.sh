@@ -10,13 +10,15 @@ set -eu
 cd "$(dirname "$0")"
 
 # Debian packages: the toolchain, the four libraries, and the peers used by
-# the cross-check tests and benchmarks (nauty tools, glpsol, networkx, igraph).
+# the cross-check tests and benchmarks (nauty tools, glpsol, networkx, igraph,
+# numpy/scipy, bc, /usr/bin/time).
 # libopenblas0-serial becomes the system BLAS behind CHOLMOD's factorisation
 # (3x faster than the reference BLAS on large tori; single-threaded, so
 # results stay identical whatever the thread count).
 PKGS="build-essential autoconf automake libtool pkg-config
       libglpk-dev libsuitesparse-dev libgsl-dev libnauty2-dev libopenblas0-serial
-      nauty glpk-utils mandoc python3 python3-networkx python3-igraph"
+      nauty glpk-utils mandoc bc time
+      python3 python3-networkx python3-igraph python3-numpy python3-scipy"
 
 missing=""
 for p in $PKGS; do
