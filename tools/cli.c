@@ -393,6 +393,46 @@ int cli_each_graph(const char *path, uint64_t mem_limit, FILE *out, cli_graph_fn
     return rc;
 }
 
+/* cli_each_graph callback of cli_run_table. */
+typedef struct table_each {
+    const cli_table_t *t;
+    FILE *out;
+} table_each_t;
+
+static int table_row(void *ctx, tk_graph_t *g, const char *input, long index)
+{
+    table_each_t *e = ctx;
+    int rc = e->t->row(e->t->ctx, e->out, g, input, index);
+
+    tk_graph_free(g);
+    return rc ? CLI_EACH_FAILED : CLI_EACH_OK;
+}
+
+int cli_run_table(const cli_table_t *t)
+{
+    cli_out_t out;
+    table_each_t e;
+    int rc = 0;
+
+    if (cli_out_open(&out, t->output) != 0)
+        return CLI_EXIT_DATA;
+    e.t = t;
+    e.out = out.fp;
+    if (t->ninputs == 0)
+        rc |= cli_each_graph(NULL, t->mem_limit, out.fp, table_row, &e);
+    for (int i = 0; i < t->ninputs; i++)
+        rc |= cli_each_graph(t->inputs[i], t->mem_limit, out.fp, table_row, &e);
+    if (!rc && t->header)
+        t->header(t->ctx, out.fp);
+    if (rc && t->output) {
+        cli_out_abort(&out);
+        return CLI_EXIT_DATA;
+    }
+    if (cli_out_commit(&out) != 0)
+        return CLI_EXIT_DATA;
+    return rc ? CLI_EXIT_DATA : CLI_EXIT_OK;
+}
+
 void cli_print_json_string(FILE *fp, const char *s)
 {
     fputc('"', fp);

@@ -93,6 +93,24 @@ void cli_set_threads(int n);
 typedef int (*cli_graph_fn)(void *ctx, tk_graph_t *g, const char *input, long index);
 int cli_each_graph(const char *path, uint64_t mem_limit, FILE *out, cli_graph_fn fn, void *ctx);
 
+/* The main loop of a table tool (one result per input graph).  Opens the
+ * output (-o FILE atomically, else stdout), reads every graph of every
+ * input (stdin when ninputs == 0) and calls row(ctx, out, g, input, index)
+ * for each (0 ok, 1 this graph failed; the driver frees g).  After a run
+ * without failure it calls header(ctx, out), so a tool that prints its
+ * header with its first row also prints it for an input of no rows.  A
+ * failed run with -o leaves no file.  Returns the exit status (0 or 1). */
+typedef struct cli_table {
+    const char *output;
+    int ninputs;
+    char *const *inputs;
+    uint64_t mem_limit;
+    int (*row)(void *ctx, FILE *out, const tk_graph_t *g, const char *input, long index);
+    void (*header)(void *ctx, FILE *out);
+    void *ctx;
+} cli_table_t;
+int cli_run_table(const cli_table_t *t);
+
 /* Print a string as a JSON string literal. */
 void cli_print_json_string(FILE *fp, const char *s);
 

@@ -27,6 +27,7 @@ typedef struct args {
     const char *output; /* -o FILE                                     */
     char **inputs;
     int ninputs;
+    uint64_t mem_limit; /* TOPOKIT_MEMORY_LIMIT, set by run()          */
     int header_done;
 } args_t;
 
@@ -213,39 +214,26 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     return 0;
 }
 
-/* Read the graphs of one input: every graph (want_one == 0, each passed to
- * one_graph) or exactly the first (want_one: returned in *first). */
-/* cli_each_graph callback: the result row of one graph, or (with `first`)
- * keep the first graph and stop. */
-typedef struct each_ctx {
-    FILE *out;
-    args_t *a;
-    uint64_t mem_limit;
-    tk_graph_t **first;
-} each_ctx_t;
-
-static int each_graph(void *ctx, tk_graph_t *g, const char *input, long index)
+/* cli_each_graph callback for --iso: keep the first graph and stop. */
+static int keep_first(void *ctx, tk_graph_t *g, const char *input, long index)
 {
-    each_ctx_t *c = ctx;
-    int rc;
-
-    if (c->first) {
-        *c->first = g;
-        return CLI_EACH_STOP;
-    }
-    rc = one_graph(c->out, c->a, g, input, index, c->mem_limit);
-    tk_graph_free(g);
-    return rc ? CLI_EACH_FAILED : CLI_EACH_OK;
+    (void)input;
+    (void)index;
+    *(tk_graph_t **)ctx = g;
+    return CLI_EACH_STOP;
 }
 
-/* Every graph of one input, or only its first when `first` is not NULL.
- * Returns 0 or 1. */
-static int one_input(FILE *out, args_t *a, const char *path, uint64_t mem_limit,
-                     tk_graph_t **first)
+/* cli_run_table callbacks. */
+static int table_row(void *ctx, FILE *out, const tk_graph_t *g, const char *input, long index)
 {
-    each_ctx_t c = {out, a, mem_limit, first};
+    args_t *a = ctx;
 
-    return cli_each_graph(path, mem_limit, out, each_graph, &c);
+    return one_graph(out, a, g, input, index, a->mem_limit);
+}
+
+static void table_header(void *ctx, FILE *out)
+{
+    print_header(out, ctx);
 }
 
 static int run_iso(args_t *a, uint64_t mem_limit)
@@ -255,8 +243,8 @@ static int run_iso(args_t *a, uint64_t mem_limit)
     int iso = 0;
     cli_out_t out;
 
-    if (one_input(NULL, a, a->inputs[0], mem_limit, &ga) ||
-        one_input(NULL, a, a->inputs[1], mem_limit, &gb)) {
+    if (cli_each_graph(a->inputs[0], mem_limit, NULL, keep_first, &ga) ||
+        cli_each_graph(a->inputs[1], mem_limit, NULL, keep_first, &gb)) {
         tk_graph_free(ga);
         tk_graph_free(gb);
         return CLI_EXIT_DATA;
@@ -280,30 +268,14 @@ static int run_iso(args_t *a, uint64_t mem_limit)
 
 static int run(args_t *a)
 {
-    cli_out_t out;
-    int rc = 0;
-    uint64_t mem_limit = cli_mem_limit();
-
+    a->mem_limit = cli_mem_limit();
     cli_set_threads(a->threads);
     if (a->iso)
-        return run_iso(a, mem_limit);
-    if (cli_out_open(&out, a->output) != 0)
-        return CLI_EXIT_DATA;
-    if (a->ninputs == 0) {
-        rc |= one_input(out.fp, a, NULL, mem_limit, NULL);
-    } else {
-        for (int i = 0; i < a->ninputs; i++)
-            rc |= one_input(out.fp, a, a->inputs[i], mem_limit, NULL);
-    }
-    if (!rc)
-        print_header(out.fp, a);
-    if (rc && a->output) {
-        cli_out_abort(&out);
-        return CLI_EXIT_DATA;
-    }
-    if (cli_out_commit(&out) != 0)
-        return CLI_EXIT_DATA;
-    return rc ? CLI_EXIT_DATA : CLI_EXIT_OK;
+        return run_iso(a, a->mem_limit);
+
+    cli_table_t t = {a->output, a->ninputs, a->inputs, a->mem_limit, table_row, table_header, a};
+
+    return cli_run_table(&t);
 }
 
 int main(int argc, char **argv)

@@ -298,33 +298,19 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     return 0;
 }
 
-/* cli_each_graph callback: the result of one graph. */
-typedef struct each_ctx {
-    FILE *out;
-    args_t *a;
-} each_ctx_t;
-
-static int each_graph(void *ctx, tk_graph_t *g, const char *input, long index)
+/* cli_run_table callbacks. */
+static int table_row(void *ctx, FILE *out, const tk_graph_t *g, const char *input, long index)
 {
-    each_ctx_t *c = ctx;
-    int rc = one_graph(c->out, c->a, g, input, index);
-
-    tk_graph_free(g);
-    return rc ? CLI_EACH_FAILED : CLI_EACH_OK;
+    return one_graph(out, ctx, g, input, index);
 }
 
-/* Every graph of one input.  Returns 0 or 1. */
-static int one_input(FILE *out, args_t *a, const char *path, uint64_t mem_limit)
+static void table_header(void *ctx, FILE *out)
 {
-    each_ctx_t c = {out, a};
-
-    return cli_each_graph(path, mem_limit, out, each_graph, &c);
+    print_header(out, ctx);
 }
 
 static int run(args_t *a)
 {
-    cli_out_t out;
-    int rc = 0;
     uint64_t mem_limit = cli_mem_limit();
 
     cli_set_threads(a->threads);
@@ -336,23 +322,9 @@ static int run(args_t *a)
                    a->sample, a->sample * 16, mem_limit);
         return CLI_EXIT_DATA;
     }
-    if (cli_out_open(&out, a->output) != 0)
-        return CLI_EXIT_DATA;
-    if (a->ninputs == 0) {
-        rc |= one_input(out.fp, a, NULL, mem_limit);
-    } else {
-        for (int i = 0; i < a->ninputs; i++)
-            rc |= one_input(out.fp, a, a->inputs[i], mem_limit);
-    }
-    if (!rc)
-        print_header(out.fp, a);
-    if (rc && a->output) {
-        cli_out_abort(&out);
-        return CLI_EXIT_DATA;
-    }
-    if (cli_out_commit(&out) != 0)
-        return CLI_EXIT_DATA;
-    return rc ? CLI_EXIT_DATA : CLI_EXIT_OK;
+    cli_table_t t = {a->output, a->ninputs, a->inputs, mem_limit, table_row, table_header, a};
+
+    return cli_run_table(&t);
 }
 
 int main(int argc, char **argv)
