@@ -433,6 +433,19 @@ int cli_run_table(const cli_table_t *t)
     return rc ? CLI_EXIT_DATA : CLI_EXIT_OK;
 }
 
+void cli_print_u128(FILE *fp, unsigned __int128 v)
+{
+    char buf[48];
+    int i = (int)sizeof buf - 1;
+
+    buf[i] = '\0';
+    do {
+        buf[--i] = (char)('0' + (int)(v % 10));
+        v /= 10;
+    } while (v);
+    fputs(buf + i, fp);
+}
+
 void cli_print_json_string(FILE *fp, const char *s)
 {
     fputc('"', fp);

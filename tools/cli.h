@@ -111,6 +111,9 @@ typedef struct cli_table {
 } cli_table_t;
 int cli_run_table(const cli_table_t *t);
 
+/* Print an unsigned 128-bit integer in decimal (exact path counts). */
+void cli_print_u128(FILE *fp, unsigned __int128 v);
+
 /* Print a string as a JSON string literal. */
 void cli_print_json_string(FILE *fp, const char *s);
 

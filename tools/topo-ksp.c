@@ -149,18 +149,6 @@ static void parse_args(int argc, char **argv, args_t *a)
     a->ninputs = argc - optind;
 }
 
-static void print_u128(FILE *fp, u128 v)
-{
-    char buf[48];
-    int i = (int)sizeof buf - 1;
-    buf[i] = '\0';
-    do {
-        buf[--i] = (char)('0' + (int)(v % 10));
-        v /= 10;
-    } while (v);
-    fputs(buf + i, fp);
-}
-
 static void print_header(FILE *fp, args_t *a)
 {
     if (a->header_done)
@@ -221,9 +209,9 @@ static void print_row(FILE *fp, const args_t *a, const tk_graph_t *g, const char
                 a->sample ? "true" : "false");
         if (a->k) {
             fprintf(fp, ",\"short_pairs\":%" PRIu64 ",\"paths\":", r->short_pairs);
-            print_u128(fp, r->paths);
+            cli_print_u128(fp, r->paths);
             fputs(",\"length_sum\":", fp);
-            print_u128(fp, r->len_sum);
+            cli_print_u128(fp, r->len_sum);
             fputs(",\"length_paths\":[", fp);
             for (int32_t L = 0; L < r->len_hist_len; L++)
                 fprintf(fp, "%s%" PRIu64, L ? "," : "", r->len_hist[L]);
@@ -234,7 +222,7 @@ static void print_row(FILE *fp, const args_t *a, const tk_graph_t *g, const char
                     a->allpath, r->allpath_min);
             cli_print_double(fp, ratio(r->allpath_sum, r->pairs));
             fprintf(fp, ",\"allpath_max\":%" PRIu64 ",\"allpath_sum\":", r->allpath_max);
-            print_u128(fp, r->allpath_sum);
+            cli_print_u128(fp, r->allpath_sum);
         }
         fputs("}\n", fp);
         return;

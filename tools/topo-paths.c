@@ -98,19 +98,6 @@ static void parse_args(int argc, char **argv, args_t *a)
     a->ninputs = argc - optind;
 }
 
-/* Decimal digits of an unsigned 128-bit integer. */
-static void print_u128(FILE *fp, u128 v)
-{
-    char buf[48];
-    int i = (int)sizeof buf - 1;
-    buf[i] = '\0';
-    do {
-        buf[--i] = (char)('0' + (int)(v % 10));
-        v /= 10;
-    } while (v);
-    fputs(buf + i, fp);
-}
-
 static void print_header(FILE *fp, args_t *a)
 {
     if (a->header_done)
@@ -130,22 +117,22 @@ static void print_stats(FILE *fp, const args_t *a, const char *name, const char 
 {
     if (a->json) {
         fprintf(fp, "{\"distance\":%s,\"pairs\":%" PRIu64 ",\"sigma_min\":", dist, pairs);
-        print_u128(fp, mn);
+        cli_print_u128(fp, mn);
         fputs(",\"sigma_avg\":", fp);
         cli_print_double(fp, avg);
         fputs(",\"sigma_max\":", fp);
-        print_u128(fp, mx);
+        cli_print_u128(fp, mx);
         fputs(",\"unique_fraction\":", fp);
         cli_print_double(fp, uniq);
         fputc('}', fp);
         return;
     }
     fprintf(fp, "%s\t%s\t%" PRIu64 "\t", name, dist, pairs);
-    print_u128(fp, mn);
+    cli_print_u128(fp, mn);
     fputc('\t', fp);
     cli_print_double(fp, avg);
     fputc('\t', fp);
-    print_u128(fp, mx);
+    cli_print_u128(fp, mx);
     fputc('\t', fp);
     cli_print_double(fp, uniq);
     fputc('\n', fp);
@@ -244,13 +231,13 @@ static int per_pair(FILE *out, args_t *a, const tk_graph_t *g, const char *name,
                 else
                     fprintf(out, "%" PRId32, dist[t]);
                 fputs(",\"sigma\":", out);
-                print_u128(out, sigma[t]);
+                cli_print_u128(out, sigma[t]);
                 fputs("}\n", out);
             } else {
                 fprintf(out, "%s\t%" PRId32 "\t%" PRId32 "\t", name, s, t);
                 cli_print_int_or_inf(out, dist[t], TK_INF);
                 fputc('\t', out);
-                print_u128(out, sigma[t]);
+                cli_print_u128(out, sigma[t]);
                 fputc('\n', out);
             }
         }
