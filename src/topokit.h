@@ -15,6 +15,11 @@
 #include "tk_auto.h"
 #include "tk_paths.h"
 #include "tk_bounds.h"
+#include "tk_pattern.h"
+#include "tk_route.h"
+#include "tk_load.h"
+#include "tk_antmill.h"
+#include "tk_mcf.h"
 
 /* Library version string, e.g. "0.1.0". */
 const char *tk_version(void);

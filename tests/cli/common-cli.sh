@@ -4,7 +4,7 @@
 # stdout), a missing input file is a data error (exit 1) naming the file.
 . "$TK_SRCDIR/tests/cli/lib.sh"
 
-tools="topo-gen topo-conv topo-dist topo-bounds topo-bisect topo-paths topo-ksp topo-auto"
+tools="topo-gen topo-conv topo-dist topo-bounds topo-bisect topo-paths topo-ksp topo-auto topo-pattern topo-route topo-load topo-antmill topo-medoid topo-mcf"
 for t in $tools; do
     run "$t" --help
     [ "$rc" -eq 0 ] && [ -z "$err" ] && printf '%s\n' "$out" | grep -q "^usage: $t"
@@ -32,7 +32,7 @@ for t in $tools; do
 done
 
 # Readers: a missing file is exit 1 with "tool: FILE: reason".
-for t in topo-conv topo-dist topo-bounds topo-bisect topo-paths topo-ksp topo-auto; do
+for t in topo-conv topo-dist topo-bounds topo-bisect topo-paths topo-ksp topo-auto topo-route topo-load topo-antmill topo-mcf; do
     run "$t" "$TMPD/does-not-exist"
     expect_fail 1 "^$t: .*does-not-exist: No such file or directory" "$t: missing input file"
     # Empty input.

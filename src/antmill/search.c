@@ -1,0 +1,607 @@
+/*
+ * search.c - Hamiltonian cycles with unique shortest paths up to delta by
+ * randomized rotation-extension with depth-first backtracking (seed 000
+ * section 5).  See tk_antmill.h.
+ *
+ * State: a path x_0 .. x_{l-1} (path[], pos[] = index on the path or -1).
+ * Choice points are frames on a stack:
+ *   EXT   the path was extended by w; its candidates are the valid
+ *         extensions of the new end, tried in order;
+ *   WALK  a random walk of valid rotations (logged, so it can be undone)
+ *         that ended where an extension (or the closing) is valid.
+ * A frame first tries its extension candidates; when they are used up (or
+ * there were none) it starts up to WALKS_PER_FRAME rotation walks
+ * (undirected graphs only); when those fail too the frame is popped and its
+ * operation undone (backtracking).  Every random choice comes from one
+ * stream tk_rng_new(seed, 0), and the budget is only checked, never used to
+ * steer, so a completed search gives the same cycle on any machine.
+ */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "tk_antmill.h"
+#include "antmill_internal.h"
+
+#define WALKS_PER_FRAME 8
+#define MAX_EXHAUSTIONS 64
+
+enum { FR_ROOT = 0, FR_EXT, FR_WALK };
+
+typedef struct frame {
+    int kind;
+    tk_id_t w;       /* FR_EXT: the switch added          */
+    int64_t rot_off; /* FR_WALK: its rotations in rotlog  */
+    int64_t rot_len;
+    int64_t cand_off; /* candidates in cand[]              */
+    int64_t cand_len;
+    int64_t cand_next;
+    int walks; /* rotation walks tried from here    */
+    int expanded;
+} frame_t;
+
+typedef struct search {
+    const tk_graph_t *g;
+    const am_utable_t *ut; /* NULL when delta == 0 */
+    int32_t delta;
+    tk_id_t n;
+    tk_id_t *path;
+    int64_t *pos;
+    int64_t l;
+    frame_t *fr;
+    int64_t nfr, capfr;
+    tk_id_t *cand;
+    int64_t ncand, capcand;
+    int64_t *rotlog;
+    int64_t nrot, caprot;
+    tk_rng_t *rng;
+    /* scratch for ordering candidates */
+    uint64_t *key;
+    tk_id_t *tmp;
+    int64_t cap_tmp, cap_key;
+    int64_t walk_len; /* rotations per walk */
+    struct timespec t0;
+    double budget;
+    uint64_t ticks;
+    uint64_t work_limit; /* ticks before a restart (doubles each time) */
+    int timed_out;
+    int restart;
+    int exhausted; /* the last attempt's root ran out of choices */
+    tk_antmill_stats_t st;
+} search_t;
+
+double am_elapsed(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The unique-path table: bit (x, y) set iff D(x, y) = delta and exactly one
+ * shortest path (arcs counted with multiplicity). */
+
+void am_utable_free(am_utable_t *t)
+{
+    if (t) {
+        free(t->bits);
+        free(t);
+    }
+}
+
+tk_status_t am_utable_new(const tk_graph_t *g, int32_t delta, int threads, uint64_t mem_limit,
+                          am_utable_t **out, tk_error_t *err)
+{
+    tk_id_t n = g->n;
+    int64_t words = ((int64_t)n + 63) / 64;
+    uint64_t bytes = (uint64_t)n * (uint64_t)words * 8u;
+    am_utable_t *t;
+    int failed = 0;
+
+    if (mem_limit && bytes > mem_limit)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                            "unique-path table of %" PRId32 " switches needs %" PRIu64
+                            " bytes, over the memory limit",
+                            n, bytes);
+    t = calloc(1, sizeof *t);
+    if (!t)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    t->n = n;
+    t->words = words;
+    t->delta = delta;
+    t->bits = tk_calloc_array((size_t)n * (size_t)words, sizeof(uint64_t));
+    if (!t->bits) {
+        free(t);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory for the unique-path table");
+    }
+#ifdef _OPENMP
+    if (threads <= 0)
+        threads = omp_get_max_threads();
+#pragma omp parallel num_threads(threads) reduction(| : failed)
+#else
+    (void)threads;
+#endif
+    {
+        int32_t *dist = tk_malloc_array((size_t)n, sizeof *dist);
+        uint8_t *sig = tk_malloc_array((size_t)n, 1);
+        tk_id_t *queue = tk_malloc_array((size_t)n, sizeof *queue);
+        if (!dist || !sig || !queue) {
+            failed = 1;
+        } else {
+            for (tk_id_t v = 0; v < n; v++)
+                dist[v] = -1;
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 16)
+#endif
+            for (tk_id_t s = 0; s < n; s++) {
+                int64_t qh = 0, qt = 0;
+                uint64_t *row = t->bits + (size_t)s * (size_t)words;
+                dist[s] = 0;
+                sig[s] = 1;
+                queue[qt++] = s;
+                while (qh < qt) {
+                    tk_id_t u = queue[qh++];
+                    int32_t du = dist[u];
+                    if (du == delta)
+                        continue;
+                    for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
+                        tk_id_t v = g->head[a];
+                        if (dist[v] < 0) {
+                            dist[v] = du + 1;
+                            sig[v] = sig[u];
+                            queue[qt++] = v;
+                        } else if (dist[v] == du + 1) {
+                            int sv = sig[v] + sig[u];
+                            sig[v] = (uint8_t)(sv > 2 ? 2 : sv);
+                        }
+                    }
+                }
+                for (int64_t q = 0; q < qt; q++) {
+                    tk_id_t v = queue[q];
+                    if (dist[v] == delta && sig[v] == 1 && v != s)
+                        row[v >> 6] |= (uint64_t)1 << (v & 63);
+                    dist[v] = -1;
+                }
+            }
+        }
+        free(dist);
+        free(sig);
+        free(queue);
+    }
+    if (failed) {
+        am_utable_free(t);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory for the unique-path table");
+    }
+    *out = t;
+    return TK_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+
+static inline int uok(const search_t *s, tk_id_t x, tk_id_t y)
+{
+    return s->ut == NULL || am_utable_get(s->ut, x, y);
+}
+
+static int grow(void **p, int64_t *cap, int64_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    int64_t nc = *cap ? *cap : 64;
+    while (nc < need)
+        nc *= 2;
+    void *q = tk_realloc_array(*p, (size_t)nc, size);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = nc;
+    return 0;
+}
+
+static int tick(search_t *s)
+{
+    if ((++s->ticks & 63) == 0 && s->budget > 0 && am_elapsed(&s->t0) > s->budget)
+        s->timed_out = 1;
+    if (s->ticks >= s->work_limit)
+        s->restart = 1;
+    return s->timed_out || s->restart;
+}
+
+/* Is w a valid extension of the current path? */
+static int ext_ok(const search_t *s, tk_id_t w)
+{
+    if (s->pos[w] >= 0)
+        return 0;
+    if (s->delta > 0 && s->l >= s->delta)
+        return uok(s, s->path[s->l - s->delta], w);
+    return 1;
+}
+
+/* With l == n: is the closing arc there and are the wrapping windows valid? */
+static int closable(const search_t *s)
+{
+    tk_id_t n = s->n;
+    if (!tk_graph_has_arc(s->g, s->path[n - 1], s->path[0]))
+        return 0;
+    for (int64_t i = (int64_t)n - s->delta; i < n; i++) {
+        if (i < 0)
+            continue;
+        if (!uok(s, s->path[i], s->path[(i + s->delta) % n]))
+            return 0;
+    }
+    return 1;
+}
+
+static int has_goal(const search_t *s)
+{
+    if (s->l == s->n)
+        return closable(s);
+    tk_id_t e = s->path[s->l - 1];
+    for (int64_t a = s->g->off[e]; a < s->g->off[e + 1]; a++)
+        if (ext_ok(s, s->g->head[a]))
+            return 1;
+    return 0;
+}
+
+/* Rotation at pivot index i: keeps windows valid? */
+static int rot_ok(const search_t *s, int64_t i)
+{
+    int64_t l = s->l;
+    for (int64_t j = 0; j < s->delta; j++) {
+        if (i - j < 0 || l - s->delta + j < i + 1)
+            continue;
+        if (!uok(s, s->path[i - j], s->path[l - s->delta + j]))
+            return 0;
+    }
+    return 1;
+}
+
+/* Reverse path[i+1 .. l-1]: the rotation at pivot i (an involution). */
+static void rotate(search_t *s, int64_t i)
+{
+    int64_t a = i + 1, b = s->l - 1;
+    while (a < b) {
+        tk_id_t x = s->path[a], y = s->path[b];
+        s->path[a] = y;
+        s->pos[y] = a;
+        s->path[b] = x;
+        s->pos[x] = b;
+        a++;
+        b--;
+    }
+    if (a == b)
+        s->pos[s->path[a]] = a;
+}
+
+/* Push the valid extension candidates of the current end, fewest free
+ * neighbours first, ties in random order. */
+static int gen_candidates(search_t *s, frame_t *f)
+{
+    const tk_graph_t *g = s->g;
+    tk_id_t e = s->path[s->l - 1];
+    int64_t deg = g->off[e + 1] - g->off[e];
+    int64_t k = 0;
+
+    f->cand_off = s->ncand;
+    f->cand_len = 0;
+    f->cand_next = 0;
+    if (s->l == s->n)
+        return 0;
+    if (grow((void **)&s->tmp, &s->cap_tmp, deg, sizeof *s->tmp) ||
+        grow((void **)&s->key, &s->cap_key, deg, sizeof *s->key))
+        return -1;
+    for (int64_t a = g->off[e]; a < g->off[e + 1]; a++) {
+        tk_id_t w = g->head[a];
+        int dup = 0;
+        if (!ext_ok(s, w))
+            continue;
+        for (int64_t q = 0; q < k; q++)
+            if (s->tmp[q] == w)
+                dup = 1;
+        if (dup)
+            continue;
+        uint64_t freec = 0;
+        for (int64_t b = g->off[w]; b < g->off[w + 1]; b++)
+            if (s->pos[g->head[b]] < 0 && g->head[b] != w)
+                freec++;
+        s->tmp[k] = w;
+        s->key[k] = (freec << 32) | (tk_rng_below(s->rng, (uint64_t)1 << 32));
+        k++;
+    }
+    /* insertion sort by key */
+    for (int64_t q = 1; q < k; q++) {
+        uint64_t kk = s->key[q];
+        tk_id_t ww = s->tmp[q];
+        int64_t r = q - 1;
+        while (r >= 0 && s->key[r] > kk) {
+            s->key[r + 1] = s->key[r];
+            s->tmp[r + 1] = s->tmp[r];
+            r--;
+        }
+        s->key[r + 1] = kk;
+        s->tmp[r + 1] = ww;
+    }
+    if (grow((void **)&s->cand, &s->capcand, s->ncand + k, sizeof *s->cand))
+        return -1;
+    memcpy(s->cand + s->ncand, s->tmp, (size_t)k * sizeof *s->tmp);
+    s->ncand += k;
+    f->cand_len = k;
+    return 0;
+}
+
+static int push_frame(search_t *s, int kind)
+{
+    if (grow((void **)&s->fr, &s->capfr, s->nfr + 1, sizeof *s->fr))
+        return -1;
+    frame_t *f = &s->fr[s->nfr++];
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    f->cand_off = s->ncand;
+    f->rot_off = s->nrot;
+    return 0;
+}
+
+/* A random walk of valid rotations until an extension or the closing is
+ * valid.  Returns 1 on success (rotations logged from rot_off), 0 on
+ * failure (undone), -1 out of memory. */
+static int walk(search_t *s, int64_t rot_off)
+{
+    const tk_graph_t *g = s->g;
+    s->st.walks++;
+    for (int64_t step = 0; step < s->walk_len; step++) {
+        if (tick(s))
+            break;
+        tk_id_t e = s->path[s->l - 1];
+        int64_t deg = g->off[e + 1] - g->off[e];
+        int64_t k = 0;
+        if (grow((void **)&s->tmp, &s->cap_tmp, deg, sizeof *s->tmp))
+            return -1;
+        for (int64_t a = g->off[e]; a < g->off[e + 1]; a++) {
+            int64_t i = s->pos[g->head[a]];
+            if (i < 0 || i >= s->l - 2)
+                continue;
+            if (rot_ok(s, i))
+                s->tmp[k++] = (tk_id_t)i;
+        }
+        if (k == 0)
+            break;
+        int64_t i = s->tmp[tk_rng_below(s->rng, (uint64_t)k)];
+        rotate(s, i);
+        s->st.rotations++;
+        if (grow((void **)&s->rotlog, &s->caprot, s->nrot + 1, sizeof *s->rotlog))
+            return -1;
+        s->rotlog[s->nrot++] = i;
+        if (has_goal(s))
+            return 1;
+    }
+    while (s->nrot > rot_off)
+        rotate(s, s->rotlog[--s->nrot]);
+    return 0;
+}
+
+static void free_search(search_t *s)
+{
+    free(s->path);
+    free(s->pos);
+    free(s->fr);
+    free(s->cand);
+    free(s->rotlog);
+    free(s->key);
+    free(s->tmp);
+    tk_rng_free(s->rng);
+}
+
+static int attempt_run(search_t *s, tk_id_t *cycle, const tk_antmill_opts_t *opts, tk_error_t *err,
+                       tk_status_t *stp);
+
+tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts, tk_id_t *cycle,
+                              tk_antmill_stats_t *stats, tk_error_t *err)
+{
+    search_t s;
+    tk_status_t st = TK_OK;
+    am_utable_t *ut = NULL;
+    tk_id_t n = g->n;
+
+    memset(&s, 0, sizeof s);
+    clock_gettime(CLOCK_MONOTONIC, &s.t0);
+    if (opts->delta < 0)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "delta=%" PRId32 ": must be at least 0",
+                            opts->delta);
+    if (n < (g->directed ? 2 : 3))
+        return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
+                            "a Hamiltonian cycle needs at least %d switches (the graph has %" PRId32
+                            ")",
+                            g->directed ? 2 : 3, n);
+    if (opts->delta >= n)
+        return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
+                            "delta=%" PRId32 ": must be less than n=%" PRId32, opts->delta, n);
+    if (opts->delta > 0) {
+        st = am_utable_new(g, opts->delta, opts->threads, opts->mem_limit, &ut, err);
+        if (st)
+            return st;
+        /* Quick necessary condition: every switch needs a unique target and
+         * a unique source at distance delta. */
+        uint8_t *hasin = calloc((size_t)n, 1);
+        if (!hasin) {
+            am_utable_free(ut);
+            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        }
+        for (tk_id_t x = 0; x < n && !st; x++) {
+            const uint64_t *row = ut->bits + (size_t)x * (size_t)ut->words;
+            int any = 0;
+            for (int64_t w = 0; w < ut->words; w++) {
+                uint64_t b = row[w];
+                if (b)
+                    any = 1;
+                while (b) {
+                    int t = __builtin_ctzll(b);
+                    hasin[w * 64 + t] = 1;
+                    b &= b - 1;
+                }
+            }
+            if (!any)
+                st = tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
+                                  "no Hamiltonian cycle with delta=%" PRId32 ": switch %" PRId32
+                                  " has no switch at distance %" PRId32
+                                  " with a unique shortest path",
+                                  opts->delta, x, opts->delta);
+        }
+        for (tk_id_t x = 0; x < n && !st; x++)
+            if (!hasin[x])
+                st = tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
+                                  "no Hamiltonian cycle with delta=%" PRId32 ": no switch has "
+                                  "a unique shortest path of length %" PRId32 " to switch %" PRId32,
+                                  opts->delta, opts->delta, x);
+        free(hasin);
+        if (st) {
+            am_utable_free(ut);
+            return st;
+        }
+    }
+    s.g = g;
+    s.ut = ut;
+    s.delta = opts->delta;
+    s.n = n;
+    s.budget = opts->budget;
+    s.walk_len = g->directed ? 0 : (n < 32 ? 64 : 2 * (int64_t)n);
+    s.path = tk_malloc_array((size_t)n, sizeof *s.path);
+    s.pos = tk_malloc_array((size_t)n, sizeof *s.pos);
+    if (!s.path || !s.pos) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
+    s.work_limit = 200 * (uint64_t)n + 10000;
+    int exhaustions = 0;
+    for (uint64_t attempt = 0;; attempt++) {
+        /* Attempt k: stream (seed, k), a work limit doubling each time, so
+         * the cycle depends on the seed only, never on the machine. */
+        tk_rng_free(s.rng);
+        s.rng = NULL;
+        st = tk_rng_new(&s.rng, opts->seed, attempt, err);
+        if (st)
+            goto done;
+        for (tk_id_t v = 0; v < n; v++)
+            s.pos[v] = -1;
+        s.nfr = s.ncand = s.nrot = 0;
+        s.ticks = 0;
+        s.restart = 0;
+        if (s.budget > 0 && am_elapsed(&s.t0) > s.budget)
+            break;
+        if (attempt > 0 && !s.exhausted && s.work_limit < ((uint64_t)1 << 40))
+            s.work_limit *= 2;
+        if (s.exhausted && ++exhaustions >= MAX_EXHAUSTIONS) {
+            st = tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
+                              "no Hamiltonian cycle with delta=%" PRId32
+                              " found: search space exhausted from %d random starts",
+                              opts->delta, MAX_EXHAUSTIONS);
+            goto done;
+        }
+        s.exhausted = 0;
+        {
+            tk_id_t start = (tk_id_t)tk_rng_below(s.rng, (uint64_t)n);
+            s.path[0] = start;
+            s.pos[start] = 0;
+            s.l = 1;
+        }
+        if (push_frame(&s, FR_ROOT))
+            goto nomem;
+        int r = attempt_run(&s, cycle, opts, err, &st);
+        if (r == 0)
+            goto done; /* found, or a final error in st */
+        if (r == 2)
+            break; /* budget */
+        /* r == 1: restart */
+    }
+    st = tk_error_set(err, TK_ELIMIT, NULL, 0, "no cycle with delta=%" PRId32 " found within %g s",
+                      opts->delta, opts->budget);
+    goto done;
+nomem:
+    st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory in the cycle search");
+done:
+    s.st.seconds = am_elapsed(&s.t0);
+    if (stats)
+        *stats = s.st;
+    free_search(&s);
+    am_utable_free(ut);
+    return st;
+}
+
+/* One attempt: 0 = done (cycle found: *st TK_OK, or a final error in *st),
+ * 1 = restart, 2 = budget exhausted. */
+static int attempt_run(search_t *s, tk_id_t *cycle, const tk_antmill_opts_t *opts, tk_error_t *err,
+                       tk_status_t *stp)
+{
+    const tk_graph_t *g = s->g;
+    tk_id_t n = s->n;
+    *stp = TK_OK;
+    for (;;) {
+        frame_t *f = &s->fr[s->nfr - 1];
+        if (tick(s))
+            return s->timed_out ? 2 : 1;
+        if (!f->expanded) {
+            f->expanded = 1;
+            if (s->l == n && closable(s)) {
+                memcpy(cycle, s->path, (size_t)n * sizeof *cycle);
+                return 0;
+            }
+            if (gen_candidates(s, f))
+                goto nomem;
+        }
+        if (f->cand_next < f->cand_len) {
+            tk_id_t w = s->cand[f->cand_off + f->cand_next++];
+            s->path[s->l] = w;
+            s->pos[w] = s->l;
+            s->l++;
+            s->st.extensions++;
+            if (push_frame(s, FR_EXT))
+                goto nomem;
+            s->fr[s->nfr - 1].w = w;
+            continue;
+        }
+        if (!g->directed && f->walks < WALKS_PER_FRAME && s->l >= 3) {
+            int64_t off = s->nrot;
+            f->walks++;
+            int r = walk(s, off);
+            if (r < 0)
+                goto nomem;
+            if (r == 1) {
+                if (push_frame(s, FR_WALK))
+                    goto nomem;
+                frame_t *nf = &s->fr[s->nfr - 1];
+                nf->rot_off = off;
+                nf->rot_len = s->nrot - off;
+            }
+            continue;
+        }
+        /* exhausted: undo this frame */
+        s->ncand = f->cand_off;
+        if (f->kind == FR_ROOT) {
+            if (!g->directed) {
+                s->exhausted = 1; /* walks are cut short: not a proof, try again */
+                return 1;
+            }
+            *stp = tk_error_set(
+                err, TK_EUNSUPPORTED, NULL, 0,
+                "no Hamiltonian cycle with delta=%" PRId32 ": search space exhausted", opts->delta);
+            return 0;
+        }
+        if (f->kind == FR_EXT) {
+            s->l--;
+            s->pos[f->w] = -1;
+            s->st.backtracks++;
+        } else {
+            while (s->nrot > f->rot_off)
+                rotate(s, s->rotlog[--s->nrot]);
+        }
+        s->nfr--;
+    }
+nomem:
+    *stp = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory in the cycle search");
+    return 0;
+}

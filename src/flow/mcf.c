@@ -1,0 +1,524 @@
+/*
+ * mcf.c - maximum concurrent flow: option handling, the uniform demand, the
+ * source-aggregated arc LP and the routing-restricted path LP (both handed
+ * to GLPK through mcf_glpk.c), dispatch between exact and approx.
+ */
+#include <config.h>
+
+#include <limits.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcf_internal.h"
+
+void tk_mcf_opts_init(tk_mcf_opts_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->method = TK_MCF_AUTO;
+    o->eps = 0.01;
+}
+
+void tk_mcf_result_init(tk_mcf_result_t *r)
+{
+    memset(r, 0, sizeof *r);
+}
+
+void tk_mcf_result_destroy(tk_mcf_result_t *r)
+{
+    if (!r)
+        return;
+    free(r->sat_arc);
+    free(r->sat_dual);
+    free(r->sat_load);
+    memset(r, 0, sizeof *r);
+}
+
+const char *tk_mcf_method_name(tk_mcf_method_t m)
+{
+    switch (m) {
+    case TK_MCF_EXACT: return "exact";
+    case TK_MCF_APPROX: return "approx";
+    default: return "auto";
+    }
+}
+
+void tk_mcf_demand_free(tk_swdemand_t *d)
+{
+    if (!d)
+        return;
+    free(d->off);
+    free(d->dst);
+    free(d->w);
+    free(d->inject);
+    free(d->eject);
+    memset(d, 0, sizeof *d);
+}
+
+tk_status_t tk_mcf_uniform(const tk_graph_t *g, uint64_t mem_limit, tk_swdemand_t *out,
+                           tk_error_t *err)
+{
+    tk_swdemand_t d;
+    int64_t n = g->n, len;
+
+    if (n < 2)
+        return tk_error_set(err, TK_EINVAL, NULL, 0,
+                            "uniform: needs at least 2 switches (n=%" PRId64 ")", n);
+    len = n * (n - 1);
+    if (mem_limit && (uint64_t)len * 12 > mem_limit)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                            "uniform: %" PRId64 " demands exceed the memory limit", len);
+    memset(&d, 0, sizeof d);
+    d.n = g->n;
+    d.len = len;
+    d.off = tk_malloc_array((size_t)n + 1, sizeof *d.off);
+    d.dst = tk_malloc_array((size_t)len, sizeof *d.dst);
+    d.w = tk_malloc_array((size_t)len, sizeof *d.w);
+    d.inject = tk_malloc_array((size_t)n, sizeof *d.inject);
+    d.eject = tk_malloc_array((size_t)n, sizeof *d.eject);
+    if (!d.off || !d.dst || !d.w || !d.inject || !d.eject) {
+        tk_mcf_demand_free(&d);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "uniform: out of memory");
+    }
+    int64_t k = 0;
+    for (int64_t s = 0; s < n; s++) {
+        int32_t p = tk_graph_servers(g, (tk_id_t)s);
+        double w = (p > 0 ? (double)p : 1.0) / (double)(n - 1);
+        d.off[s] = k;
+        d.inject[s] = 1.0;
+        d.eject[s] = 1.0;
+        for (int64_t t = 0; t < n; t++) {
+            if (t == s)
+                continue;
+            d.dst[k] = (tk_id_t)t;
+            d.w[k] = w;
+            d.total += w;
+            k++;
+        }
+    }
+    d.off[n] = k;
+    *out = d;
+    return TK_OK;
+}
+
+/* Cap on theta from the per-endpoint injection and ejection limits. */
+double mcf_server_cap(const tk_swdemand_t *d, const tk_mcf_opts_t *o)
+{
+    double cap = HUGE_VAL;
+    if (!o->server_limits)
+        return cap;
+    for (int64_t s = 0; s < d->n; s++) {
+        if (d->inject && d->inject[s] > 0 && 1.0 / d->inject[s] < cap)
+            cap = 1.0 / d->inject[s];
+        if (d->eject && d->eject[s] > 0 && 1.0 / d->eject[s] < cap)
+            cap = 1.0 / d->eject[s];
+    }
+    return cap;
+}
+
+tk_status_t mcf_check_inputs(const tk_graph_t *g, const tk_swdemand_t *d,
+                                const tk_mcf_opts_t *o, tk_error_t *err)
+{
+    if (d->n != g->n)
+        return tk_error_set(err, TK_EINVAL, NULL, 0,
+                            "demands: %d switches, topology has %d", (int)d->n, (int)g->n);
+    if (!(o->eps > 0 && o->eps < 1))
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "eps=%g: must be in (0, 1)", o->eps);
+    if (!(o->time_limit >= 0))
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "time-limit=%g: must be >= 0",
+                            o->time_limit);
+    for (int64_t k = 0; k < d->len; k++)
+        if (!(d->w[k] >= 0) || !isfinite(d->w[k]))
+            return tk_error_set(err, TK_EINVAL, NULL, 0, "demands: weight %g is not valid",
+                                d->w[k]);
+    for (int64_t a = 0; a < g->m; a++)
+        if (!(tk_graph_cap(g, a) > 0))
+            return tk_error_set(err, TK_EINVAL, NULL, 0, "arc %" PRId64 ": capacity must be > 0",
+                                a);
+    return TK_OK;
+}
+
+int mcf_has_network_demand(const tk_swdemand_t *d)
+{
+    for (int64_t k = 0; k < d->len; k++)
+        if (d->w[k] > 0)
+            return 1;
+    return 0;
+}
+
+/* Some demand pair not connected by a directed path? */
+tk_status_t mcf_unreachable_demand(const tk_graph_t *g, const tk_swdemand_t *d, int *bad,
+                                      tk_error_t *err)
+{
+    int32_t *seen = tk_malloc_array((size_t)g->n, sizeof *seen);
+    tk_id_t *q = tk_malloc_array((size_t)g->n, sizeof *q);
+    *bad = 0;
+    if (!seen || !q) {
+        free(seen);
+        free(q);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    }
+    for (tk_id_t v = 0; v < g->n; v++)
+        seen[v] = -1;
+    for (tk_id_t s = 0; s < g->n && !*bad; s++) {
+        if (d->off[s] == d->off[s + 1])
+            continue;
+        int64_t qh = 0, qt = 0;
+        q[qt++] = s;
+        seen[s] = s;
+        while (qh < qt) {
+            tk_id_t u = q[qh++];
+            for (int64_t a = g->off[u]; a < g->off[u + 1]; a++)
+                if (seen[g->head[a]] != s) {
+                    seen[g->head[a]] = s;
+                    q[qt++] = g->head[a];
+                }
+        }
+        for (int64_t k = d->off[s]; k < d->off[s + 1]; k++)
+            if (d->w[k] > 0 && seen[d->dst[k]] != s)
+                *bad = 1;
+    }
+    free(seen);
+    free(q);
+    return TK_OK;
+}
+
+/* Fill the saturated-arc list from capacity-row duals and activities. */
+static tk_status_t fill_links(const tk_graph_t *g, const double *dual, const double *act,
+                              double theta, tk_mcf_result_t *out, tk_error_t *err)
+{
+    int64_t cnt = 0;
+    double norm = 0;
+    for (int64_t a = 0; a < g->m; a++)
+        if (dual[a] > 1e-9) {
+            cnt++;
+            norm += dual[a] * tk_graph_cap(g, a);
+        }
+    out->nsat = 0;
+    if (cnt == 0)
+        return TK_OK;
+    out->sat_arc = tk_malloc_array((size_t)cnt, sizeof *out->sat_arc);
+    out->sat_dual = tk_malloc_array((size_t)cnt, sizeof *out->sat_dual);
+    out->sat_load = tk_malloc_array((size_t)cnt, sizeof *out->sat_load);
+    if (!out->sat_arc || !out->sat_dual || !out->sat_load)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    (void)theta;
+    for (int64_t a = 0; a < g->m; a++)
+        if (dual[a] > 1e-9) {
+            out->sat_arc[out->nsat] = a;
+            out->sat_dual[out->nsat] = dual[a] / norm;
+            out->sat_load[out->nsat] = act[a] / tk_graph_cap(g, a);
+            out->nsat++;
+        }
+    return TK_OK;
+}
+
+/* Arrays of one LP under construction. */
+
+void mcf_lpbuf_free(mcf_lpbuf_t *b)
+{
+    free(b->ia);
+    free(b->ja);
+    free(b->ar);
+    free(b->ub);
+    memset(b, 0, sizeof *b);
+}
+
+tk_status_t mcf_lpbuf_alloc(mcf_lpbuf_t *b, int64_t nnz, int64_t ncap, uint64_t mem_limit,
+                               tk_error_t *err)
+{
+    /* GLPK keeps about 5 further copies of the matrix in its own layout. */
+    uint64_t bytes = (uint64_t)nnz * 16 * 6;
+    if (nnz >= INT_MAX)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                            "LP of %" PRId64 " nonzeros is too large for GLPK", nnz);
+    if (mem_limit && bytes > mem_limit)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                            "LP of %" PRId64 " nonzeros needs about %" PRIu64
+                            " MB, over the memory limit (use --method approx)",
+                            nnz, bytes >> 20);
+    b->ia = tk_malloc_array((size_t)nnz + 1, sizeof *b->ia);
+    b->ja = tk_malloc_array((size_t)nnz + 1, sizeof *b->ja);
+    b->ar = tk_malloc_array((size_t)nnz + 1, sizeof *b->ar);
+    b->ub = tk_malloc_array((size_t)ncap + 1, sizeof *b->ub);
+    b->cap = nnz;
+    b->nnz = 0;
+    if (!b->ia || !b->ja || !b->ar || !b->ub) {
+        mcf_lpbuf_free(b);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory building the LP");
+    }
+    return TK_OK;
+}
+
+
+/* Common tail of both exact solvers. */
+tk_status_t mcf_solve_lp(const tk_graph_t *g, mcf_lpbuf_t *b, int nrows, int ncols, int nfixed,
+                         double tcap, mcf_pricer_fn pricer, void *pctx, const tk_mcf_opts_t *o,
+                         tk_mcf_result_t *out, tk_error_t *err)
+{
+    mcf_lp_t lp = { nrows, ncols, nfixed, b->ub, tcap, (int)b->nnz, b->ia, b->ja, b->ar };
+    double *dual = NULL, *act = NULL, theta = 0;
+    tk_status_t st;
+
+    if (o->links) {
+        dual = tk_malloc_array((size_t)g->m + 1, sizeof *dual);
+        act = tk_malloc_array((size_t)g->m + 1, sizeof *act);
+        if (!dual || !act) {
+            free(dual);
+            free(act);
+            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        }
+    }
+    st = mcf_glpk_solve(&lp, o->time_limit, o->test_glpk_error, pricer, pctx, &theta, dual, act,
+                        &out->iterations, &out->rounds, err);
+    if (st == TK_OK) {
+        out->theta = out->upper = theta;
+        out->gap = 0;
+        out->method = TK_MCF_EXACT;
+        out->limited_by_servers = isfinite(tcap) && theta >= tcap * (1 - 1e-9);
+        if (o->links)
+            st = fill_links(g, dual, act, theta, out, err);
+    }
+    free(dual);
+    free(act);
+    return st;
+}
+
+/* Column generation state of the arc formulation. */
+typedef struct arcgen {
+    const tk_graph_t *g;
+    const tk_swdemand_t *d;
+    const tk_id_t *tail;
+    tk_id_t *src;        /* S active sources                 */
+    int64_t S, nfixed;
+    uint8_t *in;         /* S*m: column (k, a) in the LP      */
+    int64_t *colptr;     /* buffers of the new columns        */
+    int *row;
+    double *val;
+    int64_t cap;         /* columns the buffers hold          */
+} arcgen_t;
+
+static int64_t crow(int64_t k, int64_t n, tk_id_t s, tk_id_t v)
+{
+    return k * (n - 1) + (v < s ? v : v - 1) + 1;
+}
+
+/* Pricing: add every arc column with positive reduced cost
+ * -(pi(u) - pi(v) + y(a)) (pi of the source's own dropped row is 0). */
+static tk_status_t arc_pricer(void *ctx, const double *dual, mcf_newcols_t *out, tk_error_t *err)
+{
+    arcgen_t *G = ctx;
+    const tk_graph_t *g = G->g;
+    int64_t n = g->n, m = g->m, nc = 0, nz = 0;
+
+    for (int64_t k = 0; k < G->S; k++) {
+        tk_id_t s = G->src[k];
+        for (int64_t a = 0; a < m; a++) {
+            tk_id_t u = G->tail[a], v = g->head[a];
+            if (u == v || v == s || G->in[k * m + a])
+                continue;
+            double pu = u == s ? 0 : dual[crow(k, n, s, u)];
+            double rc = -(pu - dual[crow(k, n, s, v)] + dual[G->nfixed + a + 1]);
+            if (rc <= 1e-9)
+                continue;
+            if (nc == G->cap) {
+                int64_t nb = G->cap ? 2 * G->cap : 1024;
+                int64_t *cp = tk_realloc_array(G->colptr, (size_t)nb + 1, sizeof *cp);
+                if (cp)
+                    G->colptr = cp;
+                int *rw = tk_realloc_array(G->row, (size_t)(3 * nb + 1), sizeof *rw);
+                if (rw)
+                    G->row = rw;
+                double *vl = tk_realloc_array(G->val, (size_t)(3 * nb + 1), sizeof *vl);
+                if (vl)
+                    G->val = vl;
+                if (!cp || !rw || !vl)
+                    return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+                G->cap = nb;
+            }
+            G->colptr[nc] = nz + 1;
+            if (u != s) {
+                nz++;
+                G->row[nz] = (int)crow(k, n, s, u);
+                G->val[nz] = 1.0;
+            }
+            nz++;
+            G->row[nz] = (int)crow(k, n, s, v);
+            G->val[nz] = -1.0;
+            nz++;
+            G->row[nz] = (int)(G->nfixed + a + 1);
+            G->val[nz] = 1.0;
+            G->in[k * m + a] = 1;
+            nc++;
+        }
+    }
+    if (nc > 0)
+        G->colptr[nc] = nz + 1;
+    out->ncols = nc;
+    out->colptr = G->colptr;
+    out->row = G->row;
+    out->val = G->val;
+    return TK_OK;
+}
+
+/* Source-aggregated arc formulation, started on each source's
+ * shortest-path (hop) DAG and completed by column generation. */
+static tk_status_t exact_arc(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
+                             double tcap, tk_mcf_result_t *out, tk_error_t *err)
+{
+    int64_t n = g->n, m = g->m, S = 0, nnz = 0, ncols = 1, nrows, nfixed;
+    tk_id_t *tail = NULL, *q = NULL;
+    int32_t *dist = NULL;
+    arcgen_t G;
+    mcf_lpbuf_t b;
+    tk_status_t st;
+
+    memset(&b, 0, sizeof b);
+    memset(&G, 0, sizeof G);
+    for (int64_t s = 0; s < n; s++)
+        if (d->off[s + 1] > d->off[s])
+            S++;
+    nfixed = S * (n - 1);
+    nrows = nfixed + m;
+    if (nrows >= INT_MAX || (double)S * (double)m + 1 >= (double)INT_MAX)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0, "LP too large for GLPK");
+    if (o->mem_limit && (uint64_t)S * (uint64_t)m * 60 > o->mem_limit)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                            "exact LP of %" PRId64 " x %" PRId64
+                            " flow columns is over the memory limit (use --method approx)",
+                            S, m);
+    tail = tk_malloc_array((size_t)m + 1, sizeof *tail);
+    q = tk_malloc_array((size_t)n, sizeof *q);
+    dist = tk_malloc_array((size_t)n, sizeof *dist);
+    G.src = tk_malloc_array((size_t)S + 1, sizeof *G.src);
+    G.in = tk_calloc_array((size_t)(S * m) + 1, 1);
+    if (!tail || !q || !dist || !G.src || !G.in) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
+    for (int64_t u = 0; u < n; u++)
+        for (int64_t a = g->off[u]; a < g->off[u + 1]; a++)
+            tail[a] = (tk_id_t)u;
+    G.g = g;
+    G.d = d;
+    G.tail = tail;
+    G.S = S;
+    G.nfixed = nfixed;
+    /* initial columns: arcs of each source's BFS DAG */
+    for (int pass = 0; pass < 2; pass++) {
+        int64_t k = 0;
+        for (tk_id_t s = 0; s < n; s++) {
+            if (d->off[s + 1] == d->off[s])
+                continue;
+            if (pass == 0)
+                G.src[k] = s;
+            for (tk_id_t v = 0; v < n; v++)
+                dist[v] = -1;
+            int64_t qh = 0, qt = 0;
+            q[qt++] = s;
+            dist[s] = 0;
+            while (qh < qt) {
+                tk_id_t u = q[qh++];
+                for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
+                    tk_id_t v = g->head[a];
+                    if (dist[v] < 0) {
+                        dist[v] = dist[u] + 1;
+                        q[qt++] = v;
+                    }
+                    if (dist[v] != dist[u] + 1)
+                        continue;
+                    if (pass == 0) {
+                        ncols++;
+                        nnz += 2 + (u != s);
+                        continue;
+                    }
+                    ncols++;
+                    G.in[k * m + a] = 1;
+                    if (u != s)
+                        mcf_lp_put(&b, crow(k, n, s, u), ncols, 1.0);
+                    mcf_lp_put(&b, crow(k, n, s, v), ncols, -1.0);
+                    mcf_lp_put(&b, nfixed + a + 1, ncols, 1.0);
+                }
+            }
+            if (pass == 0)
+                nnz += d->off[s + 1] - d->off[s];
+            else
+                for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
+                    mcf_lp_put(&b, crow(k, n, s, d->dst[e]), 1, d->w[e]);
+            k++;
+        }
+        if (pass == 0) {
+            if ((st = mcf_lpbuf_alloc(&b, nnz, m, o->mem_limit, err)) != TK_OK)
+                goto done;
+            for (int64_t a = 0; a < m; a++)
+                b.ub[a] = tk_graph_cap(g, a);
+            ncols = 1;
+        }
+    }
+    st = mcf_solve_lp(g, &b, (int)nrows, (int)ncols, (int)nfixed, tcap, arc_pricer, &G, o, out,
+                      err);
+done:
+    mcf_lpbuf_free(&b);
+    free(tail);
+    free(q);
+    free(dist);
+    free(G.src);
+    free(G.in);
+    free(G.colptr);
+    free(G.row);
+    free(G.val);
+    return st;
+}
+
+tk_status_t tk_mcf_solve(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
+                         tk_mcf_result_t *out, tk_error_t *err)
+{
+    double tcap, t0 = mcf_now();
+    tk_mcf_method_t meth;
+    tk_status_t st;
+    int bad;
+
+    tk_mcf_result_init(out);
+    if ((st = mcf_check_inputs(g, d, o, err)) != TK_OK)
+        return st;
+    tcap = mcf_server_cap(d, o);
+    meth = o->method;
+    if (meth == TK_MCF_AUTO) {
+        int64_t S = 0;
+        for (int64_t s = 0; s < d->n; s++)
+            S += d->off[s + 1] > d->off[s];
+        meth = (double)S * (double)g->m <= TK_MCF_AUTO_EXACT_COLS ? TK_MCF_EXACT : TK_MCF_APPROX;
+    }
+    out->method = meth;
+    if (!mcf_has_network_demand(d)) {
+        out->theta = out->upper = tcap;
+        out->limited_by_servers = isfinite(tcap);
+        out->seconds = mcf_now() - t0;
+        return TK_OK;
+    }
+    if ((st = mcf_unreachable_demand(g, d, &bad, err)) != TK_OK)
+        return st;
+    if (bad) {
+        out->seconds = mcf_now() - t0;
+        return TK_OK;
+    }
+    if (meth == TK_MCF_EXACT) {
+        st = exact_arc(g, d, o, tcap, out, err);
+    } else {
+        st = mcf_approx(g, d, o, out, err);
+        if (st == TK_OK && isfinite(tcap)) {
+            if (out->theta >= tcap) {
+                out->theta = tcap;
+                out->limited_by_servers = 1;
+            }
+            if (out->upper > tcap)
+                out->upper = tcap;
+            out->gap = out->upper > 0 ? (out->upper - out->theta) / out->upper : 0;
+        }
+    }
+    out->seconds = mcf_now() - t0;
+    if (st != TK_OK)
+        tk_mcf_result_destroy(out);
+    return st;
+}

@@ -1,0 +1,317 @@
+/*
+ * mcf_approx.c - certified (1 - eps) maximum concurrent flow: Garg-Koenemann
+ * / Fleischer multiplicative length updates, with all demands of one source
+ * routed together on shortest path trees (Karakostas).
+ *
+ * Lengths start at l(a) = 1 / cap(a).  The demands are scaled by U, the
+ * initial dual bound, so one phase routes at least the optimum's worth of
+ * every demand.  A phase routes, for every source s in turn, its whole
+ * remaining demand on a shortest path tree from s, in steps scaled down by
+ * sigma = max(1, max_a treeload(a) / cap(a)), and multiplies each tree arc's
+ * length by 1 + step * flow(a) / cap(a).
+ *
+ * Bounds, both certified:
+ *  lower: phase k routes U_k * d (U_k the best dual bound when it
+ *         starts), so theta >= sum_k U_k / max_a (F(a) / cap(a));
+ *  upper: weak duality, theta* <= D(l) / alpha(l) for any lengths l >= 0,
+ *         D(l) = sum_a l(a) cap(a), alpha(l) = sum_st d(s,t) dist_l(s,t).
+ *         Lengths only grow within a phase, so the distances of each
+ *         source's first tree of the phase are at most those at the phase's
+ *         end: D(l_end) / sum_s alpha_s(first tree) is a valid bound.
+ * The run stops when (upper - lower) / upper <= eps.
+ */
+#include <config.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcf_internal.h"
+
+typedef struct heap {
+    int32_t *h;    /* heap of nodes */
+    int32_t *pos;  /* position in heap or -1 */
+    int32_t len;
+} heap_t;
+
+static void heap_up(heap_t *H, const double *key, int32_t i)
+{
+    int32_t v = H->h[i];
+    while (i > 0) {
+        int32_t p = (i - 1) / 2;
+        if (key[H->h[p]] <= key[v])
+            break;
+        H->h[i] = H->h[p];
+        H->pos[H->h[i]] = i;
+        i = p;
+    }
+    H->h[i] = v;
+    H->pos[v] = i;
+}
+
+static void heap_down(heap_t *H, const double *key, int32_t i)
+{
+    int32_t v = H->h[i];
+    for (;;) {
+        int32_t c = 2 * i + 1;
+        if (c >= H->len)
+            break;
+        if (c + 1 < H->len && key[H->h[c + 1]] < key[H->h[c]])
+            c++;
+        if (key[H->h[c]] >= key[v])
+            break;
+        H->h[i] = H->h[c];
+        H->pos[H->h[i]] = i;
+        i = c;
+    }
+    H->h[i] = v;
+    H->pos[v] = i;
+}
+
+typedef struct work {
+    const tk_graph_t *g;
+    double *len;      /* m arc lengths      */
+    double *dist;     /* n                   */
+    int64_t *pred;    /* n: tree arc into v  */
+    int32_t *order;   /* n: settle order     */
+    double *acc;      /* n: demand below v   */
+    double *rem;      /* n: remaining demand of the current source per dst */
+    int32_t *tail;    /* m */
+    heap_t H;
+} work_t;
+
+/* Dijkstra from s over all switches; fills dist, pred, order; returns the
+ * number of settled switches.  O(m log n). */
+static int32_t dijkstra(work_t *w, tk_id_t s)
+{
+    const tk_graph_t *g = w->g;
+    heap_t *H = &w->H;
+    int32_t nset = 0;
+
+    for (tk_id_t v = 0; v < g->n; v++) {
+        w->dist[v] = HUGE_VAL;
+        H->pos[v] = -1;
+        w->pred[v] = -1;
+    }
+    w->dist[s] = 0;
+    H->len = 1;
+    H->h[0] = s;
+    H->pos[s] = 0;
+    while (H->len > 0) {
+        int32_t u = H->h[0];
+        H->len--;
+        H->pos[u] = -2; /* settled */
+        if (H->len > 0) {
+            H->h[0] = H->h[H->len];
+            H->pos[H->h[0]] = 0;
+            heap_down(H, w->dist, 0);
+        }
+        w->order[nset++] = u;
+        double du = w->dist[u];
+        for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
+            int32_t v = g->head[a];
+            double nd = du + w->len[a];
+            if (nd < w->dist[v]) {
+                if (H->pos[v] == -2)
+                    continue;
+                w->dist[v] = nd;
+                w->pred[v] = a;
+                if (H->pos[v] < 0) {
+                    H->h[H->len] = v;
+                    H->pos[v] = H->len;
+                    H->len++;
+                }
+                heap_up(H, w->dist, H->pos[v]);
+            }
+        }
+    }
+    return nset;
+}
+
+static void work_free(work_t *w)
+{
+    free(w->len);
+    free(w->dist);
+    free(w->pred);
+    free(w->order);
+    free(w->acc);
+    free(w->rem);
+    free(w->tail);
+    free(w->H.h);
+    free(w->H.pos);
+}
+
+tk_status_t mcf_approx(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
+                       tk_mcf_result_t *out, tk_error_t *err)
+{
+    work_t w;
+    double *F = NULL, *cap = NULL;
+    int64_t n = g->n, m = g->m;
+    double U, lower = 0, upper = HUGE_VAL, step, t0 = mcf_now();
+    int64_t phases = 0;
+    double routed = 0; /* sum of the demand scales of the finished phases */
+    tk_status_t st = TK_OK;
+
+    memset(&w, 0, sizeof w);
+    w.g = g;
+    w.len = tk_malloc_array((size_t)m + 1, sizeof *w.len);
+    w.dist = tk_malloc_array((size_t)n, sizeof *w.dist);
+    w.pred = tk_malloc_array((size_t)n, sizeof *w.pred);
+    w.order = tk_malloc_array((size_t)n, sizeof *w.order);
+    w.acc = tk_calloc_array((size_t)n, sizeof *w.acc);
+    w.rem = tk_calloc_array((size_t)n, sizeof *w.rem);
+    w.tail = tk_malloc_array((size_t)m + 1, sizeof *w.tail);
+    w.H.h = tk_malloc_array((size_t)n, sizeof *w.H.h);
+    w.H.pos = tk_malloc_array((size_t)n, sizeof *w.H.pos);
+    F = tk_calloc_array((size_t)m + 1, sizeof *F);
+    cap = tk_malloc_array((size_t)m + 1, sizeof *cap);
+    if (!w.len || !w.dist || !w.pred || !w.order || !w.acc || !w.rem || !w.tail || !w.H.h ||
+        !w.H.pos || !F || !cap) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
+    for (int64_t u = 0; u < n; u++)
+        for (int64_t a = g->off[u]; a < g->off[u + 1]; a++)
+            w.tail[a] = (int32_t)u;
+    for (int64_t a = 0; a < m; a++) {
+        cap[a] = tk_graph_cap(g, a);
+        w.len[a] = 1.0 / cap[a];
+    }
+    /* Initial dual bound at l = 1/cap: the demand scale U. */
+    {
+        double D = 0, alpha = 0;
+        for (int64_t a = 0; a < m; a++)
+            D += w.len[a] * cap[a];
+        for (tk_id_t s = 0; s < n; s++) {
+            if (d->off[s + 1] == d->off[s])
+                continue;
+            dijkstra(&w, s);
+            for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
+                alpha += d->w[e] * w.dist[d->dst[e]];
+        }
+        U = D / alpha;
+        upper = U;
+    }
+    step = o->eps / 2;
+    for (;;) {
+        double alpha = 0, D = 0, cong = 0;
+        for (tk_id_t s = 0; s < n; s++) {
+            int first = 1;
+            double left = 0;
+            if (d->off[s + 1] == d->off[s])
+                continue;
+            for (int64_t e = d->off[s]; e < d->off[s + 1]; e++) {
+                w.rem[d->dst[e]] += U * d->w[e];
+                left += U * d->w[e];
+            }
+            while (left > 0) {
+                int32_t nset = dijkstra(&w, s);
+                double sigma = 1;
+                if (first) {
+                    for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
+                        alpha += d->w[e] * w.dist[d->dst[e]];
+                    first = 0;
+                }
+                for (int32_t i = 0; i < nset; i++)
+                    w.acc[w.order[i]] = w.rem[w.order[i]];
+                for (int32_t i = nset - 1; i > 0; i--) {
+                    int32_t v = w.order[i];
+                    int64_t a = w.pred[v];
+                    if (w.acc[v] <= 0)
+                        continue;
+                    w.acc[w.tail[a]] += w.acc[v];
+                    if (w.acc[v] / cap[a] > sigma)
+                        sigma = w.acc[v] / cap[a];
+                }
+                for (int32_t i = nset - 1; i > 0; i--) {
+                    int32_t v = w.order[i];
+                    int64_t a = w.pred[v];
+                    if (w.acc[v] <= 0)
+                        continue;
+                    double f = w.acc[v] / sigma;
+                    F[a] += f;
+                    w.len[a] *= 1 + step * f / cap[a];
+                }
+                for (int32_t i = 0; i < nset; i++)
+                    w.acc[w.order[i]] = 0;
+                if (sigma <= 1) {
+                    for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
+                        w.rem[d->dst[e]] = 0;
+                    left = 0;
+                } else {
+                    left = 0;
+                    for (int64_t e = d->off[s]; e < d->off[s + 1]; e++) {
+                        w.rem[d->dst[e]] *= 1 - 1 / sigma;
+                        left += w.rem[d->dst[e]];
+                    }
+                    if (left < 1e-12 * U)
+                        left = 0;
+                    if (left == 0)
+                        for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
+                            w.rem[d->dst[e]] = 0;
+                }
+            }
+        }
+        phases++;
+        routed += U;
+        for (int64_t a = 0; a < m; a++) {
+            D += w.len[a] * cap[a];
+            if (F[a] / cap[a] > cong)
+                cong = F[a] / cap[a];
+        }
+        if (alpha > 0 && D / alpha < upper)
+            upper = D / alpha;
+        if (cong > 0 && routed / cong > lower)
+            lower = routed / cong;
+        U = upper; /* the next phase routes the current bound's worth */
+        /* rescale lengths (ratios are all that matter) */
+        for (int64_t a = 0; a < m; a++)
+            w.len[a] /= D;
+        if (upper - lower <= o->eps * upper)
+            break;
+        if (o->time_limit > 0 && mcf_now() - t0 > o->time_limit) {
+            st = tk_error_set(err, TK_ELIMIT, NULL, 0,
+                              "time limit of %g s reached (approx: theta in [%.6g, %.6g] "
+                              "after %lld phases)",
+                              o->time_limit, lower, upper, (long long)phases);
+            goto done;
+        }
+    }
+    out->theta = lower;
+    out->upper = upper;
+    out->gap = upper > 0 ? (upper - lower) / upper : 0;
+    out->method = TK_MCF_APPROX;
+    out->iterations = phases;
+    if (o->links) {
+        /* arcs at the peak congestion of the routed flow, within eps */
+        double cong = 0, norm = 0;
+        int64_t cnt = 0;
+        for (int64_t a = 0; a < m; a++)
+            if (F[a] / cap[a] > cong)
+                cong = F[a] / cap[a];
+        for (int64_t a = 0; a < m; a++)
+            if (F[a] / cap[a] >= (1 - o->eps) * cong) {
+                cnt++;
+                norm += w.len[a] * cap[a];
+            }
+        out->sat_arc = tk_malloc_array((size_t)cnt + 1, sizeof *out->sat_arc);
+        out->sat_dual = tk_malloc_array((size_t)cnt + 1, sizeof *out->sat_dual);
+        out->sat_load = tk_malloc_array((size_t)cnt + 1, sizeof *out->sat_load);
+        if (!out->sat_arc || !out->sat_dual || !out->sat_load) {
+            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+            goto done;
+        }
+        for (int64_t a = 0; a < m; a++)
+            if (F[a] / cap[a] >= (1 - o->eps) * cong) {
+                out->sat_arc[out->nsat] = a;
+                out->sat_dual[out->nsat] = w.len[a] / norm;
+                out->sat_load[out->nsat] = F[a] / cap[a] / cong;
+                out->nsat++;
+            }
+    }
+done:
+    work_free(&w);
+    free(F);
+    free(cap);
+    return st;
+}

@@ -1,0 +1,88 @@
+/*
+ * mcf_internal.h - internals of the maximum concurrent flow module (not
+ * installed): the LP hand-off to the GLPK glue and the approximation.
+ */
+#ifndef TK_MCF_INTERNAL_H
+#define TK_MCF_INTERNAL_H
+
+#include "tk_mcf.h"
+
+/* A maximisation LP in the shape every topo-mcf formulation has:
+ * column 1 is theta (objective coefficient 1, 0 <= theta <= theta_ub),
+ * columns 2..ncols are flows >= 0; rows 1..nfixed are equalities = 0, rows
+ * nfixed+1..nrows are capacities <= ub[row - nfixed - 1].  The matrix is
+ * given as GLPK triplets, 1-based, entries 1..nnz (index 0 unused). */
+typedef struct mcf_lp {
+    int nrows, ncols, nfixed;
+    const double *ub;
+    double theta_ub;       /* HUGE_VAL: none */
+    int nnz;
+    const int *ia, *ja;
+    const double *ar;
+} mcf_lp_t;
+
+/* New columns from a pricer: column j has entries row[colptr[j] ..
+ * colptr[j+1]-1] (1-based row numbers) with values val[...]; all are flows
+ * >= 0 with objective 0.  The arrays belong to the pricer. */
+typedef struct mcf_newcols {
+    int64_t ncols;
+    int64_t *colptr;
+    int *row;
+    double *val;
+} mcf_newcols_t;
+/* Column generation: given the row duals (dual[1..nrows]) of an optimal
+ * restricted LP, return the columns to add (ncols = 0: optimal). */
+typedef tk_status_t (*mcf_pricer_fn)(void *ctx, const double *dual, mcf_newcols_t *out,
+                                     tk_error_t *err);
+
+/* Solve with GLPK's simplex.  On success *theta is the optimum; dual (may
+ * be NULL) receives the dual prices of the capacity rows, act (may be NULL)
+ * their activities.  *iters receives the simplex iteration count.
+ * Errors: TK_ELIMIT (time limit), TK_EINTERNAL (GLPK failure or a status
+ * other than optimal), TK_ENOMEM. */
+tk_status_t mcf_glpk_solve(const mcf_lp_t *lp, double time_limit, int test_error,
+                           mcf_pricer_fn pricer, void *pctx, double *theta, double *dual,
+                           double *act, int64_t *iters, int64_t *rounds, tk_error_t *err);
+
+/* The certified approximation (mcf_approx.c). */
+tk_status_t mcf_approx(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
+                       tk_mcf_result_t *out, tk_error_t *err);
+
+/* Wall clock in seconds (monotonic). */
+double mcf_now(void);
+
+/* Shared by mcf.c and mcf_paths.c. */
+double mcf_server_cap(const tk_swdemand_t *d, const tk_mcf_opts_t *o);
+tk_status_t mcf_check_inputs(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
+                             tk_error_t *err);
+int mcf_has_network_demand(const tk_swdemand_t *d);
+tk_status_t mcf_unreachable_demand(const tk_graph_t *g, const tk_swdemand_t *d, int *bad,
+                                   tk_error_t *err);
+
+/* An LP's triplet arrays under construction (1-based). */
+typedef struct mcf_lpbuf {
+    int *ia, *ja;
+    double *ar;
+    double *ub;
+    int64_t nnz, cap;
+} mcf_lpbuf_t;
+
+void mcf_lpbuf_free(mcf_lpbuf_t *b);
+/* Allocate for nnz entries and ncap capacity rows; TK_ELIMIT beyond
+ * mem_limit (an estimate of GLPK's own copies included). */
+tk_status_t mcf_lpbuf_alloc(mcf_lpbuf_t *b, int64_t nnz, int64_t ncap, uint64_t mem_limit,
+                            tk_error_t *err);
+static inline void mcf_lp_put(mcf_lpbuf_t *b, int64_t row, int64_t col, double v)
+{
+    b->nnz++;
+    b->ia[b->nnz] = (int)row;
+    b->ja[b->nnz] = (int)col;
+    b->ar[b->nnz] = v;
+}
+/* Solve the LP in b (rows 1..nfixed equalities, then one capacity row per
+ * arc of g), fill out (theta, links).  */
+tk_status_t mcf_solve_lp(const tk_graph_t *g, mcf_lpbuf_t *b, int nrows, int ncols, int nfixed,
+                         double tcap, mcf_pricer_fn pricer, void *pctx, const tk_mcf_opts_t *o,
+                         tk_mcf_result_t *out, tk_error_t *err);
+
+#endif /* TK_MCF_INTERNAL_H */

@@ -1,0 +1,274 @@
+/*
+ * mcf_paths.c - maximum concurrent flow restricted to a routing model's path
+ * sets: one LP column per path, one equality row per demand pair (the
+ * pair's path variables sum to theta), one capacity row per arc.
+ */
+#include <config.h>
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcf_internal.h"
+
+/* Sort helper for merging repeated arcs of one path. */
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* All path columns of the routing model; the LP starts with one shortest
+ * path per pair and prices the others in (column generation). */
+typedef struct pool {
+    int64_t ncols, nz, capc, capz, npairs;
+    int64_t *ptr;    /* ncols + 1: first entry (1-based) */
+    int *row;        /* entries 1..nz */
+    double *val;
+    uint8_t *in;     /* column already in the LP */
+    int64_t *nptr;   /* buffers of the new columns */
+    int *nrow;
+    double *nval;
+} pool_t;
+
+static int pool_reserve(pool_t *P, int64_t entries)
+{
+    if (P->ncols + 2 > P->capc) {
+        int64_t nc = P->capc ? 2 * P->capc : 1024;
+        int64_t *p = tk_realloc_array(P->ptr, (size_t)nc, sizeof *p);
+        if (!p)
+            return 0;
+        P->ptr = p;
+        uint8_t *in = tk_realloc_array(P->in, (size_t)nc, 1);
+        if (!in)
+            return 0;
+        memset(in + P->capc, 0, (size_t)(nc - P->capc));
+        P->in = in;
+        P->capc = nc;
+    }
+    if (P->nz + entries + 2 > P->capz) {
+        int64_t nz = P->capz ? 2 * P->capz : 4096;
+        while (nz < P->nz + entries + 2)
+            nz *= 2;
+        int *r = tk_realloc_array(P->row, (size_t)nz, sizeof *r);
+        if (!r)
+            return 0;
+        P->row = r;
+        double *v = tk_realloc_array(P->val, (size_t)nz, sizeof *v);
+        if (!v)
+            return 0;
+        P->val = v;
+        P->capz = nz;
+    }
+    return 1;
+}
+
+static void pool_free(pool_t *P)
+{
+    free(P->ptr);
+    free(P->row);
+    free(P->val);
+    free(P->in);
+    free(P->nptr);
+    free(P->nrow);
+    free(P->nval);
+}
+
+/* Reduced cost of path column j: -(pi(pair) + sum_a d * mult * y(a)). */
+static tk_status_t path_pricer(void *ctx, const double *dual, mcf_newcols_t *out,
+                               tk_error_t *err)
+{
+    pool_t *P = ctx;
+    int64_t nc = 0, nz = 0;
+
+    free(P->nptr);
+    free(P->nrow);
+    free(P->nval);
+    P->nptr = NULL;
+    P->nrow = NULL;
+    P->nval = NULL;
+    for (int64_t j = 0; j < P->ncols; j++) {
+        if (P->in[j])
+            continue;
+        double rc = 0;
+        for (int64_t k = P->ptr[j]; k < P->ptr[j + 1]; k++)
+            rc -= P->val[k] * dual[P->row[k]];
+        if (rc > 1e-9) {
+            P->in[j] = 2; /* marked: goes in this round */
+            nc++;
+            nz += P->ptr[j + 1] - P->ptr[j];
+        }
+    }
+    out->ncols = nc;
+    if (nc == 0)
+        return TK_OK;
+    P->nptr = tk_malloc_array((size_t)nc + 1, sizeof *P->nptr);
+    P->nrow = tk_malloc_array((size_t)nz + 1, sizeof *P->nrow);
+    P->nval = tk_malloc_array((size_t)nz + 1, sizeof *P->nval);
+    if (!P->nptr || !P->nrow || !P->nval)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    nc = 0;
+    nz = 0;
+    for (int64_t j = 0; j < P->ncols; j++) {
+        if (P->in[j] != 2)
+            continue;
+        P->in[j] = 1;
+        P->nptr[nc++] = nz + 1;
+        for (int64_t k = P->ptr[j]; k < P->ptr[j + 1]; k++) {
+            nz++;
+            P->nrow[nz] = P->row[k];
+            P->nval[nz] = P->val[k];
+        }
+    }
+    P->nptr[nc] = nz + 1;
+    out->colptr = P->nptr;
+    out->row = P->nrow;
+    out->val = P->nval;
+    return TK_OK;
+}
+
+tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
+                               uint64_t max_paths, const tk_mcf_opts_t *o,
+                               tk_mcf_result_t *out, tk_error_t *err)
+{
+    const tk_graph_t *g = tk_router_graph(r);
+    tk_route_ws_t *ws = NULL;
+    tk_pathset_t ps;
+    mcf_lpbuf_t b;
+    int64_t *tmp = NULL, tmpcap = 0;
+    int64_t npairs = 0;
+    pool_t P;
+    double tcap, t0 = mcf_now();
+    tk_status_t st;
+    int bad;
+
+    tk_mcf_result_init(out);
+    memset(&b, 0, sizeof b);
+    memset(&P, 0, sizeof P);
+    tk_pathset_init(&ps);
+    if ((st = mcf_check_inputs(g, d, o, err)) != TK_OK)
+        return st;
+    tcap = mcf_server_cap(d, o);
+    if (!mcf_has_network_demand(d)) {
+        out->theta = out->upper = tcap;
+        out->method = TK_MCF_EXACT;
+        out->limited_by_servers = isfinite(tcap);
+        out->seconds = mcf_now() - t0;
+        return TK_OK;
+    }
+    if ((st = mcf_unreachable_demand(g, d, &bad, err)) != TK_OK)
+        return st;
+    if (bad) {
+        out->method = TK_MCF_EXACT;
+        out->seconds = mcf_now() - t0;
+        return TK_OK;
+    }
+    if ((st = tk_route_ws_new(r, &ws, err)) != TK_OK)
+        return st;
+    /* The pool: every path of every pair as an LP column (pair row +1,
+     * capacity rows d * multiplicity), 1-based entries as GLPK wants. */
+    for (tk_id_t s = 0; s < d->n; s++)
+        for (int64_t e = d->off[s]; e < d->off[s + 1]; e++) {
+            if (!(d->w[e] > 0))
+                continue;
+            st = tk_route_paths(r, ws, s, d->dst[e], max_paths, &ps, err);
+            if (st != TK_OK)
+                goto done;
+            if (ps.npaths == 0) {
+                st = tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
+                                  "routing %s has no path from switch %d to %d",
+                                  tk_router_spec(r)->text, (int)s, (int)d->dst[e]);
+                goto done;
+            }
+            npairs++;
+            int64_t best = -1, bestlen = INT64_MAX;
+            for (int64_t p = 0; p < ps.npaths; p++) {
+                int64_t len = ps.off[p + 1] - ps.off[p];
+                if (!pool_reserve(&P, len + 1)) {
+                    st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+                    goto done;
+                }
+                if (len > tmpcap) {
+                    free(tmp);
+                    tmpcap = 2 * len;
+                    tmp = tk_malloc_array((size_t)tmpcap, sizeof *tmp);
+                    if (!tmp) {
+                        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+                        goto done;
+                    }
+                }
+                P.ptr[P.ncols] = P.nz + 1;
+                P.nz++;
+                P.row[P.nz] = (int)npairs;
+                P.val[P.nz] = 1.0;
+                memcpy(tmp, ps.arc + ps.off[p], (size_t)len * sizeof *tmp);
+                qsort(tmp, (size_t)len, sizeof *tmp, cmp_i64);
+                for (int64_t i = 0; i < len;) {
+                    int64_t j = i;
+                    while (j < len && tmp[j] == tmp[i])
+                        j++;
+                    P.nz++;
+                    P.row[P.nz] = (int)tmp[i]; /* arc id; shifted below */
+                    P.val[P.nz] = d->w[e] * (double)(j - i);
+                    i = j;
+                }
+                if (len < bestlen) {
+                    bestlen = len;
+                    best = P.ncols;
+                }
+                P.ncols++;
+            }
+            P.ptr[P.ncols] = P.nz + 1;
+            /* Column generation from one shortest path per pair was measured
+             * slower (GDBG(100,16), ALLPATH(3), switch permutation: 12 s
+             * against 4 s): nearly every path is in the optimal basis.  So
+             * the whole pool goes in; path_pricer stays for models whose
+             * path sets are mostly unused. */
+            for (int64_t j = P.ncols - ps.npaths; j < P.ncols; j++)
+                P.in[j] = 1;
+            (void)best;
+        }
+    if (npairs + g->m >= INT_MAX || P.ncols >= INT_MAX || P.nz >= INT_MAX) {
+        st = tk_error_set(err, TK_ELIMIT, NULL, 0, "LP too large for GLPK");
+        goto done;
+    }
+    /* capacity rows come after the npairs pair rows */
+    for (int64_t j = 0; j < P.ncols; j++)
+        for (int64_t k = P.ptr[j] + 1; k < P.ptr[j + 1]; k++)
+            P.row[k] += (int)npairs + 1;
+    P.npairs = npairs;
+    {
+        int64_t nnz = npairs, ncols = 1;
+        for (int64_t j = 0; j < P.ncols; j++)
+            if (P.in[j])
+                nnz += P.ptr[j + 1] - P.ptr[j];
+        if ((st = mcf_lpbuf_alloc(&b, nnz, g->m, o->mem_limit, err)) != TK_OK)
+            goto done;
+        for (int64_t a = 0; a < g->m; a++)
+            b.ub[a] = tk_graph_cap(g, a);
+        for (int64_t pr = 1; pr <= npairs; pr++)
+            mcf_lp_put(&b, pr, 1, -1.0);
+        for (int64_t j = 0; j < P.ncols; j++) {
+            if (!P.in[j])
+                continue;
+            ncols++;
+            for (int64_t k = P.ptr[j]; k < P.ptr[j + 1]; k++)
+                mcf_lp_put(&b, P.row[k], ncols, P.val[k]);
+        }
+        st = mcf_solve_lp(g, &b, (int)(npairs + g->m), (int)ncols, (int)npairs, tcap,
+                          NULL, NULL, o, out, err);
+        (void)path_pricer;
+    }
+done:
+    pool_free(&P);
+    free(tmp);
+    mcf_lpbuf_free(&b);
+    tk_pathset_destroy(&ps);
+    tk_route_ws_free(ws);
+    out->seconds = mcf_now() - t0;
+    if (st != TK_OK)
+        tk_mcf_result_destroy(out);
+    return st;
+}
+

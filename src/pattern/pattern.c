@@ -1,0 +1,703 @@
+/*
+ * pattern.c - the pattern object, the "topokit-pattern 1" file format
+ * (topokit-formats(5)), validation against a topology, and aggregation to
+ * switch-level demands in link-capacity units.
+ */
+#include <config.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pattern_internal.h"
+
+#define PATTERN_MAGIC "topokit-pattern 1"
+#define PATTERN_TOL 1e-9
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s ? s : "");
+    char *c = malloc(n + 1);
+
+    if (c)
+        memcpy(c, s ? s : "", n + 1);
+    return c;
+}
+
+tk_status_t tk_pattern_new(tk_pattern_t **out, tk_level_t level, int64_t endpoints,
+                           const char *spec, const char *topology, tk_error_t *err)
+{
+    tk_pattern_t *p;
+
+    if (level != TK_LEVEL_SWITCH && level != TK_LEVEL_SERVER)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "level: must be switch or server");
+    if (endpoints < 1 || endpoints > ((int64_t)1 << 50))
+        return tk_error_set(err, TK_EINVAL, NULL, 0,
+                            "endpoints=%" PRId64 ": must be between 1 and 2^50", endpoints);
+    p = calloc(1, sizeof *p);
+    if (!p)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    p->level = level;
+    p->endpoints = endpoints;
+    p->spec = dup_str(spec);
+    p->topology = dup_str(topology);
+    if (!p->spec || !p->topology) {
+        tk_pattern_free(p);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    }
+    *out = p;
+    return TK_OK;
+}
+
+void tk_pattern_free(tk_pattern_t *p)
+{
+    if (!p)
+        return;
+    free(p->d);
+    free(p->spec);
+    free(p->topology);
+    free(p);
+}
+
+tk_status_t tk_pattern_reserve(tk_pattern_t *p, int64_t len, tk_error_t *err)
+{
+    if (len <= p->alloc)
+        return TK_OK;
+    tk_demand_t *d = tk_realloc_array(p->d, (size_t)len, sizeof *d);
+    if (!d)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (%" PRId64 " demands)",
+                            len);
+    p->d = d;
+    p->alloc = len;
+    return TK_OK;
+}
+
+tk_status_t tk_pattern_add(tk_pattern_t *p, int64_t src, int64_t dst, double w, tk_error_t *err)
+{
+    if (src < 0 || src >= p->endpoints || dst < 0 || dst >= p->endpoints)
+        return tk_error_set(err, TK_ERANGE, NULL, 0,
+                            "demand %" PRId64 " -> %" PRId64 ": endpoint outside 0..%" PRId64,
+                            src, dst, p->endpoints - 1);
+    if (!isfinite(w) || w <= 0)
+        return tk_error_set(err, TK_EINVAL, NULL, 0,
+                            "demand %" PRId64 " -> %" PRId64 ": weight %g must be finite and > 0",
+                            src, dst, w);
+    if (p->len == p->alloc) {
+        int64_t na = p->alloc ? p->alloc * 2 : 64;
+        tk_status_t st = tk_pattern_reserve(p, na, err);
+        if (st != TK_OK)
+            return st;
+    }
+    p->d[p->len].src = src;
+    p->d[p->len].dst = dst;
+    p->d[p->len].w = w;
+    p->len++;
+    return TK_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading. */
+
+typedef struct rd {
+    FILE *fp;
+    const char *name;
+    long line;
+    char *buf;
+    size_t cap;
+} rd_t;
+
+/* Next content line (comments cut, blank lines skipped).  TK_EOF at end. */
+static tk_status_t rd_next(rd_t *r, char **out, tk_error_t *err)
+{
+    for (;;) {
+        errno = 0;
+        ssize_t n = getline(&r->buf, &r->cap, r->fp);
+        if (n < 0) {
+            if (ferror(r->fp))
+                return tk_error_set(err, TK_EIO, r->name, r->line + 1, "read error: %s",
+                                    strerror(errno ? errno : EIO));
+            return TK_EOF;
+        }
+        r->line++;
+        if ((size_t)n != strlen(r->buf))
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line, "NUL byte in line");
+        char *c = strchr(r->buf, '#');
+        if (c)
+            *c = '\0';
+        char *s = r->buf;
+        while (isspace((unsigned char)*s))
+            s++;
+        char *e = s + strlen(s);
+        while (e > s && isspace((unsigned char)e[-1]))
+            *--e = '\0';
+        if (*s) {
+            *out = s;
+            return TK_OK;
+        }
+    }
+}
+
+/* Strict non-negative integer token. */
+static int parse_i64(const char *tok, int64_t *v)
+{
+    char *end;
+
+    if (!isdigit((unsigned char)tok[0]))
+        return -1;
+    errno = 0;
+    long long x = strtoll(tok, &end, 10);
+    if (errno || *end)
+        return -1;
+    *v = x;
+    return 0;
+}
+
+static char *next_tok(char **s)
+{
+    char *p = *s;
+
+    while (isspace((unsigned char)*p))
+        p++;
+    if (!*p) {
+        *s = p;
+        return NULL;
+    }
+    char *t = p;
+    while (*p && !isspace((unsigned char)*p))
+        p++;
+    if (*p)
+        *p++ = '\0';
+    *s = p;
+    return t;
+}
+
+tk_status_t tk_pattern_read(FILE *fp, const char *name, tk_pattern_t **out, tk_error_t *err)
+{
+    rd_t r = { fp, name ? name : "<stdin>", 0, NULL, 0 };
+    char *s, *spec = NULL, *topo = NULL;
+    int level = -1;
+    int64_t endpoints = -1, demands = -1;
+    long level_line = 0, ep_line = 0;
+    tk_pattern_t *p = NULL;
+    tk_status_t st;
+
+    st = rd_next(&r, &s, err);
+    if (st == TK_EOF) {
+        st = tk_error_set(err, TK_EFORMAT, r.name, r.line ? r.line : 1, "no pattern in input");
+        goto fail;
+    }
+    if (st != TK_OK)
+        goto fail;
+    {
+        /* The magic line with single spaces normalised. */
+        char *a = next_tok(&s), *b = next_tok(&s), *c = next_tok(&s);
+        if (!a || strcmp(a, "topokit-pattern") != 0 || c) {
+            st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
+                              "not a pattern file (expected '" PATTERN_MAGIC "')");
+            goto fail;
+        }
+        if (!b || strcmp(b, "1") != 0) {
+            st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
+                              "unsupported pattern format version '%s' (expected 1)",
+                              b ? b : "");
+            goto fail;
+        }
+    }
+    /* Header lines until "demands M". */
+    for (;;) {
+        st = rd_next(&r, &s, err);
+        if (st == TK_EOF) {
+            st = tk_error_set(err, TK_EFORMAT, r.name, r.line + 1,
+                              "truncated header: no 'demands' line");
+            goto fail;
+        }
+        if (st != TK_OK)
+            goto fail;
+        char *rest = s;
+        char *key = next_tok(&rest);
+        while (isspace((unsigned char)*rest))
+            rest++;
+        if (strcmp(key, "spec") == 0 || strcmp(key, "topology") == 0) {
+            char **slot = key[0] == 's' ? &spec : &topo;
+            if (*slot) {
+                st = tk_error_set(err, TK_EFORMAT, r.name, r.line, "duplicate '%s' line", key);
+                goto fail;
+            }
+            *slot = dup_str(rest);
+            if (!*slot) {
+                st = tk_error_set(err, TK_ENOMEM, r.name, r.line, "out of memory");
+                goto fail;
+            }
+        } else if (strcmp(key, "level") == 0) {
+            char *v = next_tok(&rest);
+            if (level >= 0) {
+                st = tk_error_set(err, TK_EFORMAT, r.name, r.line, "duplicate 'level' line");
+                goto fail;
+            }
+            if (!v || next_tok(&rest) || (strcmp(v, "switch") && strcmp(v, "server"))) {
+                st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
+                                  "level must be 'switch' or 'server'");
+                goto fail;
+            }
+            level = strcmp(v, "switch") == 0 ? TK_LEVEL_SWITCH : TK_LEVEL_SERVER;
+            level_line = r.line;
+        } else if (strcmp(key, "endpoints") == 0 || strcmp(key, "demands") == 0) {
+            int64_t *slot = key[0] == 'e' ? &endpoints : &demands;
+            char *v = next_tok(&rest);
+            int64_t x;
+            if (*slot >= 0) {
+                st = tk_error_set(err, TK_EFORMAT, r.name, r.line, "duplicate '%s' line", key);
+                goto fail;
+            }
+            if (!v || next_tok(&rest) || parse_i64(v, &x) != 0) {
+                st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
+                                  "'%s' needs one non-negative integer", key);
+                goto fail;
+            }
+            if (key[0] == 'e' && (x < 1 || x > ((int64_t)1 << 50))) {
+                st = tk_error_set(err, TK_ERANGE, r.name, r.line,
+                                  "endpoints %" PRId64 " out of range 1..2^50", x);
+                goto fail;
+            }
+            *slot = x;
+            if (key[0] == 'e')
+                ep_line = r.line;
+            else
+                break;
+        } else {
+            st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
+                              "unknown header line '%s' (expected spec, topology, level, "
+                              "endpoints or demands)",
+                              key);
+            goto fail;
+        }
+    }
+    if (level < 0) {
+        st = tk_error_set(err, TK_EFORMAT, r.name, r.line, "no 'level' line before 'demands'");
+        goto fail;
+    }
+    if (endpoints < 0) {
+        st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
+                          "no 'endpoints' line before 'demands'");
+        goto fail;
+    }
+    (void)level_line;
+    (void)ep_line;
+    st = tk_pattern_new(&p, (tk_level_t)level, endpoints, spec, topo, err);
+    if (st != TK_OK)
+        goto fail;
+    /* Reserve what the header declares, within reason (a lying header must
+     * not make us allocate): the array grows as lines really arrive. */
+    st = tk_pattern_reserve(p, demands < (1 << 20) ? demands : (1 << 20), err);
+    if (st != TK_OK)
+        goto fail;
+    for (int64_t i = 0; i < demands; i++) {
+        st = rd_next(&r, &s, err);
+        if (st == TK_EOF) {
+            st = tk_error_set(err, TK_EFORMAT, r.name, r.line + 1,
+                              "truncated: %" PRId64 " of %" PRId64 " demands", i, demands);
+            goto fail;
+        }
+        if (st != TK_OK)
+            goto fail;
+        char *rest = s;
+        char *a = next_tok(&rest), *b = next_tok(&rest), *c = next_tok(&rest);
+        int64_t src, dst;
+        double w = 1.0;
+        if (!b || next_tok(&rest)) {
+            st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
+                              "demand line must be 'src dst [weight]'");
+            goto fail;
+        }
+        if (parse_i64(a, &src) || parse_i64(b, &dst)) {
+            st = tk_error_set(err, TK_EFORMAT, r.name, r.line, "bad endpoint id '%s'",
+                              parse_i64(a, &src) ? a : b);
+            goto fail;
+        }
+        if (src >= endpoints || dst >= endpoints) {
+            st = tk_error_set(err, TK_ERANGE, r.name, r.line,
+                              "endpoint %" PRId64 " out of range 0..%" PRId64,
+                              src >= endpoints ? src : dst, endpoints - 1);
+            goto fail;
+        }
+        if (c) {
+            char *end;
+            errno = 0;
+            w = strtod(c, &end);
+            if (errno == ERANGE || *end || end == c || !isfinite(w) || w <= 0) {
+                st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
+                                  "bad weight '%s' (must be a finite number > 0)", c);
+                goto fail;
+            }
+        }
+        st = tk_pattern_add(p, src, dst, w, err);
+        if (st != TK_OK) {
+            if (err) {
+                err->line = r.line;
+                snprintf(err->where, sizeof err->where, "%s", r.name);
+            }
+            goto fail;
+        }
+    }
+    st = rd_next(&r, &s, err);
+    if (st == TK_OK) {
+        st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
+                          "more demand lines than the %" PRId64 " declared", demands);
+        goto fail;
+    }
+    if (st != TK_EOF)
+        goto fail;
+    free(r.buf);
+    free(spec);
+    free(topo);
+    *out = p;
+    return TK_OK;
+fail:
+    free(r.buf);
+    free(spec);
+    free(topo);
+    tk_pattern_free(p);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writing. */
+
+/* A decimal of k <= 15 significant digits that reads back as v is what
+ * %.15g prints (trailing zeros trimmed), so the shortest round-trip form is
+ * the first of %.15g, %.16g, %.17g that reads back; below 15 digits only
+ * the shorter candidates need trying when 15 does. */
+void tk_pattern_fmt_double(char *buf, size_t len, double v)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, len, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+/* A header value must stay on one line. */
+static void put_oneline(FILE *fp, const char *s)
+{
+    for (; *s; s++)
+        fputc(*s == '\n' || *s == '\r' || *s == '#' ? ' ' : *s, fp);
+}
+
+tk_status_t tk_pattern_write(FILE *fp, const tk_pattern_t *p, tk_error_t *err)
+{
+    char w[64];
+
+    fputs(PATTERN_MAGIC "\n", fp);
+    fputs("spec ", fp);
+    put_oneline(fp, p->spec);
+    fputs("\ntopology ", fp);
+    put_oneline(fp, p->topology);
+    fprintf(fp, "\nlevel %s\nendpoints %" PRId64 "\ndemands %" PRId64 "\n",
+            p->level == TK_LEVEL_SWITCH ? "switch" : "server", p->endpoints, p->len);
+    double last = 0; /* weights repeat: format each distinct run once */
+    w[0] = '\0';
+    for (int64_t i = 0; i < p->len; i++) {
+        const tk_demand_t *d = &p->d[i];
+        if (d->w == 1.0) {
+            fprintf(fp, "%" PRId64 " %" PRId64 "\n", d->src, d->dst);
+        } else {
+            if (d->w != last || !w[0]) {
+                tk_pattern_fmt_double(w, sizeof w, d->w);
+                last = d->w;
+            }
+            fprintf(fp, "%" PRId64 " %" PRId64 " %s\n", d->src, d->dst, w);
+        }
+    }
+    if (ferror(fp))
+        return tk_error_set(err, TK_EIO, NULL, 0, "write error");
+    return TK_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Checking and aggregation. */
+
+/* Speed of a switch-level endpoint: its servers, or 1 when it has none. */
+static double sw_speed(const tk_graph_t *g, tk_id_t u)
+{
+    int32_t p = tk_graph_servers(g, u);
+    return p > 0 ? (double)p : 1.0;
+}
+
+/* Map endpoints to switches: for server level first[] prefix sums. */
+tk_status_t tk_pattern_server_first(const tk_graph_t *g, int64_t **first, tk_error_t *err)
+{
+    int64_t *f = tk_malloc_array((size_t)g->n + 1, sizeof *f);
+
+    if (!f)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    f[0] = 0;
+    for (tk_id_t u = 0; u < g->n; u++)
+        f[u + 1] = f[u] + tk_graph_servers(g, u);
+    *first = f;
+    return TK_OK;
+}
+
+/* Switch of server i: binary search in first[]. */
+static tk_id_t server_switch(const int64_t *first, tk_id_t n, int64_t i)
+{
+    tk_id_t lo = 0, hi = n - 1;
+
+    while (lo < hi) {
+        tk_id_t mid = lo + (hi - lo + 1) / 2;
+        if (first[mid] <= i)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* Per-endpoint send / receive totals in the endpoint's own units. */
+static tk_status_t endpoint_totals(const tk_pattern_t *p, const tk_graph_t *g, double **snd,
+                                   double **rcv, tk_error_t *err)
+{
+    double *s = tk_calloc_array((size_t)p->endpoints, sizeof *s);
+    double *r = tk_calloc_array((size_t)p->endpoints, sizeof *r);
+
+    if (!s || !r) {
+        free(s);
+        free(r);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    }
+    for (int64_t i = 0; i < p->len; i++) {
+        const tk_demand_t *d = &p->d[i];
+        s[d->src] += d->w;
+        if (p->level == TK_LEVEL_SWITCH)
+            r[d->dst] += d->w * sw_speed(g, (tk_id_t)d->src) / sw_speed(g, (tk_id_t)d->dst);
+        else
+            r[d->dst] += d->w;
+    }
+    *snd = s;
+    *rcv = r;
+    return TK_OK;
+}
+
+tk_status_t tk_pattern_check(const tk_pattern_t *p, const tk_graph_t *g, const char *where,
+                             tk_error_t *err)
+{
+    const char *wh = where ? where : "pattern";
+    int64_t want;
+    double *snd = NULL, *rcv = NULL;
+    tk_status_t st;
+
+    if (p->level == TK_LEVEL_SWITCH) {
+        want = g->n;
+        if (p->endpoints != want)
+            return tk_error_set(err, TK_EINVAL, wh, 0,
+                                "pattern has %" PRId64 " switch endpoints but the topology has "
+                                "%" PRId64 " switches",
+                                p->endpoints, want);
+    } else {
+        want = tk_graph_total_servers(g);
+        if (p->endpoints != want)
+            return tk_error_set(err, TK_EINVAL, wh, 0,
+                                "pattern has %" PRId64 " server endpoints but the topology has "
+                                "%" PRId64 " servers",
+                                p->endpoints, want);
+    }
+    for (int64_t i = 0; i < p->len; i++) {
+        const tk_demand_t *d = &p->d[i];
+        if (d->src < 0 || d->src >= want || d->dst < 0 || d->dst >= want)
+            return tk_error_set(err, TK_ERANGE, wh, 0,
+                                "demand %" PRId64 " (%" PRId64 " -> %" PRId64
+                                "): endpoint out of range 0..%" PRId64,
+                                i + 1, d->src, d->dst, want - 1);
+        if (!isfinite(d->w) || d->w <= 0)
+            return tk_error_set(err, TK_EINVAL, wh, 0,
+                                "demand %" PRId64 ": weight must be finite and > 0", i + 1);
+    }
+    st = endpoint_totals(p, g, &snd, &rcv, err);
+    if (st != TK_OK)
+        return st;
+    const char *lv = p->level == TK_LEVEL_SWITCH ? "switch" : "server";
+    for (int64_t e = 0; e < p->endpoints; e++) {
+        if (snd[e] > 1.0 + PATTERN_TOL || rcv[e] > 1.0 + PATTERN_TOL) {
+            int sends = snd[e] > 1.0 + PATTERN_TOL;
+            char v[64];
+            tk_pattern_fmt_double(v, sizeof v, sends ? snd[e] : rcv[e]);
+            st = tk_error_set(err, TK_EINVAL, wh, 0,
+                              "not admissible: %s %" PRId64 " %s %s (more than 1)", lv, e,
+                              sends ? "sends" : "receives", v);
+            break;
+        }
+    }
+    free(snd);
+    free(rcv);
+    return st;
+}
+
+void tk_swdemand_destroy(tk_swdemand_t *d)
+{
+    if (!d)
+        return;
+    free(d->off);
+    free(d->dst);
+    free(d->w);
+    free(d->inject);
+    free(d->eject);
+    memset(d, 0, sizeof *d);
+}
+
+typedef struct dw {
+    tk_id_t dst;
+    double w;
+} dw_t;
+
+static int cmp_dw(const void *a, const void *b)
+{
+    const dw_t *x = a, *y = b;
+    return (x->dst > y->dst) - (x->dst < y->dst);
+}
+
+tk_status_t tk_pattern_to_switch(const tk_pattern_t *p, const tk_graph_t *g,
+                                 tk_swdemand_t *out, tk_error_t *err)
+{
+    tk_swdemand_t d;
+    int64_t *first = NULL, *cnt = NULL;
+    double *snd = NULL, *rcv = NULL;
+    dw_t *buf = NULL;
+    tk_status_t st;
+    tk_id_t n = g->n;
+
+    memset(&d, 0, sizeof d);
+    st = tk_pattern_check(p, g, NULL, err);
+    if (st != TK_OK)
+        return st;
+    d.n = n;
+    d.off = tk_calloc_array((size_t)n + 1, sizeof *d.off);
+    d.inject = tk_calloc_array((size_t)n, sizeof *d.inject);
+    d.eject = tk_calloc_array((size_t)n, sizeof *d.eject);
+    cnt = tk_calloc_array((size_t)n + 1, sizeof *cnt);
+    buf = tk_malloc_array((size_t)(p->len ? p->len : 1), sizeof *buf);
+    if (!d.off || !d.inject || !d.eject || !cnt || !buf) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        goto fail;
+    }
+    if (p->level == TK_LEVEL_SERVER) {
+        st = tk_pattern_server_first(g, &first, err);
+        if (st != TK_OK)
+            goto fail;
+    }
+    st = endpoint_totals(p, g, &snd, &rcv, err);
+    if (st != TK_OK)
+        goto fail;
+#define SW_OF(e) (p->level == TK_LEVEL_SWITCH ? (tk_id_t)(e) : server_switch(first, n, (e)))
+    for (int64_t e = 0; e < p->endpoints; e++) {
+        tk_id_t u = SW_OF(e);
+        if (snd[e] > d.inject[u])
+            d.inject[u] = snd[e];
+        if (rcv[e] > d.eject[u])
+            d.eject[u] = rcv[e];
+    }
+    /* Bucket by source switch (counting sort), then sort and merge each row. */
+    for (int64_t i = 0; i < p->len; i++)
+        cnt[SW_OF(p->d[i].src) + 1]++;
+    for (tk_id_t u = 0; u < n; u++)
+        cnt[u + 1] += cnt[u];
+    for (int64_t i = 0; i < p->len; i++) {
+        const tk_demand_t *x = &p->d[i];
+        tk_id_t s = SW_OF(x->src), t = SW_OF(x->dst);
+        double w = p->level == TK_LEVEL_SWITCH ? x->w * sw_speed(g, s) : x->w;
+        buf[cnt[s]].dst = t;
+        buf[cnt[s]].w = w;
+        cnt[s]++;
+    }
+#undef SW_OF
+    /* cnt[s] is now the end of row s (= start of row s+1). */
+    int64_t len = 0, start = 0;
+    for (tk_id_t s = 0; s < n; s++) {
+        int64_t end = cnt[s];
+        qsort(buf + start, (size_t)(end - start), sizeof *buf, cmp_dw);
+        d.off[s] = len;
+        for (int64_t i = start; i < end; i++) {
+            if (buf[i].dst == s) {
+                d.local += buf[i].w;
+                continue;
+            }
+            if (len > d.off[s] && buf[len - 1].dst == buf[i].dst)
+                buf[len - 1].w += buf[i].w;
+            else
+                buf[len++] = buf[i];
+        }
+        start = end;
+    }
+    d.off[n] = len;
+    d.len = len;
+    d.dst = tk_malloc_array((size_t)(len ? len : 1), sizeof *d.dst);
+    d.w = tk_malloc_array((size_t)(len ? len : 1), sizeof *d.w);
+    if (!d.dst || !d.w) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        goto fail;
+    }
+    for (int64_t i = 0; i < len; i++) {
+        d.dst[i] = buf[i].dst;
+        d.w[i] = buf[i].w;
+        d.total += buf[i].w;
+    }
+    free(first);
+    free(cnt);
+    free(buf);
+    free(snd);
+    free(rcv);
+    *out = d;
+    return TK_OK;
+fail:
+    free(first);
+    free(cnt);
+    free(buf);
+    free(snd);
+    free(rcv);
+    tk_swdemand_destroy(&d);
+    return st;
+}
+
+tk_status_t tk_swdemand_all_to_all(const tk_graph_t *g, uint64_t mem_limit, tk_swdemand_t *out,
+                                   tk_error_t *err)
+{
+    tk_swdemand_t d;
+    tk_id_t n = g->n;
+    int64_t len = (int64_t)n * (n - 1);
+    double bytes = (double)len * (sizeof(tk_id_t) + sizeof(double)) + 24.0 * (double)(n + 1);
+
+    if (mem_limit && bytes > (double)mem_limit)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                            "all-to-all on %" PRId64 " switches needs %.3g bytes, over the "
+                            "memory limit of %" PRIu64,
+                            (int64_t)n, bytes, mem_limit);
+    memset(&d, 0, sizeof d);
+    d.n = n;
+    d.len = len;
+    d.off = tk_malloc_array((size_t)n + 1, sizeof *d.off);
+    d.dst = tk_malloc_array((size_t)(len ? len : 1), sizeof *d.dst);
+    d.w = tk_malloc_array((size_t)(len ? len : 1), sizeof *d.w);
+    d.inject = tk_malloc_array((size_t)(n ? n : 1), sizeof *d.inject);
+    d.eject = tk_malloc_array((size_t)(n ? n : 1), sizeof *d.eject);
+    if (!d.off || !d.dst || !d.w || !d.inject || !d.eject) {
+        tk_swdemand_destroy(&d);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    }
+    int64_t k = 0;
+    for (tk_id_t s = 0; s < n; s++) {
+        d.off[s] = k;
+        for (tk_id_t t = 0; t < n; t++) {
+            if (t == s)
+                continue;
+            d.dst[k] = t;
+            d.w[k] = 1.0;
+            k++;
+        }
+        d.inject[s] = d.eject[s] = (double)(n - 1);
+    }
+    d.off[n] = k;
+    d.total = (double)len;
+    *out = d;
+    return TK_OK;
+}

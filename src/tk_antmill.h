@@ -1,0 +1,116 @@
+/*
+ * tk_antmill.h - Ant Mill (seed 000): Hamiltonian cycles whose windows of
+ * length delta have unique shortest paths, found by randomized
+ * rotation-extension with depth-first backtracking; an independent
+ * verifier; the cycle file format; the (H, lambda)-Ant-mill pattern; and
+ * the medoid selection of topo-medoid(1).
+ *
+ * A cycle is x_0, ..., x_{n-1} (every switch once); its windows are the
+ * paths x_i, x_{i+1}, ..., x_{i+delta} (indices mod n) for 0 <= i < n.  The
+ * delta of a cycle is the largest delta such that every window has
+ * D(x_i, x_{i+delta}) = delta and exactly one shortest path (counted with
+ * link multiplicity, so a parallel link makes delta 0).  Windows of a
+ * shorter length then have the same property (a part of a unique shortest
+ * path is one), so the property is downward closed.  Directed graphs: arcs
+ * and distances follow the cycle direction.
+ */
+#ifndef TK_ANTMILL_H
+#define TK_ANTMILL_H
+
+#include <stdio.h>
+
+#include "tk_core.h"
+#include "tk_pattern.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Options of the cycle search. */
+typedef struct tk_antmill_opts {
+    int32_t delta;      /* required delta: 0 = any Hamiltonian cycle (H-hat) */
+    uint64_t seed;      /* random stream seed                               */
+    double budget;      /* seconds of wall-clock time before giving up
+                           (0 = none).  The budget only decides when to give
+                           up: a search that completes returns the same cycle
+                           whatever the budget and the machine.             */
+    uint64_t mem_limit; /* refuse tables larger than this (0 = none)        */
+    int threads;        /* OpenMP threads for the distance tables (0 = default) */
+} tk_antmill_opts_t;
+
+/* Search statistics. */
+typedef struct tk_antmill_stats {
+    uint64_t extensions; /* extensions applied (including re-done ones)      */
+    uint64_t rotations;  /* rotations applied                                */
+    uint64_t backtracks; /* extensions undone by backtracking                */
+    uint64_t walks;      /* rotation walks started                           */
+    double seconds;      /* wall-clock time of the search                    */
+} tk_antmill_stats_t;
+
+/* Find a Hamiltonian cycle with delta >= opts->delta.  cycle: n entries,
+ * caller-allocated.  Undirected graphs: extensions, and when no extension
+ * keeps the windows valid, random walks of rotations (seed 000 section 5);
+ * every extension choice and walk is a choice point of a depth-first
+ * search.  Directed graphs: extensions only (a rotation would reverse arcs),
+ * with depth-first backtracking.  Extension candidates are tried fewest
+ * free neighbours first, ties in random order.
+ * Errors: TK_EUNSUPPORTED "no Hamiltonian cycle with delta=D: search space
+ * exhausted" (the search is not complete: this is not a proof), TK_ELIMIT
+ * "no cycle with delta=D found within S s" when the budget runs out, or
+ * for tables over the memory limit, TK_EINVAL (delta < 0, n < 3 for
+ * undirected graphs), TK_ENOMEM.
+ * Memory: the unique-path table is n*n bits (one bit per ordered pair:
+ * D(x,y) = delta with a unique shortest path), built by a BFS per switch
+ * cut at depth delta that counts shortest paths capped at 2; O(n + m) more
+ * for the search.  Time: O(n * ball(delta) * d) for the table; the search
+ * is randomized, typically O(n^2 log n) for an RRG. */
+tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts, tk_id_t *cycle,
+                              tk_antmill_stats_t *stats, tk_error_t *err);
+
+/* Independent verifier.  Checks that cycle (len entries) is a Hamiltonian
+ * cycle of g (len == n, ids in range, no repeats, an arc x_i -> x_{i+1} for
+ * every i, including x_{n-1} -> x_0) and computes its delta by a plain BFS
+ * from every x_i counting shortest paths.  `where` and `lines` (may be NULL:
+ * then line i+1) name the input in errors: TK_EFORMAT with where:line of
+ * the offending entry.  Time O(n * (n + m)), memory O(n). */
+tk_status_t tk_antmill_verify(const tk_graph_t *g, const tk_id_t *cycle, int64_t len,
+                              const char *where, const long *lines, int32_t *delta,
+                              tk_error_t *err);
+
+/* Cycle file (topokit-formats(5)): `#` comment lines and blank lines are
+ * ignored; every other line holds one switch id.  Reads the ids into a new
+ * array *cycle (*len entries) with their line numbers in *lines (both freed
+ * by the caller with free()).  Checks each id against n (TK_ERANGE), repeats
+ * (TK_EFORMAT naming the first line) and the count (TK_EFORMAT).  Does not
+ * check adjacency: tk_antmill_verify does.  Time O(len + n). */
+tk_status_t tk_cycle_read(FILE *fp, const char *name, int64_t n, tk_id_t **cycle, int64_t *len,
+                          long **lines, tk_error_t *err);
+/* Write a cycle file: the comment lines `# topokit-cycle 1`, `# topology
+ * SPEC`, `# delta D` and `# seed S` (omitted when comment is NULL, else the
+ * free text `comment` after them), then one id per line. */
+tk_status_t tk_cycle_write(FILE *fp, const tk_graph_t *g, const tk_id_t *cycle, int32_t delta,
+                           const char *comment, tk_error_t *err);
+
+/* The (H, lambda)-Ant-mill pattern of a cycle: server j of x_i sends weight 1
+ * to server j of x_{i+lambda} (server level; every switch must have the same
+ * number p of servers).  When p is 0 the pattern is switch level (switch
+ * x_i sends 1 to x_{i+lambda}).  1 <= lambda < n.  spec_extra is appended
+ * to the spec "antmill lambda=L".  Errors: TK_EINVAL (lambda, unequal
+ * servers), TK_ENOMEM.  Time O(n p). */
+tk_status_t tk_antmill_pattern(const tk_graph_t *g, const tk_id_t *cycle, int32_t lambda,
+                               const char *spec_extra, tk_pattern_t **out, tk_error_t *err);
+
+/* Medoid of m points of k features (row-major x[i*k + f]): features are
+ * standardized (z-scores with the population standard deviation; a constant
+ * feature contributes 0), and the medoid is the point of least summed
+ * Euclidean distance to all the others, ties to the smallest index.
+ * z (may be NULL) receives the standardized features, sumdist (may be NULL)
+ * the summed distances.  Errors: TK_EINVAL (m < 1, k < 1).  Time O(m^2 k). */
+tk_status_t tk_medoid_select(const double *x, int64_t m, int k, double *z, double *sumdist,
+                             int64_t *medoid, tk_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TK_ANTMILL_H */

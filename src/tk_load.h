@@ -1,0 +1,103 @@
+/*
+ * tk_load.h - analytic link load of a switch-level demand set under a
+ * routing model, and the saturation throughput it implies (topo-load(1)).
+ *
+ * Fast engines where counting replaces path lists (ARCHITECTURE.md):
+ *   min       per source, Brandes-style dependency accumulation on the
+ *             shortest-path DAG: pair (s,t) puts w*sigma(s,u)*sigma(v,t)/
+ *             sigma(s,t) on arc u->v;  O(m) per source with demands
+ *   ecmp      per destination, even split of the flow at every switch over
+ *             its shortest next hops;  O(m) per destination
+ *   valiant*  the two segments' aggregate demands, then min
+ *   allpath:H per source, depth-H search with the per-pair path counts
+ *   others    per pair through tk_route_paths
+ * Sums are accumulated in a deterministic order (or in fixed point), so
+ * loads are byte-identical whatever the thread count.
+ */
+#ifndef TK_LOAD_H
+#define TK_LOAD_H
+
+#include "tk_core.h"
+#include "tk_pattern.h"
+#include "tk_route.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Load on every arc (arcload[a], m entries, caller-allocated) of the
+ * demands `dem` routed by `r`.  Units: those of dem's weights (link-capacity
+ * units for tk_pattern_to_switch, one unit per pair for
+ * tk_swdemand_all_to_all).  threads: 0 = runtime default.
+ * Errors: TK_EINVAL (dem of another switch count, a weight not finite or
+ * negative), TK_EDISCONNECTED (a demand has no route; the message names
+ * the pair with the smallest source whatever the thread count), TK_ELIMIT
+ * (workspace beyond physical memory, more than 2^24 paths of one pair on
+ * the per-pair engine), TK_ENOMEM.
+ * Time: min, ecmp, valiant (all, exclude) O(n (n + m)) for any demands;
+ * allpath:H O(sources x simple paths of <= H hops); other models the cost
+ * of tk_route_paths for every demand.  Memory O(n + m) per thread
+ * (tk_load_bytes), never O(n^2). */
+tk_status_t tk_load_compute(const tk_router_t *r, const tk_swdemand_t *dem, int threads,
+                            double *arcload, tk_error_t *err);
+
+/* The switch-level all-to-all routed by `r` without materialising it (no
+ * n x n demand matrix): srcw[s] (1 for every s when srcw == NULL, i.e.
+ * tk_swdemand_all_to_all's one unit per ordered pair) from every switch s
+ * to every other switch.  Same engines, units and determinism as
+ * tk_load_compute; memory O(m + n) per thread.
+ * Errors: TK_EINVAL (a weight not finite or negative), TK_EDISCONNECTED,
+ * TK_ELIMIT, TK_ENOMEM. */
+tk_status_t tk_load_all_to_all(const tk_router_t *r, const double *srcw, int threads,
+                               double *arcload, tk_error_t *err);
+
+/* The default pattern of topo-load(1) and the "uniform" of topo-antmill(1)
+ * and topo-medoid(1): the switch-level all-to-all in which, at offered load
+ * 1, switch s sends p(s)/(n-1) link-capacity units to every other switch
+ * (p(s) its servers, 1 when it has none).
+ *   pair_load  (m entries or NULL) the loads at one unit per ordered pair
+ *              (seed 003's Lemma 4 count)
+ *   cap_load   (m entries) the loads in link-capacity units
+ *   limit      (or NULL) the ejection limit: 1 / the largest total an
+ *              endpoint receives (1 when no endpoint receives more than 1)
+ * With one server count p for every switch the all-to-all is routed once
+ * and cap_load = pair_load * (p / (n-1)); otherwise twice.
+ * The saturation throughput is then
+ * min(1, 1 / max(cap_load / capacity), limit).
+ * Errors: as tk_load_all_to_all.  n < 2: all loads 0. */
+tk_status_t tk_load_uniform(const tk_router_t *r, int threads, double *pair_load,
+                            double *cap_load, double *limit, tk_error_t *err);
+
+/* Bytes of workspace the engines need with `threads` threads (0 counts
+ * as 1) on graph g: about 32 bytes per arc and 64 per switch per thread.
+ * tk_load_compute lowers its thread count to fit the machine's physical
+ * memory and refuses (TK_ELIMIT) when one thread does not fit; callers with
+ * a tighter limit compare this estimate first.  O(1). */
+uint64_t tk_load_bytes(const tk_graph_t *g, int threads);
+
+/* Summary of arc loads.  For undirected graphs each direction of a link is
+ * its own arc (capacity per direction).  Per class c (0 .. nclasses-1) and
+ * overall (index nclasses). */
+typedef struct tk_load_summary {
+    int nclasses;
+    double *max_load;       /* nclasses+1: largest load / capacity          */
+    double *avg_load;       /* nclasses+1: mean of load / capacity over arcs */
+    int64_t *arcs;          /* nclasses+1: arcs in the class                */
+    int64_t argmax;         /* an arc of largest load/capacity (smallest id) */
+} tk_load_summary_t;
+tk_status_t tk_load_summarize(const tk_graph_t *g, const double *arcload,
+                              tk_load_summary_t *out, tk_error_t *err);
+void tk_load_summary_destroy(tk_load_summary_t *s);
+
+/* Saturation throughput per server implied by loads in link-capacity units
+ * at offered load 1 (tk_pattern_to_switch's units): min(1, 1 / max load),
+ * and never above the injection/ejection limits of dem (1 / largest
+ * endpoint total).  For the one-unit-per-pair all-to-all, scale first:
+ * see topo-load(1). */
+double tk_load_throughput(double max_load, const tk_swdemand_t *dem);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TK_LOAD_H */

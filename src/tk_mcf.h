@@ -1,0 +1,113 @@
+/*
+ * tk_mcf.h - maximum concurrent flow: the largest multiplier theta such that
+ * theta times every demand of a switch-level demand set (tk_swdemand_t, link
+ * capacity units) can be routed at once within the arc capacities.
+ *
+ * Methods (topo-mcf(1) writes the formulations out):
+ *   exact   GLPK simplex on the source-aggregated arc formulation (one
+ *           commodity per source switch: flow conservation per source,
+ *           shared arc capacities, maximise theta), or, with a routing
+ *           model, on the path formulation over the model's path sets;
+ *   approx  Garg-Koenemann / Fleischer multiplicative length updates with
+ *           the commodities of one source routed together on one shortest
+ *           path tree (Karakostas), stopped when the certified gap between
+ *           the routed flow (lower bound) and the dual bound
+ *           D(l) / alpha(l) = sum_a l(a) cap(a) / sum_st d(s,t) dist_l(s,t)
+ *           (upper bound) is at most eps;
+ *   auto    exact up to TK_MCF_AUTO_EXACT_COLS LP columns, approx above.
+ *
+ * GLPK is confined to src/flow/mcf_glpk.c: its terminal output is off and
+ * its fatal errors come back as TK_EINTERNAL through glp_error_hook.
+ */
+#ifndef TK_MCF_H
+#define TK_MCF_H
+
+#include "tk_core.h"
+#include "tk_pattern.h"
+#include "tk_route.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tk_mcf_method {
+    TK_MCF_AUTO = 0,
+    TK_MCF_EXACT,
+    TK_MCF_APPROX
+} tk_mcf_method_t;
+
+/* auto: exact when the arc LP has at most this many columns (sources with
+ * demand times arcs); measured in tests/bench/mcf.sh. */
+#define TK_MCF_AUTO_EXACT_COLS 100000
+
+typedef struct tk_mcf_opts {
+    tk_mcf_method_t method;
+    double eps;           /* approx: target relative gap (0 < eps < 1)     */
+    double time_limit;    /* seconds, 0 = none: TK_ELIMIT when reached     */
+    int server_limits;    /* enforce inject[s] * theta <= 1, eject alike   */
+    int links;            /* fill the saturated-arc list of the result     */
+    int threads;          /* approx: OpenMP threads (0 = runtime default)  */
+    uint64_t mem_limit;   /* bytes (0 = none): larger LPs are TK_ELIMIT    */
+    int test_glpk_error;  /* testing only: provoke a GLPK error            */
+} tk_mcf_opts_t;
+
+/* Defaults: auto, eps 0.01, no time limit, no server limits, no links. */
+void tk_mcf_opts_init(tk_mcf_opts_t *o);
+
+typedef struct tk_mcf_result {
+    double theta;            /* feasible concurrent multiplier (lower bound) */
+    double upper;            /* certified upper bound (== theta for exact)   */
+    double gap;              /* (upper - theta) / upper, 0 when upper == 0    */
+    tk_mcf_method_t method;  /* TK_MCF_EXACT or TK_MCF_APPROX: what ran       */
+    double seconds;          /* wall-clock time of the solve                  */
+    int64_t iterations;      /* simplex iterations or approx phases           */
+    int64_t rounds;          /* exact: column generation rounds               */
+    int limited_by_servers;  /* theta is the server injection/ejection cap    */
+    /* links: saturated arcs (positive dual price), ascending arc id */
+    int64_t nsat;
+    int64_t *sat_arc;
+    double *sat_dual;        /* dual price, normalised to sum(dual*cap) = 1   */
+    double *sat_load;        /* flow / capacity at theta                      */
+} tk_mcf_result_t;
+
+void tk_mcf_result_init(tk_mcf_result_t *r);
+void tk_mcf_result_destroy(tk_mcf_result_t *r);
+
+/* Maximum concurrent flow of demands d on g with unrestricted routing.
+ * d->n must equal g->n.  A demand set with no network demand has theta =
+ * inf (or the server cap).  An unreachable demand gives theta = 0.
+ * Errors: TK_EINVAL (options, mismatched sizes), TK_ELIMIT (time limit
+ * reached, or LP beyond mem_limit), TK_EINTERNAL (GLPK failure), TK_ENOMEM.
+ * Exact: LP of (S*m + 1) columns and (S*(n-1) + m) rows, S sources with
+ * demand; simplex time is superlinear.  Approx: O(phases * S * m log n)
+ * time, O(m + n) memory per thread. */
+tk_status_t tk_mcf_solve(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
+                         tk_mcf_result_t *out, tk_error_t *err);
+
+/* Maximum concurrent flow restricted to the paths of a routing model: one
+ * variable per path of each demand pair's path set (tk_route_paths, at most
+ * max_paths per pair, 0 = no limit), shared arc capacities, maximise theta.
+ * The path weights of the model are ignored: the LP chooses the split.
+ * Always exact (GLPK).  Errors as tk_mcf_solve, plus the router's. */
+tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
+                               uint64_t max_paths, const tk_mcf_opts_t *o,
+                               tk_mcf_result_t *out, tk_error_t *err);
+
+/* Uniform all-to-all in topokit(7) units: every switch s sends
+ * p(s)/(n-1) to every other switch (p(s) servers, 1 when none), so each
+ * endpoint offers load 1; inject/eject are 1.  Free with tk_mcf_demand_free.
+ * Errors: TK_ELIMIT (n^2 entries beyond mem_limit, 0 = none), TK_ENOMEM,
+ * TK_EINVAL (n < 2).  Time and memory O(n^2). */
+tk_status_t tk_mcf_uniform(const tk_graph_t *g, uint64_t mem_limit, tk_swdemand_t *out,
+                           tk_error_t *err);
+/* Free the arrays of a demand set built by tk_mcf_uniform (or by hand with
+ * malloc) and zero it. */
+void tk_mcf_demand_free(tk_swdemand_t *d);
+
+const char *tk_mcf_method_name(tk_mcf_method_t m);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TK_MCF_H */

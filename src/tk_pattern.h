@@ -1,0 +1,128 @@
+/*
+ * tk_pattern.h - traffic patterns: demand lists at switch or server level,
+ * the pattern file format, validation, aggregation to switch-level demands
+ * in link-capacity units, and the pattern generators of topo-pattern(1).
+ *
+ * Endpoints.  A switch-level pattern's endpoints are the switches 0..n-1.
+ * A server-level pattern's endpoints are the servers 0..N-1 numbered
+ * switch-major: the servers of switch 0 first, then those of switch 1, ...
+ * (server j of switch u is first[u] + j, first[] the prefix sums of the
+ * per-switch server counts).
+ *
+ * Units (topokit(7)).  A demand's weight is in units of its source
+ * endpoint's injection speed at offered load 1: a server injects at most 1
+ * (one link's speed); a switch-level endpoint stands for all the servers of
+ * its switch together, so weight w from switch s is w * p(s) link-capacity
+ * units, where p(s) is the number of servers at s (a switch with no servers
+ * counts as one endpoint of speed 1: seed 003's one node per switch).  A
+ * pattern is admissible when every endpoint sends at most 1 and receives at
+ * most 1 in these units.
+ */
+#ifndef TK_PATTERN_H
+#define TK_PATTERN_H
+
+#include <stdio.h>
+
+#include "tk_core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tk_level { TK_LEVEL_SWITCH = 0, TK_LEVEL_SERVER = 1 } tk_level_t;
+
+/* One demand: endpoint src sends w (> 0) to endpoint dst. */
+typedef struct tk_demand {
+    int64_t src;
+    int64_t dst;
+    double w;
+} tk_demand_t;
+
+typedef struct tk_pattern {
+    tk_level_t level;
+    int64_t endpoints;   /* switches (level switch) or servers (level server) */
+    int64_t len;         /* demands used                                      */
+    int64_t alloc;       /* demands allocated                                 */
+    tk_demand_t *d;      /* the demands, in the order added / read            */
+    char *spec;          /* how it was made, e.g. "adv i=1 s=3"; never NULL  */
+    char *topology;      /* spec of the topology it was made for; never NULL
+                            (may be "")                                      */
+} tk_pattern_t;
+
+/* New empty pattern.  spec and topology may be NULL (stored as ""). */
+tk_status_t tk_pattern_new(tk_pattern_t **out, tk_level_t level, int64_t endpoints,
+                           const char *spec, const char *topology, tk_error_t *err);
+void tk_pattern_free(tk_pattern_t *p);
+
+/* Append a demand.  Errors: TK_ERANGE (id outside 0..endpoints-1),
+ * TK_EINVAL (w not finite or <= 0), TK_ENOMEM. */
+tk_status_t tk_pattern_add(tk_pattern_t *p, int64_t src, int64_t dst, double w,
+                           tk_error_t *err);
+
+/* Read one pattern file (format in topokit-formats(5)).  name is used in
+ * error messages (file:line).  Errors: TK_EFORMAT, TK_ERANGE, TK_EIO,
+ * TK_ENOMEM, TK_ELIMIT. */
+tk_status_t tk_pattern_read(FILE *fp, const char *name, tk_pattern_t **out, tk_error_t *err);
+
+/* Write a pattern file.  Weights are printed as the shortest decimal that
+ * reads back as the same double; a weight of exactly 1 is omitted. */
+tk_status_t tk_pattern_write(FILE *fp, const tk_pattern_t *p, tk_error_t *err);
+
+/* Check a pattern against a topology: endpoint count (n, or the total
+ * number of servers), ids, admissibility (every endpoint sends at most 1
+ * and receives at most 1, with a relative tolerance of 1e-9).  `where` names
+ * the pattern in messages.  Errors: TK_EINVAL, TK_ERANGE. */
+tk_status_t tk_pattern_check(const tk_pattern_t *p, const tk_graph_t *g, const char *where,
+                             tk_error_t *err);
+
+/* Switch-level demands in link-capacity units at offered load 1, compressed
+ * by source: the demands of switch s are dst[off[s] .. off[s+1]-1] with
+ * weights w[...], sorted by destination, merged (one entry per ordered
+ * pair), never s -> s.  Demands between two servers of one switch never
+ * enter the network; their total is `local`.  inject[s] / eject[s] are the
+ * largest total any single endpoint at switch s sends / receives (in the
+ * endpoint's own units: the per-server injection and ejection limits of
+ * topo-mcf(1)). */
+typedef struct tk_swdemand {
+    tk_id_t n;
+    int64_t len;         /* entries                                     */
+    int64_t *off;        /* n+1                                          */
+    tk_id_t *dst;        /* len                                          */
+    double *w;           /* len, link-capacity units                     */
+    double total;        /* sum of w                                     */
+    double local;        /* same-switch demand that never enters a link  */
+    double *inject;      /* n: largest endpoint send total at switch s    */
+    double *eject;       /* n: largest endpoint receive total at switch s */
+} tk_swdemand_t;
+
+/* Aggregate a pattern (checked against g first) to switch-level demands.
+ * Free with tk_swdemand_destroy.  Time O(len log len + n). */
+tk_status_t tk_pattern_to_switch(const tk_pattern_t *p, const tk_graph_t *g,
+                                 tk_swdemand_t *out, tk_error_t *err);
+/* The switch-level all-to-all of topo-load(1)'s default: one unit from every
+ * switch to every other switch (not scaled by servers).  Memory O(n^2):
+ * refused with TK_ELIMIT beyond the memory limit `mem_limit` (0 = none). */
+tk_status_t tk_swdemand_all_to_all(const tk_graph_t *g, uint64_t mem_limit, tk_swdemand_t *out,
+                                   tk_error_t *err);
+void tk_swdemand_destroy(tk_swdemand_t *d);
+
+/* ------------------------------------------------------------------------ */
+/* Generators (topo-pattern(1)).  kind is a pattern name ("uniform", "adv",
+ * ...), params its KEY=VALUE words (argc/argv style), seed the -s seed of
+ * randomized kinds.  The result's spec is the canonical "kind k=v ... s=S".
+ * Errors: TK_EINVAL (unknown kind or key, bad value: where = NULL and the
+ * message starts with the parameter), TK_EUNSUPPORTED (the topology lacks
+ * what the kind needs, e.g. groups for adv, or no permutation at distance
+ * lambda exists), TK_ELIMIT, TK_ENOMEM. */
+tk_status_t tk_pattern_make(const tk_graph_t *g, const char *kind, int nparams,
+                            char *const params[], uint64_t seed, int threads,
+                            tk_pattern_t **out, tk_error_t *err);
+
+/* Names of the pattern kinds, NULL-terminated. */
+const char *const *tk_pattern_kinds(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TK_PATTERN_H */

@@ -1,0 +1,65 @@
+#!/bin/sh
+# fig13.sh - seed 003 Figure 13 as a pipeline: compute-node (server) level
+# random permutation and random shift on RRG(150, 8) and GDBG(150, 8) with
+# 1..10 servers per switch; GDBG with ALLPATH(3), RRG with k-shortest paths,
+# k = ceil(A), A the average number of ALLPATH(3) paths per pair on the GDBG.
+# Metric: topo-mcf's exact path-restricted maximum concurrent flow with each
+# server's injection and ejection limit 1, i.e. the per-flow throughput
+# normalised to the link speed.  Each point averages random samples (a new
+# pattern, and for RRG a new graph, per sample) until the 95% confidence
+# interval is under 1% of the mean (FIG_MIN = 20 .. FIG_MAX = 200 samples).
+# Knobs: FIG13_P (servers per switch), FIG_MIN, FIG_MAX.
+set -eu
+W=$(mktemp -d "${TMPDIR:-/tmp}/tk-fig13.XXXXXX")
+trap 'rm -rf "$W"' EXIT INT TERM
+MIN=${FIG_MIN:-20} MAX=${FIG_MAX:-200}
+
+stats() {
+    awk '{ s += $1; q += $1 * $1; n++ }
+         END { m = s / n; v = n > 1 ? (q - n * m * m) / (n - 1) : 0; if (v < 0) v = 0
+               z = 1.959964; d = n - 1 > 0 ? n - 1 : 1
+               t = z + (z^3 + z) / (4 * d) + (5 * z^5 + 16 * z^3 + 3 * z) / (96 * d * d)
+               printf "%.6g %.6g %d\n", m, t * sqrt(v / n), n }' "$1"
+}
+sample_until_ci() {
+    : >"$W/s"
+    i=0
+    while :; do
+        i=$((i + 1))
+        "$@" "$i" >>"$W/s"
+        if [ "$i" -ge "$MIN" ]; then
+            set -- $(stats "$W/s") "$@"
+            done_=$(awk -v m="$1" -v h="$2" 'BEGIN { print (h < 0.01 * m || h == 0) }')
+            shift 3
+            [ "$done_" = 1 ] && break
+        fi
+        [ "$i" -ge "$MAX" ] && break
+    done
+    stats "$W/s"
+}
+gdbg_one() { # KIND P SEED
+    topo-mcf --method exact -r allpath:3 -m "$1" -s "$3" "$W/gdbg-$2.topo" | awk -F '\t' 'NR == 2 { print $4 }'
+}
+rrg_one() { # KIND P K SEED
+    topo-gen rrg n=150 d=8 -p "$2" -s "$4" | topo-mcf --method exact -r ksp:"$3" -m "$1" -s "$4" | awk -F '\t' 'NR == 2 { print $4 }'
+}
+
+echo "## seed 003 Figure 13: server-level patterns, N = 150, r = 8 (per-flow throughput)"
+echo
+echo "| servers/switch | pattern | GDBG ALLPATH(3) mean ± 95% | samples | RRG KSP(k) mean ± 95% | samples | GDBG/RRG |"
+echo "|---|---|---|---|---|---|---|"
+topo-gen gdbg n=150 r=8 >"$W/gdbg.topo"
+A=$(topo-route -r allpath:3 "$W/gdbg.topo" | awk -F '\t' 'NR == 2 { print $5 }')
+K=$(awk -v a="$A" 'BEGIN { k = int(a); if (k < a) k++; print k }')
+echo "(A = $A paths per pair on GDBG(150, 8) with ALLPATH(3): RRG uses KSP($K))"
+echo
+for P in ${FIG13_P:-1 2 3 4 5 6 7 8 9 10}; do
+    topo-gen gdbg n=150 r=8 -p "$P" >"$W/gdbg-$P.topo"
+    for kind in "server-perm" "random-shift level=server"; do
+        set -- $(sample_until_ci gdbg_one "$kind" "$P")
+        gm=$1 gh=$2 gn=$3
+        set -- $(sample_until_ci rrg_one "$kind" "$P" "$K")
+        rm_=$1 rh=$2 rn=$3
+        echo "| $P | ${kind%% *} | $gm ± $gh | $gn | $rm_ ± $rh | $rn | $(awk -v a="$gm" -v b="$rm_" 'BEGIN { printf "%.2f", a / b }') |"
+    done
+done

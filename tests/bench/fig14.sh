@@ -1,0 +1,66 @@
+#!/bin/sh
+# fig14.sh - seed 003 Figure 14 as a pipeline: switch-level random
+# permutation and random shift, N = 100..1000, r = 16; GDBG(N, 16) with
+# ALLPATH(3) against RRG(N, 16) with k-shortest paths, k = ceil(A), A the
+# average number of ALLPATH(3) paths per pair on the GDBG (topo-route).
+# Metric: topo-mcf's exact path-restricted maximum concurrent flow theta
+# (switch level: no injection limit, so theta is the per-flow throughput in
+# link speeds).  Each point averages random samples (a new pattern, and for
+# RRG a new graph, per sample) until the 95% confidence interval is under
+# 1% of the mean (at least FIG_MIN = 20, at most FIG_MAX = 200 samples, as
+# the paper).  The t quantile is the Cornish-Fisher expansion of the normal
+# one (error below 1e-4 for 19 or more degrees of freedom).
+# Knobs: FIG14_N (sizes), FIG_MIN, FIG_MAX.  Prints a Markdown table.
+set -eu
+W=$(mktemp -d "${TMPDIR:-/tmp}/tk-fig14.XXXXXX")
+trap 'rm -rf "$W"' EXIT INT TERM
+MIN=${FIG_MIN:-20} MAX=${FIG_MAX:-200}
+
+# stats FILE: "mean halfwidth count" of the numbers in FILE (95% t interval)
+stats() {
+    awk '{ s += $1; q += $1 * $1; n++ }
+         END { m = s / n; v = n > 1 ? (q - n * m * m) / (n - 1) : 0; if (v < 0) v = 0
+               z = 1.959964; d = n - 1 > 0 ? n - 1 : 1
+               t = z + (z^3 + z) / (4 * d) + (5 * z^5 + 16 * z^3 + 3 * z) / (96 * d * d)
+               printf "%.6g %.6g %d\n", m, t * sqrt(v / n), n }' "$1"
+}
+# sample_until_ci CMD-PREFIX: runs "CMD-PREFIX SEED" for SEED = 1, 2, ...
+sample_until_ci() {
+    : >"$W/s"
+    i=0
+    while :; do
+        i=$((i + 1))
+        "$@" "$i" >>"$W/s"
+        if [ "$i" -ge "$MIN" ]; then
+            set -- $(stats "$W/s") "$@"
+            done_=$(awk -v m="$1" -v h="$2" 'BEGIN { print (h < 0.01 * m) }')
+            shift 3
+            [ "$done_" = 1 ] && break
+        fi
+        [ "$i" -ge "$MAX" ] && break
+    done
+    stats "$W/s"
+}
+gdbg_one() { # KIND N SEED
+    topo-mcf --method exact -r allpath:3 -m "$1" -s "$3" "$W/gdbg-$2.topo" | awk -F '\t' 'NR == 2 { print $4 }'
+}
+rrg_one() { # KIND N K SEED
+    topo-gen rrg n="$2" d=16 -s "$4" | topo-mcf --method exact -r ksp:"$3" -m "$1" -s "$4" | awk -F '\t' 'NR == 2 { print $4 }'
+}
+
+echo "## seed 003 Figure 14: switch-level patterns, r = 16 (per-flow throughput = theta)"
+echo
+echo "| N | k = ceil(A) | pattern | GDBG ALLPATH(3) mean ± 95% | samples | RRG KSP(k) mean ± 95% | samples | GDBG/RRG |"
+echo "|---|---|---|---|---|---|---|---|"
+for N in ${FIG14_N:-100 200 300 400 500 600 700 800 900 1000}; do
+    topo-gen gdbg n="$N" r=16 >"$W/gdbg-$N.topo"
+    A=$(topo-route -r allpath:3 "$W/gdbg-$N.topo" | awk -F '\t' 'NR == 2 { print $5 }')
+    K=$(awk -v a="$A" 'BEGIN { k = int(a); if (k < a) k++; print k }')
+    for kind in "switch-perm level=switch" "random-shift level=switch"; do
+        set -- $(sample_until_ci gdbg_one "$kind" "$N")
+        gm=$1 gh=$2 gn=$3
+        set -- $(sample_until_ci rrg_one "$kind" "$N" "$K")
+        rm_=$1 rh=$2 rn=$3
+        echo "| $N | $K (A=$A) | ${kind%% *} | $gm ± $gh | $gn | $rm_ ± $rh | $rn | $(awk -v a="$gm" -v b="$rm_" 'BEGIN { printf "%.2f", a / b }') |"
+    done
+done

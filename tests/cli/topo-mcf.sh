@@ -1,0 +1,153 @@
+# topo-mcf: closed forms, options, output shapes, errors and exit codes.
+. "$TK_SRCDIR/tests/cli/lib.sh"
+
+T=$(printf '\t')
+HEADER="name${T}routing${T}pattern${T}theta${T}throughput${T}upper_bound${T}gap${T}method${T}time"
+
+# near X WANT [TOL]: |X - WANT| <= TOL (default 1e-9 relative)
+near() { awk -v x="$1" -v w="$2" -v t="${3:-1e-9}" 'BEGIN { d = x - w; if (d < 0) d = -d; exit !(d <= t * (w < 0 ? -w : w) + 1e-12) }'; }
+col() { printf '%s\n' "$out" | awk -F '\t' -v c="$1" -v r="${2:-2}" 'NR == r { print $c }'; }
+
+topo-gen ring n=8 >"$TMPD/ring8.topo"
+topo-gen hypercube dim=4 >"$TMPD/q4.topo"
+topo-gen complete n=4 >"$TMPD/k4.topo"
+topo-gen rrg n=40 d=6 -s 3 >"$TMPD/rrg40.topo"
+
+# --- closed forms -------------------------------------------------------------
+# Ring C_8 uniform: capacity 16 arcs, demand 1/7 per pair, 16 hops per source:
+# theta = 16 / (8 * 16/7) = 7/8.
+run topo-mcf "$TMPD/ring8.topo"
+expect_rc 0 "ring uniform"
+[ "$(printf '%s\n' "$out" | head -n 1)" = "$HEADER" ]
+ok $? "header line" || diag "$out"
+near "$(col 4)" 0.875
+ok $? "ring C_8 uniform: theta 7/8" || diag "$out"
+[ "$(col 2)" = "-" ] && [ "$(col 3)" = "uniform" ] && [ "$(col 8)" = "exact" ] && [ "$(col 7)" = 0 ]
+ok $? "routing -, pattern uniform, method exact, gap 0" || diag "$out"
+near "$(col 5)" 0.875
+ok $? "throughput = min(1, theta)" || diag "$out"
+
+run topo-mcf -r min "$TMPD/ring8.topo"
+near "$(col 4)" 0.875 && [ "$(col 2)" = min ]
+ok $? "ring C_8 under min: 7/8 too" || diag "$out"
+
+# Hypercube Q_4: bisection 8 arcs each way carry 64/15: theta = 15/8.
+run topo-mcf "$TMPD/q4.topo"
+near "$(col 4)" 1.875 && [ "$(col 5)" = 1 ]
+ok $? "Q_4 uniform: theta 15/8, throughput 1" || diag "$out"
+
+# Approximation: within its certified gap, brackets the exact value.
+run topo-mcf --method approx --eps 0.01 "$TMPD/q4.topo"
+awk -v l="$(col 4)" -v u="$(col 6)" -v g="$(col 7)" 'BEGIN { exit !(l <= 1.875 + 1e-9 && u >= 1.875 - 1e-9 && g <= 0.01) }'
+ok $? "Q_4 approx: [theta, upper_bound] contains 15/8, gap <= eps" || diag "$out"
+[ "$(col 8)" = approx ]
+ok $? "method column says approx" || diag "$out"
+
+# Shift by one switch on C_8 (switch level: no injection limit):
+# unrestricted 1/1 + 1/7 (both ways round), minimal 1 (Remark 1, lambda 1).
+run topo-mcf -m 'shift offset=1 level=switch' "$TMPD/ring8.topo"
+near "$(col 4)" 1.1428571428571428
+ok $? "C_8 switch shift: theta 8/7 unrestricted" || diag "$out"
+run topo-mcf -r min -m 'shift offset=1 level=switch' "$TMPD/ring8.topo"
+near "$(col 4)" 1
+ok $? "C_8 switch shift under min: theta 1" || diag "$out"
+# Server level: each server's injection limit 1 caps theta at 1.
+run topo-mcf -m 'shift offset=1 level=server' "$TMPD/ring8.topo"
+near "$(col 4)" 1
+ok $? "C_8 server shift: capped at 1 by the injection limit" || diag "$out"
+
+# Dragonfly ADV+1 under dragonfly-min: l/(a p) = 1/8 (a=4, p=2, l=1).
+topo-gen dragonfly a=4 h=2 p=2 >"$TMPD/df.topo"
+topo-pattern adv i=1 "$TMPD/df.topo" >"$TMPD/adv.pat"
+run topo-mcf -r dragonfly-min -P "$TMPD/adv.pat" "$TMPD/df.topo"
+near "$(col 4)" 0.125 && [ "$(col 3)" = "adv i=1" ]
+ok $? "Dragonfly ADV+1 under dragonfly-min: 1/8, pattern column is the spec" || diag "$out"
+
+# --links: the arcs with a positive dual price are saturated (load 1) and
+# the prices sum to 1.  On K_4 with one pair 0 -> 1 (max flow 3 = the three
+# arcs into 1 or out of 0), every listed arc is at 0 or at 1.
+run topo-mcf --links "$TMPD/ring8.topo"
+rows=$(printf '%s\n' "$out" | awk 'NR > 1' | wc -l)
+sum=$(printf '%s\n' "$out" | awk -F '\t' 'NR > 1 { s += $8 } END { print s }')
+full=$(printf '%s\n' "$out" | awk -F '\t' 'NR > 1 && ($7 < 1 - 1e-9 || $7 > 1 + 1e-9)' | wc -l)
+[ "$(printf '%s\n' "$out" | head -n 1)" = "name${T}routing${T}pattern${T}tail${T}head${T}class${T}load${T}dual" ] &&
+    [ "$rows" -ge 1 ] && [ "$full" -eq 0 ] && near "$sum" 1 1e-9
+ok $? "--links on C_8: saturated arcs at load 1, duals sum to 1" || diag "$out"
+printf 'topokit-pattern 1\nlevel switch\nendpoints 4\ndemands 1\n0 1 0.25\n' >"$TMPD/one.pat"
+run topo-mcf --links -P "$TMPD/one.pat" "$TMPD/k4.topo"
+ends=$(printf '%s\n' "$out" | awk -F '\t' 'NR > 1 { print ($4 == 0 ? "out0" : ($5 == 1 ? "in1" : "other")) }' | sort -u | tr '\n' ' ')
+[ "$ends" = "out0 " ] || [ "$ends" = "in1 " ]
+ok $? "--links on K_4, one pair: the cut is the arcs out of 0 or into 1" || diag "$out"
+run topo-mcf -P "$TMPD/one.pat" "$TMPD/k4.topo"
+near "$(col 4)" 12
+ok $? "K_4 one pair of weight 1/4: theta 3 / (1/4) = 12" || diag "$out"
+
+# --json
+run topo-mcf --json "$TMPD/ring8.topo"
+printf '%s\n' "$out" | grep -q '^{"name":"ring n=8","routing":"-","pattern":"uniform","theta":0.87'
+ok $? "--json object" || diag "$out"
+if command -v python3 >/dev/null 2>&1; then
+    printf '%s\n' "$out" | python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]'
+    ok $? "--json parses"
+fi
+
+# Several graphs, several patterns: one row per graph and pattern.
+topo-pattern all-to-all "$TMPD/ring8.topo" >"$TMPD/a2a.pat"
+run sh -c "cat '$TMPD/ring8.topo' '$TMPD/ring8.topo' | topo-mcf -P '$TMPD/a2a.pat' -m 'shift offset=2 level=switch'"
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 5 ]
+ok $? "2 graphs x 2 patterns = 4 rows" || diag "$out"
+near "$(col 4 2)" 0.875
+ok $? "all-to-all pattern file = default uniform on C_8" || diag "$out"
+
+# Thread count does not change the numbers.
+a=$(OMP_NUM_THREADS=1 topo-mcf --method approx "$TMPD/rrg40.topo" | cut -f 1-8)
+b=$(OMP_NUM_THREADS=2 topo-mcf --method approx --threads 2 "$TMPD/rrg40.topo" | cut -f 1-8)
+[ -n "$a" ] && [ "$a" = "$b" ]
+ok $? "same output with 1 and 2 threads"
+
+# -o writes atomically.
+run topo-mcf -o "$TMPD/out.tsv" "$TMPD/ring8.topo"
+[ "$rc" -eq 0 ] && [ -z "$out" ] && head -n 1 "$TMPD/out.tsv" | grep -q '^name'
+ok $? "-o FILE"
+
+# --- failures -----------------------------------------------------------------
+run topo-mcf --method exact --time-limit 0.000001 "$TMPD/rrg40.topo"
+expect_fail 1 "^topo-mcf: .*time limit of 1e-06 s reached" "exact: time limit is exit 1 with a clear message"
+run topo-mcf --method approx --eps 0.000001 --time-limit 0.05 "$TMPD/rrg40.topo"
+expect_fail 1 "^topo-mcf: .*time limit .*approx: theta in" "approx: time limit states the bounds so far"
+run topo-mcf --test-glpk-error --method exact -o "$TMPD/fail.tsv" "$TMPD/ring8.topo"
+expect_fail 1 "^topo-mcf: .*GLPK failed" "GLPK failure is a one-line error"
+[ ! -e "$TMPD/fail.tsv" ]
+ok $? "no file left by a failed -o run"
+
+run topo-mcf --eps 0 "$TMPD/ring8.topo"
+[ "$rc" -eq 2 ] && printf '%s\n' "$err" | grep -q -- "--eps"
+ok $? "--eps 0 is a usage error" || diag "$err"
+run topo-mcf --eps x "$TMPD/ring8.topo"
+[ "$rc" -eq 2 ]
+ok $? "--eps x is a usage error"
+run topo-mcf --time-limit -1 "$TMPD/ring8.topo"
+[ "$rc" -eq 2 ] && printf '%s\n' "$err" | grep -q -- "--time-limit"
+ok $? "--time-limit -1 is a usage error"
+run topo-mcf --method simplex "$TMPD/ring8.topo"
+[ "$rc" -eq 2 ] && printf '%s\n' "$err" | grep -q -- "--method"
+ok $? "--method simplex is a usage error"
+run topo-mcf -r bogus "$TMPD/ring8.topo"
+[ "$rc" -eq 2 ] && printf '%s\n' "$err" | grep -q "bogus"
+ok $? "-r bogus is a usage error naming the model" || diag "$err"
+run topo-mcf -r min --method approx "$TMPD/ring8.topo"
+[ "$rc" -eq 2 ]
+ok $? "-r with --method approx is a usage error"
+run topo-mcf -P "$TMPD/nope.pat" "$TMPD/ring8.topo"
+expect_fail 1 "^topo-mcf: .*nope.pat" "missing pattern file"
+topo-gen ring n=5 | topo-pattern all-to-all >"$TMPD/five.pat"
+run topo-mcf -P "$TMPD/five.pat" "$TMPD/ring8.topo"
+expect_fail 1 "^topo-mcf: .*five.pat" "pattern made for another size"
+run topo-mcf -m 'nosuchkind' "$TMPD/ring8.topo"
+expect_fail 1 "^topo-mcf: .*nosuchkind" "unknown pattern kind"
+printf 'junk\n' >"$TMPD/junk.topo"
+run topo-mcf "$TMPD/junk.topo"
+[ "$rc" -eq 1 ] && [ -z "$out" ]
+ok $? "malformed topology: exit 1, no output"
+
+done_testing

@@ -1,0 +1,158 @@
+# topo-route: path counts, lengths and weights of the routing models;
+# hand counts, cross-checks with topo-paths, errors and exit codes.
+. "$TK_SRCDIR/tests/cli/lib.sh"
+
+T=$(printf '\t')
+PHEAD="name${T}src${T}dst${T}paths${T}min_len${T}max_len${T}avg_len"
+SHEAD="name${T}routing${T}pairs${T}paths_min${T}paths_avg${T}paths_max${T}min_len${T}avg_len${T}max_len"
+
+# --- min counts are sigma: cross-check with topo-paths -------------------------
+for spec in "hypercube dim=4" "rrg n=30 d=4 -s 3" "torus sides=4,5"; do
+    # shellcheck disable=SC2086
+    topo-gen $spec >"$TMPD/g.topo"
+    topo-route -r min --pairs "$TMPD/g.topo" | awk -F"$T" 'NR > 1 { print $2, $3, $4 }' >"$TMPD/a"
+    topo-paths --pairs "$TMPD/g.topo" | awk -F"$T" 'NR > 1 { print $2, $3, $5 }' >"$TMPD/b"
+    [ -s "$TMPD/a" ] && cmp -s "$TMPD/a" "$TMPD/b"
+    ok $? "$spec: min path counts equal topo-paths sigma for every pair"
+done
+
+run sh -c 'topo-gen hypercube dim=12 | topo-route -r min --pair 0,4095'
+expect_out "$PHEAD
+hypercube dim=12${T}0${T}4095${T}479001600${T}12${T}12${T}12" "12-cube antipodes: 12! paths counted"
+
+# --- Valiant on the 6-cycle, pair 0 -> 1 (hand count, see test_route.c):
+# m = 0, 1: 0-1; m = 2: 0-1-2-1; m = 3: 0-1-2-3-2-1, 0-5-4-3-2-1 (1/12
+# each); m = 4: 0-5-4-3-2-1 again, 0-5-4-5-0-1 (1/12 each); m = 5: 0-5-0-1.
+run sh -c 'topo-gen ring n=6 | topo-route -r valiant --pair 0,1 --paths'
+expect_out "name${T}src${T}dst${T}index${T}weight${T}hops${T}path
+ring n=6${T}0${T}1${T}0${T}0.3333333333333333${T}1${T}0-1
+ring n=6${T}0${T}1${T}1${T}0.16666666666666666${T}3${T}0-1-2-1
+ring n=6${T}0${T}1${T}2${T}0.08333333333333333${T}5${T}0-1-2-3-2-1
+ring n=6${T}0${T}1${T}3${T}0.16666666666666666${T}3${T}0-5-0-1
+ring n=6${T}0${T}1${T}4${T}0.16666666666666666${T}5${T}0-5-4-3-2-1
+ring n=6${T}0${T}1${T}5${T}0.08333333333333333${T}5${T}0-5-4-5-0-1" \
+    "C6 valiant 0->1: six walks with their weights"
+
+run sh -c 'topo-gen ring n=6 | topo-route -r valiant,exclude --pair 0,1'
+row=$(printf '%s\n' "$out" | tail -n 1 | cut -f4-)
+[ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$row" | cut -f1-3)" = "5${T}3${T}5" ] &&
+    awk -v x="$(printf '%s\n' "$row" | cut -f4)" 'BEGIN { exit !(x > 3.999999 && x < 4.000001) }'
+ok $? "C6 valiant,exclude 0->1: 5 paths, 3..5 hops, mean (3+5+5+3)/4 = 4" || diag "$out"
+
+# --- ECMP split fractions by hand: from 0 the next hops to 5 are 1 and 2;
+# from 1 one path (1-3-5), from 2 two (2-3-5, 2-4-5): 1/2, 1/4, 1/4.
+cat >"$TMPD/ecmp.topo" <<'EOF'
+topokit-graph 1
+switches 6
+directed 0
+links 7
+0 1
+0 2
+1 3
+2 3
+2 4
+3 5
+4 5
+end
+EOF
+run topo-route -r ecmp --pair 0,5 --paths "$TMPD/ecmp.topo"
+[ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | awk -F"$T" 'NR > 1 { print $5, $7 }' | tr '\n' ' ')" = \
+    "0.5 0-1-3-5 0.25 0-2-3-5 0.25 0-2-4-5 " ]
+ok $? "ecmp: exact split fractions 1/2, 1/4, 1/4" || diag "$out"
+run topo-route -r min --pair 0,5 --paths "$TMPD/ecmp.topo"
+[ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | awk -F"$T" 'NR > 1 { print $5 }' | sort -u)" = "0.3333333333333333" ]
+ok $? "min: 1/3 each on the same graph" || diag "$out"
+
+# --- polarized on the 5-cycle, 0 -> 2: 0-1-2 and 0-4-3-2 -----------------------
+run sh -c 'topo-gen ring n=5 | topo-route -r polarized --pair 0,2 --paths | cut -f5-'
+expect_out "weight${T}hops${T}path
+0.5${T}2${T}0-1-2
+0.5${T}3${T}0-4-3-2" "C5 polarized 0->2: one minimal and one 3-hop path"
+
+# --- Dragonfly a=4 h=2 g=9 -----------------------------------------------------
+topo-gen dragonfly a=4 h=2 >"$TMPD/df.topo"
+# dragonfly-min: one path per pair; from a router, 3 pairs in its group (1
+# hop); per other group B, 4 routers: 1 + [s does not hold the link to B] +
+# [t does not]: 2 groups (the router's own links) give 2+2+2+1 = 7, the 6
+# others 3+3+3+2 = 11: (3 + 14 + 66)/35 = 83/35.
+run topo-route -r dragonfly-min "$TMPD/df.topo"
+row=$(printf '%s\n' "$out" | tail -n 1 | cut -f2-)
+[ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$row" | cut -f1-6,8)" = "dragonfly-min${T}1260${T}1${T}1${T}1${T}1${T}3" ] &&
+    awk -v x="$(printf '%s\n' "$row" | cut -f7)" 'BEGIN { exit !(x - 83/35 < 1e-12 && 83/35 - x < 1e-12) }'
+ok $? "dragonfly a=4 h=2: 1260 pairs, 1 lgl path each, 1..3 hops, mean 83/35" || diag "$out"
+
+# dragonfly-valiant 0 -> 4: hand count 25 (tests/unit/test_route.c).
+run topo-route -r dragonfly-valiant --pair 0,4 "$TMPD/df.topo"
+[ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | tail -n 1 | cut -f4)" = 25 ] &&
+    [ "$(printf '%s\n' "$out" | tail -n 1 | cut -f6)" -le 6 ]
+ok $? "dragonfly-valiant 0->4: 25 paths (hand count), at most 6 hops" || diag "$out"
+run topo-route -r dragonfly-valiant --pair 0,4 --paths "$TMPD/df.topo"
+[ "$rc" -eq 0 ] && awk -F"$T" 'NR > 1 { s += $5 } END { exit !(s > 0.999999999 && s < 1.000000001) }' <<EOF
+$out
+EOF
+ok $? "dragonfly-valiant 0->4: weights sum to 1" || diag "$out"
+
+# Trunking: g=5 gives 2 global links per group pair, 2 paths per pair.
+run sh -c 'topo-gen dragonfly a=4 h=2 g=5 | topo-route -r dragonfly-min --pair 0,4 --paths | cut -f5'
+expect_out "weight
+0.5
+0.5" "trunked dragonfly: two lgl paths, 1/2 each"
+
+# --- thread count does not change the output -----------------------------------
+topo-gen rrg n=40 d=4 -s 2 >"$TMPD/rrg.topo"
+for m in min ecmp ksp:4 allpath:6 valiant polarized; do
+    a=$(topo-route --threads 1 -r "$m" "$TMPD/rrg.topo")
+    b=$(topo-route --threads 2 -r "$m" "$TMPD/rrg.topo")
+    [ -n "$a" ] && [ "$a" = "$b" ]
+    ok $? "$m: same output with 1 and 2 threads"
+done
+run topo-route -r ksp:4 "$TMPD/rrg.topo"
+[ "$(printf '%s\n' "$out" | head -n 1)" = "$SHEAD" ] &&
+    [ "$(printf '%s\n' "$out" | tail -n 1 | cut -f3,4,6)" = "1560${T}4${T}4" ]
+ok $? "ksp:4 on rrg n=40 d=4: 4 paths for each of the 1560 pairs" || diag "$out"
+
+# --- errors -----------------------------------------------------------------
+topo-gen ring n=6 >"$TMPD/ring.topo"
+run topo-route -r dragonfly-min "$TMPD/ring.topo"
+expect_fail 1 "^topo-route: .*ring.topo: graph 1: dragonfly-min: the graph has no groups" \
+    "dragonfly-min without groups: exit 1"
+run topo-route -r min,global=2 "$TMPD/ring.topo"
+expect_fail 1 "^topo-route: .*graph 1: min,global=2: the graph has no link class 'global'" \
+    "hop length for a missing class: exit 1"
+run topo-route --pair 0,6 "$TMPD/ring.topo"
+expect_fail 1 "^topo-route: .*graph 1: --pair 0,6: switch ids are 0..5" "pair out of range: exit 1"
+run topo-route -r allpath:2 "$TMPD/ring.topo"
+expect_fail 1 "graph 1: allpath:2: no path from .* within 2 hops" "allpath beyond H: exit 1"
+run sh -c 'topo-gen hypercube dim=12 | topo-route --pair 0,4095 --paths --max-paths 1000'
+expect_fail 1 "graph 1: pair 0,4095: .*more than 1000" "too many paths: exit 1"
+printf 'topokit-graph 1\nswitches 4\ndirected 0\nlinks 2\n0 1\n2 3\nend\n' >"$TMPD/two.topo"
+run topo-route "$TMPD/two.topo"
+expect_fail 1 "graph 1: min: the graph is not connected" "disconnected graph: exit 1"
+run topo-route -r foo "$TMPD/ring.topo"
+expect_err_match "^topo-route: foo: unknown routing model" "unknown model: message"
+[ "$rc" -eq 2 ] && [ -z "$out" ]
+ok $? "unknown model: exit 2"
+run topo-route -r ksp:0 "$TMPD/ring.topo"
+expect_err_match "^topo-route: ksp:0: K must be" "ksp:0: usage error"
+[ "$rc" -eq 2 ]
+ok $? "ksp:0: exit 2"
+run topo-route -r min,exclude "$TMPD/ring.topo"
+[ "$rc" -eq 2 ] && [ -z "$out" ]
+ok $? "valiant option on min: exit 2"
+run topo-route --paths "$TMPD/ring.topo"
+[ "$rc" -eq 2 ] && [ -z "$out" ]
+ok $? "--paths without --pair: exit 2"
+run topo-route --pair 1 "$TMPD/ring.topo"
+[ "$rc" -eq 2 ] && printf '%s\n' "$err" | grep -q -- "--pair"
+ok $? "--pair 1: exit 2 naming the option"
+run topo-route --pair 0,1 --pairs "$TMPD/ring.topo"
+[ "$rc" -eq 2 ] && [ -z "$out" ]
+ok $? "--pair with --pairs: exit 2"
+run topo-route -r dragonfly-min -o "$TMPD/out.tsv" "$TMPD/ring.topo"
+[ "$rc" -eq 1 ] && [ ! -e "$TMPD/out.tsv" ]
+ok $? "-o: no file left after an error"
+run topo-route -o "$TMPD/out.tsv" "$TMPD/ring.topo"
+[ "$rc" -eq 0 ] && [ -z "$out" ] && [ "$(head -n 1 "$TMPD/out.tsv")" = "$SHEAD" ]
+ok $? "-o FILE written on success"
+
+done_testing

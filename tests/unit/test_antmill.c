@@ -1,0 +1,322 @@
+/*
+ * test_antmill.c - Ant Mill cycles (seed 000): search, independent
+ * verifier, cycle files, pattern, medoid.  Expected deltas come from the
+ * seed's arguments (girth, Moore graphs, path counts) and from closed forms.
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "topokit.h"
+
+static tk_graph_t *gen(const char *family, const char *params)
+{
+    char buf[256], *argv[16];
+    int argc = 0;
+    tk_gen_opts_t o;
+    tk_graph_t *g = NULL;
+    tk_error_t err;
+
+    snprintf(buf, sizeof buf, "%s", params);
+    for (char *t = strtok(buf, " "); t && argc < 16; t = strtok(NULL, " "))
+        argv[argc++] = t;
+    memset(&o, 0, sizeof o);
+    o.seed = 7;
+    o.seed_given = 1;
+    if (tk_generate(family, argc, argv, &o, &g, &err)) {
+        printf("# generate %s %s: %s\n", family, params, err.msg);
+        return NULL;
+    }
+    return g;
+}
+
+/* Search with delta D, verify independently; returns the verified delta or
+ * -1 on failure (status in *st). */
+static int32_t search_verify(const tk_graph_t *g, int32_t delta, uint64_t seed, double budget,
+                             tk_status_t *st, tk_antmill_stats_t *stats, tk_id_t *out)
+{
+    tk_antmill_opts_t o;
+    tk_error_t err;
+    tk_id_t *c = malloc((size_t)g->n * sizeof *c);
+    int32_t d = -1;
+
+    memset(&o, 0, sizeof o);
+    o.delta = delta;
+    o.seed = seed;
+    o.budget = budget;
+    *st = tk_antmill_search(g, &o, c, stats, &err);
+    if (*st == TK_OK) {
+        if (tk_antmill_verify(g, c, g->n, "test", NULL, &d, &err) != TK_OK) {
+            printf("# verify: %s\n", err.msg);
+            d = -2;
+        }
+        if (out)
+            memcpy(out, c, (size_t)g->n * sizeof *c);
+    } else {
+        printf("# search delta=%d: %s\n", (int)delta, err.msg);
+    }
+    free(c);
+    return d;
+}
+
+static void family_case(const char *fam, const char *params, int32_t want_delta, int exact,
+                        const char *why)
+{
+    tk_graph_t *g = gen(fam, params);
+    tk_status_t st;
+    tk_antmill_stats_t stats;
+    if (!g) {
+        ok(0, "%s %s generated", fam, params);
+        return;
+    }
+    int32_t d = search_verify(g, 0, 3, 20, &st, &stats, NULL);
+    ok(st == TK_OK && d >= 0, "%s %s: H-hat found and verified Hamiltonian (delta %d)", fam, params,
+       (int)d);
+    if (want_delta > 0) {
+        d = search_verify(g, want_delta, 5, 20, &st, &stats, NULL);
+        if (exact)
+            is_int(d, want_delta, "%s %s: H with delta %d found, verified delta exactly %d (%s)",
+                   fam, params, (int)want_delta, (int)want_delta, why);
+        else
+            ok(d >= want_delta, "%s %s: H with delta >= %d found and verified (%s)", fam, params,
+               (int)want_delta, why);
+    }
+    tk_graph_free(g);
+}
+
+int main(void)
+{
+    tk_status_t st;
+    tk_antmill_stats_t stats;
+    tk_error_t err;
+    tk_graph_t *g;
+
+    /* --- families: every cycle goes through the independent verifier ---- */
+    family_case("rrg", "n=60 d=5", 2, 0, "RRG, girth guarantee and search");
+    family_case("slimfly", "q=7", 2, 1,
+                "Slim Fly: girth 3 but few triangles, delta 2 = radius (seed 000 4.1)");
+    family_case("projective", "q=5", 2, 1, "demi-projective ER_q: delta 2 = radius (seed 000 4.1)");
+    family_case("projective", "q=3 levi=1", 2, 0, "Levi graph, girth 6 (seed 000 4.1)");
+    family_case("dragonfly", "a=4 h=2", 2, 0, "Dragonfly, delta 2 (seed 000 4.1)");
+    family_case("hypercube", "dim=5", 1, 1, "hypercube: 2 paths at distance 2");
+    family_case("torus", "sides=6,6", 0, 0, "torus");
+    family_case("gdbg", "n=40 r=3", 0, 0, "GDBG directed");
+
+    /* Moore graph (Hoffman-Singleton = Slim Fly q=5): all shortest paths are
+     * unique, so every Hamiltonian cycle has delta = diameter = 2. */
+    g = gen("slimfly", "q=5");
+    is_int(search_verify(g, 0, 11, 20, &st, &stats, NULL), 2,
+           "Hoffman-Singleton: any Hamiltonian cycle has delta 2 (Moore graph)");
+    tk_graph_free(g);
+
+    /* Hypercube: distance-2 pairs have 2 shortest paths, so delta = 1 for
+     * every cycle and delta 2 is refused at once. */
+    g = gen("hypercube", "dim=4");
+    is_int(search_verify(g, 0, 1, 20, &st, &stats, NULL), 1, "Q4: H-hat has delta 1");
+    search_verify(g, 2, 1, 20, &st, &stats, NULL);
+    is_int(st, TK_EUNSUPPORTED, "Q4: delta 2 impossible (no unique distance-2 pair)");
+    tk_graph_free(g);
+
+    /* Levi graph of PG(2,3): distance-3 pairs (point to non-incident line)
+     * have q+1 = 4 paths, so delta 3 is impossible (seed: delta 2). */
+    g = gen("projective", "q=3 levi=1");
+    search_verify(g, 3, 1, 20, &st, &stats, NULL);
+    is_int(st, TK_EUNSUPPORTED, "Levi PG(2,3): delta 3 impossible");
+    tk_graph_free(g);
+
+    /* Torus: every Hamiltonian cycle zigzags, so delta = 1 (seed 000 4.1). */
+    g = gen("torus", "sides=6,6");
+    is_int(search_verify(g, 0, 2, 20, &st, &stats, NULL), 1, "torus 6x6: H-hat has delta 1");
+    tk_graph_free(g);
+
+    /* Petersen is not Hamiltonian: the search must stop (budget or
+     * exhaustion), never hang. */
+    g = gen("slimfly", "q=5");
+    tk_graph_free(g);
+    {
+        tk_builder_t *b;
+        tk_builder_new(&b, 10, 0, &err);
+        for (int i = 0; i < 5; i++) {
+            tk_builder_add(b, i, (i + 1) % 5, &err);
+            tk_builder_add(b, i, i + 5, &err);
+            tk_builder_add(b, 5 + i, 5 + (i + 2) % 5, &err);
+        }
+        tk_builder_finish(b, &g, &err);
+        search_verify(g, 0, 1, 0.5, &st, &stats, NULL);
+        ok(st == TK_ELIMIT || st == TK_EUNSUPPORTED,
+           "Petersen: no Hamiltonian cycle, search stops");
+        tk_graph_free(g);
+    }
+
+    /* --- backtracking: directed circulant i -> i+1, i -> i+2 (mod 15).  Its
+     * only Hamiltonian cycles are all-steps-1 and all-steps-2 (a step of 2
+     * from i forces i+1 to be entered from i-1, which forces every step to
+     * be 2), so any greedy path that mixes the two dead-ends and must be
+     * undone.  Candidates tie on the free-neighbour count, so the order is
+     * random and some seed of five mixes. */
+    {
+        tk_builder_t *b;
+        uint64_t bt = 0;
+        int all_ok = 1;
+        tk_builder_new(&b, 15, 1, &err);
+        for (int i = 0; i < 15; i++) {
+            tk_builder_add(b, i, (i + 1) % 15, &err);
+            tk_builder_add(b, i, (i + 2) % 15, &err);
+        }
+        tk_builder_finish(b, &g, &err);
+        for (uint64_t s = 1; s <= 5; s++) {
+            int32_t d = search_verify(g, 0, s, 20, &st, &stats, NULL);
+            if (d < 0)
+                all_ok = 0;
+            bt += stats.backtracks;
+        }
+        ok(all_ok, "skip circulant: cycles found and verified for 5 seeds");
+        ok(bt > 0, "skip circulant: backtracking exercised (%llu extensions undone)",
+           (unsigned long long)bt);
+        tk_graph_free(g);
+    }
+
+    /* --- verifier on closed forms: the ring C_n itself has delta
+     * floor((n-1)/2) (at distance n/2 an even ring has two paths). */
+    for (int n = 5; n <= 8; n++) {
+        tk_id_t c[8];
+        int32_t d = -1;
+        tk_gen_ring(n, &g, &err);
+        for (int i = 0; i < n; i++)
+            c[i] = i;
+        tk_antmill_verify(g, c, n, "ring", NULL, &d, &err);
+        is_int(d, (n - 1) / 2, "ring C_%d: delta floor((n-1)/2)", n);
+        tk_graph_free(g);
+    }
+    {
+        tk_id_t c[6] = {0, 1, 2, 3, 4, 5};
+        int32_t d = -1;
+        tk_gen_complete(6, &g, &err);
+        tk_antmill_verify(g, c, 6, "k6", NULL, &d, &err);
+        is_int(d, 1, "K6: any cycle has delta 1");
+        /* bad cycles */
+        tk_id_t rep[6] = {0, 1, 2, 3, 2, 5};
+        long lines[6] = {3, 4, 5, 6, 7, 8};
+        st = tk_antmill_verify(g, rep, 6, "f", lines, &d, &err);
+        ok(st == TK_EFORMAT && err.line == 7 && strstr(err.msg, "repeated"),
+           "repeated switch named at its line (%s:%ld: %s)", err.where, err.line, err.msg);
+        st = tk_antmill_verify(g, c, 5, "f", lines, &d, &err);
+        ok(st == TK_EFORMAT && strstr(err.msg, "5 switches"), "wrong count refused");
+        tk_graph_free(g);
+        tk_gen_ring(6, &g, &err);
+        tk_id_t nh[6] = {0, 1, 2, 4, 3, 5};
+        st = tk_antmill_verify(g, nh, 6, "f", lines, &d, &err);
+        ok(st == TK_EFORMAT && err.line == 6 && strstr(err.msg, "no link"),
+           "non-adjacent step named at its line (%ld: %s)", err.line, err.msg);
+        tk_graph_free(g);
+    }
+
+    /* --- cycle files ------------------------------------------------------ */
+    {
+        char good[1200];
+        memset(good, 'x', sizeof good);
+        memcpy(good, "# ", 2);
+        snprintf(good + 1000, 200, "\n0\n1\n\n2\n3\n"); /* a 1000-byte comment line first */
+        const char *bad[] = {"0\n1\n2\n", "0\n1\n1\n3\n", "0\n1\n9\n3\n", "0\nx\n2\n3\n",
+                             "0\n1\n2\n3\n4\n"};
+        const char *want[] = {"3 switches", "repeated (first at line 2)", "out of range",
+                              "expected", "out of range"};
+        long wline[] = {3, 3, 3, 2, 5};
+        tk_id_t *c;
+        int64_t len;
+        long *lines;
+        FILE *fp = fmemopen((void *)good, strlen(good), "r");
+        st = tk_cycle_read(fp, "good", 4, &c, &len, &lines, &err);
+        fclose(fp);
+        ok(st == TK_OK && len == 4 && c[2] == 2 && lines[2] == 5,
+           "cycle file read with line numbers");
+        if (st == TK_OK) {
+            free(c);
+            free(lines);
+        }
+        for (int i = 0; i < 5; i++) {
+            fp = fmemopen((void *)bad[i], strlen(bad[i]), "r");
+            st = tk_cycle_read(fp, "bad", 4, &c, &len, &lines, &err);
+            fclose(fp);
+            ok(st != TK_OK && err.line == wline[i] && strstr(err.msg, want[i]),
+               "bad cycle file %d: %s:%ld: %s", i, err.where, err.line, err.msg);
+        }
+    }
+
+    /* --- determinism: the budget never changes the cycle ------------------ */
+    {
+        g = gen("rrg", "n=80 d=6");
+        tk_id_t *c1 = malloc(80 * sizeof *c1), *c2 = malloc(80 * sizeof *c2);
+        search_verify(g, 2, 9, 0, &st, &stats, c1);
+        tk_status_t st2;
+        search_verify(g, 2, 9, 1000, &st2, &stats, c2);
+        ok(st == TK_OK && st2 == TK_OK && memcmp(c1, c2, 80 * sizeof *c1) == 0,
+           "same seed, different budgets: same cycle");
+        free(c1);
+        free(c2);
+
+        /* pattern: server j of x_i -> server j of x_{i+lambda} */
+        tk_graph_t *g2;
+        tk_gen_opts_t o;
+        char *argv[] = {(char *)"n=80", (char *)"d=6"};
+        memset(&o, 0, sizeof o);
+        o.seed = 7;
+        o.seed_given = 1;
+        o.servers = 3;
+        o.servers_given = 1;
+        tk_generate("rrg", 2, argv, &o, &g2, &err);
+        tk_id_t *c = malloc(80 * sizeof *c);
+        search_verify(g2, 2, 1, 0, &st, &stats, c);
+        tk_pattern_t *p = NULL;
+        st = tk_antmill_pattern(g2, c, 2, "delta=2", &p, &err);
+        int good =
+            st == TK_OK && p->level == TK_LEVEL_SERVER && p->endpoints == 240 && p->len == 240;
+        for (int64_t k = 0; good && k < p->len; k++) {
+            int64_t i = k / 3, j = k % 3;
+            good = p->d[k].src == (int64_t)c[i] * 3 + j &&
+                   p->d[k].dst == (int64_t)c[(i + 2) % 80] * 3 + j && p->d[k].w == 1.0;
+        }
+        ok(good, "(H,2)-Ant-mill pattern: 240 server demands x_i.j -> x_{i+2}.j");
+        tk_pattern_free(p);
+        st = tk_antmill_pattern(g2, c, 80, NULL, &p, &err);
+        is_int(st, TK_EINVAL, "lambda = n refused");
+        free(c);
+        tk_graph_free(g2);
+        tk_graph_free(g);
+    }
+
+    /* --- medoid ------------------------------------------------------------ */
+    {
+        double x1[] = {0, 1, 2, 3, 10};
+        int64_t m = -1;
+        tk_medoid_select(x1, 5, 1, NULL, NULL, &m, &err);
+        is_int(m, 2, "1-D medoid of {0,1,2,3,10} is the median 2");
+        double x2[] = {0, 1};
+        tk_medoid_select(x2, 2, 1, NULL, NULL, &m, &err);
+        is_int(m, 0, "tie goes to the smallest index");
+        /* z-scores make the medoid scale invariant; a symmetric cross has
+         * its centre as medoid */
+        double x3[] = {0, 0, 1, 1000, 2, 3000, 3, 2000, 10, 9000};
+        double x3s[10];
+        double z[10];
+        int64_t m2 = -1;
+        for (int i = 0; i < 10; i++)
+            x3s[i] = i % 2 ? x3[i] / 1000 : x3[i] * 7;
+        tk_medoid_select(x3, 5, 2, z, NULL, &m, &err);
+        tk_medoid_select(x3s, 5, 2, NULL, NULL, &m2, &err);
+        is_int(m2, m, "medoid invariant under scaling each feature");
+        double cross[] = {1, 0, -1, 0, 0, 0, 0, 1, 0, -1};
+        tk_medoid_select(cross, 5, 2, NULL, NULL, &m2, &err);
+        is_int(m2, 2, "symmetric cross: the centre is the medoid");
+        is_dbl(z[0] + z[2] + z[4] + z[6] + z[8], 0, 1e-12, "z-scores have mean 0");
+        double x4[] = {5, 5, 5};
+        tk_medoid_select(x4, 3, 1, z, NULL, &m, &err);
+        ok(m == 0 && z[1] == 0, "constant feature: z 0, medoid 0");
+        st = tk_medoid_select(x4, 0, 1, NULL, NULL, &m, &err);
+        is_int(st, TK_EINVAL, "no samples refused");
+    }
+    return tap_done();
+}

@@ -1,0 +1,420 @@
+/*
+ * test_mcf.c - maximum concurrent flow against closed forms: complete
+ * graphs, rings, hypercubes and tori under uniform traffic (path-length and
+ * bisection bounds coincide), Dragonfly ADV+1 under minimal routing
+ * (l / (a p)), Remark 1's Ant Mill on a cycle (1 / (p lambda)); the
+ * approximation within its own certified gap of the exact value; the
+ * path formulation with every simple path equal to the arc formulation;
+ * the time-limit and GLPK-failure paths; bad inputs.
+ */
+#include <config.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topokit.h"
+#include "tap.h"
+
+/* Demand set built by hand: pairs (s, t, w) in link-capacity units. */
+static void demand_build(tk_swdemand_t *d, tk_id_t n, int64_t len, const tk_id_t *s,
+                         const tk_id_t *t, const double *w)
+{
+    memset(d, 0, sizeof *d);
+    d->n = n;
+    d->len = len;
+    d->off = calloc((size_t)n + 1, sizeof *d->off);
+    d->dst = malloc(((size_t)len + 1) * sizeof *d->dst);
+    d->w = malloc(((size_t)len + 1) * sizeof *d->w);
+    d->inject = calloc((size_t)n, sizeof *d->inject);
+    d->eject = calloc((size_t)n, sizeof *d->eject);
+    /* input sorted by source */
+    for (int64_t k = 0; k < len; k++)
+        d->off[s[k] + 1]++;
+    for (tk_id_t v = 0; v < n; v++)
+        d->off[v + 1] += d->off[v];
+    for (int64_t k = 0; k < len; k++) {
+        d->dst[k] = t[k];
+        d->w[k] = w[k];
+        d->total += w[k];
+    }
+}
+
+static double solve(const tk_graph_t *g, const tk_swdemand_t *d, tk_mcf_method_t meth,
+                    double eps, tk_mcf_result_t *res)
+{
+    tk_mcf_opts_t o;
+    tk_error_t err;
+    tk_mcf_opts_init(&o);
+    o.method = meth;
+    o.eps = eps;
+    if (tk_mcf_solve(g, d, &o, res, &err) != TK_OK) {
+        printf("# solve failed: %s\n", err.msg);
+        return NAN;
+    }
+    return res->theta;
+}
+
+/* exact == want; approx brackets exact within its reported gap <= eps */
+static void check_uniform(tk_graph_t *g, double want, const char *what)
+{
+    tk_swdemand_t d;
+    tk_mcf_result_t ex, ap;
+    tk_error_t err;
+    double eps = 0.02;
+
+    if (!ok(tk_mcf_uniform(g, 0, &d, &err) == TK_OK, "%s: uniform demand", what))
+        return;
+    double th = solve(g, &d, TK_MCF_EXACT, 0.01, &ex);
+    is_dbl(th, want, 1e-9 * want, "%s: exact theta = %.6g", what, want);
+    ok(ex.method == TK_MCF_EXACT && ex.gap == 0 && ex.upper == ex.theta, "%s: exact gap 0", what);
+    solve(g, &d, TK_MCF_APPROX, eps, &ap);
+    ok(ap.method == TK_MCF_APPROX, "%s: approx ran", what);
+    ok(ap.theta <= th * (1 + 1e-9) && ap.upper >= th * (1 - 1e-9),
+       "%s: approx bounds [%.9g, %.9g] bracket the exact %.9g", what, ap.theta, ap.upper, th);
+    ok(ap.gap <= eps + 1e-12 && fabs(ap.gap - (ap.upper - ap.theta) / ap.upper) < 1e-12,
+       "%s: approx reported gap %.3g <= eps %.3g", what, ap.gap, eps);
+    tk_mcf_result_destroy(&ex);
+    tk_mcf_result_destroy(&ap);
+    tk_mcf_demand_free(&d);
+    tk_graph_free(g);
+}
+
+static void closed_forms(void)
+{
+    tk_graph_t *g;
+    tk_error_t err;
+
+    for (int n = 3; n <= 7; n += 2) {
+        char what[64];
+        tk_gen_complete(n, &g, &err);
+        snprintf(what, sizeof what, "K_%d", n);
+        /* demand 1/(n-1) per pair, all on the direct link */
+        check_uniform(g, n - 1, what);
+    }
+    for (int n = 5; n <= 10; n += 5) {
+        char what[64];
+        /* sum of distances from a switch: n^2/4 (even), (n^2-1)/4 (odd) */
+        double sd = n % 2 ? (n * n - 1) / 4.0 : n * n / 4.0;
+        tk_gen_ring(n, &g, &err);
+        snprintf(what, sizeof what, "ring C_%d", n);
+        check_uniform(g, 2.0 * (n - 1) / sd, what);
+    }
+    for (int k = 3; k <= 4; k++) {
+        char what[64];
+        double n = 1 << k;
+        tk_gen_hypercube(k, &g, &err);
+        snprintf(what, sizeof what, "hypercube Q_%d", k);
+        /* bisection: n/2 arcs each way carry (n/2)^2/(n-1) */
+        check_uniform(g, 2 * (n - 1) / n, what);
+    }
+    {
+        int64_t sides[2] = { 6, 6 };
+        double k = 6, n = 36;
+        tk_gen_grid(sides, 2, 1, &g, &err);
+        /* bisection: 2k arcs each way carry (n/2)^2/(n-1) */
+        check_uniform(g, 2 * k * (n - 1) / (n * n / 4), "torus 6x6");
+    }
+}
+
+/* Remark 1 (seed 000): switch x_i sends all p of its servers' traffic to
+ * x_{i+lambda} along a cycle with unique shortest paths: under minimal
+ * routing every cycle arc carries p*lambda, so theta = 1/(p lambda). */
+static void antmill_cycle(void)
+{
+    tk_graph_t *g;
+    tk_error_t err;
+    tk_route_spec_t spec;
+    tk_router_t *r;
+    int n = 11, p = 3;
+
+    tk_gen_ring(n, &g, &err);
+    tk_route_parse("min", &spec, &err);
+    if (!ok(tk_router_new(g, &spec, 1, 0, &r, &err) == TK_OK, "router min on C_11"))
+        return;
+    for (int lambda = 1; lambda <= 4; lambda++) {
+        tk_id_t s[11], t[11];
+        double w[11];
+        tk_swdemand_t d;
+        tk_mcf_opts_t o;
+        tk_mcf_result_t res;
+        for (int i = 0; i < n; i++) {
+            s[i] = i;
+            t[i] = (i + lambda) % n;
+            w[i] = p;
+        }
+        demand_build(&d, n, n, s, t, w);
+        tk_mcf_opts_init(&o);
+        ok(tk_mcf_solve_paths(r, &d, 0, &o, &res, &err) == TK_OK, "ant mill lambda=%d", lambda);
+        is_dbl(res.theta, 1.0 / (p * lambda), 1e-9, "ant mill lambda=%d: theta = 1/(p lambda)",
+               lambda);
+        tk_mcf_result_destroy(&res);
+        /* unrestricted, the short way and the long way share: n / (p (n)) ... */
+        ok(tk_mcf_solve(g, &d, &o, &res, &err) == TK_OK, "ant mill unrestricted");
+        /* each switch sends p; clockwise costs lambda arcs, counter-clockwise
+         * n - lambda; capacity n per direction: p*x*lambda = n, p*(1-x)*(n-lambda) = n
+         * balanced -> theta = n / (p lambda) ... per direction: theta*p*lambda*x*n/n */
+        is_dbl(res.theta, 1.0 / (p * lambda) + 1.0 / (p * (n - lambda)), 1e-9,
+               "ant mill lambda=%d unrestricted: 1/(p l) + 1/(p (n-l))", lambda);
+        tk_mcf_result_destroy(&res);
+        tk_mcf_demand_free(&d);
+    }
+    tk_router_free(r);
+    tk_graph_free(g);
+}
+
+/* Dragonfly ADV+1 under minimal routing: a*p servers of a group share the
+ * l global links to the next group: theta = l / (a p). */
+static void dragonfly_adv(void)
+{
+    struct { int a, h, p, g; const char *route; int l; } cases[] = {
+        { 4, 1, 2, 5, "min", 1 },
+        { 4, 2, 2, 9, "dragonfly-min", 1 },
+        { 4, 2, 2, 5, "dragonfly-min", 2 },
+        { 3, 2, 3, 4, "dragonfly-min", 2 },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        tk_graph_t *g;
+        tk_error_t err;
+        tk_pattern_t *pat;
+        tk_swdemand_t d;
+        tk_route_spec_t spec;
+        tk_router_t *r;
+        tk_mcf_opts_t o;
+        tk_mcf_result_t res;
+        char *params[] = { "i=1" };
+        int a = cases[c].a, p = cases[c].p;
+        if (!ok(tk_gen_dragonfly(p, a, cases[c].h, cases[c].g, TK_ARR_PALMTREE, 1, 0, &g, &err) ==
+                    TK_OK &&
+                    tk_pattern_make(g, "adv", 1, params, 1, 1, &pat, &err) == TK_OK &&
+                    tk_pattern_to_switch(pat, g, &d, &err) == TK_OK &&
+                    tk_route_parse(cases[c].route, &spec, &err) == TK_OK &&
+                    tk_router_new(g, &spec, 1, 0, &r, &err) == TK_OK,
+                "dragonfly a=%d h=%d p=%d g=%d set up", a, cases[c].h, p, cases[c].g)) {
+            printf("# %s\n", err.msg);
+            continue;
+        }
+        tk_mcf_opts_init(&o);
+        o.server_limits = 1;
+        ok(tk_mcf_solve_paths(r, &d, 0, &o, &res, &err) == TK_OK, "ADV+1 solve");
+        is_dbl(res.theta, (double)cases[c].l / (a * p), 1e-9,
+               "dragonfly a=%d h=%d p=%d g=%d, ADV+1 under %s: l/(a p) = %d/%d", a, cases[c].h, p,
+               cases[c].g, cases[c].route, cases[c].l, a * p);
+        tk_mcf_result_destroy(&res);
+        tk_router_free(r);
+        tk_swdemand_destroy(&d);
+        tk_pattern_free(pat);
+        tk_graph_free(g);
+    }
+}
+
+/* Path LP over all simple paths equals the arc LP; approx within its gap. */
+static void paths_vs_arcs(void)
+{
+    for (int seed = 1; seed <= 3; seed++) {
+        tk_graph_t *g;
+        tk_error_t err;
+        tk_route_spec_t spec;
+        tk_router_t *r;
+        tk_mcf_opts_t o;
+        tk_mcf_result_t ra, rp, rx;
+        tk_swdemand_t d;
+        tk_id_t s[40], t[40];
+        double w[40];
+        int n = 8, len = 0;
+        tk_rng_t *rng;
+        tk_gen_rrg(n, 3, (uint64_t)seed, 0, &g, &err);
+        tk_rng_new(&rng, (uint64_t)seed, 0, &err);
+        for (int u = 0; u < n; u++)
+            for (int v = 0; v < n; v++)
+                if (u != v && tk_rng_uniform(rng) < 0.4) {
+                    s[len] = u;
+                    t[len] = v;
+                    w[len] = 0.25 + tk_rng_uniform(rng);
+                    len++;
+                }
+        tk_rng_free(rng);
+        demand_build(&d, n, len, s, t, w);
+        tk_route_parse("allpath:7", &spec, &err);
+        tk_router_new(g, &spec, 1, 0, &r, &err);
+        tk_mcf_opts_init(&o);
+        o.method = TK_MCF_EXACT;
+        o.links = 1;
+        ok(tk_mcf_solve(g, &d, &o, &ra, &err) == TK_OK, "rrg(8,3) s=%d arc LP", seed);
+        ok(tk_mcf_solve_paths(r, &d, 0, &o, &rp, &err) == TK_OK, "rrg(8,3) s=%d path LP", seed);
+        is_dbl(rp.theta, ra.theta, 1e-7 * ra.theta,
+               "rrg(8,3) s=%d random demands: all simple paths = arc formulation", seed);
+        /* duals: sum over saturated arcs of dual * cap = 1, loads 1 */
+        double sum = 0;
+        int all_full = 1;
+        for (int64_t i = 0; i < ra.nsat; i++) {
+            sum += ra.sat_dual[i];
+            if (fabs(ra.sat_load[i] - 1) > 1e-7)
+                all_full = 0;
+        }
+        ok(ra.nsat > 0 && fabs(sum - 1) < 1e-9 && all_full,
+           "s=%d: %d saturated arcs, duals normalised, each at load 1", seed, (int)ra.nsat);
+        o.method = TK_MCF_APPROX;
+        o.links = 0;
+        o.eps = 0.005;
+        ok(tk_mcf_solve(g, &d, &o, &rx, &err) == TK_OK, "approx");
+        ok(rx.theta <= ra.theta * (1 + 1e-9) && rx.upper >= ra.theta * (1 - 1e-9) &&
+               rx.gap <= 0.005,
+           "s=%d: approx [%.9g, %.9g] brackets exact %.9g, gap %.3g", seed, rx.theta, rx.upper,
+           ra.theta, rx.gap);
+        tk_mcf_result_destroy(&ra);
+        tk_mcf_result_destroy(&rp);
+        tk_mcf_result_destroy(&rx);
+        tk_router_free(r);
+        tk_mcf_demand_free(&d);
+        tk_graph_free(g);
+    }
+}
+
+static void special_cases(void)
+{
+    tk_graph_t *g;
+    tk_error_t err;
+    tk_swdemand_t d;
+    tk_mcf_opts_t o;
+    tk_mcf_result_t res;
+    tk_builder_t *b;
+
+    /* server limits: one switch sends 2 in its endpoints' units -> 1/2 */
+    tk_gen_complete(4, &g, &err);
+    {
+        tk_id_t s[1] = { 0 }, t[1] = { 1 };
+        double w[1] = { 0.25 };
+        demand_build(&d, 4, 1, s, t, w);
+        d.inject[0] = 2;
+        d.eject[1] = 1;
+        tk_mcf_opts_init(&o);
+        o.method = TK_MCF_EXACT;
+        tk_mcf_solve(g, &d, &o, &res, &err);
+        is_dbl(res.theta, 12, 1e-9, "K_4 one pair 0.25: network allows 3/0.25 = 12");
+        tk_mcf_result_destroy(&res);
+        o.server_limits = 1;
+        tk_mcf_solve(g, &d, &o, &res, &err);
+        is_dbl(res.theta, 0.5, 1e-12, "server limits: inject 2 caps theta at 1/2");
+        ok(res.limited_by_servers, "limited_by_servers set");
+        tk_mcf_result_destroy(&res);
+        o.method = TK_MCF_APPROX;
+        tk_mcf_solve(g, &d, &o, &res, &err);
+        is_dbl(res.theta, 0.5, 1e-12, "approx: server cap too");
+        tk_mcf_result_destroy(&res);
+        /* bad inputs */
+        tk_mcf_opts_init(&o);
+        o.eps = 0;
+        is_int(tk_mcf_solve(g, &d, &o, &res, &err), TK_EINVAL, "eps=0 refused");
+        ok(strncmp(err.msg, "eps=0", 5) == 0, "message names eps: %s", err.msg);
+        o.eps = 1;
+        is_int(tk_mcf_solve(g, &d, &o, &res, &err), TK_EINVAL, "eps=1 refused");
+        tk_mcf_opts_init(&o);
+        o.time_limit = -1;
+        is_int(tk_mcf_solve(g, &d, &o, &res, &err), TK_EINVAL, "negative time limit refused");
+        d.w[0] = -1;
+        tk_mcf_opts_init(&o);
+        is_int(tk_mcf_solve(g, &d, &o, &res, &err), TK_EINVAL, "negative demand refused");
+        tk_mcf_demand_free(&d);
+    }
+    tk_graph_free(g);
+    /* size mismatch */
+    tk_gen_complete(5, &g, &err);
+    tk_mcf_uniform(g, 0, &d, &err);
+    tk_graph_free(g);
+    tk_gen_complete(4, &g, &err);
+    tk_mcf_opts_init(&o);
+    is_int(tk_mcf_solve(g, &d, &o, &res, &err), TK_EINVAL, "demands of 5 switches on K_4 refused");
+    tk_mcf_demand_free(&d);
+    /* no network demand: theta = inf */
+    {
+        tk_id_t s[1] = { 0 }, t[1] = { 1 };
+        double w[1] = { 1 };
+        demand_build(&d, 4, 0, s, t, w);
+        ok(tk_mcf_solve(g, &d, &o, &res, &err) == TK_OK && isinf(res.theta),
+           "no demand: theta inf");
+        tk_mcf_result_destroy(&res);
+        tk_mcf_demand_free(&d);
+    }
+    tk_graph_free(g);
+    /* unreachable: two components -> 0 */
+    tk_builder_new(&b, 4, 0, &err);
+    tk_builder_add(b, 0, 1, &err);
+    tk_builder_add(b, 2, 3, &err);
+    tk_builder_finish(b, &g, &err);
+    {
+        tk_id_t s[2] = { 0, 1 }, t[2] = { 1, 2 };
+        double w[2] = { 1, 1 };
+        demand_build(&d, 4, 2, s, t, w);
+        ok(tk_mcf_solve(g, &d, &o, &res, &err) == TK_OK && res.theta == 0,
+           "unreachable demand: theta 0");
+        tk_mcf_result_destroy(&res);
+        tk_mcf_demand_free(&d);
+    }
+    /* directed graphs and capacities: directed 3-cycle, arc caps 2 */
+    tk_graph_free(g);
+    tk_builder_new(&b, 3, 1, &err);
+    tk_builder_add_ex(b, 0, 1, 0, 2.0, &err);
+    tk_builder_add_ex(b, 1, 2, 0, 2.0, &err);
+    tk_builder_add_ex(b, 2, 0, 0, 2.0, &err);
+    tk_builder_finish(b, &g, &err);
+    {
+        tk_id_t s[2] = { 0, 1 }, t[2] = { 2, 0 };
+        double w[2] = { 1, 1 };
+        demand_build(&d, 3, 2, s, t, w);
+        tk_mcf_opts_init(&o);
+        o.method = TK_MCF_EXACT;
+        /* 0->2 uses arcs 01,12; 1->0 uses 12,20: arc 1->2 carries 2 theta <= 2 */
+        tk_mcf_solve(g, &d, &o, &res, &err);
+        is_dbl(res.theta, 1, 1e-9, "directed C_3, capacity 2: theta 1");
+        tk_mcf_result_destroy(&res);
+        tk_mcf_demand_free(&d);
+    }
+    tk_graph_free(g);
+}
+
+static void failures(void)
+{
+    tk_graph_t *g;
+    tk_error_t err;
+    tk_swdemand_t d;
+    tk_mcf_opts_t o;
+    tk_mcf_result_t res;
+
+    tk_gen_rrg(40, 6, 3, 0, &g, &err);
+    tk_mcf_uniform(g, 0, &d, &err);
+    tk_mcf_opts_init(&o);
+    o.method = TK_MCF_EXACT;
+    o.test_glpk_error = 1;
+    is_int(tk_mcf_solve(g, &d, &o, &res, &err), TK_EINTERNAL, "GLPK error comes back as error");
+    ok(strstr(err.msg, "GLPK") != NULL, "message names GLPK: %s", err.msg);
+    o.test_glpk_error = 0;
+    ok(tk_mcf_solve(g, &d, &o, &res, &err) == TK_OK && res.theta > 0,
+       "GLPK usable again after a failure");
+    tk_mcf_result_destroy(&res);
+    o.time_limit = 1e-6;
+    is_int(tk_mcf_solve(g, &d, &o, &res, &err), TK_ELIMIT, "exact: time limit reached");
+    ok(strstr(err.msg, "time limit") != NULL, "message: %s", err.msg);
+    o.method = TK_MCF_APPROX;
+    o.eps = 1e-6;
+    is_int(tk_mcf_solve(g, &d, &o, &res, &err), TK_ELIMIT, "approx: time limit reached");
+    ok(strstr(err.msg, "time limit") != NULL, "message: %s", err.msg);
+    /* memory limit */
+    tk_mcf_opts_init(&o);
+    o.method = TK_MCF_EXACT;
+    o.mem_limit = 1000;
+    is_int(tk_mcf_solve(g, &d, &o, &res, &err), TK_ELIMIT, "exact LP over the memory limit");
+    tk_mcf_demand_free(&d);
+    tk_graph_free(g);
+}
+
+int main(void)
+{
+    closed_forms();
+    antmill_cycle();
+    dragonfly_adv();
+    paths_vs_arcs();
+    special_cases();
+    failures();
+    return tap_done();
+}

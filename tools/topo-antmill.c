@@ -1,0 +1,541 @@
+/*
+ * topo-antmill - Hamiltonian cycles with unique shortest paths up to delta
+ * (seed 000), their verification, and the (H, lambda)-Ant-mill pattern
+ * files.  See topo-antmill(1).
+ */
+#include <config.h>
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "tk_antmill.h"
+#include "tk_load.h"
+#include "tk_pattern.h"
+#include "tk_route.h"
+
+static const char usage[] =
+    "topo-antmill [--delta D | --max-delta | --hat | --verify CYCLE] [--lambda L|all]\n"
+    "                    [-s SEED] [--budget SECONDS] [--no-uniform] [--threads N]\n"
+    "                    [-o CYCLE] [-P PATTERN] [TOPOLOGY]";
+
+typedef struct args {
+    int32_t delta;      /* --delta D (0 = not given) */
+    int maxdelta;       /* --max-delta (default mode) */
+    int hat;            /* --hat */
+    const char *verify; /* --verify CYCLE */
+    int32_t lambda;     /* --lambda L (0 = delta) */
+    int lambda_all;     /* --lambda all */
+    uint64_t seed;
+    double budget;
+    int no_uniform;
+    int no_row; /* -o - or -P -: stdout holds that file */
+    int threads;
+    const char *output;  /* -o CYCLE */
+    const char *pattern; /* -P PATTERN */
+    const char *input;
+    uint64_t mem;
+    /* run state */
+    int header_done;
+    int ngraphs;
+    tk_graph_t *only; /* with -o / -P / --verify: the one graph */
+    int failed;
+    char *only_input;
+} args_t;
+
+static void help(void)
+{
+    printf("usage: %s\n\n", usage);
+    fputs("Ant Mill (seed 000): a Hamiltonian cycle x_0..x_{n-1} of the topology whose\n"
+          "windows x_i..x_{i+delta} all have D(x_i, x_{i+delta}) = delta and a unique\n"
+          "shortest path, by randomized rotation-extension with backtracking; one TSV\n"
+          "row per graph with the columns\n"
+          "  name n delta lambda radius diameter avg_distance servers throughput_bound\n"
+          "  slowdown uniform_min_throughput uniform_ratio adverse time\n\n"
+          "Options:\n"
+          "  --max-delta         raise delta from the girth guarantee floor((g-1)/2) up to\n"
+          "                      the radius; keep the largest found (default)\n"
+          "  --delta D           a cycle with delta >= D (D >= 1), else exit 1\n"
+          "  --hat               any Hamiltonian cycle (H-hat)\n"
+          "  --verify CYCLE      check the cycle file CYCLE and compute its delta\n"
+          "  --lambda L|all      the lambda of the row and of -P (default: delta);\n"
+          "                      'all' writes PATTERN.L.pat for every L = 1..delta\n"
+          "  -s, --seed SEED     random seed (default 1)\n"
+          "  --budget SECONDS    give up after this much time (default 60; 0 = none)\n"
+          "  --no-uniform        skip the uniform load (columns uniform_* and adverse '-')\n"
+          "  -o, --output CYCLE  write the cycle file (atomically)\n"
+          "  -P, --pattern FILE  write the (H,lambda)-Ant-mill pattern file\n"
+          "                      (-o - or -P -: that file on stdout instead of the row)\n"
+          "  --threads N         OpenMP threads (N >= 1); results do not change\n"
+          "  -h, --help          this help\n"
+          "      --version       print the version\n\n"
+          "Exit status: 0 success, 1 data error or no cycle within the budget,\n"
+          "2 usage error.  See topo-antmill(1).\n",
+          stdout);
+}
+
+enum {
+    OPT_DELTA = 256,
+    OPT_MAXD,
+    OPT_HAT,
+    OPT_VERIFY,
+    OPT_LAMBDA,
+    OPT_BUDGET,
+    OPT_NOUNI,
+    OPT_THREADS,
+    OPT_VERSION
+};
+
+static void parse_args(int argc, char **argv, args_t *a)
+{
+    static const struct option longopts[] = {
+        {"delta", required_argument, NULL, OPT_DELTA},
+        {"max-delta", no_argument, NULL, OPT_MAXD},
+        {"hat", no_argument, NULL, OPT_HAT},
+        {"verify", required_argument, NULL, OPT_VERIFY},
+        {"lambda", required_argument, NULL, OPT_LAMBDA},
+        {"seed", required_argument, NULL, 's'},
+        {"budget", required_argument, NULL, OPT_BUDGET},
+        {"no-uniform", no_argument, NULL, OPT_NOUNI},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"output", required_argument, NULL, 'o'},
+        {"pattern", required_argument, NULL, 'P'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0},
+    };
+    int c, modes = 0;
+
+    memset(a, 0, sizeof *a);
+    a->seed = 1;
+    a->budget = 60;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":ho:P:s:", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_DELTA:
+            a->delta = (int32_t)cli_int_arg("--delta", optarg, 1, INT32_MAX - 1);
+            modes++;
+            break;
+        case OPT_MAXD:
+            a->maxdelta = 1;
+            modes++;
+            break;
+        case OPT_HAT:
+            a->hat = 1;
+            modes++;
+            break;
+        case OPT_VERIFY:
+            a->verify = optarg;
+            modes++;
+            break;
+        case OPT_LAMBDA:
+            if (strcmp(optarg, "all") == 0)
+                a->lambda_all = 1;
+            else
+                a->lambda = (int32_t)cli_int_arg("--lambda", optarg, 1, INT32_MAX - 1);
+            break;
+        case 's':
+            a->seed = cli_u64_arg("--seed", optarg);
+            break;
+        case OPT_BUDGET: {
+            char *end;
+            double b = strtod(optarg, &end);
+            if (*optarg == '\0' || *end != '\0' || !(b >= 0) || b > 1e9)
+                cli_usage_fail(usage, "invalid value '%s' for --budget: want seconds >= 0", optarg);
+            a->budget = b;
+            break;
+        }
+        case OPT_NOUNI:
+            a->no_uniform = 1;
+            break;
+        case OPT_THREADS:
+            a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
+            break;
+        case 'o':
+            a->output = optarg;
+            break;
+        case 'P':
+            a->pattern = optarg;
+            break;
+        case 'h':
+            help();
+            exit(CLI_EXIT_OK);
+        case OPT_VERSION:
+            cli_print_version();
+            exit(CLI_EXIT_OK);
+        case ':':
+            cli_usage_fail(usage, "option '%s' needs an argument", argv[optind - 1]);
+        default:
+            if (optopt)
+                cli_usage_fail(usage, "unknown option '-%c'", optopt);
+            cli_usage_fail(usage, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (modes > 1)
+        cli_usage_fail(usage, "--delta, --max-delta, --hat and --verify exclude each other");
+    if (modes == 0)
+        a->maxdelta = 1;
+    if (a->lambda_all && !a->pattern)
+        cli_usage_fail(usage, "--lambda all needs -P PREFIX");
+    if (a->lambda_all && strcmp(a->pattern, "-") == 0)
+        cli_usage_fail(usage, "--lambda all needs a file PREFIX, not '-'");
+    if (a->output && a->pattern && strcmp(a->output, "-") == 0 && strcmp(a->pattern, "-") == 0)
+        cli_usage_fail(usage, "-o - and -P - cannot both use standard output");
+    /* -o - or -P -: that file is the standard output, and the row is not
+     * printed */
+    a->no_row =
+        (a->output && strcmp(a->output, "-") == 0) || (a->pattern && strcmp(a->pattern, "-") == 0);
+    if (argc - optind > 1)
+        cli_usage_fail(usage, "one TOPOLOGY operand at most");
+    a->input = optind < argc ? argv[optind] : NULL;
+}
+
+typedef struct result {
+    tk_id_t *cycle;
+    int32_t delta;
+    int32_t lambda;
+    tk_dist_summary_t ds;
+    double uniform; /* NAN when skipped */
+    double seconds;
+} result_t;
+
+/* Uniform min throughput per server: topo-load's default pattern under
+ * min routing (tk_load_uniform), the same value topo-load prints. */
+static int uniform_throughput(const args_t *a, const tk_graph_t *g, double *out)
+{
+    tk_error_t err;
+    tk_route_spec_t spec;
+    tk_router_t *r = NULL;
+    tk_load_summary_t sum;
+    double *load = NULL, limit = 1;
+    int rc = 1;
+
+    memset(&sum, 0, sizeof sum);
+    tk_error_clear(&err);
+    if (g->n < 2) {
+        *out = 1;
+        return 0;
+    }
+    if (tk_route_parse("min", &spec, &err) || tk_router_new(g, &spec, a->threads, a->mem, &r, &err))
+        goto done;
+    load = tk_malloc_array((size_t)(g->m > 0 ? g->m : 1), sizeof *load);
+    if (!load) {
+        tk_error_set(&err, TK_ENOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
+    if (tk_load_uniform(r, a->threads, NULL, load, &limit, &err) ||
+        tk_load_summarize(g, load, &sum, &err))
+        goto done;
+    *out = sum.max_load[sum.nclasses] > 0 ? 1 / sum.max_load[sum.nclasses] : 1;
+    if (*out > 1)
+        *out = 1;
+    if (limit < *out)
+        *out = limit;
+    rc = 0;
+done:
+    if (rc)
+        cli_error(&err);
+    free(load);
+    if (sum.max_load)
+        tk_load_summary_destroy(&sum);
+    tk_router_free(r);
+    return rc;
+}
+
+static int find_cycle(const args_t *a, const tk_graph_t *g, result_t *res)
+{
+    tk_error_t err;
+    tk_antmill_opts_t o;
+    tk_antmill_stats_t st;
+    struct timespec t0, t;
+    tk_id_t *c2 = NULL;
+    int32_t d;
+
+    tk_error_clear(&err);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    memset(&o, 0, sizeof o);
+    o.seed = a->seed;
+    o.budget = a->budget;
+    o.mem_limit = a->mem;
+    o.threads = a->threads;
+    o.delta = a->hat || a->maxdelta ? 0 : a->delta;
+    if (tk_antmill_search(g, &o, res->cycle, &st, &err) ||
+        tk_antmill_verify(g, res->cycle, g->n, NULL, NULL, &res->delta, &err)) {
+        cli_error(&err);
+        return 1;
+    }
+    if (!a->maxdelta)
+        return 0;
+    c2 = malloc((size_t)g->n * sizeof *c2);
+    if (!c2) {
+        cli_errorf("out of memory");
+        return 1;
+    }
+    /* Every cycle of an undirected graph of girth g has delta >= (g-1)/2;
+     * raise delta one by one up to the radius (an upper bound). */
+    for (d = res->delta + 1; d <= res->ds.radius && d < g->n; d = res->delta + 1) {
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        double used = (double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec);
+        if (a->budget > 0 && used >= a->budget)
+            break;
+        o.delta = d;
+        o.budget = a->budget > 0 ? a->budget - used : 0;
+        tk_error_clear(&err);
+        if (tk_antmill_search(g, &o, c2, &st, &err) != TK_OK)
+            break;
+        if (tk_antmill_verify(g, c2, g->n, NULL, NULL, &res->delta, &err)) {
+            cli_error(&err);
+            free(c2);
+            return 1;
+        }
+        memcpy(res->cycle, c2, (size_t)g->n * sizeof *c2);
+    }
+    free(c2);
+    return 0;
+}
+
+static int read_cycle(const args_t *a, const tk_graph_t *g, result_t *res)
+{
+    tk_error_t err;
+    const char *name;
+    FILE *fp = cli_open_input(a->verify, &name);
+    tk_id_t *c = NULL;
+    int64_t len;
+    long *lines = NULL;
+    int rc = 0;
+
+    if (!fp)
+        return 1;
+    tk_error_clear(&err);
+    if (tk_cycle_read(fp, name, g->n, &c, &len, &lines, &err) ||
+        tk_antmill_verify(g, c, len, name, lines, &res->delta, &err)) {
+        cli_error(&err);
+        rc = 1;
+    } else {
+        memcpy(res->cycle, c, (size_t)g->n * sizeof *c);
+    }
+    free(c);
+    free(lines);
+    cli_close_input(fp);
+    return rc;
+}
+
+static int write_pattern(const args_t *a, const tk_graph_t *g, const result_t *res, int32_t lambda,
+                         const char *path)
+{
+    tk_error_t err;
+    tk_pattern_t *p = NULL;
+    cli_out_t out;
+    char extra[128];
+
+    tk_error_clear(&err);
+    snprintf(extra, sizeof extra, "delta=%" PRId32 " s=%" PRIu64, res->delta, a->seed);
+    if (tk_antmill_pattern(g, res->cycle, lambda, extra, &p, &err)) {
+        cli_error(&err);
+        return 1;
+    }
+    if (cli_out_open(&out, path)) {
+        tk_pattern_free(p);
+        return 1;
+    }
+    if (tk_pattern_write(out.fp, p, &err)) {
+        cli_error(&err);
+        cli_out_abort(&out);
+        tk_pattern_free(p);
+        return 1;
+    }
+    tk_pattern_free(p);
+    return cli_out_commit(&out) ? 1 : 0;
+}
+
+static double am_seconds_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
+
+static void print_header(FILE *fp)
+{
+    fputs("name\tn\tdelta\tlambda\tradius\tdiameter\tavg_distance\tservers\tthroughput_bound\t"
+          "slowdown\tuniform_min_throughput\tuniform_ratio\tadverse\ttime\n",
+          fp);
+}
+
+static int process(args_t *a, const tk_graph_t *g, const char *input, long index)
+{
+    tk_error_t err;
+    tk_dist_opts_t dopts;
+    result_t res;
+    char name[1024];
+    int rc = 1;
+    struct timespec t0;
+    double p, d;
+    cli_out_t out = {0};
+
+    memset(&res, 0, sizeof res);
+    res.uniform = NAN;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    tk_error_clear(&err);
+    cli_graph_name(g, input, index, name, sizeof name);
+    memset(&dopts, 0, sizeof dopts);
+    dopts.threads = a->threads;
+    if (tk_dist_summary(g, &dopts, &res.ds, &err)) {
+        cli_error(&err);
+        return 1;
+    }
+    if (!res.ds.connected) {
+        cli_errorf("%s: the topology is not %sconnected: no Hamiltonian cycle", name,
+                   g->directed ? "strongly " : "");
+        goto done;
+    }
+    res.cycle = malloc((size_t)g->n * sizeof *res.cycle);
+    if (!res.cycle) {
+        cli_errorf("out of memory");
+        goto done;
+    }
+    if (a->verify ? read_cycle(a, g, &res) : find_cycle(a, g, &res))
+        goto done;
+    res.lambda = a->lambda ? a->lambda : (res.delta > 0 ? res.delta : 1);
+    if (res.lambda >= g->n) {
+        cli_errorf("--lambda %" PRId32 ": must be less than n=%" PRId32, res.lambda, g->n);
+        goto done;
+    }
+    p = (double)tk_graph_total_servers(g) / (double)g->n;
+    if (p < 1)
+        p = 1;
+    if (!a->no_uniform && !a->no_row && uniform_throughput(a, g, &res.uniform))
+        goto done;
+    /* outputs: cycle, patterns, then the row */
+    if (a->output) {
+        char comment[128];
+        snprintf(comment, sizeof comment, "seed %" PRIu64 "%s", a->seed,
+                 a->verify ? " (verified input)"
+                 : a->hat  ? " (H-hat)"
+                           : "");
+        if (cli_out_open(&out, a->output))
+            goto done;
+        if (tk_cycle_write(out.fp, g, res.cycle, res.delta, comment, &err)) {
+            cli_error(&err);
+            cli_out_abort(&out);
+            goto done;
+        }
+    }
+    if (a->pattern) {
+        if (a->lambda_all) {
+            if (res.delta < 1) {
+                cli_errorf("--lambda all: the cycle has delta 0");
+                goto abort;
+            }
+            for (int32_t L = 1; L <= res.delta; L++) {
+                size_t len = strlen(a->pattern) + 32;
+                char *path = malloc(len);
+                if (!path) {
+                    cli_errorf("out of memory");
+                    goto abort;
+                }
+                snprintf(path, len, "%s.%" PRId32 ".pat", a->pattern, L);
+                int r = write_pattern(a, g, &res, L, path);
+                free(path);
+                if (r)
+                    goto abort;
+            }
+        } else if (write_pattern(a, g, &res, res.lambda, a->pattern)) {
+            goto abort;
+        }
+    }
+    if (a->output && cli_out_commit(&out))
+        goto done;
+    if (a->no_row) {
+        rc = 0;
+        goto done;
+    }
+    if (!a->header_done) {
+        print_header(stdout);
+        a->header_done = 1;
+    }
+    d = (double)g->m / (double)g->n; /* (out-)degree */
+    {
+        double bound = 1.0 / (p * res.lambda);
+        if (bound > 1)
+            bound = 1;
+        printf("%s\t%" PRId32 "\t%" PRId32 "\t%" PRId32 "\t", name, g->n, res.delta, res.lambda);
+        cli_print_int_or_inf(stdout, res.ds.radius, TK_INF);
+        putchar('\t');
+        cli_print_int_or_inf(stdout, res.ds.diameter, TK_INF);
+        putchar('\t');
+        cli_print_double(stdout, res.ds.avg_distance);
+        putchar('\t');
+        cli_print_double(stdout, p);
+        putchar('\t');
+        cli_print_double(stdout, bound);
+        putchar('\t');
+        cli_print_double(stdout, d * res.lambda / res.ds.avg_distance);
+        putchar('\t');
+        if (isnan(res.uniform)) {
+            fputs("-\t-\t-", stdout);
+        } else {
+            cli_print_double(stdout, res.uniform);
+            putchar('\t');
+            cli_print_double(stdout, res.uniform / bound);
+            fputs(2 * bound < res.uniform ? "\tyes" : "\tno", stdout);
+        }
+        printf("\t%.3f\n", am_seconds_since(&t0));
+    }
+    rc = 0;
+    goto done;
+abort:
+    if (a->output)
+        cli_out_abort(&out);
+done:
+    free(res.cycle);
+    tk_dist_summary_destroy(&res.ds);
+    return rc;
+}
+
+static int each(void *ctx, tk_graph_t *g, const char *input, long index)
+{
+    args_t *a = ctx;
+    a->ngraphs++;
+    if (a->output || a->pattern || a->verify) {
+        if (a->ngraphs > 1) {
+            cli_errorf("%s: -o, -P and --verify take one graph; the input has more", input);
+            tk_graph_free(g);
+            a->failed = 1;
+            return CLI_EACH_STOP;
+        }
+        a->only = g;
+        a->only_input = strdup(input ? input : "-");
+        return CLI_EACH_OK;
+    }
+    int r = process(a, g, input, index);
+    tk_graph_free(g);
+    fflush(stdout);
+    return r ? CLI_EACH_FAILED : CLI_EACH_OK;
+}
+
+int main(int argc, char **argv)
+{
+    args_t a;
+    int rc;
+
+    cli_set_prog("topo-antmill");
+    parse_args(argc, argv, &a);
+    cli_set_threads(a.threads);
+    a.mem = cli_mem_limit();
+    rc = cli_each_graph(a.input, a.mem, NULL, each, &a);
+    if (a.only) {
+        if (!rc && !a.failed && process(&a, a.only, a.only_input, 1))
+            rc = 1;
+        tk_graph_free(a.only);
+        free(a.only_input);
+    }
+    if (a.failed)
+        rc = 1;
+    return rc ? CLI_EXIT_DATA : CLI_EXIT_OK;
+}

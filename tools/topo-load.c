@@ -1,0 +1,537 @@
+/*
+ * topo-load - analytic link load of a traffic pattern under a routing
+ * model, and the saturation throughput per server it implies.  See
+ * topo-load(1).
+ */
+#include <config.h>
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "topo-load [-r ROUTING] [-P PATTERN] [--top N | --hist] [--bins B] [--json]\n"
+    "                 [--threads N] [--progress] [-o FILE] [FILE...]";
+
+typedef struct args {
+    const char *routing;   /* -r (default "min")                          */
+    const char *pattern;   /* -P FILE (NULL = switch-level all-to-all)    */
+    int64_t top;           /* --top N (0 = off)                           */
+    int hist;              /* --hist                                      */
+    int32_t bins;          /* --bins B (default 10)                       */
+    int json;              /* --json                                      */
+    int progress;          /* --progress                                  */
+    int threads;           /* --threads N (0 when not given)              */
+    const char *output;    /* -o FILE                                     */
+    char **inputs;
+    int ninputs;
+    /* run state */
+    tk_route_spec_t spec;
+    tk_pattern_t *pat;
+    int header_done;
+    int ncols;                                   /* class columns of the header */
+    char cols[TK_MAX_CLASSES][TK_CLASS_NAME_MAX];
+} args_t;
+
+static void help(void)
+{
+    printf("usage: %s\n\n", usage);
+    fputs("Link loads of a traffic pattern routed by a routing model on every graph read\n"
+          "from FILE (or standard input), and the saturation throughput per server they\n"
+          "imply.  One TSV row per graph with the columns\n"
+          "  name routing pattern n arcs max_load avg_load throughput\n"
+          "then max_load.C avg_load.C throughput.C for every link class C of the graph.\n\n"
+          "Options:\n"
+          "  -r, --routing MODEL   routing model (default min): min, ecmp, ksp:K,\n"
+          "                        allpath:H, valiant[,exclude|,minfirst], dragonfly-min,\n"
+          "                        dragonfly-valiant, polarized, with CLASS=LEN hop\n"
+          "                        lengths (topokit(7))\n"
+          "  -P, --pattern FILE    pattern file (topo-pattern(1)); default: the\n"
+          "                        switch-level all-to-all, one unit per ordered pair\n"
+          "  --top N               table 'name u v class load' of the N hottest arcs\n"
+          "  --hist                table 'name lo hi arcs': load distribution\n"
+          "  --bins B              bins of --hist (default 10)\n"
+          "  --json                JSON Lines, one object per graph (--top and --hist add\n"
+          "                        arrays and may then be combined)\n"
+          "  --threads N           OpenMP threads (N >= 1); results do not change\n"
+          "  --progress            progress messages on stderr\n"
+          "  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
+          "  -h, --help            this help\n"
+          "      --version         print the version\n\n"
+          "Exit status: 0 success, 1 data error, 2 usage error.  See topo-load(1).\n",
+          stdout);
+}
+
+enum { OPT_TOP = 256, OPT_HIST, OPT_BINS, OPT_JSON, OPT_THREADS, OPT_PROGRESS, OPT_VERSION };
+
+static void parse_args(int argc, char **argv, args_t *a)
+{
+    static const struct option longopts[] = {
+        { "routing", required_argument, NULL, 'r' },
+        { "pattern", required_argument, NULL, 'P' },
+        { "top", required_argument, NULL, OPT_TOP },
+        { "hist", no_argument, NULL, OPT_HIST },
+        { "bins", required_argument, NULL, OPT_BINS },
+        { "json", no_argument, NULL, OPT_JSON },
+        { "threads", required_argument, NULL, OPT_THREADS },
+        { "progress", no_argument, NULL, OPT_PROGRESS },
+        { "output", required_argument, NULL, 'o' },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, OPT_VERSION },
+        { NULL, 0, NULL, 0 },
+    };
+    int c, bins_given = 0;
+    tk_error_t err;
+
+    memset(a, 0, sizeof *a);
+    a->routing = "min";
+    a->bins = 10;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":hr:P:o:", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'r': a->routing = optarg; break;
+        case 'P': a->pattern = optarg; break;
+        case OPT_TOP: a->top = cli_int_arg("--top", optarg, 1, INT64_MAX); break;
+        case OPT_HIST: a->hist = 1; break;
+        case OPT_BINS:
+            a->bins = (int32_t)cli_int_arg("--bins", optarg, 1, 1000000);
+            bins_given = 1;
+            break;
+        case OPT_JSON: a->json = 1; break;
+        case OPT_PROGRESS: a->progress = 1; break;
+        case OPT_THREADS: a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096); break;
+        case 'o': a->output = optarg; break;
+        case 'h':
+            help();
+            exit(CLI_EXIT_OK);
+        case OPT_VERSION:
+            cli_print_version();
+            exit(CLI_EXIT_OK);
+        case ':':
+            cli_usage_fail(usage, "option '%s' needs an argument", argv[optind - 1]);
+        default:
+            if (optopt)
+                cli_usage_fail(usage, "unknown option '-%c'", optopt);
+            cli_usage_fail(usage, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (a->top && a->hist && !a->json)
+        cli_usage_fail(usage, "--top and --hist print different tables: use one, or --json");
+    if (bins_given && !a->hist)
+        cli_usage_fail(usage, "--bins needs --hist");
+    tk_error_clear(&err);
+    if (tk_route_parse(a->routing, &a->spec, &err) != TK_OK)
+        cli_usage_fail(usage, "-r: %s", err.msg);
+    a->inputs = argv + optind;
+    a->ninputs = argc - optind;
+    if (a->pattern && strcmp(a->pattern, "-") == 0) {
+        if (a->ninputs == 0)
+            cli_usage_fail(usage, "-P -: the pattern and the topology cannot both be "
+                                  "standard input");
+        for (int i = 0; i < a->ninputs; i++)
+            if (strcmp(a->inputs[i], "-") == 0)
+                cli_usage_fail(usage, "-P -: the pattern and the topology cannot both be "
+                                      "standard input");
+    }
+}
+
+/* Results of one graph, computed before anything of it is printed. */
+typedef struct result {
+    char name[1024];
+    const tk_graph_t *g;
+    double *load;          /* m: load / capacity, demand units            */
+    double *cap_load;      /* m: load / capacity, link-capacity units      */
+    tk_load_summary_t s;   /* of load                                      */
+    tk_load_summary_t sc;  /* of cap_load                                  */
+    double eject_limit;    /* 1 / (largest per-endpoint demand total)      */
+    const char *pattern;
+} result_t;
+
+static double throughput_of(double cap_max, double limit)
+{
+    double th = 1.0;
+    if (cap_max > 0 && 1.0 / cap_max < th)
+        th = 1.0 / cap_max;
+    if (limit < th)
+        th = limit;
+    return th;
+}
+
+/* Class columns: every class with arcs other than the unlabelled "-". */
+static int class_shown(const tk_graph_t *g, const tk_load_summary_t *s, int c)
+{
+    return s->arcs[c] > 0 && !(c == 0 && strcmp(g->class_name[0], "-") == 0);
+}
+
+static void print_header(FILE *fp, args_t *a)
+{
+    if (a->header_done)
+        return;
+    a->header_done = 1;
+    if (a->json)
+        return;
+    if (a->top) {
+        fputs("name\tu\tv\tclass\tload\n", fp);
+    } else if (a->hist) {
+        fputs("name\tlo\thi\tarcs\n", fp);
+    } else {
+        fputs("name\trouting\tpattern\tn\tarcs\tmax_load\tavg_load\tthroughput", fp);
+        for (int i = 0; i < a->ncols; i++)
+            fprintf(fp, "\tmax_load.%s\tavg_load.%s\tthroughput.%s", a->cols[i], a->cols[i],
+                    a->cols[i]);
+        fputc('\n', fp);
+    }
+}
+
+/* Arc order of --top: load / capacity descending, then arc id. */
+static const double *sort_key;
+static int by_load(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    if (sort_key[a] != sort_key[b])
+        return sort_key[a] > sort_key[b] ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+static int64_t *top_arcs(const result_t *r, int64_t k)
+{
+    const tk_graph_t *g = r->g;
+    int64_t *idx = tk_malloc_array((size_t)g->m + 1, sizeof *idx);
+    if (!idx)
+        return NULL;
+    for (int64_t x = 0; x < g->m; x++)
+        idx[x] = x;
+    sort_key = r->load;
+    qsort(idx, (size_t)g->m, sizeof *idx, by_load);
+    (void)k;
+    return idx;
+}
+
+static tk_id_t arc_tail(const tk_graph_t *g, int64_t a)
+{
+    tk_id_t lo = 0, hi = g->n - 1;
+    while (lo < hi) { /* last u with off[u] <= a */
+        tk_id_t mid = lo + (hi - lo + 1) / 2;
+        if (g->off[mid] <= a)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* Histogram of load / capacity: B equal bins over [0, max_load]; the last
+ * bin is closed. */
+static int64_t *histogram(const result_t *r, int32_t bins)
+{
+    int64_t *h = tk_calloc_array((size_t)bins, sizeof *h);
+    double mx = r->s.max_load[r->s.nclasses];
+    if (!h)
+        return NULL;
+    for (int64_t x = 0; x < r->g->m; x++) {
+        int32_t b = mx > 0 ? (int32_t)(r->load[x] / mx * bins) : 0;
+        if (b >= bins)
+            b = bins - 1;
+        if (b < 0)
+            b = 0;
+        h[b]++;
+    }
+    return h;
+}
+
+static void print_class(FILE *fp, const tk_graph_t *g, int64_t a)
+{
+    fputs(g->class_name[g->cls ? g->cls[a] : 0], fp);
+}
+
+static void print_tsv(FILE *fp, args_t *a, const result_t *r, const int64_t *idx,
+                      const int64_t *hist)
+{
+    const tk_graph_t *g = r->g;
+    int nc = r->s.nclasses;
+
+    if (a->top) {
+        for (int64_t i = 0; i < a->top && i < g->m; i++) {
+            int64_t x = idx[i];
+            fprintf(fp, "%s\t%" PRId32 "\t%" PRId32 "\t", r->name, arc_tail(g, x), g->head[x]);
+            print_class(fp, g, x);
+            fputc('\t', fp);
+            cli_print_double(fp, r->load[x]);
+            fputc('\n', fp);
+        }
+        return;
+    }
+    if (a->hist) {
+        double mx = r->s.max_load[nc];
+        for (int32_t b = 0; b < a->bins; b++) {
+            fprintf(fp, "%s\t", r->name);
+            cli_print_double(fp, mx * b / a->bins);
+            fputc('\t', fp);
+            cli_print_double(fp, mx * (b + 1) / a->bins);
+            fprintf(fp, "\t%" PRId64 "\n", hist[b]);
+        }
+        return;
+    }
+    fprintf(fp, "%s\t%s\t%s\t%" PRId64 "\t%" PRId64 "\t", r->name, a->spec.text, r->pattern,
+            (int64_t)g->n, g->m);
+    cli_print_double(fp, r->s.max_load[nc]);
+    fputc('\t', fp);
+    cli_print_double(fp, r->s.avg_load[nc]);
+    fputc('\t', fp);
+    cli_print_double(fp, throughput_of(r->sc.max_load[nc], r->eject_limit));
+    for (int i = 0; i < a->ncols; i++) {
+        int c = tk_graph_class_index(g, a->cols[i]);
+        fputc('\t', fp);
+        cli_print_double(fp, r->s.max_load[c]);
+        fputc('\t', fp);
+        cli_print_double(fp, r->s.avg_load[c]);
+        fputc('\t', fp);
+        cli_print_double(fp, throughput_of(r->sc.max_load[c], r->eject_limit));
+    }
+    fputc('\n', fp);
+}
+
+static void print_json(FILE *fp, args_t *a, const result_t *r, const int64_t *idx,
+                       const int64_t *hist)
+{
+    const tk_graph_t *g = r->g;
+    int nc = r->s.nclasses;
+
+    fputs("{\"name\":", fp);
+    cli_print_json_string(fp, r->name);
+    fputs(",\"routing\":", fp);
+    cli_print_json_string(fp, a->spec.text);
+    fputs(",\"pattern\":", fp);
+    cli_print_json_string(fp, r->pattern);
+    fprintf(fp, ",\"n\":%" PRId64 ",\"arcs\":%" PRId64 ",\"max_load\":", (int64_t)g->n, g->m);
+    cli_print_double(fp, r->s.max_load[nc]);
+    fputs(",\"avg_load\":", fp);
+    cli_print_double(fp, r->s.avg_load[nc]);
+    fputs(",\"throughput\":", fp);
+    cli_print_double(fp, throughput_of(r->sc.max_load[nc], r->eject_limit));
+    fputs(",\"classes\":{", fp);
+    int first = 1;
+    for (int c = 0; c < nc; c++) {
+        if (!class_shown(g, &r->s, c))
+            continue;
+        if (!first)
+            fputc(',', fp);
+        first = 0;
+        cli_print_json_string(fp, g->class_name[c]);
+        fprintf(fp, ":{\"arcs\":%" PRId64 ",\"max_load\":", r->s.arcs[c]);
+        cli_print_double(fp, r->s.max_load[c]);
+        fputs(",\"avg_load\":", fp);
+        cli_print_double(fp, r->s.avg_load[c]);
+        fputs(",\"throughput\":", fp);
+        cli_print_double(fp, throughput_of(r->sc.max_load[c], r->eject_limit));
+        fputc('}', fp);
+    }
+    fputc('}', fp);
+    if (a->top) {
+        fputs(",\"top\":[", fp);
+        for (int64_t i = 0; i < a->top && i < g->m; i++) {
+            int64_t x = idx[i];
+            fprintf(fp, "%s{\"u\":%" PRId32 ",\"v\":%" PRId32 ",\"class\":", i ? "," : "",
+                    arc_tail(g, x), g->head[x]);
+            cli_print_json_string(fp, g->class_name[g->cls ? g->cls[x] : 0]);
+            fputs(",\"load\":", fp);
+            cli_print_double(fp, r->load[x]);
+            fputc('}', fp);
+        }
+        fputc(']', fp);
+    }
+    if (a->hist) {
+        double mx = r->s.max_load[nc];
+        fputs(",\"hist\":[", fp);
+        for (int32_t b = 0; b < a->bins; b++) {
+            fprintf(fp, "%s{\"lo\":", b ? "," : "");
+            cli_print_double(fp, mx * b / a->bins);
+            fputs(",\"hi\":", fp);
+            cli_print_double(fp, mx * (b + 1) / a->bins);
+            fprintf(fp, ",\"arcs\":%" PRId64 "}", hist[b]);
+        }
+        fputc(']', fp);
+    }
+    fputs("}\n", fp);
+}
+
+static int fail_graph(const char *input, long index, const tk_error_t *err)
+{
+    cli_errorf("%s: graph %ld: %s", input, index,
+               err->msg[0] ? err->msg : tk_status_str(err->code));
+    return 1;
+}
+
+/* Loads of one graph: r->load in the pattern's units (the default: one
+ * unit per ordered switch pair), r->cap_load in link-capacity units at
+ * offered load 1 per server. */
+static tk_status_t compute(args_t *a, result_t *r, tk_error_t *err)
+{
+    const tk_graph_t *g = r->g;
+    tk_router_t *rt = NULL;
+    tk_swdemand_t dem;
+    tk_status_t st;
+
+    memset(&dem, 0, sizeof dem);
+    r->load = tk_calloc_array((size_t)g->m + 1, sizeof *r->load);
+    r->cap_load = tk_calloc_array((size_t)g->m + 1, sizeof *r->cap_load);
+    if (!r->load || !r->cap_load)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    uint64_t lim = cli_mem_limit(), need = tk_load_bytes(g, a->threads);
+    if (lim && need > lim)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                            "link loads need about %llu bytes of workspace with %d thread(s), "
+                            "beyond the memory limit of %llu bytes",
+                            (unsigned long long)need, a->threads > 0 ? a->threads : 1,
+                            (unsigned long long)lim);
+    st = tk_router_new(g, &a->spec, a->threads, lim, &rt, err);
+    if (st != TK_OK)
+        return st;
+    if (a->pat) {
+        st = tk_pattern_to_switch(a->pat, g, &dem, err);
+        if (st == TK_OK)
+            st = tk_load_compute(rt, &dem, a->threads, r->load, err);
+        if (st == TK_OK) {
+            memcpy(r->cap_load, r->load, (size_t)g->m * sizeof *r->load);
+            r->eject_limit = tk_load_throughput(0, &dem);
+        }
+        tk_swdemand_destroy(&dem);
+    } else {
+        /* One unit per ordered pair; at offered load 1 switch s sends
+         * p(s)/(n-1) to each other switch (p(s) servers, at least 1). */
+        st = tk_load_uniform(rt, a->threads, r->load, r->cap_load, &r->eject_limit, err);
+    }
+    tk_router_free(rt);
+    if (st != TK_OK)
+        return st;
+    for (int64_t x = 0; x < g->m; x++) {
+        double c = tk_graph_cap(g, x);
+        r->load[x] /= c;
+        r->cap_load[x] /= c;
+    }
+    /* Summaries of load / capacity (the division is done: capacity 1). */
+    tk_graph_t tmp = *g;
+    tmp.cap = NULL;
+    st = tk_load_summarize(&tmp, r->load, &r->s, err);
+    if (st == TK_OK)
+        st = tk_load_summarize(&tmp, r->cap_load, &r->sc, err);
+    return st;
+}
+
+static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input, long index)
+{
+    result_t r;
+    tk_error_t err;
+    int64_t *idx = NULL, *hist = NULL;
+    int rc = 0;
+
+    memset(&r, 0, sizeof r);
+    r.g = g;
+    r.pattern = a->pat ? (a->pat->spec[0] ? a->pat->spec : a->pattern) : "all-to-all";
+    cli_graph_name(g, input, index, r.name, sizeof r.name);
+    cli_progress("%s: graph %ld: n=%" PRId64 " arcs=%" PRId64 ": loads (%s)", input, index,
+                 (int64_t)g->n, g->m, a->spec.text);
+    tk_error_clear(&err);
+    if (compute(a, &r, &err) != TK_OK) {
+        rc = fail_graph(input, index, &err);
+        goto done;
+    }
+    /* The class columns are the first graph's. */
+    {
+        char cols[TK_MAX_CLASSES][TK_CLASS_NAME_MAX];
+        int nc = 0;
+        for (int c = 0; c < r.s.nclasses; c++)
+            if (class_shown(g, &r.s, c))
+                snprintf(cols[nc++], TK_CLASS_NAME_MAX, "%s", g->class_name[c]);
+        if (!a->header_done) {
+            a->ncols = nc;
+            memcpy(a->cols, cols, sizeof cols);
+        } else if (!a->json && !a->top && !a->hist) {
+            int same = nc == a->ncols;
+            for (int i = 0; same && i < nc; i++)
+                same = strcmp(cols[i], a->cols[i]) == 0;
+            if (!same) {
+                tk_error_set(&err, TK_EINVAL, NULL, 0,
+                             "its link classes differ from the first graph's (the table "
+                             "has one set of class columns; use --json)");
+                rc = fail_graph(input, index, &err);
+                goto done;
+            }
+        }
+    }
+    if (a->top && !(idx = top_arcs(&r, a->top))) {
+        tk_error_set(&err, TK_ENOMEM, NULL, 0, "out of memory");
+        rc = fail_graph(input, index, &err);
+        goto done;
+    }
+    if (a->hist && !(hist = histogram(&r, a->bins))) {
+        tk_error_set(&err, TK_ENOMEM, NULL, 0, "out of memory");
+        rc = fail_graph(input, index, &err);
+        goto done;
+    }
+    print_header(out, a);
+    if (a->json)
+        print_json(out, a, &r, idx, hist);
+    else
+        print_tsv(out, a, &r, idx, hist);
+done:
+    free(idx);
+    free(hist);
+    free(r.load);
+    free(r.cap_load);
+    tk_load_summary_destroy(&r.s);
+    tk_load_summary_destroy(&r.sc);
+    return rc;
+}
+
+static int table_row(void *ctx, FILE *out, const tk_graph_t *g, const char *input, long index)
+{
+    return one_graph(out, ctx, g, input, index);
+}
+
+static void table_header(void *ctx, FILE *out)
+{
+    print_header(out, ctx);
+}
+
+static int run(args_t *a)
+{
+    uint64_t mem_limit = cli_mem_limit();
+
+    cli_set_threads(a->threads);
+    cli_progress_enable(a->progress);
+    if (a->pattern) {
+        const char *name;
+        tk_error_t err;
+        FILE *fp = cli_open_input(a->pattern, &name);
+        if (!fp)
+            return CLI_EXIT_DATA;
+        tk_error_clear(&err);
+        tk_status_t st = tk_pattern_read(fp, name, &a->pat, &err);
+        cli_close_input(fp);
+        if (st != TK_OK) {
+            if (!err.where[0])
+                snprintf(err.where, sizeof err.where, "%s", name);
+            cli_error(&err);
+            return CLI_EXIT_DATA;
+        }
+    }
+    cli_table_t t = { a->output, a->ninputs, a->inputs, mem_limit, table_row, table_header, a };
+    int rc = cli_run_table(&t);
+    tk_pattern_free(a->pat);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    args_t a;
+
+    cli_set_prog(argv[0]);
+    parse_args(argc, argv, &a);
+    return run(&a);
+}

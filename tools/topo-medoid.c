@@ -1,0 +1,312 @@
+/*
+ * topo-medoid - the medoid of M random samples of a topology family in the
+ * space (average distance, link use), seed 000 section 6.1.  See
+ * topo-medoid(1).
+ */
+#include <config.h>
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "tk_antmill.h"
+#include "tk_load.h"
+#include "tk_pattern.h"
+#include "tk_route.h"
+
+static const char usage[] =
+    "topo-medoid FAMILY KEY=VALUE ... --samples M [-s SEED] [-p SERVERS] [--threads N]\n"
+    "                   [-o FILE] [--table FILE]";
+
+typedef struct args {
+    const char *family;
+    int nkv;
+    char **kv;
+    int64_t samples;
+    uint64_t seed;
+    int32_t servers;
+    int servers_given;
+    int threads;
+    const char *output;
+    const char *table;
+} args_t;
+
+static void help(void)
+{
+    printf("usage: %s\n\n", usage);
+    fputs("Generates M samples of a randomized family (sample i with seed\n"
+          "tk_mix64(SEED + i)), measures each one's average distance and link use\n"
+          "(all-to-all minimal-routing maximum arc load / mean arc load), standardizes\n"
+          "both and writes the medoid sample (least summed Euclidean distance to the\n"
+          "others) in the native format.  --table writes the TSV\n"
+          "  sample seed avg_distance link_use z_avg_distance z_link_use sum_distance medoid\n\n"
+          "Options:\n"
+          "  --samples M        number of samples (M >= 1, required)\n"
+          "  -s, --seed SEED    base seed (default 1)\n"
+          "  -p, --servers P    servers per switch of every sample\n"
+          "  -o, --output FILE  the medoid graph (default stdout)\n"
+          "  --table FILE       the per-sample table ('-' = stdout)\n"
+          "  --threads N        OpenMP threads (N >= 1); results do not change\n"
+          "  -h, --help         this help\n"
+          "      --version      print the version\n\n"
+          "Exit status: 0 success, 1 data or runtime error, 2 usage error.\n"
+          "See topo-medoid(1).\n",
+          stdout);
+}
+
+enum { OPT_SAMPLES = 256, OPT_TABLE, OPT_THREADS, OPT_VERSION };
+
+static void parse_args(int argc, char **argv, args_t *a)
+{
+    static const struct option longopts[] = {
+        {"samples", required_argument, NULL, OPT_SAMPLES},
+        {"seed", required_argument, NULL, 's'},
+        {"servers", required_argument, NULL, 'p'},
+        {"table", required_argument, NULL, OPT_TABLE},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+
+    memset(a, 0, sizeof *a);
+    a->seed = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":ho:s:p:", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_SAMPLES:
+            a->samples = cli_int_arg("--samples", optarg, 1, 1000000);
+            break;
+        case 's':
+            a->seed = cli_u64_arg("--seed", optarg);
+            break;
+        case 'p':
+            a->servers = (int32_t)cli_int_arg("--servers", optarg, 0, INT32_MAX);
+            a->servers_given = 1;
+            break;
+        case OPT_TABLE:
+            a->table = optarg;
+            break;
+        case OPT_THREADS:
+            a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
+            break;
+        case 'o':
+            a->output = optarg;
+            break;
+        case 'h':
+            help();
+            exit(CLI_EXIT_OK);
+        case OPT_VERSION:
+            cli_print_version();
+            exit(CLI_EXIT_OK);
+        case ':':
+            cli_usage_fail(usage, "option '%s' needs an argument", argv[optind - 1]);
+        default:
+            if (optopt)
+                cli_usage_fail(usage, "unknown option '-%c'", optopt);
+            cli_usage_fail(usage, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    /* GNU getopt permutes: the operands FAMILY KEY=VALUE... end up last */
+    if (optind >= argc)
+        cli_usage_fail(usage, "missing FAMILY");
+    if (!a->samples)
+        cli_usage_fail(usage, "--samples M is required");
+    a->family = argv[optind];
+    a->kv = argv + optind + 1;
+    a->nkv = argc - optind - 1;
+}
+
+typedef struct sample {
+    uint64_t seed;
+    double feat[2];
+    int failed;
+    tk_error_t err;
+} sample_t;
+
+static uint64_t sample_seed(uint64_t base, int64_t i)
+{
+    return tk_mix64(base + (uint64_t)i);
+}
+
+/* Features of one sample: average distance; link use = max / mean arc load
+ * of the all-to-all demand under minimal routing. */
+static tk_status_t features(const tk_graph_t *g, uint64_t mem, double *feat, tk_error_t *err)
+{
+    tk_dist_opts_t dopts;
+    tk_dist_summary_t ds;
+    tk_route_spec_t spec;
+    tk_router_t *r = NULL;
+    tk_load_summary_t sum;
+    double *load = NULL;
+    tk_status_t st;
+
+    memset(&dopts, 0, sizeof dopts);
+    memset(&sum, 0, sizeof sum);
+    dopts.threads = 1;
+    st = tk_dist_summary(g, &dopts, &ds, err);
+    if (st)
+        return st;
+    feat[0] = ds.avg_distance;
+    tk_dist_summary_destroy(&ds);
+    if ((st = tk_route_parse("min", &spec, err)) ||
+        (st = tk_router_new(g, &spec, 1, mem, &r, err)))
+        goto done;
+    load = tk_malloc_array((size_t)(g->m > 0 ? g->m : 1), sizeof *load);
+    if (!load) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
+    if ((st = tk_load_all_to_all(r, NULL, 1, load, err)) ||
+        (st = tk_load_summarize(g, load, &sum, err)))
+        goto done;
+    feat[1] = sum.avg_load[sum.nclasses] > 0
+                  ? sum.max_load[sum.nclasses] / sum.avg_load[sum.nclasses]
+                  : 1.0;
+done:
+    free(load);
+    if (sum.max_load)
+        tk_load_summary_destroy(&sum);
+    tk_router_free(r);
+    return st;
+}
+
+static tk_status_t make_sample(const args_t *a, uint64_t seed, uint64_t mem, tk_graph_t **g,
+                               tk_error_t *err)
+{
+    tk_gen_opts_t o;
+    memset(&o, 0, sizeof o);
+    o.seed = seed;
+    o.seed_given = 1;
+    o.servers = a->servers;
+    o.servers_given = a->servers_given;
+    o.mem_limit = mem;
+    o.threads = 1;
+    return tk_generate(a->family, a->nkv, a->kv, &o, g, err);
+}
+
+int main(int argc, char **argv)
+{
+    args_t a;
+    sample_t *s;
+    double *x, *z, *sumd;
+    int64_t med = 0;
+    int rc = CLI_EXIT_OK;
+    uint64_t mem;
+    tk_error_t err;
+    tk_graph_t *g = NULL;
+    const tk_family_t *fam;
+
+    cli_set_prog("topo-medoid");
+    parse_args(argc, argv, &a);
+    cli_set_threads(a.threads);
+    mem = cli_mem_limit();
+    tk_error_clear(&err);
+    fam = tk_family_find(a.family);
+    if (!fam)
+        cli_usage_fail(usage, "unknown family '%s'", a.family);
+    /* a first generation checks the parameters (exit 2 for a malformed
+     * command line, as topo-gen) */
+    {
+        tk_status_t st = make_sample(&a, sample_seed(a.seed, 0), mem, &g, &err);
+        if (st == TK_EINVAL)
+            cli_usage_fail(usage, "%s", err.msg);
+        if (st) {
+            cli_error(&err);
+            return CLI_EXIT_DATA;
+        }
+        tk_graph_free(g);
+        g = NULL;
+    }
+    s = calloc((size_t)a.samples, sizeof *s);
+    x = calloc((size_t)a.samples * 2, sizeof *x);
+    z = calloc((size_t)a.samples * 2, sizeof *z);
+    sumd = calloc((size_t)a.samples, sizeof *sumd);
+    if (!s || !x || !z || !sumd) {
+        cli_errorf("out of memory");
+        return CLI_EXIT_DATA;
+    }
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1)
+#endif
+    for (int64_t i = 0; i < a.samples; i++) {
+        tk_graph_t *gi = NULL;
+        s[i].seed = sample_seed(a.seed, i);
+        tk_error_clear(&s[i].err);
+        if (make_sample(&a, s[i].seed, mem, &gi, &s[i].err) ||
+            features(gi, mem, s[i].feat, &s[i].err))
+            s[i].failed = 1;
+        tk_graph_free(gi);
+    }
+    for (int64_t i = 0; i < a.samples; i++) {
+        if (s[i].failed) {
+            cli_error(&s[i].err);
+            rc = CLI_EXIT_DATA;
+            goto done;
+        }
+        x[2 * i] = s[i].feat[0];
+        x[2 * i + 1] = s[i].feat[1];
+    }
+    if (tk_medoid_select(x, a.samples, 2, z, sumd, &med, &err) ||
+        make_sample(&a, s[med].seed, mem, &g, &err)) {
+        cli_error(&err);
+        rc = CLI_EXIT_DATA;
+        goto done;
+    }
+    {
+        cli_out_t out, tab;
+        int tab_open = 0;
+        if (a.table) {
+            if (cli_out_open(&tab, a.table)) {
+                rc = CLI_EXIT_DATA;
+                goto done;
+            }
+            tab_open = 1;
+            fputs("sample\tseed\tavg_distance\tlink_use\tz_avg_distance\tz_link_use\tsum_distance\t"
+                  "medoid\n",
+                  tab.fp);
+            for (int64_t i = 0; i < a.samples; i++) {
+                fprintf(tab.fp, "%" PRId64 "\t%" PRIu64 "\t", i, s[i].seed);
+                cli_print_double(tab.fp, x[2 * i]);
+                fputc('\t', tab.fp);
+                cli_print_double(tab.fp, x[2 * i + 1]);
+                fputc('\t', tab.fp);
+                cli_print_double(tab.fp, z[2 * i]);
+                fputc('\t', tab.fp);
+                cli_print_double(tab.fp, z[2 * i + 1]);
+                fputc('\t', tab.fp);
+                cli_print_double(tab.fp, sumd[i]);
+                fprintf(tab.fp, "\t%d\n", i == med);
+            }
+        }
+        if (cli_out_open(&out, a.output)) {
+            if (tab_open)
+                cli_out_abort(&tab);
+            rc = CLI_EXIT_DATA;
+            goto done;
+        }
+        if (tk_write_graph(out.fp, g, TK_FMT_NATIVE, &err)) {
+            cli_error(&err);
+            cli_out_abort(&out);
+            if (tab_open)
+                cli_out_abort(&tab);
+            rc = CLI_EXIT_DATA;
+            goto done;
+        }
+        if (cli_out_commit(&out) || (tab_open && cli_out_commit(&tab)))
+            rc = CLI_EXIT_DATA;
+    }
+done:
+    tk_graph_free(g);
+    free(s);
+    free(x);
+    free(z);
+    free(sumd);
+    return rc;
+}

@@ -1,0 +1,404 @@
+/*
+ * topo-route - paths of a routing model (topokit(7), ROUTING MODELS):
+ * per graph a summary over all ordered pairs of switches, or per pair the
+ * number of paths and their hop lengths, or the paths of one pair with
+ * their weights.  See topo-route(1).
+ */
+#include <config.h>
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "cli.h"
+
+static const char usage[] = "topo-route [-r ROUTING] [--pair S,D [--paths] | --pairs] "
+                            "[--max-paths N] [--threads N] [-o FILE] [FILE...]";
+
+typedef struct args {
+    tk_route_spec_t spec; /* -r ROUTING                                   */
+    int have_spec;
+    int pair;             /* --pair S,D given                             */
+    int64_t ps, pd;
+    int pairs;            /* --pairs                                      */
+    int paths;            /* --paths                                      */
+    uint64_t max_paths;   /* --max-paths N (with --paths)                 */
+    int progress;
+    int threads;
+    const char *output;
+    char **inputs;
+    int ninputs;
+    int header_done;
+} args_t;
+
+static void help(void)
+{
+    printf("usage: %s\n\n", usage);
+    fputs("Paths of a routing model on every graph read from FILE (or standard input).\n"
+          "Default: one TSV row per graph summarising all ordered pairs of distinct\n"
+          "switches, with the columns\n"
+          "  name routing pairs paths_min paths_avg paths_max min_len avg_len max_len\n"
+          "(paths per pair; hop lengths: the shortest, the traffic-weighted mean over\n"
+          "pairs, the longest).  Routing models (topokit(7)): min, ecmp, ksp:K,\n"
+          "allpath:H, valiant[,exclude|,minfirst], dragonfly-min, dragonfly-valiant,\n"
+          "polarized; hop lengths per link class as options, e.g. min,global=2.\n\n"
+          "Options:\n"
+          "  -r, --routing MODEL   the routing model (default min)\n"
+          "  --pair S,D            one row for the pair S -> D:\n"
+          "                        name src dst paths min_len max_len avg_len\n"
+          "  --pairs               such a row for every ordered pair of distinct switches\n"
+          "  --paths               with --pair: the paths themselves, one row each:\n"
+          "                        name src dst index weight hops path\n"
+          "  --max-paths N         with --paths: refuse a pair with more than N paths\n"
+          "                        (default 100000)\n"
+          "  --threads N           OpenMP threads (N >= 1); results do not change\n"
+          "  --progress            progress messages on stderr\n"
+          "  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
+          "  -h, --help            this help\n"
+          "      --version         print the version\n\n"
+          "Exit status: 0 success, 1 data error (pair out of range, model not supported\n"
+          "by the graph, too many paths), 2 usage error.  See topo-route(1).\n",
+          stdout);
+}
+
+enum { OPT_PAIR = 256, OPT_PAIRS, OPT_PATHS, OPT_MAXP, OPT_THREADS, OPT_PROGRESS, OPT_VERSION };
+
+static void parse_pair(const char *s, args_t *a)
+{
+    const char *comma = strchr(s, ',');
+    char buf[64];
+    if (!comma || comma == s || !comma[1] || (size_t)(comma - s) >= sizeof buf)
+        cli_usage_fail(usage, "invalid value '%s' for --pair: expected S,D", s);
+    memcpy(buf, s, (size_t)(comma - s));
+    buf[comma - s] = 0;
+    a->ps = cli_int_arg("--pair", buf, 0, INT32_MAX);
+    a->pd = cli_int_arg("--pair", comma + 1, 0, INT32_MAX);
+    a->pair = 1;
+}
+
+static void parse_args(int argc, char **argv, args_t *a)
+{
+    static const struct option longopts[] = {
+        {"routing", required_argument, NULL, 'r'},
+        {"pair", required_argument, NULL, OPT_PAIR},
+        {"pairs", no_argument, NULL, OPT_PAIRS},
+        {"paths", no_argument, NULL, OPT_PATHS},
+        {"max-paths", required_argument, NULL, OPT_MAXP},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    tk_error_t err;
+
+    memset(a, 0, sizeof *a);
+    a->max_paths = 100000;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":hr:o:", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'r':
+            if (tk_route_parse(optarg, &a->spec, &err) != TK_OK)
+                cli_usage_fail(usage, "%s", err.msg);
+            a->have_spec = 1;
+            break;
+        case OPT_PAIR: parse_pair(optarg, a); break;
+        case OPT_PAIRS: a->pairs = 1; break;
+        case OPT_PATHS: a->paths = 1; break;
+        case OPT_MAXP:
+            a->max_paths = (uint64_t)cli_int_arg("--max-paths", optarg, 1, INT64_MAX);
+            break;
+        case OPT_PROGRESS: a->progress = 1; break;
+        case OPT_THREADS: a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096); break;
+        case 'o': a->output = optarg; break;
+        case 'h':
+            help();
+            exit(CLI_EXIT_OK);
+        case OPT_VERSION:
+            cli_print_version();
+            exit(CLI_EXIT_OK);
+        case ':':
+            cli_usage_fail(usage, "option '%s' needs an argument", argv[optind - 1]);
+        default:
+            if (optopt)
+                cli_usage_fail(usage, "unknown option '-%c'", optopt);
+            cli_usage_fail(usage, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (!a->have_spec && tk_route_parse("min", &a->spec, &err) != TK_OK)
+        cli_usage_fail(usage, "%s", err.msg);
+    if (a->pair && a->pairs)
+        cli_usage_fail(usage, "--pair and --pairs exclude each other");
+    if (a->paths && !a->pair)
+        cli_usage_fail(usage, "--paths needs --pair S,D");
+    a->inputs = argv + optind;
+    a->ninputs = argc - optind;
+}
+
+static void print_header(FILE *fp, args_t *a)
+{
+    if (a->header_done)
+        return;
+    a->header_done = 1;
+    if (a->paths)
+        fputs("name\tsrc\tdst\tindex\tweight\thops\tpath\n", fp);
+    else if (a->pair || a->pairs)
+        fputs("name\tsrc\tdst\tpaths\tmin_len\tmax_len\tavg_len\n", fp);
+    else
+        fputs("name\trouting\tpairs\tpaths_min\tpaths_avg\tpaths_max\tmin_len\tavg_len\tmax_len\n",
+              fp);
+}
+
+static void print_pair_row(FILE *out, const char *name, tk_id_t s, tk_id_t t,
+                           const tk_route_count_t *c)
+{
+    fprintf(out, "%s\t%" PRId32 "\t%" PRId32 "\t", name, s, t);
+    cli_print_double(out, c->paths);
+    fprintf(out, "\t%" PRId32 "\t%" PRId32 "\t", c->min_len, c->max_len);
+    cli_print_double(out, c->avg_len);
+    fputc('\n', out);
+}
+
+/* Paths of one pair. */
+static int one_pair_paths(FILE *out, args_t *a, const tk_router_t *r, tk_route_ws_t *ws,
+                          const char *name, tk_error_t *err)
+{
+    const tk_graph_t *g = tk_router_graph(r);
+    tk_pathset_t ps;
+    tk_pathset_init(&ps);
+    if (tk_route_paths(r, ws, (tk_id_t)a->ps, (tk_id_t)a->pd, a->max_paths, &ps, err) != TK_OK) {
+        tk_pathset_destroy(&ps);
+        return 1;
+    }
+    print_header(out, a);
+    for (int64_t i = 0; i < ps.npaths; i++) {
+        fprintf(out, "%s\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t", name, a->ps, a->pd, i);
+        cli_print_double(out, ps.w[i]);
+        fprintf(out, "\t%" PRId64 "\t%" PRId64, ps.off[i + 1] - ps.off[i], a->ps);
+        for (int64_t k = ps.off[i]; k < ps.off[i + 1]; k++)
+            fprintf(out, "-%" PRId32, g->head[ps.arc[k]]);
+        fputc('\n', out);
+    }
+    tk_pathset_destroy(&ps);
+    return 0;
+}
+
+/* Per-target results of the all-pairs modes. */
+typedef struct tstat {
+    double pmin, pmax, psum, lsum;
+    int32_t lmin, lmax;
+    int64_t pairs;
+} tstat_t;
+
+/* All ordered pairs, per target t in parallel (min and ecmp search the
+ * distances per target).  Per-pair rows are kept (n^2 counts) only with
+ * --pairs.  Sums are reduced in target order: the output does not depend on
+ * the thread count. */
+static int all_pairs(FILE *out, args_t *a, const tk_router_t *r, const char *name,
+                     tk_error_t *err)
+{
+    const tk_graph_t *g = tk_router_graph(r);
+    tk_id_t n = g->n;
+    tstat_t *ts = tk_calloc_array((size_t)n, sizeof *ts);
+    tk_route_count_t *pc = NULL;
+    int fail = 0;
+    int64_t fail_t = INT64_MAX;
+    tk_error_t ferr;
+
+    tk_error_clear(&ferr);
+    if (!ts)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory"), 1;
+    if (a->pairs) {
+        pc = tk_malloc_array((size_t)n * (size_t)n, sizeof *pc);
+        if (!pc) {
+            free(ts);
+            tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (--pairs keeps n^2 rows)");
+            return 1;
+        }
+    }
+#ifdef _OPENMP
+#pragma omp parallel
+#endif
+    {
+        tk_route_ws_t *ws = NULL;
+        tk_error_t e;
+        if (tk_route_ws_new(r, &ws, &e) != TK_OK) {
+#ifdef _OPENMP
+#pragma omp critical(topo_route_fail)
+#endif
+            {
+                fail = 1;
+                if (fail_t > -1) {
+                    fail_t = -1;
+                    ferr = e;
+                }
+            }
+        }
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 4)
+#endif
+        for (tk_id_t t = 0; t < n; t++) {
+            tstat_t *st = &ts[t];
+            if (!ws)
+                continue;
+            st->pmin = 1e308;
+            st->lmin = INT32_MAX;
+            for (tk_id_t s = 0; s < n; s++) {
+                tk_route_count_t c;
+                if (s == t)
+                    continue;
+                if (tk_route_count(r, ws, s, t, &c, &e) != TK_OK) {
+#ifdef _OPENMP
+#pragma omp critical(topo_route_fail)
+#endif
+                    {
+                        fail = 1;
+                        if ((int64_t)t < fail_t) {
+                            fail_t = t;
+                            ferr = e;
+                        }
+                    }
+                    break;
+                }
+                if (pc)
+                    pc[(size_t)s * (size_t)n + (size_t)t] = c;
+                st->pairs++;
+                st->psum += c.paths;
+                st->lsum += c.avg_len;
+                if (c.paths < st->pmin)
+                    st->pmin = c.paths;
+                if (c.paths > st->pmax)
+                    st->pmax = c.paths;
+                if (c.min_len < st->lmin)
+                    st->lmin = c.min_len;
+                if (c.max_len > st->lmax)
+                    st->lmax = c.max_len;
+            }
+        }
+        tk_route_ws_free(ws);
+    }
+    if (fail) {
+        *err = ferr;
+        free(ts);
+        free(pc);
+        return 1;
+    }
+    print_header(out, a);
+    if (pc) {
+        for (tk_id_t s = 0; s < n; s++)
+            for (tk_id_t t = 0; t < n; t++)
+                if (s != t)
+                    print_pair_row(out, name, s, t, &pc[(size_t)s * (size_t)n + (size_t)t]);
+    } else {
+        tstat_t tot = {1e308, 0, 0, 0, INT32_MAX, 0, 0};
+        for (tk_id_t t = 0; t < n; t++) {
+            if (!ts[t].pairs)
+                continue;
+            tot.pairs += ts[t].pairs;
+            tot.psum += ts[t].psum;
+            tot.lsum += ts[t].lsum;
+            if (ts[t].pmin < tot.pmin)
+                tot.pmin = ts[t].pmin;
+            if (ts[t].pmax > tot.pmax)
+                tot.pmax = ts[t].pmax;
+            if (ts[t].lmin < tot.lmin)
+                tot.lmin = ts[t].lmin;
+            if (ts[t].lmax > tot.lmax)
+                tot.lmax = ts[t].lmax;
+        }
+        if (!tot.pairs) {
+            tot.pmin = 0;
+            tot.lmin = 0;
+        }
+        fprintf(out, "%s\t%s\t%" PRId64 "\t", name, tk_router_spec(r)->text, tot.pairs);
+        cli_print_double(out, tot.pmin);
+        fputc('\t', out);
+        cli_print_double(out, tot.pairs ? tot.psum / (double)tot.pairs : 0.0);
+        fputc('\t', out);
+        cli_print_double(out, tot.pmax);
+        fprintf(out, "\t%" PRId32 "\t", tot.lmin);
+        cli_print_double(out, tot.pairs ? tot.lsum / (double)tot.pairs : 0.0);
+        fprintf(out, "\t%" PRId32 "\n", tot.lmax);
+    }
+    free(ts);
+    free(pc);
+    return 0;
+}
+
+static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input, long index)
+{
+    char name[1024];
+    tk_error_t err;
+    tk_router_t *r = NULL;
+    tk_route_ws_t *ws = NULL;
+    int rc = 1;
+
+    cli_graph_name(g, input, index, name, sizeof name);
+    cli_progress("%s: graph %ld: n=%" PRId64 ": routing %s", input, index, (int64_t)g->n,
+                 a->spec.text);
+    tk_error_clear(&err);
+    if (g->n <= 0) {
+        tk_error_set(&err, TK_EINVAL, NULL, 0, "empty graph");
+        goto done;
+    }
+    if (a->pair && (a->ps >= g->n || a->pd >= g->n)) {
+        tk_error_set(&err, TK_ERANGE, NULL, 0,
+                     "--pair %" PRId64 ",%" PRId64 ": switch ids are 0..%" PRId32, a->ps, a->pd,
+                     g->n - 1);
+        goto done;
+    }
+    if (tk_router_new(g, &a->spec, a->threads, cli_mem_limit(), &r, &err) != TK_OK)
+        goto done;
+    if (a->pair) {
+        if (tk_route_ws_new(r, &ws, &err) != TK_OK)
+            goto done;
+        if (a->paths) {
+            rc = one_pair_paths(out, a, r, ws, name, &err);
+        } else {
+            tk_route_count_t c;
+            if (tk_route_count(r, ws, (tk_id_t)a->ps, (tk_id_t)a->pd, &c, &err) == TK_OK) {
+                print_header(out, a);
+                print_pair_row(out, name, (tk_id_t)a->ps, (tk_id_t)a->pd, &c);
+                rc = 0;
+            }
+        }
+    } else {
+        rc = all_pairs(out, a, r, name, &err);
+    }
+done:
+    tk_route_ws_free(ws);
+    tk_router_free(r);
+    if (rc)
+        cli_errorf("%s: graph %ld: %s", input, index,
+                   err.msg[0] ? err.msg : tk_status_str(err.code));
+    return rc;
+}
+
+static int table_row(void *ctx, FILE *out, const tk_graph_t *g, const char *input, long index)
+{
+    return one_graph(out, ctx, g, input, index);
+}
+
+static void table_header(void *ctx, FILE *out)
+{
+    print_header(out, ctx);
+}
+
+int main(int argc, char **argv)
+{
+    args_t a;
+
+    cli_set_prog(argv[0]);
+    parse_args(argc, argv, &a);
+    cli_set_threads(a.threads);
+    cli_progress_enable(a.progress);
+    cli_table_t t = {a.output, a.ninputs, a.inputs, cli_mem_limit(), table_row, table_header, &a};
+    return cli_run_table(&t);
+}
