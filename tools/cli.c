@@ -4,6 +4,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -87,6 +88,19 @@ void cli_usage_fail(const char *usage, const char *fmt, ...)
         fprintf(stderr, "usage: %s\n", usage);
     fprintf(stderr, "Try '%s --help' for more information.\n", prog_name);
     exit(CLI_EXIT_USAGE);
+}
+
+void cli_getopt_default(int c, char *const argv[], const char *usage, void (*help)(void))
+{
+    if (c == 'h') {
+        help();
+        exit(fflush(stdout) || ferror(stdout) ? CLI_EXIT_DATA : CLI_EXIT_OK);
+    }
+    if (c == ':')
+        cli_usage_fail(usage, "option '%s' needs an argument", argv[optind - 1]);
+    if (optopt)
+        cli_usage_fail(usage, "unknown option '-%c'", optopt);
+    cli_usage_fail(usage, "unknown option '%s'", argv[optind - 1]);
 }
 
 void cli_print_version(void)

@@ -32,6 +32,14 @@ void cli_usage_fail(const char *usage, const char *fmt, ...)
 /* "PROG (topokit) VERSION" on stdout. */
 void cli_print_version(void);
 
+/* The getopt_long cases every tool shares, for the `default:` branch of its
+ * option switch (the tool's optstring starts with ':'):
+ *   'h'   help() on stdout, exit 0 (1 if stdout cannot be written)
+ *   ':'   "option '...' needs an argument", usage, exit 2
+ *   other "unknown option '...'", usage, exit 2 */
+void cli_getopt_default(int c, char *const argv[], const char *usage, void (*help)(void))
+    __attribute__((noreturn));
+
 /* Strict number parsing for option arguments.  On error prints
  * "PROG: invalid value 'S' for OPTION: ..." and exits 2. */
 int64_t cli_int_arg(const char *option, const char *s, int64_t min, int64_t max);

@@ -56,7 +56,7 @@ static void parse_args(int argc, char **argv, args_t *a)
     memset(a, 0, sizeof *a);
     a->out_fmt = TK_FMT_NATIVE;
     a->in_fmt = TK_FMT_AUTO;
-    while ((c = getopt_long(argc, argv, "hf:i:o:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hf:i:o:", longopts, NULL)) != -1) {
         switch (c) {
         case 'f':
             if (tk_format_parse(optarg, &a->out_fmt, &err) != TK_OK || a->out_fmt == TK_FMT_AUTO)
@@ -78,14 +78,11 @@ static void parse_args(int argc, char **argv, args_t *a)
         case OPT_THREADS:
             a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
             break;
-        case 'h':
-            help();
-            exit(CLI_EXIT_OK);
         case OPT_VERSION:
             cli_print_version();
             exit(CLI_EXIT_OK);
         default:
-            cli_usage_fail(USAGE, "unknown or incomplete option");
+            cli_getopt_default(c, argv, USAGE, help);
         }
     }
     if (argc - optind > 1)

@@ -100,18 +100,11 @@ static void parse_args(int argc, char **argv, args_t *a)
             for (f = tk_families(); *f; f++)
                 printf("%s\n", (*f)->name);
             exit(fflush(stdout) || ferror(stdout) ? CLI_EXIT_DATA : CLI_EXIT_OK);
-        case 'h':
-            help();
-            exit(fflush(stdout) || ferror(stdout) ? CLI_EXIT_DATA : CLI_EXIT_OK);
         case OPT_VERSION:
             cli_print_version();
             exit(fflush(stdout) || ferror(stdout) ? CLI_EXIT_DATA : CLI_EXIT_OK);
-        case ':':
-            cli_usage_fail(USAGE, "option '%s' needs an argument", argv[optind - 1]);
         default:
-            if (optopt)
-                cli_usage_fail(USAGE, "invalid option '-%c'", optopt);
-            cli_usage_fail(USAGE, "invalid option '%s'", argv[optind - 1]);
+            cli_getopt_default(c, argv, USAGE, help);
         }
     }
     if (optind >= argc)

@@ -99,18 +99,11 @@ static void parse_args(int argc, char **argv, args_t *a)
         case 'o':
             a->output = optarg;
             break;
-        case 'h':
-            help();
-            exit(CLI_EXIT_OK);
         case OPT_VERSION:
             cli_print_version();
             exit(CLI_EXIT_OK);
-        case ':':
-            cli_usage_fail(usage, "option '%s' needs an argument", argv[optind - 1]);
         default:
-            if (optopt)
-                cli_usage_fail(usage, "unknown option '-%c'", optopt);
-            cli_usage_fail(usage, "unknown option '%s'", argv[optind - 1]);
+            cli_getopt_default(c, argv, usage, help);
         }
     }
     /* GNU getopt permutes: the operands FAMILY KEY=VALUE... end up last */

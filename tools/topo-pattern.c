@@ -102,13 +102,8 @@ static void parse_args(int argc, char **argv, args_t *a)
             for (const char *const *k = tk_pattern_kinds(); *k; k++)
                 puts(*k);
             exit(CLI_EXIT_OK);
-        case 'h': help(); exit(CLI_EXIT_OK);
         case OPT_VERSION: cli_print_version(); exit(CLI_EXIT_OK);
-        case ':': cli_usage_fail(USAGE, "option '%s' needs an argument", argv[optind - 1]);
-        default:
-            if (optopt)
-                cli_usage_fail(USAGE, "unknown option '-%c'", optopt);
-            cli_usage_fail(USAGE, "unknown option '%s'", argv[optind - 1]);
+        default: cli_getopt_default(c, argv, USAGE, help);
         }
     }
     if (optind >= argc)
