@@ -285,66 +285,122 @@ tk_status_t mcf_solve_lp(const tk_graph_t *g, mcf_lpbuf_t *b, int nrows, int nco
     return st;
 }
 
-/* Column generation state of the arc formulation. */
+/* Column generation state of the arc formulation.  Rows (k, v) of the flow
+ * conservation of source k at a node v whose only in-arc in the source's
+ * BFS DAG is par(v) are eliminated with that arc's variable: x(par(v)) =
+ * theta w(v) + the flow out of v, substituted into every row it appears in
+ * (the capacity row of par(v) and the row of the tail, recursively up to
+ * the first kept row).  This removes about 40% of the rows of uniform
+ * traffic on random regular graphs.  A priced column that enters an
+ * eliminated node voids the elimination: the LP is then rebuilt without. */
 typedef struct arcgen {
     const tk_graph_t *g;
     const tk_swdemand_t *d;
     const tk_id_t *tail;
-    tk_id_t *src;        /* S active sources                 */
+    tk_id_t *src;        /* S active sources                      */
     int64_t S, nfixed;
-    uint8_t *in;         /* S*m: column (k, a) in the LP      */
-    int64_t *colptr;     /* buffers of the new columns        */
+    uint8_t *in;         /* S*m: column (k, a) in the LP           */
+    int32_t *rowid;      /* S*n: row of (k, v); 0: s or eliminated */
+    int64_t *par;        /* S*n: the eliminated in-arc, or -1      */
+    tk_id_t *order;      /* S*n: BFS order of source k             */
+    double *pi;          /* n                                      */
+    int broke;           /* a priced column enters an eliminated node */
+    int64_t *colptr;     /* buffers of the new columns             */
     int *row;
     double *val;
-    int64_t cap;         /* columns the buffers hold          */
+    int64_t cap, nzcap;
 } arcgen_t;
 
-static int64_t crow(int64_t k, int64_t n, tk_id_t s, tk_id_t v)
+static tk_status_t arc_reserve(arcgen_t *G, int64_t nc, int64_t nz, tk_error_t *err)
 {
-    return k * (n - 1) + (v < s ? v : v - 1) + 1;
+    if (nc + 1 > G->cap) {
+        int64_t nb = G->cap ? 2 * G->cap : 1024;
+        while (nb < nc + 1)
+            nb *= 2;
+        int64_t *cp = tk_realloc_array(G->colptr, (size_t)nb + 1, sizeof *cp);
+        if (!cp)
+            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        G->colptr = cp;
+        G->cap = nb;
+    }
+    if (nz + 1 > G->nzcap) {
+        int64_t nb = G->nzcap ? 2 * G->nzcap : 8192;
+        while (nb < nz + 1)
+            nb *= 2;
+        int *rw = tk_realloc_array(G->row, (size_t)nb + 1, sizeof *rw);
+        if (rw)
+            G->row = rw;
+        double *vl = tk_realloc_array(G->val, (size_t)nb + 1, sizeof *vl);
+        if (vl)
+            G->val = vl;
+        if (!rw || !vl)
+            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        G->nzcap = nb;
+    }
+    return TK_OK;
+}
+
+/* Entries of the term "+x" leaving node u for source k: walk up the
+ * eliminated in-arcs to the first kept row.  Appends to row/val at *nz
+ * (at most n + 1 entries); coef: the term's value. */
+static void arc_walk_up(const arcgen_t *G, int64_t k, tk_id_t u, double coef, int *row,
+                        double *val, int64_t *nz)
+{
+    int64_t n = G->g->n;
+    tk_id_t s = G->src[k];
+    while (u != s) {
+        int64_t p = G->par[k * n + u];
+        if (p < 0) {
+            (*nz)++;
+            row[*nz] = G->rowid[k * n + u];
+            val[*nz] = coef;
+            return;
+        }
+        (*nz)++;
+        row[*nz] = (int)(G->nfixed + p + 1);
+        val[*nz] = coef;
+        u = G->tail[p];
+    }
 }
 
 /* Pricing: add every arc column with positive reduced cost
- * -(pi(u) - pi(v) + y(a)) (pi of the source's own dropped row is 0). */
+ * -(pi(u) - pi(v) + y(a)) (pi(s) = 0; pi of an eliminated node v is
+ * pi(tail(par v)) + y(par v), its in-arc having reduced cost 0). */
 static tk_status_t arc_pricer(void *ctx, const double *dual, mcf_newcols_t *out, tk_error_t *err)
 {
     arcgen_t *G = ctx;
     const tk_graph_t *g = G->g;
     int64_t n = g->n, m = g->m, nc = 0, nz = 0;
+    const double *y = dual + G->nfixed + 1;
+    tk_status_t st;
 
     for (int64_t k = 0; k < G->S; k++) {
         tk_id_t s = G->src[k];
+        const tk_id_t *ord = G->order + k * n;
+        G->pi[s] = 0;
+        for (int64_t i = 1; i < n; i++) {
+            tk_id_t v = ord[i];
+            int64_t p = G->par[k * n + v];
+            G->pi[v] = p < 0 ? dual[G->rowid[k * n + v]] : G->pi[G->tail[p]] + y[p];
+        }
         for (int64_t a = 0; a < m; a++) {
             tk_id_t u = G->tail[a], v = g->head[a];
             if (u == v || v == s || G->in[k * m + a])
                 continue;
-            double pu = u == s ? 0 : dual[crow(k, n, s, u)];
-            double rc = -(pu - dual[crow(k, n, s, v)] + dual[G->nfixed + a + 1]);
+            double rc = -(G->pi[u] - G->pi[v] + y[a]);
             if (rc <= 1e-9)
                 continue;
-            if (nc == G->cap) {
-                int64_t nb = G->cap ? 2 * G->cap : 1024;
-                int64_t *cp = tk_realloc_array(G->colptr, (size_t)nb + 1, sizeof *cp);
-                if (cp)
-                    G->colptr = cp;
-                int *rw = tk_realloc_array(G->row, (size_t)(3 * nb + 1), sizeof *rw);
-                if (rw)
-                    G->row = rw;
-                double *vl = tk_realloc_array(G->val, (size_t)(3 * nb + 1), sizeof *vl);
-                if (vl)
-                    G->val = vl;
-                if (!cp || !rw || !vl)
-                    return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-                G->cap = nb;
+            if (G->par[k * n + v] >= 0) {
+                G->broke = 1;
+                out->ncols = 0;
+                return TK_OK;
             }
+            if ((st = arc_reserve(G, nc + 1, nz + n + 2, err)) != TK_OK)
+                return st;
             G->colptr[nc] = nz + 1;
-            if (u != s) {
-                nz++;
-                G->row[nz] = (int)crow(k, n, s, u);
-                G->val[nz] = 1.0;
-            }
+            arc_walk_up(G, k, u, 1.0, G->row, G->val, &nz);
             nz++;
-            G->row[nz] = (int)crow(k, n, s, v);
+            G->row[nz] = G->rowid[k * n + v];
             G->val[nz] = -1.0;
             nz++;
             G->row[nz] = (int)(G->nfixed + a + 1);
@@ -363,25 +419,28 @@ static tk_status_t arc_pricer(void *ctx, const double *dual, mcf_newcols_t *out,
 }
 
 /* Source-aggregated arc formulation, started on each source's
- * shortest-path (hop) DAG and completed by column generation. */
+ * shortest-path (hop) DAG and completed by column generation; elim: use
+ * the row elimination above. */
 static tk_status_t exact_arc(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
-                             double tcap, tk_mcf_result_t *out, tk_error_t *err)
+                             double tcap, int elim, int *broke, tk_mcf_result_t *out,
+                             tk_error_t *err)
 {
-    int64_t n = g->n, m = g->m, S = 0, nnz = 0, ncols = 1, nrows, nfixed;
-    tk_id_t *tail = NULL, *q = NULL;
-    int32_t *dist = NULL;
+    int64_t n = g->n, m = g->m, S = 0, nnz = 0, ncols = 1, nrows, nfixed = 0;
+    tk_id_t *tail = NULL;
+    int32_t *dist = NULL, *npar = NULL;
+    double *tcoef = NULL;
     arcgen_t G;
     mcf_lpbuf_t b;
     tk_status_t st;
 
+    *broke = 0;
     memset(&b, 0, sizeof b);
     memset(&G, 0, sizeof G);
     for (int64_t s = 0; s < n; s++)
         if (d->off[s + 1] > d->off[s])
             S++;
-    nfixed = S * (n - 1);
-    nrows = nfixed + m;
-    if (nrows >= INT_MAX || (double)S * (double)m + 1 >= (double)INT_MAX)
+    if ((double)S * (double)n + m >= (double)INT_MAX ||
+        (double)S * (double)m + 1 >= (double)INT_MAX)
         return tk_error_set(err, TK_ELIMIT, NULL, 0, "LP too large for GLPK");
     if (o->mem_limit && (uint64_t)S * (uint64_t)m * 60 > o->mem_limit)
         return tk_error_set(err, TK_ELIMIT, NULL, 0,
@@ -389,11 +448,15 @@ static tk_status_t exact_arc(const tk_graph_t *g, const tk_swdemand_t *d, const 
                             " flow columns is over the memory limit (use --method approx)",
                             S, m);
     tail = tk_malloc_array((size_t)m + 1, sizeof *tail);
-    q = tk_malloc_array((size_t)n, sizeof *q);
     dist = tk_malloc_array((size_t)n, sizeof *dist);
+    npar = tk_malloc_array((size_t)n, sizeof *npar);
     G.src = tk_malloc_array((size_t)S + 1, sizeof *G.src);
     G.in = tk_calloc_array((size_t)(S * m) + 1, 1);
-    if (!tail || !q || !dist || !G.src || !G.in) {
+    G.rowid = tk_malloc_array((size_t)(S * n) + 1, sizeof *G.rowid);
+    G.par = tk_malloc_array((size_t)(S * n) + 1, sizeof *G.par);
+    G.order = tk_malloc_array((size_t)(S * n) + 1, sizeof *G.order);
+    G.pi = tk_malloc_array((size_t)n, sizeof *G.pi);
+    if (!tail || !dist || !npar || !G.src || !G.in || !G.rowid || !G.par || !G.order || !G.pi) {
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         goto done;
     }
@@ -404,17 +467,21 @@ static tk_status_t exact_arc(const tk_graph_t *g, const tk_swdemand_t *d, const 
     G.d = d;
     G.tail = tail;
     G.S = S;
-    G.nfixed = nfixed;
-    /* initial columns: arcs of each source's BFS DAG */
-    for (int pass = 0; pass < 2; pass++) {
+    /* BFS DAG of each source: order, kept rows, eliminated in-arcs */
+    {
         int64_t k = 0;
         for (tk_id_t s = 0; s < n; s++) {
             if (d->off[s + 1] == d->off[s])
                 continue;
-            if (pass == 0)
-                G.src[k] = s;
-            for (tk_id_t v = 0; v < n; v++)
+            tk_id_t *q = G.order + k * n;
+            int32_t *rid = G.rowid + k * n;
+            int64_t *par = G.par + k * n;
+            G.src[k] = s;
+            for (tk_id_t v = 0; v < n; v++) {
                 dist[v] = -1;
+                npar[v] = 0;
+                par[v] = -1;
+            }
             int64_t qh = 0, qt = 0;
             q[qt++] = s;
             dist[s] = 0;
@@ -426,45 +493,112 @@ static tk_status_t exact_arc(const tk_graph_t *g, const tk_swdemand_t *d, const 
                         dist[v] = dist[u] + 1;
                         q[qt++] = v;
                     }
-                    if (dist[v] != dist[u] + 1)
-                        continue;
-                    if (pass == 0) {
-                        ncols++;
-                        nnz += 2 + (u != s);
-                        continue;
+                    if (dist[v] == dist[u] + 1 && u != v) {
+                        npar[v]++;
+                        par[v] = a;
+                        G.in[k * m + a] = 1;
                     }
-                    ncols++;
-                    G.in[k * m + a] = 1;
-                    if (u != s)
-                        mcf_lp_put(&b, crow(k, n, s, u), ncols, 1.0);
-                    mcf_lp_put(&b, crow(k, n, s, v), ncols, -1.0);
-                    mcf_lp_put(&b, nfixed + a + 1, ncols, 1.0);
                 }
             }
-            if (pass == 0)
-                nnz += d->off[s + 1] - d->off[s];
-            else
-                for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
-                    mcf_lp_put(&b, crow(k, n, s, d->dst[e]), 1, d->w[e]);
+            for (tk_id_t v = 0; v < n; v++) /* unreachable nodes last */
+                if (dist[v] < 0)
+                    q[qt++] = v;
+            for (int64_t i = 0; i < n; i++) {
+                tk_id_t v = q[i];
+                if (v != s && npar[v] == 1 && elim) {
+                    rid[v] = 0;
+                    continue;
+                }
+                par[v] = -1;
+                rid[v] = v == s ? 0 : (int32_t)++nfixed;
+            }
             k++;
         }
-        if (pass == 0) {
-            if ((st = mcf_lpbuf_alloc(&b, nnz, m, o->mem_limit, err)) != TK_OK)
-                goto done;
+    }
+    G.nfixed = nfixed;
+    nrows = nfixed + m;
+    tcoef = tk_calloc_array((size_t)nrows + 1, sizeof *tcoef);
+    if (!tcoef) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
+    /* count: every kept DAG arc column has at most n + 2 entries */
+    for (int64_t k = 0; k < S; k++)
+        for (int64_t a = 0; a < m; a++)
+            if (G.in[k * m + a] && G.par[k * n + g->head[a]] < 0)
+                nnz += 3;
+    nnz += S * n + m; /* chains are short; grown below if not */
+    {
+        /* exact count of the chain entries */
+        int64_t extra = 0;
+        for (int64_t k = 0; k < S; k++)
             for (int64_t a = 0; a < m; a++)
-                b.ub[a] = tk_graph_cap(g, a);
-            ncols = 1;
+                if (G.in[k * m + a] && G.par[k * n + g->head[a]] < 0)
+                    for (tk_id_t u = tail[a]; u != G.src[k] && G.par[k * n + u] >= 0;
+                         u = tail[G.par[k * n + u]])
+                        extra++;
+        nnz += extra;
+    }
+    if ((st = mcf_lpbuf_alloc(&b, nnz, m, o->mem_limit, err)) != TK_OK)
+        goto done;
+    for (int64_t a = 0; a < m; a++)
+        b.ub[a] = tk_graph_cap(g, a);
+    if ((st = arc_reserve(&G, 1, n + 2, err)) != TK_OK)
+        goto done;
+    for (int64_t k = 0; k < S; k++) {
+        tk_id_t s = G.src[k];
+        for (int64_t a = 0; a < m; a++) {
+            tk_id_t v = g->head[a];
+            if (!G.in[k * m + a] || G.par[k * n + v] >= 0)
+                continue;
+            int64_t z = 0;
+            ncols++;
+            arc_walk_up(&G, k, tail[a], 1.0, G.row, G.val, &z);
+            for (int64_t i = 1; i <= z; i++)
+                mcf_lp_put(&b, G.row[i], ncols, G.val[i]);
+            mcf_lp_put(&b, G.rowid[k * n + v], ncols, -1.0);
+            mcf_lp_put(&b, nfixed + a + 1, ncols, 1.0);
+        }
+        for (int64_t e = d->off[s]; e < d->off[s + 1]; e++) {
+            tk_id_t t = d->dst[e];
+            int64_t z = 0;
+            if (t == s || d->w[e] == 0)
+                continue;
+            if (G.par[k * n + t] < 0) {
+                tcoef[G.rowid[k * n + t]] += d->w[e];
+                continue;
+            }
+            /* demand at an eliminated node: its in-arc, then up */
+            int64_t p = G.par[k * n + t];
+            tcoef[nfixed + p + 1] += d->w[e];
+            arc_walk_up(&G, k, tail[p], d->w[e], G.row, G.val, &z);
+            for (int64_t i = 1; i <= z; i++)
+                tcoef[G.row[i]] += G.val[i];
         }
     }
+    for (int64_t r = 1; r <= nrows; r++)
+        if (tcoef[r] != 0) {
+            if (b.nnz == b.cap) {
+                st = tk_error_set(err, TK_EINTERNAL, NULL, 0, "LP size miscounted");
+                goto done;
+            }
+            mcf_lp_put(&b, r, 1, tcoef[r]);
+        }
     st = mcf_solve_lp(g, &b, (int)nrows, (int)ncols, (int)nfixed, tcap, arc_pricer, &G, o, out,
                       err);
+    *broke = G.broke;
 done:
     mcf_lpbuf_free(&b);
     free(tail);
-    free(q);
     free(dist);
+    free(npar);
+    free(tcoef);
     free(G.src);
     free(G.in);
+    free(G.rowid);
+    free(G.par);
+    free(G.order);
+    free(G.pi);
     free(G.colptr);
     free(G.row);
     free(G.val);
@@ -504,7 +638,14 @@ tk_status_t tk_mcf_solve(const tk_graph_t *g, const tk_swdemand_t *d, const tk_m
         return TK_OK;
     }
     if (meth == TK_MCF_EXACT) {
-        st = exact_arc(g, d, o, tcap, out, err);
+        int broke = 0;
+        st = exact_arc(g, d, o, tcap, 1, &broke, out, err);
+        if (st == TK_OK && broke) {
+            tk_mcf_result_destroy(out);
+            tk_mcf_result_init(out);
+            out->method = meth;
+            st = exact_arc(g, d, o, tcap, 0, &broke, out, err);
+        }
     } else {
         st = mcf_approx(g, d, o, out, err);
         if (st == TK_OK && isfinite(tcap)) {

@@ -351,6 +351,20 @@ static void special_cases(void)
         tk_mcf_result_destroy(&res);
         tk_mcf_demand_free(&d);
     }
+    /* demands inside each component only: the nodes a source cannot reach
+     * carry no demand, the answer is the single arc's capacity 1 */
+    {
+        tk_id_t s[2] = { 0, 2 }, t[2] = { 1, 3 };
+        double w[2] = { 1, 1 };
+        demand_build(&d, 4, 2, s, t, w);
+        o.method = TK_MCF_EXACT;
+        tk_status_t st2 = tk_mcf_solve(g, &d, &o, &res, &err);
+        ok(st2 == TK_OK && fabs(res.theta - 1) < 1e-9,
+           "two components, demand inside each: theta 1 (got %g)", res.theta);
+        o.method = TK_MCF_AUTO;
+        tk_mcf_result_destroy(&res);
+        tk_mcf_demand_free(&d);
+    }
     /* directed graphs and capacities: directed 3-cycle, arc caps 2 */
     tk_graph_free(g);
     tk_builder_new(&b, 3, 1, &err);
