@@ -151,18 +151,11 @@ static void parse_args(int argc, char **argv, args_t *a)
         case OPT_TESTGLPK: a->opts.test_glpk_error = 1; break;
         case OPT_THREADS: a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096); break;
         case 'o': a->output = optarg; break;
-        case 'h':
-            help();
-            exit(CLI_EXIT_OK);
         case OPT_VERSION:
             cli_print_version();
             exit(CLI_EXIT_OK);
-        case ':':
-            cli_usage_fail(usage, "option '%s' needs an argument", argv[optind - 1]);
         default:
-            if (optopt)
-                cli_usage_fail(usage, "unknown option '-%c'", optopt);
-            cli_usage_fail(usage, "unknown option '%s'", argv[optind - 1]);
+            cli_getopt_default(c, argv, usage, help);
         }
     }
     if (a->routing) {
