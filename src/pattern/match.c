@@ -128,7 +128,35 @@ static int64_t hk_run(hk_t *h)
     return size;
 }
 
-/* Radius of g (smallest eccentricity), from all the BFS runs. */
+/* The switches at distance exactly lambda from u, by a breadth-first
+ * search cut at depth lambda: O(size of the ball of radius lambda), not
+ * O(n + m).  stamp[] (n entries, zero at first) marks visits with u + 1,
+ * so nothing is cleared between sources; queue[] has n entries.  The
+ * sphere is left in queue[*first .. *last - 1]. */
+static void sphere(const tk_graph_t *g, tk_id_t u, int64_t lambda, int32_t *stamp,
+                   tk_id_t *queue, int64_t *first, int64_t *last)
+{
+    int64_t head = 0, tail = 0, level_end;
+    stamp[u] = u + 1;
+    queue[tail++] = u;
+    for (int64_t d = 0; d < lambda && head < tail; d++) {
+        level_end = tail;
+        for (; head < level_end; head++) {
+            tk_id_t x = queue[head];
+            for (int64_t a = g->off[x]; a < g->off[x + 1]; a++) {
+                tk_id_t v = g->head[a];
+                if (stamp[v] != u + 1) {
+                    stamp[v] = u + 1;
+                    queue[tail++] = v;
+                }
+            }
+        }
+    }
+    *first = head;
+    *last = tail;
+}
+
+/* perm-distance lambda=L: a perfect matching of u -> v with D(u,v) = L. */
 tk_status_t tkp_gen_perm_distance(tkp_mk_t *m, tk_error_t *err)
 {
     const tk_graph_t *g = m->g;
@@ -137,7 +165,6 @@ tk_status_t tkp_gen_perm_distance(tkp_mk_t *m, tk_error_t *err)
     tk_level_t level;
     int64_t *cnt = NULL, *off = NULL, *map = NULL;
     tk_id_t *adj = NULL, **lists = NULL;
-    int32_t *ecc = NULL;
     hk_t h;
     tk_status_t st;
     int fail = 0;
@@ -153,47 +180,39 @@ tk_status_t tkp_gen_perm_distance(tkp_mk_t *m, tk_error_t *err)
         return st;
     cnt = tk_calloc_array((size_t)n + 1, sizeof *cnt);
     lists = tk_calloc_array((size_t)n, sizeof *lists);
-    ecc = tk_malloc_array((size_t)n, sizeof *ecc);
-    if (!cnt || !lists || !ecc) {
+    if (!cnt || !lists) {
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         goto done;
     }
-    /* One BFS per switch: the switches at distance exactly lambda, shuffled
-     * with the stream (seed, u) so that the matching depends on the seed
-     * and never on the thread count. */
+    /* One depth-limited search per switch: the switches at distance
+     * exactly lambda, shuffled with the stream (seed, u) so that the
+     * matching depends on the seed and never on the thread count. */
 #pragma omp parallel num_threads(tkp_threads(m->threads)) \
     reduction(| : fail) if (n > 64)
     {
-        int32_t *d = tk_malloc_array((size_t)n, sizeof *d);
-        if (!d)
+        int32_t *stamp = tk_calloc_array((size_t)n, sizeof *stamp);
+        tk_id_t *queue = tk_malloc_array((size_t)n, sizeof *queue);
+        if (!stamp || !queue)
             fail = 1;
-#pragma omp for schedule(dynamic, 8)
+#pragma omp for schedule(dynamic, 64)
         for (tk_id_t u = 0; u < n; u++) {
-            if (!d || fail)
+            if (!stamp || !queue || fail)
                 continue;
             tk_rng_t *r = NULL;
-            if (tk_bfs(g, u, d, NULL) != TK_OK || tk_rng_new(&r, m->seed, (uint64_t)u, NULL)) {
+            int64_t first, last;
+            if (tk_rng_new(&r, m->seed, (uint64_t)u, NULL)) {
                 fail = 1;
                 continue;
             }
-            int64_t k = 0;
-            int32_t e = 0;
-            for (tk_id_t v = 0; v < n; v++) {
-                k += d[v] == lambda;
-                if (d[v] > e)
-                    e = d[v]; /* TK_INF when disconnected */
-            }
-            ecc[u] = e;
+            sphere(g, u, lambda, stamp, queue, &first, &last);
+            int64_t k = last - first;
             lists[u] = tk_malloc_array((size_t)(k ? k : 1), sizeof **lists);
             if (!lists[u]) {
                 fail = 1;
                 tk_rng_free(r);
                 continue;
             }
-            k = 0;
-            for (tk_id_t v = 0; v < n; v++)
-                if (d[v] == lambda)
-                    lists[u][k++] = v;
+            memcpy(lists[u], queue + first, (size_t)k * sizeof **lists);
             for (int64_t i = k - 1; i > 0; i--) {
                 int64_t j = (int64_t)tk_rng_below(r, (uint64_t)i + 1);
                 tk_id_t t = lists[u][i];
@@ -203,16 +222,13 @@ tk_status_t tkp_gen_perm_distance(tkp_mk_t *m, tk_error_t *err)
             cnt[u + 1] = k;
             tk_rng_free(r);
         }
-        free(d);
+        free(stamp);
+        free(queue);
     }
     if (fail) {
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         goto done;
     }
-    int32_t radius = INT32_MAX;
-    for (tk_id_t u = 0; u < n; u++)
-        if (ecc[u] < radius)
-            radius = ecc[u];
     for (tk_id_t u = 0; u < n; u++)
         cnt[u + 1] += cnt[u];
     off = cnt;
@@ -257,7 +273,17 @@ tk_status_t tkp_gen_perm_distance(tkp_mk_t *m, tk_error_t *err)
     }
     int64_t size = hk_run(&h);
     if (size < n) {
+        /* Only now the radius, for the message (bit-parallel all-pairs). */
         char why[160] = "";
+        tk_dist_opts_t dopts;
+        tk_dist_summary_t ds;
+        memset(&dopts, 0, sizeof dopts);
+        dopts.threads = m->threads;
+        st = tk_dist_summary(g, &dopts, &ds, err);
+        if (st)
+            goto done;
+        int32_t radius = ds.radius;
+        tk_dist_summary_destroy(&ds);
         if (radius == TK_INF)
             snprintf(why, sizeof why, " (the topology is not connected)");
         else if (lambda > radius)
@@ -286,7 +312,6 @@ done:
     free(cnt);
     free(off);
     free(adj);
-    free(ecc);
     free(map);
     free(h.mate_l);
     free(h.mate_r);
