@@ -20,10 +20,13 @@ command -v topo-dist >/dev/null 2>&1 || {
 echo "# topokit benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(uname -m)"
 echo "# topo-dist: $(command -v topo-dist)"
 # Every benchmark script beside this one, in name order; BENCH=name1,name2
-# runs a subset (e.g. BENCH=dist make bench).
+# runs a subset (e.g. BENCH=dist make bench).  The paper reproductions that
+# take from minutes to hours (seed 000's RRG study, seed 003's Figures 13
+# and 14) run only when BENCH names them.
 for f in "$here"/*.sh; do
     b=$(basename "$f" .sh)
     [ "$b" = run ] && continue
+    case $b in antmill-rrg | fig13 | fig14) [ -n "${BENCH:-}" ] || continue ;; esac
     case ",${BENCH:-$b}," in *",$b,"*) ;; *) continue ;; esac
     echo
     sh "$f"
