@@ -150,4 +150,28 @@ run topo-mcf "$TMPD/junk.topo"
 [ "$rc" -eq 1 ] && [ -z "$out" ]
 ok $? "malformed topology: exit 1, no output"
 
+# Cross-tool order: an oblivious routing's saturation throughput (topo-load)
+# can only be improved by re-weighting the same paths (topo-mcf -r), and
+# that only by letting every path in (topo-mcf without -r):
+#   topo-load -r R  <=  topo-mcf -r R  <=  topo-mcf.
+# col FILE NAME: the value of column NAME in the second line of FILE.
+col() { awk -F '\t' -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i } NR == 2 { print $k }' "$1"; }
+for g in "rrg n=16 d=3 -s 5 -p 2" "torus sides=4,3" "gdbg n=12 r=3 -p 2"; do
+    topo-gen $g >"$TMPD/x.topo"
+    for pk in "server-perm -s 2" "random-shift -s 4" "uniform"; do
+        topo-pattern $pk "$TMPD/x.topo" >"$TMPD/x.pat"
+        for r in min ecmp ksp:3; do
+            topo-load -r "$r" -P "$TMPD/x.pat" "$TMPD/x.topo" >"$TMPD/l.tsv" &&
+                topo-mcf -r "$r" -P "$TMPD/x.pat" "$TMPD/x.topo" >"$TMPD/mr.tsv" &&
+                topo-mcf -P "$TMPD/x.pat" "$TMPD/x.topo" >"$TMPD/m.tsv"
+            st=$?
+            l=$(col "$TMPD/l.tsv" throughput) mr=$(col "$TMPD/mr.tsv" throughput)
+            m=$(col "$TMPD/m.tsv" throughput)
+            [ $st -eq 0 ] && awk -v l="$l" -v mr="$mr" -v m="$m" \
+                'BEGIN { exit !(l <= mr * (1 + 1e-9) && mr <= m * (1 + 1e-9) && l > 0) }'
+            ok $? "$g, $pk, $r: topo-load $l <= topo-mcf -r $mr <= topo-mcf $m"
+        done
+    done
+done
+
 done_testing
