@@ -475,6 +475,62 @@ void cli_print_json_string(FILE *fp, const char *s)
     fputc('"', fp);
 }
 
+void cli_row_begin(cli_row_t *r, FILE *fp, int json)
+{
+    r->fp = fp;
+    r->json = json;
+    r->cells = 0;
+    if (json)
+        fputc('{', fp);
+}
+
+/* separator and, in JSON, the key */
+static void cell_key(cli_row_t *r, const char *name)
+{
+    if (r->cells++)
+        fputc(r->json ? ',' : '\t', r->fp);
+    if (r->json) {
+        cli_print_json_string(r->fp, name);
+        fputc(':', r->fp);
+    }
+}
+
+void cli_cell_str(cli_row_t *r, const char *name, const char *v)
+{
+    cell_key(r, name);
+    if (!r->json)
+        fputs(v, r->fp);
+    else if (strcmp(v, "-") == 0)
+        fputs("null", r->fp);
+    else
+        cli_print_json_string(r->fp, v);
+}
+
+void cli_cell_int(cli_row_t *r, const char *name, int64_t v, int64_t inf)
+{
+    cell_key(r, name);
+    if (r->json && inf > 0 && v >= inf)
+        fputs("\"inf\"", r->fp);
+    else
+        cli_print_int_or_inf(r->fp, v, inf > 0 ? inf : INT64_MAX);
+}
+
+void cli_cell_double(cli_row_t *r, const char *name, double v)
+{
+    cell_key(r, name);
+    if (r->json && isinf(v))
+        fputs(v > 0 ? "\"inf\"" : "\"-inf\"", r->fp);
+    else if (r->json && isnan(v))
+        fputs("null", r->fp);
+    else
+        cli_print_double(r->fp, v);
+}
+
+void cli_row_end(cli_row_t *r)
+{
+    fputs(r->json ? "}\n" : "\n", r->fp);
+}
+
 void cli_gsl_errors_off(void)
 {
     gsl_set_error_handler_off();

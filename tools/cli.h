@@ -125,6 +125,27 @@ void cli_print_u128(FILE *fp, unsigned __int128 v);
 /* Print a string as a JSON string literal. */
 void cli_print_json_string(FILE *fp, const char *s);
 
+/* One result row, written as a TSV line or as one JSON Lines object with
+ * the same column names and values (the --json of the table tools):
+ *   cli_row_t r;
+ *   cli_row_begin(&r, fp, json);
+ *   cli_cell_str(&r, "name", name); cli_cell_int(&r, "n", n, TK_INF); ...
+ *   cli_row_end(&r);
+ * TSV mode ignores the names (print the header line yourself, once); JSON
+ * mode writes strings quoted, numbers bare, infinities as "inf" and a
+ * missing value ("-" given to cli_cell_str) as null. */
+typedef struct cli_row {
+    FILE *fp;
+    int json;
+    int cells;
+} cli_row_t;
+void cli_row_begin(cli_row_t *r, FILE *fp, int json);
+void cli_cell_str(cli_row_t *r, const char *name, const char *v);
+/* v >= inf (when inf > 0) prints as inf */
+void cli_cell_int(cli_row_t *r, const char *name, int64_t v, int64_t inf);
+void cli_cell_double(cli_row_t *r, const char *name, double v);
+void cli_row_end(cli_row_t *r);
+
 /* Turn off GSL's default error handler (which prints and aborts) for the
  * whole process; library calls then return GSL status codes, which
  * libtopokit maps to tk errors.  Call once from main in tools that reach

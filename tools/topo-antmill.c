@@ -21,7 +21,7 @@
 
 static const char usage[] =
     "topo-antmill [--delta D | --max-delta | --hat | --verify CYCLE] [--lambda L|all]\n"
-    "                    [-s SEED] [--budget SECONDS] [--no-uniform] [--threads N]\n"
+    "                    [-s SEED] [--budget SECONDS] [--no-uniform] [--json] [--threads N]\n"
     "                    [-o CYCLE] [-P PATTERN] [TOPOLOGY]";
 
 typedef struct args {
@@ -34,6 +34,7 @@ typedef struct args {
     uint64_t seed;
     double budget;
     int no_uniform;
+    int json;   /* --json: the row as a JSON Lines object */
     int no_row; /* -o - or -P -: stdout holds that file */
     int threads;
     const char *output;  /* -o CYCLE */
@@ -68,6 +69,7 @@ static void help(void)
           "  -s, --seed SEED     random seed (default 1)\n"
           "  --budget SECONDS    give up after this much time (default 60; 0 = none)\n"
           "  --no-uniform        skip the uniform load (columns uniform_* and adverse '-')\n"
+          "  --json              the row as one JSON object (JSON Lines), same names\n"
           "  -o, --output CYCLE  write the cycle file (atomically)\n"
           "  -P, --pattern FILE  write the (H,lambda)-Ant-mill pattern file\n"
           "                      (-o - or -P -: that file on stdout instead of the row)\n"
@@ -87,6 +89,7 @@ enum {
     OPT_LAMBDA,
     OPT_BUDGET,
     OPT_NOUNI,
+    OPT_JSON,
     OPT_THREADS,
     OPT_VERSION
 };
@@ -102,6 +105,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"seed", required_argument, NULL, 's'},
         {"budget", required_argument, NULL, OPT_BUDGET},
         {"no-uniform", no_argument, NULL, OPT_NOUNI},
+        {"json", no_argument, NULL, OPT_JSON},
         {"threads", required_argument, NULL, OPT_THREADS},
         {"output", required_argument, NULL, 'o'},
         {"pattern", required_argument, NULL, 'P'},
@@ -152,6 +156,9 @@ static void parse_args(int argc, char **argv, args_t *a)
         }
         case OPT_NOUNI:
             a->no_uniform = 1;
+            break;
+        case OPT_JSON:
+            a->json = 1;
             break;
         case OPT_THREADS:
             a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
@@ -449,7 +456,8 @@ static int process(args_t *a, const tk_graph_t *g, const char *input, long index
         goto done;
     }
     if (!a->header_done) {
-        print_header(stdout);
+        if (!a->json)
+            print_header(stdout);
         a->header_done = 1;
     }
     d = (double)g->m / (double)g->n; /* (out-)degree */
@@ -457,28 +465,37 @@ static int process(args_t *a, const tk_graph_t *g, const char *input, long index
         double bound = 1.0 / (p * res.lambda);
         if (bound > 1)
             bound = 1;
-        printf("%s\t%" PRId32 "\t%" PRId32 "\t%" PRId32 "\t", name, g->n, res.delta, res.lambda);
-        cli_print_int_or_inf(stdout, res.ds.radius, TK_INF);
-        putchar('\t');
-        cli_print_int_or_inf(stdout, res.ds.diameter, TK_INF);
-        putchar('\t');
-        cli_print_double(stdout, res.ds.avg_distance);
-        putchar('\t');
-        cli_print_double(stdout, p);
-        putchar('\t');
-        cli_print_double(stdout, bound);
-        putchar('\t');
-        cli_print_double(stdout, d * res.lambda / res.ds.avg_distance);
-        putchar('\t');
+        cli_row_t row;
+        char secs[32];
+        cli_row_begin(&row, stdout, a->json);
+        cli_cell_str(&row, "name", name);
+        cli_cell_int(&row, "n", g->n, 0);
+        cli_cell_int(&row, "delta", res.delta, 0);
+        cli_cell_int(&row, "lambda", res.lambda, 0);
+        cli_cell_int(&row, "radius", res.ds.radius, TK_INF);
+        cli_cell_int(&row, "diameter", res.ds.diameter, TK_INF);
+        cli_cell_double(&row, "avg_distance", res.ds.avg_distance);
+        cli_cell_double(&row, "servers", p);
+        cli_cell_double(&row, "throughput_bound", bound);
+        cli_cell_double(&row, "slowdown", d * res.lambda / res.ds.avg_distance);
         if (isnan(res.uniform)) {
-            fputs("-\t-\t-", stdout);
+            cli_cell_str(&row, "uniform_min_throughput", "-");
+            cli_cell_str(&row, "uniform_ratio", "-");
+            cli_cell_str(&row, "adverse", "-");
         } else {
-            cli_print_double(stdout, res.uniform);
-            putchar('\t');
-            cli_print_double(stdout, res.uniform / bound);
-            fputs(2 * bound < res.uniform ? "\tyes" : "\tno", stdout);
+            cli_cell_double(&row, "uniform_min_throughput", res.uniform);
+            cli_cell_double(&row, "uniform_ratio", res.uniform / bound);
+            cli_cell_str(&row, "adverse", 2 * bound < res.uniform ? "yes" : "no");
         }
-        printf("\t%.3f\n", am_seconds_since(&t0));
+        snprintf(secs, sizeof secs, "%.3f", am_seconds_since(&t0));
+        if (a->json) { /* a number, not a string */
+            fputs(",\"time\":", stdout);
+            fputs(secs, stdout);
+        } else {
+            fputc('\t', stdout);
+            fputs(secs, stdout);
+        }
+        cli_row_end(&row);
     }
     rc = 0;
     goto done;

@@ -18,7 +18,7 @@
 #include "cli.h"
 
 static const char usage[] = "topo-route [-r ROUTING] [--pair S,D [--paths] | --pairs] "
-                            "[--max-paths N] [--threads N] [-o FILE] [FILE...]";
+                            "[--max-paths N] [--json] [--threads N] [-o FILE] [FILE...]";
 
 typedef struct args {
     tk_route_spec_t spec; /* -r ROUTING                                   */
@@ -28,6 +28,7 @@ typedef struct args {
     int pairs;            /* --pairs                                      */
     int paths;            /* --paths                                      */
     uint64_t max_paths;   /* --max-paths N (with --paths)                 */
+    int json;             /* --json: JSON Lines                           */
     int progress;
     int threads;
     const char *output;
@@ -56,6 +57,7 @@ static void help(void)
           "                        name src dst index weight hops path\n"
           "  --max-paths N         with --paths: refuse a pair with more than N paths\n"
           "                        (default 100000)\n"
+          "  --json                JSON Lines: one object per row, same names and values\n"
           "  --threads N           OpenMP threads (N >= 1); results do not change\n"
           "  --progress            progress messages on stderr\n"
           "  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
@@ -66,7 +68,16 @@ static void help(void)
           stdout);
 }
 
-enum { OPT_PAIR = 256, OPT_PAIRS, OPT_PATHS, OPT_MAXP, OPT_THREADS, OPT_PROGRESS, OPT_VERSION };
+enum {
+    OPT_PAIR = 256,
+    OPT_PAIRS,
+    OPT_PATHS,
+    OPT_MAXP,
+    OPT_JSON,
+    OPT_THREADS,
+    OPT_PROGRESS,
+    OPT_VERSION
+};
 
 static void parse_pair(const char *s, args_t *a)
 {
@@ -89,6 +100,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"pairs", no_argument, NULL, OPT_PAIRS},
         {"paths", no_argument, NULL, OPT_PATHS},
         {"max-paths", required_argument, NULL, OPT_MAXP},
+        {"json", no_argument, NULL, OPT_JSON},
         {"threads", required_argument, NULL, OPT_THREADS},
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"output", required_argument, NULL, 'o'},
@@ -112,6 +124,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         case OPT_PAIR: parse_pair(optarg, a); break;
         case OPT_PAIRS: a->pairs = 1; break;
         case OPT_PATHS: a->paths = 1; break;
+        case OPT_JSON: a->json = 1; break;
         case OPT_MAXP:
             a->max_paths = (uint64_t)cli_int_arg("--max-paths", optarg, 1, INT64_MAX);
             break;
@@ -140,6 +153,8 @@ static void print_header(FILE *fp, args_t *a)
     if (a->header_done)
         return;
     a->header_done = 1;
+    if (a->json)
+        return;
     if (a->paths)
         fputs("name\tsrc\tdst\tindex\tweight\thops\tpath\n", fp);
     else if (a->pair || a->pairs)
@@ -149,14 +164,19 @@ static void print_header(FILE *fp, args_t *a)
               fp);
 }
 
-static void print_pair_row(FILE *out, const char *name, tk_id_t s, tk_id_t t,
+static void print_pair_row(FILE *out, int json, const char *name, tk_id_t s, tk_id_t t,
                            const tk_route_count_t *c)
 {
-    fprintf(out, "%s\t%" PRId32 "\t%" PRId32 "\t", name, s, t);
-    cli_print_double(out, c->paths);
-    fprintf(out, "\t%" PRId32 "\t%" PRId32 "\t", c->min_len, c->max_len);
-    cli_print_double(out, c->avg_len);
-    fputc('\n', out);
+    cli_row_t row;
+    cli_row_begin(&row, out, json);
+    cli_cell_str(&row, "name", name);
+    cli_cell_int(&row, "src", s, 0);
+    cli_cell_int(&row, "dst", t, 0);
+    cli_cell_double(&row, "paths", c->paths);
+    cli_cell_int(&row, "min_len", c->min_len, 0);
+    cli_cell_int(&row, "max_len", c->max_len, 0);
+    cli_cell_double(&row, "avg_len", c->avg_len);
+    cli_row_end(&row);
 }
 
 /* Paths of one pair. */
@@ -172,12 +192,29 @@ static int one_pair_paths(FILE *out, args_t *a, const tk_router_t *r, tk_route_w
     }
     print_header(out, a);
     for (int64_t i = 0; i < ps.npaths; i++) {
-        fprintf(out, "%s\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t", name, a->ps, a->pd, i);
-        cli_print_double(out, ps.w[i]);
-        fprintf(out, "\t%" PRId64 "\t%" PRId64, ps.off[i + 1] - ps.off[i], a->ps);
+        cli_row_t row;
+        char buf[32];
+        cli_row_begin(&row, out, a->json);
+        cli_cell_str(&row, "name", name);
+        cli_cell_int(&row, "src", a->ps, 0);
+        cli_cell_int(&row, "dst", a->pd, 0);
+        cli_cell_int(&row, "index", i, 0);
+        cli_cell_double(&row, "weight", ps.w[i]);
+        cli_cell_int(&row, "hops", ps.off[i + 1] - ps.off[i], 0);
+        /* the path "s-v1-v2-...", streamed inside the cell */
+        snprintf(buf, sizeof buf, "%" PRId64, a->ps);
+        if (a->json) {
+            fputs(",\"path\":\"", out);
+            fputs(buf, out);
+        } else {
+            fputc('\t', out);
+            fputs(buf, out);
+        }
         for (int64_t k = ps.off[i]; k < ps.off[i + 1]; k++)
             fprintf(out, "-%" PRId32, g->head[ps.arc[k]]);
-        fputc('\n', out);
+        if (a->json)
+            fputc('"', out);
+        cli_row_end(&row);
     }
     tk_pathset_destroy(&ps);
     return 0;
@@ -288,7 +325,8 @@ static int all_pairs(FILE *out, args_t *a, const tk_router_t *r, const char *nam
         for (tk_id_t s = 0; s < n; s++)
             for (tk_id_t t = 0; t < n; t++)
                 if (s != t)
-                    print_pair_row(out, name, s, t, &pc[(size_t)s * (size_t)n + (size_t)t]);
+                    print_pair_row(out, a->json, name, s, t,
+                                   &pc[(size_t)s * (size_t)n + (size_t)t]);
     } else {
         tstat_t tot = {1e308, 0, 0, 0, INT32_MAX, 0, 0};
         for (tk_id_t t = 0; t < n; t++) {
@@ -310,15 +348,18 @@ static int all_pairs(FILE *out, args_t *a, const tk_router_t *r, const char *nam
             tot.pmin = 0;
             tot.lmin = 0;
         }
-        fprintf(out, "%s\t%s\t%" PRId64 "\t", name, tk_router_spec(r)->text, tot.pairs);
-        cli_print_double(out, tot.pmin);
-        fputc('\t', out);
-        cli_print_double(out, tot.pairs ? tot.psum / (double)tot.pairs : 0.0);
-        fputc('\t', out);
-        cli_print_double(out, tot.pmax);
-        fprintf(out, "\t%" PRId32 "\t", tot.lmin);
-        cli_print_double(out, tot.pairs ? tot.lsum / (double)tot.pairs : 0.0);
-        fprintf(out, "\t%" PRId32 "\n", tot.lmax);
+        cli_row_t row;
+        cli_row_begin(&row, out, a->json);
+        cli_cell_str(&row, "name", name);
+        cli_cell_str(&row, "routing", tk_router_spec(r)->text);
+        cli_cell_int(&row, "pairs", tot.pairs, 0);
+        cli_cell_double(&row, "paths_min", tot.pmin);
+        cli_cell_double(&row, "paths_avg", tot.pairs ? tot.psum / (double)tot.pairs : 0.0);
+        cli_cell_double(&row, "paths_max", tot.pmax);
+        cli_cell_int(&row, "min_len", tot.lmin, 0);
+        cli_cell_double(&row, "avg_len", tot.pairs ? tot.lsum / (double)tot.pairs : 0.0);
+        cli_cell_int(&row, "max_len", tot.lmax, 0);
+        cli_row_end(&row);
     }
     free(ts);
     free(pc);
@@ -358,7 +399,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
             tk_route_count_t c;
             if (tk_route_count(r, ws, (tk_id_t)a->ps, (tk_id_t)a->pd, &c, &err) == TK_OK) {
                 print_header(out, a);
-                print_pair_row(out, name, (tk_id_t)a->ps, (tk_id_t)a->pd, &c);
+                print_pair_row(out, a->json, name, (tk_id_t)a->ps, (tk_id_t)a->pd, &c);
                 rc = 0;
             }
         }

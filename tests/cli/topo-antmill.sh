@@ -163,4 +163,24 @@ expect_rc 2 "--budget x"
 run topo-antmill --hat --delta 2 "$TMPD/rrg.topo"
 expect_rc 2 "--hat with --delta"
 
+# --json: the same names and values as the TSV row (time aside).
+topo-gen torus sides=5,4 -p 2 >"$TMPD/j.topo"
+topo-antmill --hat "$TMPD/j.topo" >"$TMPD/j.tsv"
+topo-antmill --hat --json "$TMPD/j.topo" >"$TMPD/j.json"
+topo-antmill --hat --json --no-uniform "$TMPD/j.topo" >"$TMPD/j2.json"
+/usr/bin/python3 - "$TMPD/j.tsv" "$TMPD/j.json" "$TMPD/j2.json" <<'PY'
+import json, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+objs = [json.loads(l) for l in open(sys.argv[2])]
+assert len(rows) == 2 and len(objs) == 1
+head, r, o = rows[0], rows[1], objs[0]
+assert list(o) == head, (list(o), head)
+for k, v in zip(head, r):
+    if k != "time":
+        assert str(o[k]) == v or float(o[k]) == float(v), (k, o[k], v)
+o2 = json.loads(open(sys.argv[3]).read())
+assert o2["uniform_min_throughput"] is None and o2["adverse"] is None
+PY
+ok $? "--json: same columns and values as the TSV row; skipped values are null"
+
 done_testing

@@ -155,4 +155,22 @@ run topo-route -o "$TMPD/out.tsv" "$TMPD/ring.topo"
 [ "$rc" -eq 0 ] && [ -z "$out" ] && [ "$(head -n 1 "$TMPD/out.tsv")" = "$SHEAD" ]
 ok $? "-o FILE written on success"
 
+# --json: the same names and values as the TSV, one object per row.
+for mode in "" "--pair 0,3" "--pair 0,3 --paths" "--pairs"; do
+    topo-route -r valiant $mode "$TMPD/ring.topo" >"$TMPD/t.tsv"
+    topo-route -r valiant $mode --json "$TMPD/ring.topo" >"$TMPD/t.json"
+    /usr/bin/python3 - "$TMPD/t.tsv" "$TMPD/t.json" <<'PY'
+import json, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+objs = [json.loads(l) for l in open(sys.argv[2])]
+head = rows[0]
+assert len(objs) == len(rows) - 1 and len(objs) > 0
+for r, o in zip(rows[1:], objs):
+    assert list(o) == head, (list(o), head)
+    for k, v in zip(head, r):
+        assert str(o[k]) == v or float(o[k]) == float(v), (k, o[k], v)
+PY
+    ok $? "--json $mode: same columns and values as the TSV"
+done
+
 done_testing
