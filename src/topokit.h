@@ -18,6 +18,7 @@
 #include "tk_pattern.h"
 #include "tk_route.h"
 #include "tk_load.h"
+#include "tk_stats.h"
 #include "tk_antmill.h"
 #include "tk_mcf.h"
 
