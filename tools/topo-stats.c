@@ -34,7 +34,8 @@ static void help(void)
           "  column n mean sd min max ci_low ci_high halfwidth rel_halfwidth\n"
           "ci_low..ci_high is the two-sided Student t confidence interval of the mean\n"
           "at the given level (halfwidth = t sd / sqrt(n)); rel_halfwidth =\n"
-          "halfwidth / |mean|.  Fields are separated by tabs or blanks; empty lines\n"
+          "halfwidth / |mean|.  Fields are separated by tabs (a line with a tab) or\n"
+          "else by blanks; empty lines\n"
           "and lines starting with '#' are skipped; a first line whose field is not a\n"
           "number is a header (then COLUMN may be its name; later lines whose field is\n"
           "that name, the headers of concatenated tool outputs, are skipped too).\n\n"
@@ -90,13 +91,27 @@ static void parse_args(int argc, char **argv, args_t *a)
     a->ninputs = argc - optind;
 }
 
-/* Field k (0-based) of a line split at tabs and blanks, NUL-terminated in
- * place; NULL if the line has fewer fields. */
+/* The separators of a line: tabs when it has one (TSV: fields such as a
+ * graph's name may contain blanks), else runs of blanks. */
+static const char *seps(const char *line)
+{
+    return strchr(line, '\t') ? "\t\r\n" : " \t\r\n";
+}
+
+/* Field k (0-based) of a line, NUL-terminated in place; NULL if the line
+ * has fewer fields.  Tab-separated fields are trimmed of blanks. */
 static char *field(char *line, long k)
 {
-    char *save = NULL, *tok = strtok_r(line, " \t\r\n", &save);
+    const char *sep = seps(line);
+    char *save = NULL, *tok = strtok_r(line, sep, &save);
     for (long i = 0; tok && i < k; i++)
-        tok = strtok_r(NULL, " \t\r\n", &save);
+        tok = strtok_r(NULL, sep, &save);
+    if (tok) {
+        while (*tok == ' ')
+            tok++;
+        for (char *e = tok + strlen(tok); e > tok && e[-1] == ' ';)
+            *--e = 0;
+    }
     return tok;
 }
 
@@ -157,9 +172,9 @@ static int read_input(const char *path, const args_t *a, values_t *v)
                 break;
             }
             char *save = NULL;
+            const char *sep = seps(copy);
             long k = 0;
-            for (char *t = strtok_r(copy, " \t\r\n", &save); t;
-                 t = strtok_r(NULL, " \t\r\n", &save), k++)
+            for (char *t = strtok_r(copy, sep, &save); t; t = strtok_r(NULL, sep, &save), k++)
                 if (strcmp(t, a->column) == 0) {
                     v->col = k;
                     break;

@@ -44,6 +44,13 @@ expect_out "6" "several inputs are pooled (each with its header)"
 run sh -c "cat '$TMPD/t.tsv' '$TMPD/t.tsv' | topo-stats -c x | cut -f 2,3 | tail -n 1"
 expect_out "$(printf '6	2')" "concatenated outputs: repeated headers skipped by name"
 
+# TSV fields with blanks inside (graph names): split at tabs only.
+printf 'name\tv\nrrg n=9 d=2\t4\nrrg n=9 d=4\t6\n' >"$TMPD/names.tsv"
+run sh -c "topo-stats -c v '$TMPD/names.tsv' | cut -f 3 | tail -n 1"
+expect_out "5" "tab-separated fields may contain blanks"
+run sh -c "for s in 1 2 3; do topo-gen rrg n=30 d=4 -s \$s | topo-dist; done | topo-stats -c avg_distance | cut -f 2 | tail -n 1"
+expect_out "3" "concatenated topo-dist rows, by column name"
+
 # One value: sd 0, infinite interval.
 run sh -c "echo 7 | topo-stats | cut -f 4,9 | tail -n 1"
 expect_out "$(printf '0\tinf')" "one value: sd 0, halfwidth inf"
