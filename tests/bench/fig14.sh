@@ -8,39 +8,14 @@
 # link speeds).  Each point averages random samples (a new pattern, and for
 # RRG a new graph, per sample) until the 95% confidence interval is under
 # 1% of the mean (at least FIG_MIN = 20, at most FIG_MAX = 200 samples, as
-# the paper).  The t quantile is the Cornish-Fisher expansion of the normal
-# one (error below 1e-4 for 19 or more degrees of freedom).
+# the paper), with the Student t interval of topo-stats (fig-lib.inc).
 # Knobs: FIG14_N (sizes), FIG_MIN, FIG_MAX.  Prints a Markdown table.
 set -eu
 W=$(mktemp -d "${TMPDIR:-/tmp}/tk-fig14.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
 MIN=${FIG_MIN:-20} MAX=${FIG_MAX:-200}
 
-# stats FILE: "mean halfwidth count" of the numbers in FILE (95% t interval)
-stats() {
-    awk '{ s += $1; q += $1 * $1; n++ }
-         END { m = s / n; v = n > 1 ? (q - n * m * m) / (n - 1) : 0; if (v < 0) v = 0
-               z = 1.959964; d = n - 1 > 0 ? n - 1 : 1
-               t = z + (z^3 + z) / (4 * d) + (5 * z^5 + 16 * z^3 + 3 * z) / (96 * d * d)
-               printf "%.6g %.6g %d\n", m, t * sqrt(v / n), n }' "$1"
-}
-# sample_until_ci CMD-PREFIX: runs "CMD-PREFIX SEED" for SEED = 1, 2, ...
-sample_until_ci() {
-    : >"$W/s"
-    i=0
-    while :; do
-        i=$((i + 1))
-        "$@" "$i" >>"$W/s"
-        if [ "$i" -ge "$MIN" ]; then
-            set -- $(stats "$W/s") "$@"
-            done_=$(awk -v m="$1" -v h="$2" 'BEGIN { print (h < 0.01 * m) }')
-            shift 3
-            [ "$done_" = 1 ] && break
-        fi
-        [ "$i" -ge "$MAX" ] && break
-    done
-    stats "$W/s"
-}
+. "$(dirname "$0")/fig-lib.inc"
 gdbg_one() { # KIND N SEED
     topo-mcf --method exact -r allpath:3 -m "$1" -s "$3" "$W/gdbg-$2.topo" | awk -F '\t' 'NR == 2 { print $4 }'
 }
