@@ -201,7 +201,6 @@ static tk_status_t mem_check(const char *k1, int64_t v1, const char *k2, int64_t
 tk_status_t tkg_build_gdbg(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g, tk_error_t *err)
 {
     int64_t n, r, loops = -1, want;
-    char buf[32];
     tk_status_t st;
 
     st = tk_kv_int(kv, "n", 1, INT64_MAX, 0, 0, &n, err);
@@ -222,8 +221,7 @@ tk_status_t tkg_build_gdbg(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g, 
                             "loops=%" PRId64 ": GDBG(%" PRId64 ",%" PRId64 ") has %" PRId64
                             " loop-back links",
                             loops, n, r, want);
-    snprintf(buf, sizeof buf, "%" PRId64, want);
-    st = tkg_kv_add(kv, "loops", buf, err);
+    st = tkg_kv_add_int(kv, "loops", want, err);
     return st ? st : tk_gen_gdbg(n, r, g, err);
 }
 

@@ -91,7 +91,6 @@ tk_status_t tkg_build_dfplus(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g
 {
     int64_t L, S, p, h, ng;
     int arr;
-    char buf[32];
     tk_status_t st;
 
     st = tk_kv_int(kv, "leaves", 1, INT32_MAX, 0, 0, &L, err);
@@ -105,23 +104,13 @@ tk_status_t tkg_build_dfplus(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t **g
         st = tk_kv_int(kv, "g", 2, INT32_MAX, 1, S * h + 1, &ng, err);
     if (st)
         return st;
+    /* defaulted keys go into the spec (tkg_kv_add keeps given ones) */
     if (o->servers_given)
         p = o->servers;
-    else if (!tk_kv_has(kv, "p")) {
-        snprintf(buf, sizeof buf, "%" PRId64, p);
-        if ((st = tkg_kv_add(kv, "p", buf, err)))
-            return st;
-    }
-    if (!tk_kv_has(kv, "h")) {
-        snprintf(buf, sizeof buf, "%" PRId64, h);
-        if ((st = tkg_kv_add(kv, "h", buf, err)))
-            return st;
-    }
-    if (!tk_kv_has(kv, "g")) {
-        snprintf(buf, sizeof buf, "%" PRId64, ng);
-        if ((st = tkg_kv_add(kv, "g", buf, err)))
-            return st;
-    }
+    else if ((st = tkg_kv_add_int(kv, "p", p, err)))
+        return st;
+    if ((st = tkg_kv_add_int(kv, "h", h, err)) || (st = tkg_kv_add_int(kv, "g", ng, err)))
+        return st;
     st = tkg_arrangement(kv, &arr, err);
     if (st)
         return st;

@@ -255,7 +255,6 @@ tk_status_t tkg_build_dragonfly(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t 
 {
     int64_t p, a, h, ng;
     int arr;
-    char buf[32];
     tk_status_t st;
 
     st = tk_kv_int(kv, "a", 1, INT32_MAX, 0, 0, &a, err);
@@ -267,18 +266,13 @@ tk_status_t tkg_build_dragonfly(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t 
         st = tk_kv_int(kv, "g", 2, INT32_MAX, 1, a * h + 1, &ng, err);
     if (st)
         return st;
+    /* defaulted keys go into the spec (tkg_kv_add keeps given ones) */
     if (o->servers_given)
         p = o->servers;
-    else if (!tk_kv_has(kv, "p")) {
-        snprintf(buf, sizeof buf, "%" PRId64, p);
-        if ((st = tkg_kv_add(kv, "p", buf, err)))
-            return st;
-    }
-    if (!tk_kv_has(kv, "g")) {
-        snprintf(buf, sizeof buf, "%" PRId64, ng);
-        if ((st = tkg_kv_add(kv, "g", buf, err)))
-            return st;
-    }
+    else if ((st = tkg_kv_add_int(kv, "p", p, err)))
+        return st;
+    if ((st = tkg_kv_add_int(kv, "g", ng, err)))
+        return st;
     st = tkg_arrangement(kv, &arr, err);
     if (st)
         return st;

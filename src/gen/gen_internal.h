@@ -23,6 +23,8 @@
  * the spec after the keys given on the command line; e.g. gdbg records
  * "loops=L".  Does nothing if the key is present. */
 tk_status_t tkg_kv_add(tk_kv_t *kv, const char *key, const char *value, tk_error_t *err);
+/* The same for an integer value. */
+tk_status_t tkg_kv_add_int(tk_kv_t *kv, const char *key, int64_t value, tk_error_t *err);
 /* " k=v k=v ..." for every key in order (given keys first, then derived
  * ones).  Returns a malloc'd string ("" when empty) or NULL without memory. */
 char *tkg_kv_format(const tk_kv_t *kv);

@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +127,13 @@ tk_status_t tkg_kv_add(tk_kv_t *kv, const char *key, const char *value, tk_error
     if (find(kv, key))
         return TK_OK;
     return append(kv, key, strlen(key), value, 1, err);
+}
+
+tk_status_t tkg_kv_add_int(tk_kv_t *kv, const char *key, int64_t value, tk_error_t *err)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%" PRId64, value);
+    return tkg_kv_add(kv, key, buf, err);
 }
 
 char *tkg_kv_format(const tk_kv_t *kv)
