@@ -252,12 +252,20 @@ tk_status_t mcf_lpbuf_alloc(mcf_lpbuf_t *b, int64_t nnz, int64_t ncap, uint64_t 
 }
 
 
+/* theta's bound for GLPK: a relative margin keeps rounding in the bound's
+ * computation from cutting the optimum off */
+static double bound_margin(double bound)
+{
+    return isfinite(bound) ? bound * (1 + 1e-9) : HUGE_VAL;
+}
+
 /* Common tail of both exact solvers. */
 tk_status_t mcf_solve_lp(const tk_graph_t *g, mcf_lpbuf_t *b, int nrows, int ncols, int nfixed,
-                         double tcap, mcf_pricer_fn pricer, void *pctx, const tk_mcf_opts_t *o,
-                         tk_mcf_result_t *out, tk_error_t *err)
+                         double tcap, double tbound, mcf_pricer_fn pricer, void *pctx,
+                         const tk_mcf_opts_t *o, tk_mcf_result_t *out, tk_error_t *err)
 {
-    mcf_lp_t lp = { nrows, ncols, nfixed, b->ub, tcap, (int)b->nnz, b->ia, b->ja, b->ar };
+    double tub = fmin(tcap, bound_margin(tbound));
+    mcf_lp_t lp = { nrows, ncols, nfixed, b->ub, tub, (int)b->nnz, b->ia, b->ja, b->ar };
     double *dual = NULL, *act = NULL, theta = 0;
     tk_status_t st;
 
@@ -273,6 +281,10 @@ tk_status_t mcf_solve_lp(const tk_graph_t *g, mcf_lpbuf_t *b, int nrows, int nco
     st = mcf_glpk_solve(&lp, o->time_limit, o->test_glpk_error, pricer, pctx, &theta, dual, act,
                         &out->iterations, &out->rounds, err);
     if (st == TK_OK) {
+        /* GLPK may settle theta on its bound within its feasibility
+         * tolerance; the certified bound itself is then the optimum */
+        if (theta > tbound)
+            theta = tbound;
         out->theta = out->upper = theta;
         out->gap = 0;
         out->method = TK_MCF_EXACT;
@@ -584,8 +596,10 @@ static tk_status_t exact_arc(const tk_graph_t *g, const tk_swdemand_t *d, const 
             }
             mcf_lp_put(&b, r, 1, tcoef[r]);
         }
-    st = mcf_solve_lp(g, &b, (int)nrows, (int)ncols, (int)nfixed, tcap, arc_pricer, &G, o, out,
-                      err);
+    /* no bound on theta here: a weak-duality bound (unit lengths, cuts
+     * around one switch) left GLPK's iterations unchanged on this LP */
+    st = mcf_solve_lp(g, &b, (int)nrows, (int)ncols, (int)nfixed, tcap, HUGE_VAL, arc_pricer,
+                      &G, o, out, err);
     *broke = G.broke;
 done:
     mcf_lpbuf_free(&b);

@@ -128,6 +128,75 @@ static tk_status_t path_pricer(void *ctx, const double *dual, mcf_newcols_t *out
     return TK_OK;
 }
 
+/* Weak-duality bounds on theta from the path sets (GLPK gets theta <= the
+ * least of them, see mcf_solve_lp): with unit lengths on the arcs some
+ * path uses, theta <= (their capacity) / sum_pairs d * (shortest path
+ * length); every path of source s leaves by its first arc, so theta <=
+ * (capacity of those first arcs) / (demand of s), and likewise for the last
+ * arcs into each destination.  (The first arc of a path from s leaves s.) */
+typedef struct bound {
+    uint8_t *used, *first, *last; /* m: arc counted already      */
+    double *fcap, *lcap;          /* n: first-arc / last-arc capacity */
+    double *sdem, *tdem;          /* n: demand out of s / into t  */
+    double ucap, alpha;
+} bound_t;
+
+static int bound_init(bound_t *B, const tk_graph_t *g)
+{
+    size_t n = (size_t)g->n + 1, m = (size_t)g->m + 1;
+    B->used = tk_calloc_array(m, 1);
+    B->first = tk_calloc_array(m, 1);
+    B->last = tk_calloc_array(m, 1);
+    B->fcap = tk_calloc_array(n, sizeof *B->fcap);
+    B->lcap = tk_calloc_array(n, sizeof *B->lcap);
+    B->sdem = tk_calloc_array(n, sizeof *B->sdem);
+    B->tdem = tk_calloc_array(n, sizeof *B->tdem);
+    return B->used && B->first && B->last && B->fcap && B->lcap && B->sdem && B->tdem;
+}
+
+static void bound_free(bound_t *B)
+{
+    free(B->used);
+    free(B->first);
+    free(B->last);
+    free(B->fcap);
+    free(B->lcap);
+    free(B->sdem);
+    free(B->tdem);
+}
+
+static void bound_path(bound_t *B, const tk_graph_t *g, tk_id_t s, const int64_t *arc,
+                       int64_t len)
+{
+    if (len <= 0)
+        return;
+    for (int64_t i = 0; i < len; i++)
+        if (!B->used[arc[i]]) {
+            B->used[arc[i]] = 1;
+            B->ucap += tk_graph_cap(g, arc[i]);
+        }
+    if (!B->first[arc[0]]) {
+        B->first[arc[0]] = 1;
+        B->fcap[s] += tk_graph_cap(g, arc[0]);
+    }
+    if (!B->last[arc[len - 1]]) {
+        B->last[arc[len - 1]] = 1;
+        B->lcap[g->head[arc[len - 1]]] += tk_graph_cap(g, arc[len - 1]);
+    }
+}
+
+static double bound_value(const bound_t *B, const tk_graph_t *g)
+{
+    double t = B->alpha > 0 ? B->ucap / B->alpha : HUGE_VAL;
+    for (int64_t v = 0; v < g->n; v++) {
+        if (B->sdem[v] > 0 && B->fcap[v] / B->sdem[v] < t)
+            t = B->fcap[v] / B->sdem[v];
+        if (B->tdem[v] > 0 && B->lcap[v] / B->tdem[v] < t)
+            t = B->lcap[v] / B->tdem[v];
+    }
+    return t;
+}
+
 tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
                                uint64_t max_paths, const tk_mcf_opts_t *o,
                                tk_mcf_result_t *out, tk_error_t *err)
@@ -139,6 +208,7 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
     int64_t *tmp = NULL, tmpcap = 0;
     int64_t npairs = 0;
     pool_t P;
+    bound_t B;
     double tcap, t0 = mcf_now();
     tk_status_t st;
     int bad;
@@ -146,6 +216,7 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
     tk_mcf_result_init(out);
     memset(&b, 0, sizeof b);
     memset(&P, 0, sizeof P);
+    memset(&B, 0, sizeof B);
     tk_pathset_init(&ps);
     if ((st = mcf_check_inputs(g, d, o, err)) != TK_OK)
         return st;
@@ -166,6 +237,10 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
     }
     if ((st = tk_route_ws_new(r, &ws, err)) != TK_OK)
         return st;
+    if (!bound_init(&B, g)) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
     /* The pool: every path of every pair as an LP column (pair row +1,
      * capacity rows d * multiplicity), 1-based entries as GLPK wants. */
     for (tk_id_t s = 0; s < d->n; s++)
@@ -217,6 +292,7 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
                     bestlen = len;
                     best = P.ncols;
                 }
+                bound_path(&B, g, s, ps.arc + ps.off[p], len);
                 P.ncols++;
             }
             P.ptr[P.ncols] = P.nz + 1;
@@ -228,6 +304,11 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
             for (int64_t j = P.ncols - ps.npaths; j < P.ncols; j++)
                 P.in[j] = 1;
             (void)best;
+            if (bestlen > 0) {
+                B.alpha += d->w[e] * (double)bestlen;
+                B.sdem[s] += d->w[e];
+                B.tdem[d->dst[e]] += d->w[e];
+            }
         }
     if (npairs + g->m >= INT_MAX || P.ncols >= INT_MAX || P.nz >= INT_MAX) {
         st = tk_error_set(err, TK_ELIMIT, NULL, 0, "LP too large for GLPK");
@@ -257,10 +338,12 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
                 mcf_lp_put(&b, P.row[k], ncols, P.val[k]);
         }
         st = mcf_solve_lp(g, &b, (int)(npairs + g->m), (int)ncols, (int)npairs, tcap,
-                          NULL, NULL, o, out, err);
+                          bound_value(&B, g), NULL, NULL, o,
+                          out, err);
         (void)path_pricer;
     }
 done:
+    bound_free(&B);
     pool_free(&P);
     free(tmp);
     mcf_lpbuf_free(&b);

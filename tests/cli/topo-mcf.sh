@@ -174,4 +174,23 @@ for g in "rrg n=16 d=3 -s 5 -p 2" "torus sides=4,3" "gdbg n=12 r=3 -p 2"; do
     done
 done
 
+# The path LP against the arc LP: with every simple path allowed
+# (allpath:H, H = n - 1) the path-restricted optimum is the unrestricted
+# one, since every flow decomposes into simple paths.  This checks the path
+# LP end to end, including the weak-duality bound on theta it hands to
+# GLPK (first-arc and last-arc cuts, unit-length volume), which is tight
+# in several of these cases.
+for sd in 1 2 3; do
+    topo-gen rrg n=12 d=3 -s "$sd" >"$TMPD/y.topo"
+    for pk in "random-shift level=switch" "switch-perm level=switch" "hotspot"; do
+        topo-mcf -r allpath:11 -m "$pk" -s "$sd" "$TMPD/y.topo" >"$TMPD/pa.tsv" &&
+            topo-mcf -m "$pk" -s "$sd" "$TMPD/y.topo" >"$TMPD/aa.tsv"
+        st=$?
+        pa=$(col "$TMPD/pa.tsv" theta) aa=$(col "$TMPD/aa.tsv" theta)
+        [ $st -eq 0 ] && awk -v a="$pa" -v b="$aa" \
+            'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 1e-9 * b) }'
+        ok $? "rrg(12,3) s=$sd, $pk: path LP over all simple paths $pa = arc LP $aa"
+    done
+done
+
 done_testing
