@@ -4,17 +4,20 @@
  * capacity units) can be routed at once within the arc capacities.
  *
  * Methods (topo-mcf(1) writes the formulations out):
- *   exact   GLPK simplex on the source-aggregated arc formulation (one
- *           commodity per source switch: flow conservation per source,
- *           shared arc capacities, maximise theta), or, with a routing
- *           model, on the path formulation over the model's path sets;
+ *   exact   the source-aggregated arc formulation (one commodity per
+ *           source switch: flow conservation per source, shared arc
+ *           capacities, maximise theta) by GLPK's simplex or by a certified
+ *           interior point method (opts.lp, mcf_ipm.c), or, with a routing
+ *           model, the path formulation over the model's path sets (GLPK);
  *   approx  Garg-Koenemann / Fleischer multiplicative length updates with
  *           the commodities of one source routed together on one shortest
  *           path tree (Karakostas), stopped when the certified gap between
  *           the routed flow (lower bound) and the dual bound
  *           D(l) / alpha(l) = sum_a l(a) cap(a) / sum_st d(s,t) dist_l(s,t)
  *           (upper bound) is at most eps;
- *   auto    exact up to TK_MCF_AUTO_EXACT_COLS LP columns, approx above.
+ *   auto    exact up to TK_MCF_AUTO_EXACT_COLS LP columns; up to
+ *           TK_MCF_AUTO_BARRIER_MAX when the certified barrier answers;
+ *           approx otherwise.
  *
  * GLPK is confined to src/flow/mcf_glpk.c: its terminal output is off and
  * its fatal errors come back as TK_EINTERNAL through glp_error_hook.
@@ -36,9 +39,25 @@ typedef enum tk_mcf_method {
     TK_MCF_APPROX
 } tk_mcf_method_t;
 
-/* auto: exact when the arc LP has at most this many columns (sources with
- * demand times arcs); measured in tests/bench/mcf.sh. */
+/* The LP algorithm of the exact unrestricted method. */
+typedef enum tk_mcf_lp {
+    TK_MCF_LP_AUTO = 0, /* barrier from TK_MCF_AUTO_BARRIER_COLS columns  */
+    TK_MCF_LP_SIMPLEX,  /* GLPK primal simplex with column generation    */
+    TK_MCF_LP_BARRIER   /* interior point on the shortest-path DAGs,
+                           certified; the simplex when not certified     */
+} tk_mcf_lp_t;
+
+/* Sizes in arc-LP columns, S * m (S sources with demand, m arcs); all
+ * measured in tests/bench/mcf.sh.
+ * lp auto: the barrier first from this size (rrg n=100 d=8: barrier 1 s,
+ * simplex 7 s; below it the simplex takes about as long as a barrier that
+ * declines). */
+#define TK_MCF_AUTO_BARRIER_COLS 50000
+/* method auto: exact up to this size (the simplex's range) ... */
 #define TK_MCF_AUTO_EXACT_COLS 100000
+/* ... and up to this one when the certified barrier answers (rrg n=300
+ * d=16, 1.44e6 columns: 48 s, 0.9 GB); approx otherwise. */
+#define TK_MCF_AUTO_BARRIER_MAX 1500000
 
 typedef struct tk_mcf_opts {
     tk_mcf_method_t method;
@@ -48,6 +67,7 @@ typedef struct tk_mcf_opts {
     int links;            /* fill the saturated-arc list of the result     */
     int threads;          /* approx: OpenMP threads (0 = runtime default)  */
     uint64_t mem_limit;   /* bytes (0 = none): larger LPs are TK_ELIMIT    */
+    tk_mcf_lp_t lp;       /* exact unrestricted: simplex, barrier or auto  */
     int test_glpk_error;  /* testing only: provoke a GLPK error            */
 } tk_mcf_opts_t;
 
@@ -56,12 +76,14 @@ void tk_mcf_opts_init(tk_mcf_opts_t *o);
 
 typedef struct tk_mcf_result {
     double theta;            /* feasible concurrent multiplier (lower bound) */
-    double upper;            /* certified upper bound (== theta for exact)   */
+    double upper;            /* certified upper bound (== theta for the
+                                simplex; within 1e-9 of it for the barrier)  */
     double gap;              /* (upper - theta) / upper, 0 when upper == 0    */
     tk_mcf_method_t method;  /* TK_MCF_EXACT or TK_MCF_APPROX: what ran       */
     double seconds;          /* wall-clock time of the solve                  */
     int64_t iterations;      /* simplex iterations or approx phases           */
     int64_t rounds;          /* exact: column generation rounds               */
+    int barrier;             /* exact: 1 when the certified barrier answered  */
     int limited_by_servers;  /* theta is the server injection/ejection cap    */
     /* links: saturated arcs (positive dual price), ascending arc id */
     int64_t nsat;

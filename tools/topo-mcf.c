@@ -16,8 +16,9 @@
 
 static const char usage[] =
     "topo-mcf [-r ROUTING] [-P PATTERN]... [-m 'KIND K=V...']... [-s SEED]\n"
-    "                [--method exact|approx|auto] [--eps E] [--time-limit S] [--max-paths N]\n"
-    "                [--links] [--json] [--threads N] [-o FILE] [TOPOLOGY...]";
+    "                [--method exact|approx|auto] [--lp simplex|barrier|auto] [--eps E]\n"
+    "                [--time-limit S] [--max-paths N] [--links] [--json] [--threads N]\n"
+    "                [-o FILE] [TOPOLOGY...]";
 
 #define MAX_PATTERNS 64
 
@@ -60,6 +61,9 @@ static void help(void)
           "  -s, --seed SEED       seed of randomized --make patterns (default 1)\n"
           "      --method M        exact (GLPK simplex), approx (certified (1-eps)\n"
           "                        Garg-Koenemann), auto (default: exact when small)\n"
+          "      --lp A            exact without -r: simplex (GLPK), barrier (interior\n"
+          "                        point, certified to 1e-9, else the simplex) or auto\n"
+          "                        (default: barrier on large LPs)\n"
           "      --eps E           approx: stop at relative gap E (default 0.01)\n"
           "      --time-limit S    give up after S seconds (exit 1)\n"
           "      --max-paths N     -r: refuse pairs with more than N paths\n"
@@ -76,7 +80,7 @@ static void help(void)
           stdout);
 }
 
-enum { OPT_METHOD = 256, OPT_EPS, OPT_TLIM, OPT_LINKS, OPT_JSON, OPT_THREADS, OPT_VERSION,
+enum { OPT_METHOD = 256, OPT_LP, OPT_EPS, OPT_TLIM, OPT_LINKS, OPT_JSON, OPT_THREADS, OPT_VERSION,
        OPT_MAXPATHS, OPT_TESTGLPK };
 
 static double dbl_arg(const char *opt, const char *s, double lo, double hi, int lo_open)
@@ -97,6 +101,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         { "make", required_argument, NULL, 'm' },
         { "seed", required_argument, NULL, 's' },
         { "method", required_argument, NULL, OPT_METHOD },
+        { "lp", required_argument, NULL, OPT_LP },
         { "eps", required_argument, NULL, OPT_EPS },
         { "time-limit", required_argument, NULL, OPT_TLIM },
         { "max-paths", required_argument, NULL, OPT_MAXPATHS },
@@ -141,6 +146,17 @@ static void parse_args(int argc, char **argv, args_t *a)
                 cli_usage_fail(usage, "invalid value '%s' for --method: exact, approx or auto",
                                optarg);
             break;
+        case OPT_LP:
+            if (!strcmp(optarg, "simplex"))
+                a->opts.lp = TK_MCF_LP_SIMPLEX;
+            else if (!strcmp(optarg, "barrier"))
+                a->opts.lp = TK_MCF_LP_BARRIER;
+            else if (!strcmp(optarg, "auto"))
+                a->opts.lp = TK_MCF_LP_AUTO;
+            else
+                cli_usage_fail(usage, "invalid value '%s' for --lp: simplex, barrier or auto",
+                               optarg);
+            break;
         case OPT_EPS: a->opts.eps = dbl_arg("--eps", optarg, 0, 0.5, 1); break;
         case OPT_TLIM: a->opts.time_limit = dbl_arg("--time-limit", optarg, 0, 1e9, 1); break;
         case OPT_MAXPATHS:
@@ -165,6 +181,8 @@ static void parse_args(int argc, char **argv, args_t *a)
             cli_usage_fail(usage, "-r: %s", err.msg);
         if (a->opts.method == TK_MCF_APPROX)
             cli_usage_fail(usage, "--method approx is for unrestricted routing only (no -r)");
+        if (a->opts.lp == TK_MCF_LP_BARRIER)
+            cli_usage_fail(usage, "--lp barrier is for unrestricted routing only (no -r)");
     }
     a->opts.links = a->links;
     a->opts.threads = a->threads;
@@ -241,6 +259,8 @@ static void print_result(FILE *fp, const args_t *a, const tk_graph_t *g, const c
         fprintf(fp, ",\"method\":\"%s\",\"time\":", tk_mcf_method_name(r->method));
         cli_print_double(fp, r->seconds);
         fprintf(fp, ",\"iterations\":%" PRId64, r->iterations);
+        if (r->method == TK_MCF_EXACT && !a->routing)
+            fprintf(fp, ",\"lp\":\"%s\"", r->barrier ? "barrier" : "simplex");
         if (a->links) {
             fputs(",\"links\":[", fp);
             for (int64_t i = 0; i < r->nsat; i++) {

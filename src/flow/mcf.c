@@ -619,26 +619,76 @@ done:
     return st;
 }
 
+/* The certified barrier; on success caps theta at the server limit (flows
+ * scale, so the capped optimum is min(cap, uncapped optimum)). */
+static tk_status_t exact_barrier(const tk_graph_t *g, const tk_swdemand_t *d,
+                                 const tk_mcf_opts_t *o, double tcap, int *certified,
+                                 tk_mcf_result_t *out, tk_error_t *err)
+{
+    tk_status_t st = mcf_barrier(g, d, o, certified, out, err);
+    if (st != TK_OK || !*certified)
+        return st;
+    out->barrier = 1;
+    if (out->theta >= tcap) {
+        out->theta = out->upper = tcap;
+        out->gap = 0;
+        out->limited_by_servers = 1;
+    } else if (out->upper > tcap) {
+        out->upper = tcap;
+        out->gap = (out->upper - out->theta) / out->upper;
+    }
+    return TK_OK;
+}
+
+/* The simplex on the arc LP (with the row elimination, rebuilt without it
+ * when a priced column voids it); time_limit: what is left of the run's. */
+static tk_status_t exact_simplex(const tk_graph_t *g, const tk_swdemand_t *d,
+                                 const tk_mcf_opts_t *o, double tcap, double t0,
+                                 tk_mcf_result_t *out, tk_error_t *err)
+{
+    tk_mcf_opts_t so = *o;
+    int broke = 0;
+    tk_status_t st;
+
+    if (so.time_limit > 0) {
+        so.time_limit -= mcf_now() - t0;
+        if (so.time_limit <= 0)
+            return tk_error_set(err, TK_ELIMIT, NULL, 0, "time limit of %g s reached (exact LP)",
+                                o->time_limit);
+    }
+    st = exact_arc(g, d, &so, tcap, 1, &broke, out, err);
+    if (st == TK_OK && broke) {
+        tk_mcf_result_destroy(out);
+        tk_mcf_result_init(out);
+        out->method = TK_MCF_EXACT;
+        st = exact_arc(g, d, &so, tcap, 0, &broke, out, err);
+    }
+    if (st == TK_ELIMIT && err && so.time_limit != o->time_limit)
+        tk_error_set(err, TK_ELIMIT, NULL, 0, "time limit of %g s reached (exact LP)",
+                     o->time_limit);
+    return st;
+}
+
 tk_status_t tk_mcf_solve(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
                          tk_mcf_result_t *out, tk_error_t *err)
 {
-    double tcap, t0 = mcf_now();
+    double tcap, cols, t0 = mcf_now();
     tk_mcf_method_t meth;
     tk_status_t st;
-    int bad;
+    int bad, certified = 0;
+    int64_t S = 0;
 
     tk_mcf_result_init(out);
     if ((st = mcf_check_inputs(g, d, o, err)) != TK_OK)
         return st;
     tcap = mcf_server_cap(d, o);
+    for (int64_t s = 0; s < d->n; s++)
+        S += d->off[s + 1] > d->off[s];
+    cols = (double)S * (double)g->m;
     meth = o->method;
-    if (meth == TK_MCF_AUTO) {
-        int64_t S = 0;
-        for (int64_t s = 0; s < d->n; s++)
-            S += d->off[s + 1] > d->off[s];
-        meth = (double)S * (double)g->m <= TK_MCF_AUTO_EXACT_COLS ? TK_MCF_EXACT : TK_MCF_APPROX;
-    }
-    out->method = meth;
+    out->method = meth == TK_MCF_AUTO
+                      ? (cols <= TK_MCF_AUTO_BARRIER_MAX ? TK_MCF_EXACT : TK_MCF_APPROX)
+                      : meth;
     if (!mcf_has_network_demand(d)) {
         out->theta = out->upper = tcap;
         out->limited_by_servers = isfinite(tcap);
@@ -651,15 +701,38 @@ tk_status_t tk_mcf_solve(const tk_graph_t *g, const tk_swdemand_t *d, const tk_m
         out->seconds = mcf_now() - t0;
         return TK_OK;
     }
+    if (meth == TK_MCF_AUTO) {
+        /* exact while the simplex is quick; above that, exact only when the
+         * certified barrier answers; else the approximation */
+        if (cols <= TK_MCF_AUTO_EXACT_COLS) {
+            meth = TK_MCF_EXACT;
+        } else if (cols <= TK_MCF_AUTO_BARRIER_MAX && o->lp != TK_MCF_LP_SIMPLEX) {
+            st = exact_barrier(g, d, o, tcap, &certified, out, err);
+            if (st != TK_OK)
+                goto fail;
+            if (certified)
+                goto finish;
+            meth = TK_MCF_APPROX;
+        } else {
+            meth = TK_MCF_APPROX;
+        }
+    }
+    tk_mcf_result_destroy(out);
+    tk_mcf_result_init(out);
+    out->method = meth;
     if (meth == TK_MCF_EXACT) {
-        int broke = 0;
-        st = exact_arc(g, d, o, tcap, 1, &broke, out, err);
-        if (st == TK_OK && broke) {
+        if (o->lp == TK_MCF_LP_BARRIER ||
+            (o->lp == TK_MCF_LP_AUTO && cols >= TK_MCF_AUTO_BARRIER_COLS)) {
+            st = exact_barrier(g, d, o, tcap, &certified, out, err);
+            if (st != TK_OK)
+                goto fail;
+            if (certified)
+                goto finish;
             tk_mcf_result_destroy(out);
             tk_mcf_result_init(out);
             out->method = meth;
-            st = exact_arc(g, d, o, tcap, 0, &broke, out, err);
         }
+        st = exact_simplex(g, d, o, tcap, t0, out, err);
     } else {
         st = mcf_approx(g, d, o, out, err);
         if (st == TK_OK && isfinite(tcap)) {
@@ -672,8 +745,13 @@ tk_status_t tk_mcf_solve(const tk_graph_t *g, const tk_swdemand_t *d, const tk_m
             out->gap = out->upper > 0 ? (out->upper - out->theta) / out->upper : 0;
         }
     }
-    out->seconds = mcf_now() - t0;
     if (st != TK_OK)
-        tk_mcf_result_destroy(out);
+        goto fail;
+finish:
+    out->seconds = mcf_now() - t0;
+    return TK_OK;
+fail:
+    out->seconds = mcf_now() - t0;
+    tk_mcf_result_destroy(out);
     return st;
 }

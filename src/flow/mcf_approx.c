@@ -141,6 +141,42 @@ static void work_free(work_t *w)
     free(w->H.pos);
 }
 
+tk_status_t mcf_dual_bound(const tk_graph_t *g, const tk_swdemand_t *d, const double *len,
+                           double *ub, tk_error_t *err)
+{
+    work_t w;
+    double D = 0, alpha = 0;
+    int64_t n = g->n, m = g->m;
+
+    memset(&w, 0, sizeof w);
+    w.g = g;
+    w.len = tk_malloc_array((size_t)m + 1, sizeof *w.len);
+    w.dist = tk_malloc_array((size_t)n, sizeof *w.dist);
+    w.pred = tk_malloc_array((size_t)n, sizeof *w.pred);
+    w.order = tk_malloc_array((size_t)n, sizeof *w.order);
+    w.H.h = tk_malloc_array((size_t)n, sizeof *w.H.h);
+    w.H.pos = tk_malloc_array((size_t)n, sizeof *w.H.pos);
+    if (!w.len || !w.dist || !w.pred || !w.order || !w.H.h || !w.H.pos) {
+        work_free(&w);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    }
+    for (int64_t a = 0; a < m; a++) {
+        w.len[a] = len[a] > 0 ? len[a] : 0;
+        D += w.len[a] * tk_graph_cap(g, a);
+    }
+    for (tk_id_t s = 0; s < n; s++) {
+        if (d->off[s + 1] == d->off[s])
+            continue;
+        dijkstra(&w, s);
+        for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
+            if (d->dst[e] != s)
+                alpha += d->w[e] * w.dist[d->dst[e]];
+    }
+    *ub = alpha > 0 ? D / alpha : HUGE_VAL;
+    work_free(&w);
+    return TK_OK;
+}
+
 tk_status_t mcf_approx(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
                        tk_mcf_result_t *out, tk_error_t *err)
 {

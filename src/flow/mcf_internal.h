@@ -48,6 +48,21 @@ tk_status_t mcf_glpk_solve(const mcf_lp_t *lp, double time_limit, int test_error
 tk_status_t mcf_approx(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
                        tk_mcf_result_t *out, tk_error_t *err);
 
+/* Weak duality: for arc lengths len >= 0 (negatives read as 0),
+ * *ub = sum_a len(a) cap(a) / sum_st d(s,t) dist_len(s,t) bounds theta from
+ * above (HUGE_VAL when the denominator is 0).  n Dijkstra runs. */
+tk_status_t mcf_dual_bound(const tk_graph_t *g, const tk_swdemand_t *d, const double *len,
+                           double *ub, tk_error_t *err);
+
+/* The barrier (mcf_ipm.c): the unrestricted LP by a primal-dual interior
+ * point method on each source's shortest-path DAG, certified by a rebuilt
+ * feasible flow and the dual bound over all arcs.  *certified = 1 when
+ * they meet within MCF_IPM_GAP (out is then filled: theta, upper, gap);
+ * 0 when the caller must run the simplex instead. */
+#define MCF_IPM_GAP 1e-9
+tk_status_t mcf_barrier(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
+                        int *certified, tk_mcf_result_t *out, tk_error_t *err);
+
 /* Wall clock in seconds (monotonic). */
 double mcf_now(void);
 

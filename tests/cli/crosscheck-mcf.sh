@@ -1,4 +1,5 @@
-# crosscheck-mcf: topo-mcf's exact theta against an independent LP written in
+# crosscheck-mcf: topo-mcf's exact theta (simplex, and barrier: certified or
+# handed on to the simplex) against an independent LP written in
 # GLPK's MathProg (tests/data/mcf.mod, data from tests/cli/mcf-dat.awk) and
 # solved by glpsol, on small random graphs and several patterns, to 1e-6.
 . "$TK_SRCDIR/tests/cli/lib.sh"
@@ -12,9 +13,11 @@ check() { # check TOPO PATTERN-FILE P DESC
     topo-conv -f edges "$topo" >"$TMPD/e"
     awk -v p="$p" -f "$AWKF" "$TMPD/e" "$pat" >"$TMPD/d.dat"
     ref=$(glpsol --math "$MOD" --data "$TMPD/d.dat" 2>&1 | awk '$1 == "THETA" { print $2 }')
-    mine=$(topo-mcf --method exact -P "$pat" "$topo" | awk -F '\t' 'NR == 2 { print $4 }')
-    awk -v a="$mine" -v b="$ref" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 1e-6 * (b > 1 ? b : 1)) }'
-    ok $? "$desc: topo-mcf $mine, glpsol $ref"
+    for lp in simplex barrier; do
+        mine=$(topo-mcf --method exact --lp $lp -P "$pat" "$topo" | awk -F '\t' 'NR == 2 { print $4 }')
+        awk -v a="$mine" -v b="$ref" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 1e-6 * (b > 1 ? b : 1)) }'
+        ok $? "$desc, --lp $lp: topo-mcf $mine, glpsol $ref"
+    done
 }
 
 for s in 1 2 3; do

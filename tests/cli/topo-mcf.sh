@@ -193,4 +193,54 @@ for sd in 1 2 3; do
     done
 done
 
+# --- the barrier (--lp barrier) -----------------------------------------------
+# An interior point method on each source's shortest-path DAG, certified by a
+# rebuilt feasible flow (theta) and the dual bound over all arcs
+# (upper_bound).  Closed forms where shortest paths carry the optimum:
+c2() { printf '%s\n' "$out" | awk -F '\t' -v c="$1" 'NR == 2 { print $c }'; }
+run topo-mcf --lp barrier --json "$TMPD/q4.topo"
+printf '%s\n' "$out" | grep -q '"lp":"barrier"'
+ok $? "Q_4 --lp barrier: the barrier answered (JSON lp)" || diag "$out"
+run topo-mcf --lp barrier "$TMPD/q4.topo"
+near "$(c2 4)" 1.875 && near "$(c2 6)" 1.875 &&
+    awk -v g="$(c2 7)" 'BEGIN { exit !(g >= 0 && g <= 1e-9) }' && [ "$(c2 8)" = exact ]
+ok $? "Q_4 barrier: theta and upper_bound 15/8, gap <= 1e-9, method exact" || diag "$out"
+run topo-mcf --lp barrier "$TMPD/ring8.topo"
+near "$(c2 4)" 0.875
+ok $? "C_8 barrier: theta 7/8" || diag "$out"
+# rrg(49,8) s=1: certified, equal to the simplex to 1e-9; rrg(30,4) s=1:
+# the optimum leaves the shortest paths, so the barrier declines and the
+# simplex answers (JSON lp says which ran).
+topo-gen rrg n=49 d=8 -s 1 >"$TMPD/r49.topo"
+run topo-mcf --lp simplex "$TMPD/r49.topo"
+s49=$(c2 4)
+run topo-mcf --lp barrier --json "$TMPD/r49.topo"
+b49=$(printf '%s\n' "$out" | sed 's/.*"theta":\([^,]*\),.*/\1/')
+printf '%s\n' "$out" | grep -q '"lp":"barrier"' && near "$b49" "$s49"
+ok $? "rrg(49,8) barrier $b49 = simplex $s49" || diag "$out"
+topo-gen rrg n=30 d=4 -s 1 >"$TMPD/r30.topo"
+run topo-mcf --lp barrier --json "$TMPD/r30.topo"
+printf '%s\n' "$out" | grep -q '"lp":"simplex"' && printf '%s\n' "$out" | grep -q '"gap":0,'
+ok $? "rrg(30,4): barrier not certified, the simplex answered" || diag "$out"
+run topo-mcf --lp simplex --json "$TMPD/r49.topo"
+printf '%s\n' "$out" | grep -q '"lp":"simplex"'
+ok $? "--lp simplex: JSON lp simplex" || diag "$out"
+# --links from the barrier: loads of the certified flow, at most 1
+run topo-mcf --lp barrier --links "$TMPD/q4.topo"
+[ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | grep -c .)" -gt 1 ] &&
+    printf '%s\n' "$out" | awk -F '\t' 'NR > 1 && ($7 > 1 + 1e-9 || $7 < 0.999999 || $8 <= 0) { bad = 1 } END { exit bad }'
+ok $? "Q_4 barrier --links: saturated links at load 1, positive duals" || diag "$out"
+# server level: the injection cap binds (theta 1)
+run topo-mcf --lp barrier -m 'uniform' "$TMPD/r49.topo"
+near "$(c2 4)" 1 && [ "$(c2 7)" = 0 ]
+ok $? "rrg(49,8) server uniform, barrier: capped at 1, gap 0" || diag "$out"
+run topo-mcf --lp barrier --time-limit 0.000001 "$TMPD/r49.topo"
+expect_fail 1 "time limit" "--lp barrier --time-limit: exit 1, one line"
+run topo-mcf --lp interior "$TMPD/ring8.topo"
+[ "$rc" -eq 2 ] && [ -z "$out" ] && printf '%s\n' "$err" | grep -q "invalid value 'interior' for --lp"
+ok $? "--lp interior: usage error" || diag "$err"
+run topo-mcf --lp barrier -r min "$TMPD/ring8.topo"
+[ "$rc" -eq 2 ] && [ -z "$out" ] && printf '%s\n' "$err" | grep -q -- "--lp barrier is for unrestricted routing only"
+ok $? "--lp barrier with -r: usage error" || diag "$err"
+
 done_testing

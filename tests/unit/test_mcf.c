@@ -40,19 +40,26 @@ static void demand_build(tk_swdemand_t *d, tk_id_t n, int64_t len, const tk_id_t
     }
 }
 
-static double solve(const tk_graph_t *g, const tk_swdemand_t *d, tk_mcf_method_t meth,
-                    double eps, tk_mcf_result_t *res)
+static double solve_lp(const tk_graph_t *g, const tk_swdemand_t *d, tk_mcf_method_t meth,
+                       tk_mcf_lp_t lp, double eps, tk_mcf_result_t *res)
 {
     tk_mcf_opts_t o;
     tk_error_t err;
     tk_mcf_opts_init(&o);
     o.method = meth;
+    o.lp = lp;
     o.eps = eps;
     if (tk_mcf_solve(g, d, &o, res, &err) != TK_OK) {
         printf("# solve failed: %s\n", err.msg);
         return NAN;
     }
     return res->theta;
+}
+
+static double solve(const tk_graph_t *g, const tk_swdemand_t *d, tk_mcf_method_t meth,
+                    double eps, tk_mcf_result_t *res)
+{
+    return solve_lp(g, d, meth, TK_MCF_LP_AUTO, eps, res);
 }
 
 /* exact == want; approx brackets exact within its reported gap <= eps */
@@ -68,6 +75,16 @@ static void check_uniform(tk_graph_t *g, double want, const char *what)
     double th = solve(g, &d, TK_MCF_EXACT, 0.01, &ex);
     is_dbl(th, want, 1e-9 * want, "%s: exact theta = %.6g", what, want);
     ok(ex.method == TK_MCF_EXACT && ex.gap == 0 && ex.upper == ex.theta, "%s: exact gap 0", what);
+    /* the barrier: shortest paths carry these optima, so it certifies */
+    tk_mcf_result_t br;
+    double tb = solve_lp(g, &d, TK_MCF_EXACT, TK_MCF_LP_BARRIER, 0.01, &br);
+    ok(br.barrier == 1 && br.method == TK_MCF_EXACT, "%s: barrier certified", what);
+    is_dbl(tb, want, 1e-9 * want, "%s: barrier theta = %.6g", what, want);
+    ok(br.theta <= br.upper && br.upper >= want * (1 - 1e-12) && br.gap <= 1e-9 &&
+           fabs(br.gap - (br.upper - br.theta) / br.upper) < 1e-15,
+       "%s: barrier bounds [%.17g, %.17g] hold the optimum, gap %.2g <= 1e-9", what, br.theta,
+       br.upper, br.gap);
+    tk_mcf_result_destroy(&br);
     solve(g, &d, TK_MCF_APPROX, eps, &ap);
     ok(ap.method == TK_MCF_APPROX, "%s: approx ran", what);
     ok(ap.theta <= th * (1 + 1e-9) && ap.upper >= th * (1 - 1e-9),
@@ -422,12 +439,94 @@ static void failures(void)
     tk_graph_free(g);
 }
 
+/* The barrier against the simplex on random regular graphs: uniform
+ * traffic where shortest paths carry the optimum (certified: rrg(49,8) and
+ * rrg(64,8) s=1), random demands, and graphs whose optimum leaves the
+ * shortest paths (rrg(30,4) s=1: the DAG-restricted optimum is 1.2701, the
+ * true one 1.3426; rrg(49,8) s=2), where the barrier must decline and the
+ * simplex answer.  Server limits cap the certified value. */
+static void barrier_vs_simplex(void)
+{
+    for (int c = 0; c < 5; c++) {
+        static const struct {
+            int n, d, seed, uniform;
+            int certifies; /* 1 yes, 0 no, -1 either */
+        } cases[] = { { 49, 8, 1, 1, 1 }, { 64, 8, 1, 1, 1 }, { 49, 8, 2, 1, 0 },
+                      { 40, 6, 4, 0, -1 }, { 30, 4, 1, 1, 0 } };
+        tk_graph_t *g;
+        tk_error_t err;
+        tk_swdemand_t d;
+        tk_mcf_result_t rs, rb;
+        int n = cases[c].n;
+
+        tk_gen_rrg(n, cases[c].d, (uint64_t)cases[c].seed, 0, &g, &err);
+        if (cases[c].uniform) {
+            tk_mcf_uniform(g, 0, &d, &err);
+        } else {
+            /* every switch sends 1/(k+1) to k+1 pseudo-random others */
+            tk_id_t *s = malloc(4 * (size_t)n * sizeof *s), *t = malloc(4 * (size_t)n * sizeof *t);
+            double *w = malloc(4 * (size_t)n * sizeof *w);
+            int64_t len = 0;
+            for (int u = 0; u < n; u++)
+                for (int k = 1; k <= 1 + u % 3; k++) {
+                    s[len] = u;
+                    t[len] = (tk_id_t)((u + 7 * k * k + 3) % n);
+                    w[len++] = 1.0 / (1 + u % 3);
+                }
+            demand_build(&d, (tk_id_t)n, len, s, t, w);
+            free(s);
+            free(t);
+            free(w);
+        }
+        double ts = solve_lp(g, &d, TK_MCF_EXACT, TK_MCF_LP_SIMPLEX, 0.01, &rs);
+        double tb = solve_lp(g, &d, TK_MCF_EXACT, TK_MCF_LP_BARRIER, 0.01, &rb);
+        is_dbl(tb, ts, 1e-9 * ts, "rrg(%d,%d) s=%d %s: barrier %.17g = simplex %.17g", n,
+               cases[c].d, cases[c].seed, cases[c].uniform ? "uniform" : "random demands", tb, ts);
+        ok(rs.barrier == 0, "rrg(%d,%d) s=%d: --lp simplex ran the simplex", n, cases[c].d,
+           cases[c].seed);
+        if (cases[c].certifies == 1)
+            ok(rb.barrier == 1 && rb.gap <= 1e-9 && rb.upper >= ts * (1 - 1e-12) &&
+                   rb.theta <= ts * (1 + 1e-12),
+               "rrg(%d,%d) s=%d: certified [%.17g, %.17g] around the simplex's %.17g", n,
+               cases[c].d, cases[c].seed, rb.theta, rb.upper, ts);
+        else if (cases[c].certifies == 0)
+            ok(rb.barrier == 0 && rb.theta == rs.theta && rb.gap == 0,
+               "rrg(%d,%d) s=%d: optimum off the shortest paths, barrier declines, simplex "
+               "answers",
+               n, cases[c].d, cases[c].seed);
+        else
+            ok(rb.barrier == 0 || rb.gap <= 1e-9, "rrg(%d,%d) s=%d: certified or declined", n,
+               cases[c].d, cases[c].seed);
+        tk_mcf_result_destroy(&rs);
+        tk_mcf_result_destroy(&rb);
+        if (c == 0) {
+            /* servers: inject/eject 1 per switch cap theta at 1 */
+            tk_mcf_opts_t o;
+            tk_mcf_opts_init(&o);
+            o.method = TK_MCF_EXACT;
+            o.lp = TK_MCF_LP_BARRIER;
+            o.server_limits = 1;
+            ok(tk_mcf_solve(g, &d, &o, &rb, &err) == TK_OK && rb.barrier == 1 &&
+                   rb.theta == 1 && rb.upper == 1 && rb.gap == 0 && rb.limited_by_servers,
+               "rrg(49,8) server limits: barrier capped at 1 (theta %.17g)", rb.theta);
+            tk_mcf_result_destroy(&rb);
+            /* a memory limit below the barrier's LP is TK_ELIMIT */
+            o.mem_limit = 1 << 16;
+            ok(tk_mcf_solve(g, &d, &o, &rb, &err) == TK_ELIMIT && strstr(err.msg, "memory"),
+               "barrier over the memory limit: %s", err.msg);
+        }
+        tk_mcf_demand_free(&d);
+        tk_graph_free(g);
+    }
+}
+
 int main(void)
 {
     closed_forms();
     antmill_cycle();
     dragonfly_adv();
     paths_vs_arcs();
+    barrier_vs_simplex();
     special_cases();
     failures();
     return tap_done();

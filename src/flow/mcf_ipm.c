@@ -1,0 +1,795 @@
+/*
+ * mcf_ipm.c - the exact unrestricted maximum concurrent flow by a
+ * primal-dual interior point method (barrier), for the large LPs where the
+ * simplex's iteration count grows too fast.
+ *
+ * LP, in the congestion form (theta = 1 / lambda) and standard form
+ * (min c'x, Ax = b, x >= 0), restricted to each source's hop-count
+ * shortest-path DAG pruned to the ancestors of its destinations:
+ *   variables  lambda (cost 1), x(k, a) for the DAG arcs a of source k,
+ *              and a slack s(a) per arc;
+ *   rows       (k, v), v != s_k in the pruned DAG:
+ *                  sum_in x(k, .) - sum_out x(k, .) = w(k, v);
+ *              a:  sum_k x(k, a) + s(a) - cap(a) lambda = 0.
+ * The congestion form keeps every column sparse in the rows that are not
+ * dense anyway: lambda meets only the capacity rows, whose block of the
+ * factor fills in completely whatever the form (theta would meet every
+ * conservation row, and a dense column treated by Sherman-Morrison makes
+ * the solves unstable near the optimum).
+ * Mehrotra's predictor-corrector (Nocedal & Wright, Numerical Optimization,
+ * algorithm 14.3) with separate primal and dual step lengths.  Each step
+ * solves the normal equations A D A' dy = r with D = X/Z by CHOLMOD's
+ * supernodal Cholesky of A D^1/2 (A D^1/2)' (ordered once), refined
+ * iteratively against the unfactored matrix.
+ *
+ * The result is certified, not trusted: the lower bound is a flow rebuilt
+ * from the iterate's splits (exact conservation, every demand served at
+ * least theta_lb, capacities respected), the upper bound is the weak
+ * duality bound of the capacity duals as arc lengths over ALL arcs
+ * (mcf_dual_bound), so it also bounds the unrestricted LP.  The barrier
+ * succeeds when the two meet to MCF_IPM_GAP; otherwise (a pattern whose
+ * optimum needs non-shortest paths, or numerical trouble) the caller runs
+ * the simplex.
+ */
+#include <config.h>
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cholmod.h>
+
+#include "mcf_internal.h"
+
+#define IPM_MAX_ITER 120
+
+typedef struct ipm {
+    const tk_graph_t *g;
+    const tk_swdemand_t *d;
+    int64_t S, nr, ncons, nx, N; /* sources, rows, conservation rows, flows, variables */
+    int64_t m;
+    tk_id_t *src;    /* S */
+    int32_t *rowid;  /* S*n: row of (k, v) + 1, 0 when none */
+    int64_t *kstart; /* S+1: first flow column of source k */
+    int64_t *carc;   /* nx: arc of flow column j */
+    double *b;       /* nr */
+    cholmod_common c;
+    int cstarted;
+    cholmod_sparse *A; /* nr x N: lambda, flow, slack columns, scaled */
+    cholmod_factor *L;
+    cholmod_dense *B;
+    double *aval;     /* unscaled values of A */
+    double *r0, *res; /* nr: refinement */
+    double *tmp;      /* N */
+} ipm_t;
+
+static void ipm_free(ipm_t *P)
+{
+    if (P->cstarted) {
+        if (P->A)
+            cholmod_free_sparse(&P->A, &P->c);
+        if (P->L)
+            cholmod_free_factor(&P->L, &P->c);
+        if (P->B)
+            cholmod_free_dense(&P->B, &P->c);
+        cholmod_finish(&P->c);
+    }
+    free(P->src);
+    free(P->rowid);
+    free(P->kstart);
+    free(P->carc);
+    free(P->b);
+    free(P->aval);
+    free(P->r0);
+    free(P->res);
+    free(P->tmp);
+}
+
+static tk_status_t chol_err(ipm_t *P, const char *what, tk_error_t *err)
+{
+    int st = P->c.status;
+    tk_status_t code = st == CHOLMOD_OUT_OF_MEMORY ? TK_ENOMEM
+                       : st == CHOLMOD_TOO_LARGE   ? TK_ELIMIT
+                                                   : TK_EINTERNAL;
+    return tk_error_set(err, code, NULL, 0, "barrier: CHOLMOD %s failed (status %d)", what, st);
+}
+
+/* Each source's hop-count shortest-path DAG: dag_order fills key, the BFS
+ * distance from s (-1: unreachable), and the BFS order q; returns the
+ * number reached.  dag_arc: is arc a = (u, v) in the DAG. */
+static int64_t dag_order(const ipm_t *P, tk_id_t s, double *key, tk_id_t *q)
+{
+    const tk_graph_t *g = P->g;
+    int64_t qh = 0, qt = 0;
+    for (tk_id_t v = 0; v < g->n; v++)
+        key[v] = -1;
+    key[s] = 0;
+    q[qt++] = s;
+    while (qh < qt) {
+        tk_id_t u = q[qh++];
+        for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
+            tk_id_t v = g->head[a];
+            if (key[v] < 0) {
+                key[v] = key[u] + 1;
+                q[qt++] = v;
+            }
+        }
+    }
+    return qt;
+}
+
+static int dag_arc(const double *key, tk_id_t u, tk_id_t v)
+{
+    return u != v && key[v] == key[u] + 1;
+}
+
+/* keep[v]: v lies on a DAG path from s to a destination with demand (the
+ * destinations marked in dem).  q: DAG order of qt nodes. */
+static void prune(const ipm_t *P, const double *key, const tk_id_t *q, int64_t qt,
+                  const double *dem, uint8_t *keep)
+{
+    const tk_graph_t *g = P->g;
+    for (int64_t i = qt - 1; i >= 0; i--) {
+        tk_id_t u = q[i];
+        uint8_t k = dem[u] > 0;
+        for (int64_t a = g->off[u]; a < g->off[u + 1] && !k; a++) {
+            tk_id_t v = g->head[a];
+            if (dag_arc(key, u, v) && keep[v])
+                k = 1;
+        }
+        keep[u] = k;
+    }
+}
+
+/* Build rows, columns and the CHOLMOD matrix; analyse the pattern. */
+static tk_status_t ipm_build(ipm_t *P, const tk_mcf_opts_t *o, tk_error_t *err)
+{
+    const tk_graph_t *g = P->g;
+    const tk_swdemand_t *d = P->d;
+    int64_t n = g->n, m = g->m, S = 0;
+    double *dist = NULL;
+    tk_id_t *q = NULL;
+    uint8_t *keep = NULL;
+    double *dem = NULL;
+    tk_status_t st = TK_OK;
+
+    for (int64_t s = 0; s < n; s++)
+        if (d->off[s + 1] > d->off[s])
+            S++;
+    P->S = S;
+    P->m = m;
+    if ((double)S * (double)n + (double)m >= (double)INT32_MAX)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0, "barrier: LP too large");
+    P->src = tk_malloc_array((size_t)S + 1, sizeof *P->src);
+    P->rowid = tk_calloc_array((size_t)(S * n) + 1, sizeof *P->rowid);
+    P->kstart = tk_malloc_array((size_t)S + 2, sizeof *P->kstart);
+    dist = tk_malloc_array((size_t)n, sizeof *dist);
+    q = tk_malloc_array((size_t)n, sizeof *q);
+    keep = tk_calloc_array((size_t)n, 1);
+    dem = tk_calloc_array((size_t)n, sizeof *dem);
+    if (!P->src || !P->rowid || !P->kstart || !dist || !q || !keep || !dem) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
+    /* pass 1: rows and the column count */
+    int64_t nr = 0, nx = 0;
+    {
+        int64_t k = 0;
+        for (tk_id_t s = 0; s < n; s++) {
+            if (d->off[s + 1] == d->off[s])
+                continue;
+            P->src[k] = s;
+            P->kstart[k] = nx;
+            int64_t qt = dag_order(P, s, dist, q);
+            for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
+                if (d->dst[e] != s)
+                    dem[d->dst[e]] += d->w[e];
+            prune(P, dist, q, qt, dem, keep);
+            for (int64_t i = 1; i < qt; i++) {
+                tk_id_t v = q[i];
+                if (keep[v])
+                    P->rowid[k * n + v] = (int32_t)++nr;
+            }
+            for (int64_t i = 0; i < qt; i++) {
+                tk_id_t u = q[i];
+                for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
+                    tk_id_t v = g->head[a];
+                    if (dag_arc(dist, u, v) && keep[v])
+                        nx++;
+                }
+            }
+            for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
+                dem[d->dst[e]] = 0;
+            k++;
+        }
+        P->kstart[S] = nx;
+    }
+    P->ncons = nr;
+    P->nr = nr + m;
+    P->nx = nx;
+    P->N = 1 + nx + m;
+    if ((double)nx * 3 + (double)m >= (double)INT32_MAX) {
+        st = tk_error_set(err, TK_ELIMIT, NULL, 0, "barrier: LP too large");
+        goto done;
+    }
+    if (o->mem_limit && (uint64_t)(nx + 2 * m) * 3 * 40 > o->mem_limit) {
+        st = tk_error_set(err, TK_ELIMIT, NULL, 0,
+                          "barrier LP of %" PRId64 " flow columns is over the memory limit "
+                          "(use --method approx)",
+                          nx);
+        goto done;
+    }
+    P->carc = tk_malloc_array((size_t)nx + 1, sizeof *P->carc);
+    P->b = tk_calloc_array((size_t)P->nr + 1, sizeof *P->b);
+    P->r0 = tk_calloc_array((size_t)P->nr + 1, sizeof *P->r0);
+    P->res = tk_calloc_array((size_t)P->nr + 1, sizeof *P->res);
+    P->tmp = tk_calloc_array((size_t)P->N + 1, sizeof *P->tmp);
+    if (!P->carc || !P->b || !P->r0 || !P->res || !P->tmp) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
+    cholmod_start(&P->c);
+    P->cstarted = 1;
+    P->c.print = 0;
+    P->c.error_handler = NULL;
+    P->c.supernodal = CHOLMOD_SUPERNODAL;
+    P->A = cholmod_allocate_sparse((size_t)P->nr, (size_t)P->N, (size_t)(3 * nx + 2 * m), 1, 1, 0,
+                                   CHOLMOD_REAL, &P->c);
+    P->aval = tk_malloc_array((size_t)(3 * nx + 2 * m) + 1, sizeof *P->aval);
+    if (!P->A || !P->aval) {
+        st = P->A ? tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory")
+                  : chol_err(P, "allocation", err);
+        goto done;
+    }
+    /* pass 2: the columns (rows sorted within each column, as CHOLMOD
+     * wants: tail row, head row, capacity row) */
+    {
+        int *Ap = P->A->p, *Ai = P->A->i;
+        int64_t j = 0, z = 0;
+        Ap[j++] = 0; /* lambda */
+        for (int64_t a = 0; a < m; a++) {
+            Ai[z] = (int)(nr + a);
+            P->aval[z++] = -tk_graph_cap(g, a);
+        }
+        for (int64_t k = 0; k < S; k++) {
+            tk_id_t s = P->src[k];
+            int64_t qt = dag_order(P, s, dist, q);
+            for (int64_t i = 0; i < qt; i++) {
+                tk_id_t u = q[i];
+                for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
+                    tk_id_t v = g->head[a];
+                    if (!dag_arc(dist, u, v) || !P->rowid[k * n + v])
+                        continue;
+                    int ru = u == s ? -1 : P->rowid[k * n + u] - 1;
+                    int rv = P->rowid[k * n + v] - 1;
+                    Ap[j] = (int)z;
+                    P->carc[j - 1] = a;
+                    if (ru >= 0 && ru < rv) {
+                        Ai[z] = ru;
+                        P->aval[z++] = -1;
+                    }
+                    Ai[z] = rv;
+                    P->aval[z++] = 1;
+                    if (ru > rv) {
+                        Ai[z] = ru;
+                        P->aval[z++] = -1;
+                    }
+                    Ai[z] = (int)(nr + a);
+                    P->aval[z++] = 1;
+                    j++;
+                }
+            }
+            for (int64_t e = d->off[s]; e < d->off[s + 1]; e++) {
+                tk_id_t t = d->dst[e];
+                if (t != s)
+                    P->b[P->rowid[k * n + t] - 1] += d->w[e];
+            }
+        }
+        /* the flow columns of a source are not in arc order: the repair
+         * and the pricing walk them by arc through a per-source map */
+        for (int64_t a = 0; a < m; a++) {
+            Ap[j] = (int)z;
+            Ai[z] = (int)(nr + a);
+            P->aval[z++] = 1;
+            j++;
+        }
+        Ap[j] = (int)z;
+        P->A->nzmax = (size_t)z;
+    }
+    memcpy(P->A->x, P->aval, (size_t)P->A->nzmax * sizeof(double));
+    P->c.nmethods = 1;
+    P->c.method[0].ordering = CHOLMOD_AMD;
+    P->L = cholmod_analyze(P->A, &P->c);
+    if (!P->L || P->c.status < CHOLMOD_OK) {
+        st = chol_err(P, "analysis", err);
+        goto done;
+    }
+    if (o->mem_limit && P->c.lnz * 12.0 + (double)P->A->nzmax * 40 > (double)o->mem_limit) {
+        st = tk_error_set(err, TK_ELIMIT, NULL, 0,
+                          "barrier factor of %.0f nonzeros is over the memory limit "
+                          "(use --method approx)",
+                          P->c.lnz);
+        goto done;
+    }
+    P->B = cholmod_allocate_dense((size_t)P->nr, 1, (size_t)P->nr, CHOLMOD_REAL, &P->c);
+    if (!P->B)
+        st = chol_err(P, "allocation", err);
+done:
+    free(dist);
+    free(q);
+    free(keep);
+    free(dem);
+    return st;
+}
+
+static double norm_inf(const double *v, int64_t len)
+{
+    double r = 0;
+    for (int64_t i = 0; i < len; i++)
+        if (fabs(v[i]) > r)
+            r = fabs(v[i]);
+    return r;
+}
+
+/* r = A x (x over all N variables, theta first). */
+static void ipm_ax(const ipm_t *P, const double *x, double *r)
+{
+    const int *Ap = P->A->p, *Ai = P->A->i;
+    for (int64_t i = 0; i < P->nr; i++)
+        r[i] = 0;
+    for (int64_t j = 0; j < P->N; j++)
+        for (int p = Ap[j]; p < Ap[j + 1]; p++)
+            r[Ai[p]] += P->aval[p] * x[j];
+}
+
+/* r = A' y. */
+static void ipm_aty(const ipm_t *P, const double *y, double *r)
+{
+    const int *Ap = P->A->p, *Ai = P->A->i;
+    for (int64_t j = 0; j < P->N; j++) {
+        double s = 0;
+        for (int p = Ap[j]; p < Ap[j + 1]; p++)
+            s += P->aval[p] * y[Ai[p]];
+        r[j] = s;
+    }
+}
+
+/* Solve M_s v = r in place (r, v: nr). */
+static tk_status_t ipm_solve_s(ipm_t *P, double *r, tk_error_t *err)
+{
+    cholmod_dense *X;
+    memcpy(P->B->x, r, (size_t)P->nr * sizeof(double));
+    X = cholmod_solve(CHOLMOD_A, P->L, P->B, &P->c);
+    if (!X || P->c.status < CHOLMOD_OK) {
+        if (X)
+            cholmod_free_dense(&X, &P->c);
+        return chol_err(P, "solve", err);
+    }
+    memcpy(r, X->x, (size_t)P->nr * sizeof(double));
+    cholmod_free_dense(&X, &P->c);
+    return TK_OK;
+}
+
+/* Factor M = A D A' for D = x / z. */
+static tk_status_t ipm_factor(ipm_t *P, const double *D, tk_error_t *err)
+{
+    const int *Ap = P->A->p;
+    double *Ax = P->A->x, beta[2] = {0, 0}, dmax = 0;
+    for (int64_t j = 0; j < P->N; j++) {
+        double sd = sqrt(D[j]);
+        if (D[j] > dmax)
+            dmax = D[j];
+        for (int p = Ap[j]; p < Ap[j + 1]; p++)
+            Ax[p] = P->aval[p] * sd;
+    }
+    /* a tiny diagonal shift keeps the factor defined when an iterate drives
+     * a row's whole diagonal toward zero; the certification below judges
+     * the result, never this solve */
+    beta[0] = 0;
+    for (int tries = 0; tries < 6; tries++) {
+        if (cholmod_factorize_p(P->A, beta, NULL, 0, P->L, &P->c) && P->c.status == CHOLMOD_OK)
+            break;
+        if (P->c.status != CHOLMOD_NOT_POSDEF)
+            return chol_err(P, "factorisation", err);
+        beta[0] = beta[0] > 0 ? beta[0] * 100 : 1e-14 * (dmax > 1 ? dmax : 1);
+        if (tries == 5)
+            return chol_err(P, "factorisation", err);
+    }
+    return TK_OK;
+}
+
+/* res = r - M v with M = A D A' computed from the unscaled matrix. */
+static void ipm_residual(const ipm_t *P, const double *D, const double *r, const double *v,
+                         double *res, double *tmp)
+{
+    ipm_aty(P, v, tmp);
+    for (int64_t j = 0; j < P->N; j++)
+        tmp[j] *= D[j];
+    ipm_ax(P, tmp, res);
+    for (int64_t i = 0; i < P->nr; i++)
+        res[i] = r[i] - res[i];
+}
+
+/* M v = r in place, with iterative refinement against the exact M (the
+ * factor carries a diagonal shift and rounding from extreme D). */
+static tk_status_t ipm_solve(ipm_t *P, const double *D, double *r, tk_error_t *err)
+{
+    tk_status_t st;
+    double rn = norm_inf(r, P->nr);
+    memcpy(P->r0, r, (size_t)P->nr * sizeof(double));
+    if ((st = ipm_solve_s(P, r, err)) != TK_OK)
+        return st;
+    for (int pass = 0; pass < 3; pass++) {
+        ipm_residual(P, D, P->r0, r, P->res, P->tmp);
+        if (norm_inf(P->res, P->nr) <= 1e-14 * rn)
+            break;
+        if ((st = ipm_solve_s(P, P->res, err)) != TK_OK)
+            return st;
+        for (int64_t i = 0; i < P->nr; i++)
+            r[i] += P->res[i];
+    }
+    return TK_OK;
+}
+
+/* The Newton direction for the residuals rb = Ax - b, rc = A'y + z - c and
+ * the complementarity target rxz (Z dx + X dz = rxz):
+ *   M dy = -rb - A (rxz / z + D rc),  dz = -rc - A' dy,
+ *   dx = (rxz - x dz) / z. */
+static tk_status_t ipm_direction(ipm_t *P, const double *x, const double *z, const double *D,
+                                 const double *rb, const double *rc, const double *rxz, double *dx,
+                                 double *dy, double *dz, tk_error_t *err)
+{
+    int64_t N = P->N;
+    tk_status_t st;
+    for (int64_t j = 0; j < N; j++)
+        dx[j] = rxz[j] / z[j] + D[j] * rc[j];
+    ipm_ax(P, dx, dy);
+    for (int64_t i = 0; i < P->nr; i++)
+        dy[i] = -rb[i] - dy[i];
+    if ((st = ipm_solve(P, D, dy, err)) != TK_OK)
+        return st;
+    ipm_aty(P, dy, dz);
+    for (int64_t j = 0; j < N; j++) {
+        dz[j] = -rc[j] - dz[j];
+        dx[j] = (rxz[j] - x[j] * dz[j]) / z[j];
+    }
+    return TK_OK;
+}
+
+static double step_to_boundary(const double *v, const double *dv, int64_t N)
+{
+    double a = 1;
+    for (int64_t j = 0; j < N; j++)
+        if (dv[j] < 0 && -v[j] / dv[j] < a)
+            a = -v[j] / dv[j];
+    return a;
+}
+
+/* A feasible flow from the iterate: every source's flow is rebuilt in BFS
+ * order, each node splitting what actually reaches it in the iterate's
+ * proportions between its own demand and its out-arcs (so conservation is
+ * exact whatever the iterate's residuals).  Returns the theta this flow
+ * certifies: the least delivered fraction of a demand divided by the peak
+ * load / capacity; load (m) gets the rebuilt flow scaled to that theta. */
+static double ipm_repair(const ipm_t *P, const double *x, double *load, int64_t *colof, double *in,
+                         double *dist, tk_id_t *q)
+{
+    const tk_graph_t *g = P->g;
+    int64_t n = g->n, m = g->m;
+    double tmin = HUGE_VAL, peak = 0;
+
+    for (int64_t a = 0; a < m; a++)
+        load[a] = 0;
+    for (int64_t k = 0; k < P->S; k++) {
+        tk_id_t s = P->src[k];
+        int64_t qt = dag_order(P, s, dist, q);
+        for (int64_t j = P->kstart[k]; j < P->kstart[k + 1]; j++)
+            colof[P->carc[j]] = j;
+        for (int64_t i = 0; i < qt; i++)
+            in[q[i]] = 0;
+        for (int64_t i = 0; i < qt; i++) {
+            tk_id_t u = q[i];
+            double out = 0, scale = 1;
+            int32_t r = P->rowid[k * n + u];
+            if (u != s && !r)
+                continue;
+            for (int64_t a = g->off[u]; a < g->off[u + 1]; a++)
+                if (colof[a] >= 0)
+                    out += fmax(x[colof[a] + 1], 0);
+            if (u != s) {
+                double own = P->b[r - 1]; /* the demand of (s, u) */
+                double plan = own + out;
+                scale = plan > 0 ? in[u] / plan : 0;
+                /* u receives own * scale: that fraction of its demand */
+                if (own > 0 && scale < tmin)
+                    tmin = scale;
+            }
+            for (int64_t a = g->off[u]; a < g->off[u + 1]; a++)
+                if (colof[a] >= 0) {
+                    double f = fmax(x[colof[a] + 1], 0) * scale;
+                    in[g->head[a]] += f;
+                    load[a] += f;
+                }
+        }
+        for (int64_t j = P->kstart[k]; j < P->kstart[k + 1]; j++)
+            colof[P->carc[j]] = -1;
+    }
+    for (int64_t a = 0; a < m; a++) {
+        double c = tk_graph_cap(g, a);
+        if (load[a] / c > peak)
+            peak = load[a] / c;
+    }
+    if (!(tmin < HUGE_VAL) || peak <= 0)
+        return 0;
+    for (int64_t a = 0; a < m; a++)
+        load[a] /= peak;
+    return tmin / peak;
+}
+
+/* The saturated links of a certified result: the arcs with a positive
+ * price in the bounding duals len (NULL: the hop bound won, every arc has
+ * price 1), loads from the certified flow. */
+static tk_status_t barrier_links(const tk_graph_t *g, const double *len, const double *load,
+                                 tk_mcf_result_t *out, tk_error_t *err)
+{
+    int64_t m = g->m, cnt = 0;
+    double norm = 0, lmax = len ? norm_inf(len, m) : 1;
+    for (int64_t a = 0; a < m; a++)
+        if (!len || len[a] > 1e-7 * lmax) {
+            cnt++;
+            norm += (len ? len[a] : 1) * tk_graph_cap(g, a);
+        }
+    out->sat_arc = tk_malloc_array((size_t)cnt + 1, sizeof *out->sat_arc);
+    out->sat_dual = tk_malloc_array((size_t)cnt + 1, sizeof *out->sat_dual);
+    out->sat_load = tk_malloc_array((size_t)cnt + 1, sizeof *out->sat_load);
+    if (!out->sat_arc || !out->sat_dual || !out->sat_load)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    for (int64_t a = 0; a < m; a++)
+        if (!len || len[a] > 1e-7 * lmax) {
+            out->sat_arc[out->nsat] = a;
+            out->sat_dual[out->nsat] = (len ? len[a] : 1) / norm;
+            out->sat_load[out->nsat] = load[a] / tk_graph_cap(g, a);
+            out->nsat++;
+        }
+    return TK_OK;
+}
+
+/* Certificate state: the best bounds met so far, and work arrays. */
+typedef struct cert {
+    double best_lb, best_ub;
+    double *best_load, *best_len; /* m: the flow of best_lb, duals of best_ub */
+    int have_len, stall;
+    double *len, *load, *in, *dist; /* m, m, n, n: work */
+    int64_t *colof;                 /* m: work, all -1 between uses */
+    tk_id_t *q;                     /* n: work */
+} cert_t;
+
+/* One interior point solve of P's LP from Mehrotra's starting point,
+ * certifying every iterate near the optimum into C; iters += iterations. */
+static tk_status_t ipm_round(ipm_t *P, const tk_mcf_opts_t *o, double t0, cert_t *C,
+                             int64_t *iters, tk_error_t *err)
+{
+    const tk_graph_t *g = P->g;
+    int64_t N = P->N, nr = P->nr, m = g->m, it;
+    double *x, *z, *y, *D, *rb, *rc, *rxz, *dx, *dy, *dz, *ax, *ay, *az;
+    tk_status_t st = TK_OK;
+
+    x = tk_malloc_array((size_t)N, sizeof *x);
+    z = tk_malloc_array((size_t)N, sizeof *z);
+    D = tk_malloc_array((size_t)N, sizeof *D);
+    rc = tk_malloc_array((size_t)N, sizeof *rc);
+    rxz = tk_malloc_array((size_t)N, sizeof *rxz);
+    dx = tk_malloc_array((size_t)N, sizeof *dx);
+    dz = tk_malloc_array((size_t)N, sizeof *dz);
+    ax = tk_malloc_array((size_t)N, sizeof *ax);
+    az = tk_malloc_array((size_t)N, sizeof *az);
+    y = tk_calloc_array((size_t)nr, sizeof *y);
+    rb = tk_malloc_array((size_t)nr, sizeof *rb);
+    dy = tk_malloc_array((size_t)nr, sizeof *dy);
+    ay = tk_malloc_array((size_t)nr, sizeof *ay);
+    if (!x || !z || !D || !rc || !rxz || !dx || !dz || !ax || !az || !y || !rb || !dy || !ay) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
+    C->stall = 0;
+    /* Mehrotra's starting point: x = A'(AA')^-1 b, y = (AA')^-1 A c,
+     * z = c - A'y, shifted into the interior. */
+    {
+        double sx, sz, dxs, dzs, xz;
+        for (int64_t j = 0; j < N; j++)
+            D[j] = 1;
+        if ((st = ipm_factor(P, D, err)) != TK_OK)
+            goto done;
+        memcpy(dy, P->b, (size_t)nr * sizeof *dy);
+        if ((st = ipm_solve(P, D, dy, err)) != TK_OK)
+            goto done;
+        ipm_aty(P, dy, x);
+        for (int64_t i = 0; i < nr; i++)
+            y[i] = 0;
+        for (int64_t a = 0; a < m; a++)
+            y[P->ncons + a] = -tk_graph_cap(g, a); /* A c with c = e_lambda */
+        if ((st = ipm_solve(P, D, y, err)) != TK_OK)
+            goto done;
+        ipm_aty(P, y, z);
+        for (int64_t j = 0; j < N; j++)
+            z[j] = (j == 0 ? 1.0 : 0.0) - z[j];
+        sx = sz = 0;
+        dxs = dzs = 0;
+        for (int64_t j = 0; j < N; j++) {
+            if (-1.5 * x[j] > dxs)
+                dxs = -1.5 * x[j];
+            if (-1.5 * z[j] > dzs)
+                dzs = -1.5 * z[j];
+        }
+        xz = 0;
+        for (int64_t j = 0; j < N; j++) {
+            x[j] += dxs;
+            z[j] += dzs;
+            sx += x[j];
+            sz += z[j];
+        }
+        for (int64_t j = 0; j < N; j++)
+            xz += x[j] * z[j];
+        for (int64_t j = 0; j < N; j++) {
+            x[j] += 0.5 * xz / (sz > 0 ? sz : 1) + 1e-8;
+            z[j] += 0.5 * xz / (sx > 0 ? sx : 1) + 1e-8;
+        }
+    }
+
+    for (it = 0; it < IPM_MAX_ITER; it++) {
+        double mu = 0, pobj = x[0], dobj = 0, nb = norm_inf(P->b, nr);
+        ipm_ax(P, x, rb);
+        for (int64_t i = 0; i < nr; i++) {
+            rb[i] -= P->b[i];
+            dobj += P->b[i] * y[i];
+        }
+        ipm_aty(P, y, rc);
+        for (int64_t j = 0; j < N; j++) {
+            rc[j] += z[j] - (j == 0 ? 1.0 : 0.0);
+            mu += x[j] * z[j];
+        }
+        mu /= (double)N;
+        double pinf = norm_inf(rb, nr) / (1 + nb), dinf = norm_inf(rc, N) / 2;
+        double rgap = fabs(pobj - dobj) / (1 + fabs(pobj));
+        if (pinf < 1e-6 && rgap < 1e-6) {
+            /* certify this iterate: a flow below, the duals' bound above */
+            double lb = ipm_repair(P, x, C->load, C->colof, C->in, C->dist, C->q), ub;
+            for (int64_t a = 0; a < m; a++)
+                C->len[a] = fmax(0, -y[P->ncons + a]);
+            if ((st = mcf_dual_bound(g, P->d, C->len, &ub, err)) != TK_OK)
+                goto done;
+            if (lb > C->best_lb) {
+                C->best_lb = lb;
+                memcpy(C->best_load, C->load, (size_t)m * sizeof *C->load);
+                C->stall = 0;
+            } else {
+                C->stall++;
+            }
+            if (ub < C->best_ub) {
+                C->best_ub = ub;
+                memcpy(C->best_len, C->len, (size_t)m * sizeof *C->len);
+                C->have_len = 1;
+            }
+            if (C->best_ub - C->best_lb <= 1e-13 * C->best_ub || C->stall >= 3)
+                break;
+        }
+        if (pinf < 1e-13 && dinf < 1e-13 && rgap < 1e-13)
+            break;
+        if (o->time_limit > 0 && mcf_now() - t0 > o->time_limit) {
+            st = tk_error_set(err, TK_ELIMIT, NULL, 0, "time limit of %g s reached (exact LP)",
+                              o->time_limit);
+            goto done;
+        }
+        for (int64_t j = 0; j < N; j++)
+            D[j] = x[j] / z[j];
+        if ((st = ipm_factor(P, D, err)) != TK_OK)
+            goto done;
+        /* predictor */
+        for (int64_t j = 0; j < N; j++)
+            rxz[j] = -x[j] * z[j];
+        if ((st = ipm_direction(P, x, z, D, rb, rc, rxz, ax, ay, az, err)) != TK_OK)
+            goto done;
+        double ap = step_to_boundary(x, ax, N), ad = step_to_boundary(z, az, N);
+        double muaff = 0;
+        for (int64_t j = 0; j < N; j++)
+            muaff += (x[j] + ap * ax[j]) * (z[j] + ad * az[j]);
+        muaff /= (double)N;
+        double sigma = pow(muaff / mu, 3);
+        /* corrector */
+        for (int64_t j = 0; j < N; j++)
+            rxz[j] = -x[j] * z[j] - ax[j] * az[j] + sigma * mu;
+        if ((st = ipm_direction(P, x, z, D, rb, rc, rxz, dx, dy, dz, err)) != TK_OK)
+            goto done;
+        ap = fmin(1, 0.995 * step_to_boundary(x, dx, N));
+        ad = fmin(1, 0.995 * step_to_boundary(z, dz, N));
+        for (int64_t j = 0; j < N; j++) {
+            x[j] += ap * dx[j];
+            z[j] += ad * dz[j];
+        }
+        for (int64_t i = 0; i < nr; i++)
+            y[i] += ad * dy[i];
+    }
+    *iters += it;
+done:
+    free(x);
+    free(z);
+    free(y);
+    free(D);
+    free(rb);
+    free(rc);
+    free(rxz);
+    free(dx);
+    free(dy);
+    free(dz);
+    free(ax);
+    free(ay);
+    free(az);
+    return st;
+}
+
+tk_status_t mcf_barrier(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
+                        int *certified, tk_mcf_result_t *out, tk_error_t *err)
+{
+    cert_t C;
+    int64_t n = g->n, m = g->m, iters = 0;
+    ipm_t P;
+    double t0 = mcf_now();
+    tk_status_t st = TK_OK;
+
+    *certified = 0;
+    memset(&C, 0, sizeof C);
+    C.best_ub = HUGE_VAL;
+    C.len = tk_malloc_array((size_t)m + 1, sizeof *C.len);
+    C.load = tk_malloc_array((size_t)m + 1, sizeof *C.load);
+    C.best_len = tk_malloc_array((size_t)m + 1, sizeof *C.best_len);
+    C.best_load = tk_calloc_array((size_t)m + 1, sizeof *C.best_load);
+    C.in = tk_malloc_array((size_t)n, sizeof *C.in);
+    C.dist = tk_malloc_array((size_t)n, sizeof *C.dist);
+    C.colof = tk_malloc_array((size_t)m + 1, sizeof *C.colof);
+    C.q = tk_malloc_array((size_t)n, sizeof *C.q);
+    if (!C.len || !C.load || !C.best_len || !C.best_load || !C.in || !C.dist ||
+        !C.colof || !C.q) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
+    for (int64_t a = 0; a < m; a++)
+        C.colof[a] = -1;
+    /* the unit-length (hop) bound */
+    for (int64_t a = 0; a < m; a++)
+        C.len[a] = 1;
+    if ((st = mcf_dual_bound(g, d, C.len, &C.best_ub, err)) != TK_OK)
+        goto done;
+    memset(&P, 0, sizeof P);
+    P.g = g;
+    P.d = d;
+    st = ipm_build(&P, o, err);
+    if (st == TK_OK)
+        st = ipm_round(&P, o, t0, &C, &iters, err);
+    ipm_free(&P);
+    if (st != TK_OK)
+        goto done;
+    if (C.best_lb > C.best_ub)
+        C.best_lb = C.best_ub; /* rounding in either bound */
+    out->iterations = iters;
+    out->rounds = 0;
+    if (C.best_lb > 0 && C.best_ub - C.best_lb <= MCF_IPM_GAP * C.best_ub) {
+        *certified = 1;
+        out->theta = C.best_lb;
+        out->upper = C.best_ub;
+        out->gap = (C.best_ub - C.best_lb) / C.best_ub;
+        out->method = TK_MCF_EXACT;
+        if (o->links)
+            st = barrier_links(g, C.have_len ? C.best_len : NULL, C.best_load, out, err);
+    }
+done:
+    free(C.len);
+    free(C.load);
+    free(C.best_len);
+    free(C.best_load);
+    free(C.in);
+    free(C.dist);
+    free(C.colof);
+    free(C.q);
+    return st;
+}
