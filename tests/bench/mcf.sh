@@ -9,7 +9,9 @@
 #   topo-mcf exact   the whole process: read, build, column generation
 #   glpsol           the whole process: MathProg translation + simplex
 #   approx           topo-mcf --method approx --eps 0.01 (certified gap)
-# MCF_BIG=1 adds rrg n=64 d=8 against glpsol (about 35 s of glpsol).
+#   exact, --lp L    the exact LP by the simplex or the certified barrier
+# MCF_BIG=1 adds rrg n=64 d=8 against glpsol (about 35 s of glpsol) and the
+# simplex on rrg n=200 d=10 (about 6 minutes).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -45,24 +47,30 @@ for nd in $sizes; do
     fi
 done
 echo
-echo "| graph | method | s | MB | theta | upper_bound | gap |"
-echo "|---|---|---|---|---|---|---|"
-run_one() { # GRAPH-ARGS METHOD
+echo "| graph | method | lp | s | MB | theta | upper_bound | gap |"
+echo "|---|---|---|---|---|---|---|---|"
+run_one() { # GRAPH-ARGS METHOD [LP]
     topo-gen $1 -s 1 >"$W/g.topo"
     t0=$(now)
     if [ -x /usr/bin/time ]; then
-        /usr/bin/time -f '%M' -o "$W/mem" topo-mcf --method "$2" --eps 0.01 "$W/g.topo" >"$W/out"
+        /usr/bin/time -f '%M' -o "$W/mem" topo-mcf --method "$2" --lp "${3:-auto}" --eps 0.01 \
+            --json "$W/g.topo" >"$W/out"
         m=$(awk '{ printf "%.0f", $1 / 1024 }' "$W/mem")
     else
-        topo-mcf --method "$2" --eps 0.01 "$W/g.topo" >"$W/out"
+        topo-mcf --method "$2" --lp "${3:-auto}" --eps 0.01 --json "$W/g.topo" >"$W/out"
         m=-
     fi
     t1=$(now)
-    row=$(awk -F '\t' 'NR == 2 { print $4 " | " $6 " | " $7 }' "$W/out")
-    echo "| $1 | $2 | $(el "$t0" "$t1") | $m | $row |"
+    # the JSON's theta, upper_bound, gap and lp (which LP algorithm answered)
+    row=$(sed 's/.*"theta":\([^,]*\),.*"upper_bound":\([^,]*\),"gap":\([^,]*\),.*/\1 | \2 | \3/' "$W/out")
+    lp=$(sed -n 's/.*"lp":"\([a-z]*\)".*/\1/p' "$W/out")
+    echo "| $1 | $2 | ${lp:--} | $(el "$t0" "$t1") | $m | $row |"
 }
-run_one "rrg n=100 d=8" exact
+run_one "rrg n=100 d=8" exact simplex
+run_one "rrg n=100 d=8" exact barrier
 run_one "rrg n=100 d=8" approx
 run_one "rrg n=200 d=10" exact
+[ "${MCF_BIG:-0}" = 1 ] && run_one "rrg n=200 d=10" exact simplex
 run_one "rrg n=200 d=10" approx
+run_one "rrg n=300 d=16" exact
 run_one "rrg n=1000 d=16" approx
