@@ -141,6 +141,22 @@ static void work_free(work_t *w)
     free(w->H.pos);
 }
 
+/* The arrays every Dijkstra user needs (len, dist, pred, order, heap);
+ * 0 when one is missing (work_free frees what was allocated). */
+static int work_init(work_t *w, const tk_graph_t *g)
+{
+    int64_t n = g->n, m = g->m;
+    memset(w, 0, sizeof *w);
+    w->g = g;
+    w->len = tk_malloc_array((size_t)m + 1, sizeof *w->len);
+    w->dist = tk_malloc_array((size_t)n, sizeof *w->dist);
+    w->pred = tk_malloc_array((size_t)n, sizeof *w->pred);
+    w->order = tk_malloc_array((size_t)n, sizeof *w->order);
+    w->H.h = tk_malloc_array((size_t)n, sizeof *w->H.h);
+    w->H.pos = tk_malloc_array((size_t)n, sizeof *w->H.pos);
+    return w->len && w->dist && w->pred && w->order && w->H.h && w->H.pos;
+}
+
 tk_status_t mcf_dual_bound(const tk_graph_t *g, const tk_swdemand_t *d, const double *len,
                            double *ub, tk_error_t *err)
 {
@@ -148,15 +164,7 @@ tk_status_t mcf_dual_bound(const tk_graph_t *g, const tk_swdemand_t *d, const do
     double D = 0, alpha = 0;
     int64_t n = g->n, m = g->m;
 
-    memset(&w, 0, sizeof w);
-    w.g = g;
-    w.len = tk_malloc_array((size_t)m + 1, sizeof *w.len);
-    w.dist = tk_malloc_array((size_t)n, sizeof *w.dist);
-    w.pred = tk_malloc_array((size_t)n, sizeof *w.pred);
-    w.order = tk_malloc_array((size_t)n, sizeof *w.order);
-    w.H.h = tk_malloc_array((size_t)n, sizeof *w.H.h);
-    w.H.pos = tk_malloc_array((size_t)n, sizeof *w.H.pos);
-    if (!w.len || !w.dist || !w.pred || !w.order || !w.H.h || !w.H.pos) {
+    if (!work_init(&w, g)) {
         work_free(&w);
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
     }
@@ -188,21 +196,13 @@ tk_status_t mcf_approx(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf
     double routed = 0; /* sum of the demand scales of the finished phases */
     tk_status_t st = TK_OK;
 
-    memset(&w, 0, sizeof w);
-    w.g = g;
-    w.len = tk_malloc_array((size_t)m + 1, sizeof *w.len);
-    w.dist = tk_malloc_array((size_t)n, sizeof *w.dist);
-    w.pred = tk_malloc_array((size_t)n, sizeof *w.pred);
-    w.order = tk_malloc_array((size_t)n, sizeof *w.order);
+    int have = work_init(&w, g);
     w.acc = tk_calloc_array((size_t)n, sizeof *w.acc);
     w.rem = tk_calloc_array((size_t)n, sizeof *w.rem);
     w.tail = tk_malloc_array((size_t)m + 1, sizeof *w.tail);
-    w.H.h = tk_malloc_array((size_t)n, sizeof *w.H.h);
-    w.H.pos = tk_malloc_array((size_t)n, sizeof *w.H.pos);
     F = tk_calloc_array((size_t)m + 1, sizeof *F);
     cap = tk_malloc_array((size_t)m + 1, sizeof *cap);
-    if (!w.len || !w.dist || !w.pred || !w.order || !w.acc || !w.rem || !w.tail || !w.H.h ||
-        !w.H.pos || !F || !cap) {
+    if (!have || !w.acc || !w.rem || !w.tail || !F || !cap) {
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         goto done;
     }
