@@ -1,6 +1,7 @@
 /*
- * cholmod_glue.c - the only file that talks to CHOLMOD: sparse Cholesky
- * factor of the shifted Laplacian L + sigma I for shift-invert Lanczos.
+ * cholmod_glue.c - the spectral module's only file that talks to CHOLMOD
+ * (src/flow/mcf_ipm.c is the flow module's): sparse Cholesky factor of the
+ * shifted Laplacian L + sigma I for shift-invert Lanczos.
  * CHOLMOD's printing is switched off (print level 0, no error handler);
  * its status codes become tk errors.  Each tk_chol_t owns its own
  * cholmod_common, so there is no global state.
