@@ -9,9 +9,12 @@
  * Models (text form parsed by tk_route_parse, documented in topokit(7)):
  *   min            uniform over all shortest paths
  *   ecmp           even split at every hop over the shortest next hops
- *   ksp:K          the K shortest simple paths, even split (ties at the
- *                  K-th length broken by a pair-dependent rotation of
- *                  each switch's arc order: see topokit(7))
+ *   ksp:K[,spread] the K shortest simple paths, even split.  Ties at the
+ *                  K-th length: the first in depth-first order from a
+ *                  pair-dependent rotation of each switch's arc order
+ *                  (they tend to share their first hops), or with
+ *                  `spread` a pseudo-random choice among all of them
+ *                  (see topokit(7))
  *   allpath:H      all simple paths of at most H hops, even split
  *   valiant[,exclude|,minfirst]
  *                  intermediate switch m uniform, min in each segment;
@@ -78,6 +81,8 @@ typedef struct tk_route_spec {
     int32_t k;                     /* ksp:K                                 */
     int32_t h;                     /* allpath:H                             */
     tk_valiant_mode_t valiant;     /* valiant options                       */
+    int spread;                    /* ksp:K,spread: pseudo-random choice of
+                                      the K-th length's ties (topokit(7))   */
     int nweights;                  /* per-class hop lengths given           */
     char wclass[TK_MAX_CLASSES][TK_CLASS_NAME_MAX];
     int32_t wlen[TK_MAX_CLASSES];  /* hop length of class wclass[i] (>= 1)  */

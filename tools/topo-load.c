@@ -47,7 +47,7 @@ static void help(void)
           "  name routing pattern n arcs max_load avg_load throughput\n"
           "then max_load.C avg_load.C throughput.C for every link class C of the graph.\n\n"
           "Options:\n"
-          "  -r, --routing MODEL   routing model (default min): min, ecmp, ksp:K,\n"
+          "  -r, --routing MODEL   routing model (default min): min, ecmp, ksp:K[,spread],\n"
           "                        allpath:H, valiant[,exclude|,minfirst], dragonfly-min,\n"
           "                        dragonfly-valiant, polarized, with CLASS=LEN hop\n"
           "                        lengths (topokit(7))\n"

@@ -45,7 +45,7 @@ static void help(void)
           "switches, with the columns\n"
           "  name routing pairs paths_min paths_avg paths_max min_len avg_len max_len\n"
           "(paths per pair; hop lengths: the shortest, the traffic-weighted mean over\n"
-          "pairs, the longest).  Routing models (topokit(7)): min, ecmp, ksp:K,\n"
+          "pairs, the longest).  Routing models (topokit(7)): min, ecmp, ksp:K[,spread],\n"
           "allpath:H, valiant[,exclude|,minfirst], dragonfly-min, dragonfly-valiant,\n"
           "polarized; hop lengths per link class as options, e.g. min,global=2.\n\n"
           "Options:\n"

@@ -113,6 +113,15 @@ tk_status_t tk_route_parse(const char *text, tk_route_spec_t *out, tk_error_t *e
             continue;
         }
         char *eq = strchr(tok, '=');
+        if (!eq && strcmp(tok, "spread") == 0) {
+            if (sp.kind != TK_ROUTE_KSP)
+                return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: option 'spread' is for ksp",
+                                    text);
+            if (sp.spread)
+                return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: 'spread' given twice", text);
+            sp.spread = 1;
+            continue;
+        }
         if (!eq) {
             tk_valiant_mode_t m;
             if (strcmp(tok, "all") == 0)
@@ -124,7 +133,7 @@ tk_status_t tk_route_parse(const char *text, tk_route_spec_t *out, tk_error_t *e
             else
                 return tk_error_set(err, TK_EINVAL, NULL, 0,
                                     "%s: unknown option '%s' (valiant takes all, exclude or "
-                                    "minfirst; hop lengths are CLASS=LEN)",
+                                    "minfirst, ksp takes spread; hop lengths are CLASS=LEN)",
                                     text, tok);
             if (sp.kind != TK_ROUTE_VALIANT)
                 return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: option '%s' is for valiant",
@@ -159,7 +168,7 @@ tk_status_t tk_route_parse(const char *text, tk_route_spec_t *out, tk_error_t *e
         sp.wlen[sp.nweights] = v;
         sp.nweights++;
     }
-    /* Canonical text: model, valiant option, weights sorted by class. */
+    /* Canonical text: model, ksp or valiant option, weights sorted by class. */
     {
         struct {
             char c[TK_CLASS_NAME_MAX];
@@ -182,6 +191,8 @@ tk_status_t tk_route_parse(const char *text, tk_route_spec_t *out, tk_error_t *e
         else
             snprintf(sp.text, sizeof sp.text, "%s", kind_name[sp.kind]);
         len = strlen(sp.text);
+        if (sp.spread)
+            len += (size_t)snprintf(sp.text + len, sizeof sp.text - len, ",spread");
         if (sp.kind == TK_ROUTE_VALIANT && sp.valiant != TK_VALIANT_ALL)
             len += (size_t)snprintf(sp.text + len, sizeof sp.text - len, ",%s",
                                     sp.valiant == TK_VALIANT_EXCLUDE ? "exclude" : "minfirst");
@@ -507,6 +518,11 @@ void tk_route_ws_free(tk_route_ws_t *ws)
     free(ws->pw);
     free(ws->onpath);
     free(ws->mind);
+    free(ws->skey);
+    free(ws->sseq);
+    free(ws->shops);
+    free(ws->sbuf);
+    free(ws->srank);
     tk_pathset_destroy(&ws->seg1);
     tk_pathset_destroy(&ws->seg2);
     tk_pathset_destroy(&ws->tmp);

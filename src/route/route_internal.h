@@ -31,6 +31,10 @@ struct tk_router {
     int64_t *garc;        /*   are garc[gaoff[i*ngroups+j] .. ] (sorted ids)   */
 };
 
+typedef struct rt_rank {
+    int64_t seq, at;
+} rt_rank_t;
+
 struct tk_route_ws {
     const tk_router_t *r;
     tk_id_t n;
@@ -53,6 +57,13 @@ struct tk_route_ws {
     double *pw;           /* 2n + 4 weights along the path                    */
     uint8_t *onpath;      /* n                                                */
     int32_t *mind;        /* n + 1                                            */
+    /* ksp spread: the paths kept so far (a max-heap on their keys) */
+    uint64_t *skey;       /* scap: key of each kept path                      */
+    int64_t *sseq;        /* scap: its rank in the enumeration order          */
+    int64_t *shops;       /* scap: its hop count                              */
+    int64_t *sbuf;        /* scap * sstride arcs                              */
+    rt_rank_t *srank;     /* scap: the kept paths sorted by rank              */
+    int64_t scap, sstride, sbufcap;
     tk_pathset_t seg1, seg2, tmp; /* valiant segments, tk_route_count  */
     tk_pathset_t lp1, lp2, dv1, dv2; /* dragonfly local / segment paths  */
 };

@@ -8,23 +8,26 @@
 # normalised to the link speed.  Each point averages random samples (a new
 # pattern, and for RRG a new graph, per sample) until the 95% confidence
 # interval is under 1% of the mean (FIG_MIN = 20 .. FIG_MAX = 200 samples).
-# Knobs: FIG13_P (servers per switch), FIG_MIN, FIG_MAX.
+# Knobs: FIG13_P (servers per switch), FIG_MIN, FIG_MAX; FIG_SPREAD=1 routes
+# RRG with ksp:k,spread (topokit(7)) instead of ksp:k.
 set -eu
 W=$(mktemp -d "${TMPDIR:-/tmp}/tk-fig13.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
 MIN=${FIG_MIN:-20} MAX=${FIG_MAX:-200}
+SPREAD=
+[ "${FIG_SPREAD:-0}" = 1 ] && SPREAD=,spread
 
 . "$(dirname "$0")/fig-lib.inc"
 gdbg_one() { # KIND P SEED
     topo-mcf --method exact -r allpath:3 -m "$1" -s "$3" "$W/gdbg-$2.topo" | awk -F '\t' 'NR == 2 { print $4 }'
 }
 rrg_one() { # KIND P K SEED
-    topo-gen rrg n=150 d=8 -p "$2" -s "$4" | topo-mcf --method exact -r ksp:"$3" -m "$1" -s "$4" | awk -F '\t' 'NR == 2 { print $4 }'
+    topo-gen rrg n=150 d=8 -p "$2" -s "$4" | topo-mcf --method exact -r ksp:"$3$SPREAD" -m "$1" -s "$4" | awk -F '\t' 'NR == 2 { print $4 }'
 }
 
 echo "## seed 003 Figure 13: server-level patterns, N = 150, r = 8 (per-flow throughput)"
 echo
-echo "| servers/switch | pattern | GDBG ALLPATH(3) mean ± 95% | samples | RRG KSP(k) mean ± 95% | samples | GDBG/RRG |"
+echo "| servers/switch | pattern | GDBG ALLPATH(3) mean ± 95% | samples | RRG KSP(k)$SPREAD mean ± 95% | samples | GDBG/RRG |"
 echo "|---|---|---|---|---|---|---|"
 topo-gen gdbg n=150 r=8 >"$W/gdbg.topo"
 A=$(topo-route -r allpath:3 "$W/gdbg.topo" | awk -F '\t' 'NR == 2 { print $5 }')

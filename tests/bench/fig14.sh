@@ -9,23 +9,27 @@
 # RRG a new graph, per sample) until the 95% confidence interval is under
 # 1% of the mean (at least FIG_MIN = 20, at most FIG_MAX = 200 samples, as
 # the paper), with the Student t interval of topo-stats (fig-lib.inc).
-# Knobs: FIG14_N (sizes), FIG_MIN, FIG_MAX.  Prints a Markdown table.
+# Knobs: FIG14_N (sizes), FIG_MIN, FIG_MAX; FIG_SPREAD=1 routes RRG with
+# ksp:k,spread (ties at the k-th length chosen pseudo-randomly among all
+# of them, topokit(7)) instead of ksp:k.  Prints a Markdown table.
 set -eu
 W=$(mktemp -d "${TMPDIR:-/tmp}/tk-fig14.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
 MIN=${FIG_MIN:-20} MAX=${FIG_MAX:-200}
+SPREAD=
+[ "${FIG_SPREAD:-0}" = 1 ] && SPREAD=,spread
 
 . "$(dirname "$0")/fig-lib.inc"
 gdbg_one() { # KIND N SEED
     topo-mcf --method exact -r allpath:3 -m "$1" -s "$3" "$W/gdbg-$2.topo" | awk -F '\t' 'NR == 2 { print $4 }'
 }
 rrg_one() { # KIND N K SEED
-    topo-gen rrg n="$2" d=16 -s "$4" | topo-mcf --method exact -r ksp:"$3" -m "$1" -s "$4" | awk -F '\t' 'NR == 2 { print $4 }'
+    topo-gen rrg n="$2" d=16 -s "$4" | topo-mcf --method exact -r ksp:"$3$SPREAD" -m "$1" -s "$4" | awk -F '\t' 'NR == 2 { print $4 }'
 }
 
 echo "## seed 003 Figure 14: switch-level patterns, r = 16 (per-flow throughput = theta)"
 echo
-echo "| N | k = ceil(A) | pattern | GDBG ALLPATH(3) mean ± 95% | samples | RRG KSP(k) mean ± 95% | samples | GDBG/RRG |"
+echo "| N | k = ceil(A) | pattern | GDBG ALLPATH(3) mean ± 95% | samples | RRG KSP(k)$SPREAD mean ± 95% | samples | GDBG/RRG |"
 echo "|---|---|---|---|---|---|---|---|"
 for N in ${FIG14_N:-100 200 300 400 500 600 700 800 900 1000}; do
     topo-gen gdbg n="$N" r=16 >"$W/gdbg-$N.topo"

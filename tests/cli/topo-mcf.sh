@@ -160,7 +160,7 @@ for g in "rrg n=16 d=3 -s 5 -p 2" "torus sides=4,3" "gdbg n=12 r=3 -p 2"; do
     topo-gen $g >"$TMPD/x.topo"
     for pk in "server-perm -s 2" "random-shift -s 4" "uniform"; do
         topo-pattern $pk "$TMPD/x.topo" >"$TMPD/x.pat"
-        for r in min ecmp ksp:3; do
+        for r in min ecmp ksp:3 ksp:3,spread; do
             topo-load -r "$r" -P "$TMPD/x.pat" "$TMPD/x.topo" >"$TMPD/l.tsv" &&
                 topo-mcf -r "$r" -P "$TMPD/x.pat" "$TMPD/x.topo" >"$TMPD/mr.tsv" &&
                 topo-mcf -P "$TMPD/x.pat" "$TMPD/x.topo" >"$TMPD/m.tsv"
@@ -191,6 +191,20 @@ for sd in 1 2 3; do
             'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 1e-9 * b) }'
         ok $? "rrg(12,3) s=$sd, $pk: path LP over all simple paths $pa = arc LP $aa"
     done
+done
+
+# How ksp breaks ties decides a concentrated pattern's throughput.  On rrg
+# n=700 d=16 (seed 1), pair 140 -> 53 has 82 paths of 4 hops and none
+# shorter (topo-route.sh); ksp:7 takes 7 that share the first link (theta
+# 1), ksp:7,spread 7 whose only shared arcs are 140-487, 129-659-53 and
+# 530-53: three disjoint paths plus at most two through those, theta 5;
+# allpath:4 has all 82, limited by the 16 links out of 140: theta 16.
+topo-gen rrg n=700 d=16 -s 1 >"$TMPD/r700.topo"
+printf 'topokit-pattern 1\nlevel switch\nendpoints 700\ndemands 1\n140 53 1\n' >"$TMPD/one.pat"
+for rt in ksp:7=1 ksp:7,spread=5 allpath:4=16; do
+    run topo-mcf -r "${rt%=*}" -P "$TMPD/one.pat" "$TMPD/r700.topo"
+    [ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | awk -F '\t' 'NR == 2 { print $4, $6 }')" = "${rt#*=} ${rt#*=}" ]
+    ok $? "rrg n=700 d=16, one pair 140 -> 53, ${rt%=*}: theta = upper_bound = ${rt#*=}" || diag "$out"
 done
 
 # --- the barrier (--lp barrier) -----------------------------------------------

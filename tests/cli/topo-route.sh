@@ -100,7 +100,7 @@ expect_out "weight
 
 # --- thread count does not change the output -----------------------------------
 topo-gen rrg n=40 d=4 -s 2 >"$TMPD/rrg.topo"
-for m in min ecmp ksp:4 allpath:6 valiant polarized; do
+for m in min ecmp ksp:4 ksp:4,spread allpath:6 valiant polarized; do
     a=$(topo-route --threads 1 -r "$m" "$TMPD/rrg.topo")
     b=$(topo-route --threads 2 -r "$m" "$TMPD/rrg.topo")
     [ -n "$a" ] && [ "$a" = "$b" ]
@@ -110,6 +110,32 @@ run topo-route -r ksp:4 "$TMPD/rrg.topo"
 [ "$(printf '%s\n' "$out" | head -n 1)" = "$SHEAD" ] &&
     [ "$(printf '%s\n' "$out" | tail -n 1 | cut -f3,4,6)" = "1560${T}4${T}4" ]
 ok $? "ksp:4 on rrg n=40 d=4: 4 paths for each of the 1560 pairs" || diag "$out"
+# spread picks other ties of the same lengths: the summary row (lengths)
+# is that of ksp:4 but for the model's name
+a=$(topo-route -r ksp:4 "$TMPD/rrg.topo" | tail -n 1 | cut -f3-)
+b=$(topo-route -r ksp:4,spread "$TMPD/rrg.topo" | tail -n 1 | cut -f2-)
+[ "$b" = "ksp:4,spread$T$a" ]
+ok $? "ksp:4,spread: same path counts and lengths as ksp:4" || diag "$a / $b"
+# rrg n=700 d=16: a pair at distance 4 with 82 shortest paths; ksp:7 takes
+# the first 7 in depth-first order (one first hop), spread several
+topo-gen rrg n=700 d=16 -s 1 >"$TMPD/r700.topo"
+firsts() { topo-route -r "$1" --pair 140,53 --paths "$TMPD/r700.topo" | awk -F '\t' 'NR > 1 { split($7, v, "-"); f[v[2]] = 1 } END { print length(f) }'; }
+[ "$(firsts ksp:7)" = 1 ] && [ "$(firsts ksp:7,spread)" -ge 3 ]
+ok $? "rrg n=700 d=16 pair 140,53: ksp:7 leaves by 1 first hop, ksp:7,spread by $(firsts ksp:7,spread)"
+run topo-route -r allpath:4 --pair 140,53 "$TMPD/r700.topo"
+[ "$(printf '%s\n' "$out" | tail -n 1 | cut -f4,5,6)" = "82${T}4${T}4" ]
+ok $? "rrg n=700 d=16 pair 140,53: 82 paths of 4 hops, none shorter" || diag "$out"
+run topo-route -r ksp:3,spread,spread "$TMPD/rrg.topo"
+expect_err_match "^topo-route: ksp:3,spread,spread: 'spread' given twice" "spread twice: message"
+[ "$rc" -eq 2 ]
+ok $? "spread twice: exit 2"
+run topo-route -r min,spread "$TMPD/rrg.topo"
+expect_err_match "^topo-route: min,spread: option 'spread' is for ksp" "spread on min: message"
+[ "$rc" -eq 2 ]
+ok $? "spread on min: exit 2"
+run sh -c 'topo-gen hypercube dim=12 | topo-route -r ksp:1,spread --pair 0,4095'
+expect_fail 1 "graph 1: pair 0,4095: more than 1000000 paths of one length to choose from .ksp spread.$" \
+    "ksp spread with too many ties: exit 1"
 
 # --- errors -----------------------------------------------------------------
 topo-gen ring n=6 >"$TMPD/ring.topo"

@@ -283,6 +283,8 @@ static void test_parse(void)
         {"min", "min"},
         {"ecmp", "ecmp"},
         {"ksp:8", "ksp:8"},
+        {"ksp:8,spread", "ksp:8,spread"},
+        {"ksp:4,global=2,spread", "ksp:4,spread,global=2"},
         {"allpath:3", "allpath:3"},
         {"valiant", "valiant"},
         {"valiant,all", "valiant"},
@@ -299,7 +301,8 @@ static void test_parse(void)
                                 "ksp:x",     "ksp:-1",      "allpath:",     "min:3",
                                 "min,",      "min,,x=1",    "min,global=0", "min,global=x",
                                 "min,exclude", "valiant,exclude,minfirst",  "min,a=1,a=2",
-                                "allpath:2,global=2", "dragonfly-min,global=2", "valiant,foo"};
+                                "allpath:2,global=2", "dragonfly-min,global=2", "valiant,foo",
+                                "min,spread", "allpath:3,spread", "ksp:3,spread,spread"};
     tk_route_spec_t sp;
     tk_error_t err;
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
@@ -545,6 +548,53 @@ static void bf_ksp(const tk_graph_t *g, const int *clen, int K, tk_id_t s, tk_id
         l->p[i].w = 1.0 / (double)l->n;
 }
 
+/* ksp:K,spread: the paths shorter than the K-th length of the sorted list
+ * above, and of the paths of exactly that length the K - (shorter ones)
+ * with the smallest (key, rank), key = mix64 chained over
+ * ((s << 32 | t) ^ 0x5851f42d4c957f2d) and the arc ids (topokit(7)). */
+static uint64_t spread_key(tk_id_t s, tk_id_t t, const bpath_t *p)
+{
+    uint64_t k = tk_mix64(((uint64_t)(uint32_t)s << 32 | (uint32_t)t) ^ 0x5851f42d4c957f2du);
+    for (int i = 0; i < p->len; i++)
+        k = tk_mix64(k ^ (uint64_t)p->a[i]);
+    return k;
+}
+
+static void bf_ksp_spread(const tk_graph_t *g, int K, tk_id_t s, tk_id_t t, blist_t *l)
+{
+    bf_simple(g, s, t, g->n - 1, l);
+    cmp_g = g;
+    cmp_clen = NULL;
+    cmp_s = s;
+    cmp_t = t;
+    qsort(l->p, (size_t)l->n, sizeof *l->p, ksp_cmp);
+    if (l->n > K) {
+        int LK = plen(g, NULL, &l->p[K - 1]);
+        int64_t lo = 0, hi = 0, keep = 0;
+        while (plen(g, NULL, &l->p[lo]) < LK)
+            lo++;
+        hi = lo;
+        while (hi < l->n && plen(g, NULL, &l->p[hi]) == LK)
+            hi++;
+        /* selection by (key, rank) among the ties [lo, hi): K - lo of them */
+        for (int64_t kept = 0; kept < K - lo; kept++) {
+            int64_t b = -1;
+            for (int64_t i = lo + kept; i < hi; i++)
+                if (b < 0 || spread_key(s, t, &l->p[i]) < spread_key(s, t, &l->p[b]))
+                    b = i;
+            bpath_t tmp = l->p[lo + kept];
+            l->p[lo + kept] = l->p[b];
+            l->p[b] = tmp;
+            /* keep the rank order of the rest: re-sort the tail */
+            qsort(l->p + lo + kept + 1, (size_t)(hi - lo - kept - 1), sizeof *l->p, ksp_cmp);
+            keep = lo + kept + 1;
+        }
+        l->n = keep;
+    }
+    for (int64_t i = 0; i < l->n; i++)
+        l->p[i].w = 1.0 / (double)l->n;
+}
+
 static void bf_allpath(const tk_graph_t *g, int H, tk_id_t s, tk_id_t t, blist_t *l)
 {
     bf_simple(g, s, t, H, l);
@@ -711,7 +761,12 @@ static void test_model(const char *gname, const char *model, int lim)
             double wsum = 0;
             tk_route_count_t c = {0};
             switch (sp.kind) {
-            case TK_ROUTE_KSP: bf_ksp(g, NULL, sp.k, s, t, &bl); break;
+            case TK_ROUTE_KSP:
+                if (sp.spread)
+                    bf_ksp_spread(g, sp.k, s, t, &bl);
+                else
+                    bf_ksp(g, NULL, sp.k, s, t, &bl);
+                break;
             case TK_ROUTE_ALLPATH: bf_allpath(g, sp.h, s, t, &bl); break;
             case TK_ROUTE_POLARIZED: bf_polar(g, D, s, t, &bl); break;
             case TK_ROUTE_VALIANT:
@@ -882,6 +937,77 @@ static void test_trunk(void)
 }
 
 /* Refusals. */
+/* ksp:K,spread against ksp:K on a graph too large for brute force: the
+ * same number of paths and the same lengths for every pair (only the
+ * choice among the ties at the K-th length differs), distinct simple
+ * paths; ties beyond RT_SPREAD_MAX refused. */
+static void test_spread(void)
+{
+    tk_graph_t *g = NULL;
+    tk_route_ws_t *w1, *w2;
+    tk_gen_rrg(60, 6, 3, 0, &g, NULL);
+    tk_router_t *r1 = router(g, "ksp:6", &w1), *r2 = router(g, "ksp:6,spread", &w2);
+    tk_pathset_t ps;
+    int badc = 0, bads = 0, differ = 0;
+    tk_pathset_init(&ps);
+    for (tk_id_t s = 0; s < g->n; s++)
+        for (tk_id_t t = 0; t < g->n; t++) {
+            tk_route_count_t a, b;
+            if (s == t)
+                continue;
+            if (tk_route_count(r1, w1, s, t, &a, NULL) || tk_route_count(r2, w2, s, t, &b, NULL) ||
+                a.paths != b.paths || a.min_len != b.min_len || a.max_len != b.max_len ||
+                fabs(a.avg_len - b.avg_len) > 1e-12)
+                badc++;
+            /* distinct simple s -> t paths */
+            tk_route_paths(r2, w2, s, t, 0, &ps, NULL);
+            for (int64_t i = 0; i < ps.npaths; i++) {
+                uint8_t seen[60] = {0};
+                tk_id_t u = s;
+                seen[s] = 1;
+                for (int64_t x = ps.off[i]; x < ps.off[i + 1]; x++) {
+                    if (tail_of(g, ps.arc[x]) != u || seen[g->head[ps.arc[x]]])
+                        bads++;
+                    u = g->head[ps.arc[x]];
+                    seen[u] = 1;
+                }
+                if (u != t)
+                    bads++;
+                for (int64_t j = 0; j < i; j++)
+                    if (ps.off[j + 1] - ps.off[j] == ps.off[i + 1] - ps.off[i] &&
+                        !memcmp(ps.arc + ps.off[j], ps.arc + ps.off[i],
+                                (size_t)(ps.off[i + 1] - ps.off[i]) * sizeof *ps.arc))
+                        bads++;
+            }
+            tk_pathset_t p1;
+            tk_pathset_init(&p1);
+            tk_route_paths(r1, w1, s, t, 0, &p1, NULL);
+            differ += p1.off[p1.npaths] != ps.off[ps.npaths] ||
+                      memcmp(p1.arc, ps.arc, (size_t)ps.off[ps.npaths] * sizeof *ps.arc) != 0;
+            tk_pathset_destroy(&p1);
+        }
+    is_int(badc, 0, "rrg(60,6) ksp:6,spread: paths and lengths of ksp:6 for every pair");
+    is_int(bads, 0, "rrg(60,6) ksp:6,spread: distinct simple s->t paths");
+    ok(differ > 0, "rrg(60,6): spread chooses other ties than ksp:6 for %d pairs", differ);
+    tk_route_ws_free(w1);
+    tk_route_ws_free(w2);
+    tk_router_free(r1);
+    tk_router_free(r2);
+    tk_graph_free(g);
+    /* 12-cube antipodes: 12! ties of length 12 */
+    tk_gen_hypercube(12, &g, NULL);
+    tk_error_t err;
+    r2 = router(g, "ksp:1,spread", &w2);
+    is_int(tk_route_paths(r2, w2, 0, 4095, 0, &ps, &err), TK_ELIMIT,
+           "12-cube antipodes ksp:1,spread: more than 1e6 ties refused (%s)", err.msg);
+    is_int(tk_route_paths(r2, w2, 0, 3, 0, &ps, &err), TK_OK, "12-cube distance 2: ok");
+    is_int(ps.npaths, 1, "12-cube distance 2 ksp:1,spread: one path");
+    tk_route_ws_free(w2);
+    tk_router_free(r2);
+    tk_graph_free(g);
+    tk_pathset_destroy(&ps);
+}
+
 static void test_refuse(void)
 {
     tk_graph_t *g = gen("petersen");
@@ -936,6 +1062,12 @@ int main(void)
     test_model("cube3", "ksp:8", 99);
     test_model("petersen", "ksp:5", 99);
     test_model("rrg10", "ksp:8", 99);
+    test_model("ring6", "ksp:3,spread", 99);
+    test_model("cube3", "ksp:5,spread", 99);
+    test_model("petersen", "ksp:5,spread", 99);
+    test_model("petersen", "ksp:14,spread", 99);
+    test_model("rrg10", "ksp:8,spread", 99);
+    test_spread();
     test_model("ring7", "allpath:5", 99);
     test_model("cube3", "allpath:4", 99);
     test_model("petersen", "allpath:4", 99);
