@@ -534,7 +534,8 @@ static int ksp_cmp(const void *x, const void *y)
     return (a->len > b->len) - (a->len < b->len);
 }
 
-static void bf_ksp(const tk_graph_t *g, const int *clen, int K, tk_id_t s, tk_id_t t, blist_t *l)
+/* Every simple s -> t path, in the order of ksp_cmp. */
+static void bf_ksp_order(const tk_graph_t *g, const int *clen, tk_id_t s, tk_id_t t, blist_t *l)
 {
     bf_simple(g, s, t, g->n - 1, l);
     cmp_g = g;
@@ -542,6 +543,11 @@ static void bf_ksp(const tk_graph_t *g, const int *clen, int K, tk_id_t s, tk_id
     cmp_s = s;
     cmp_t = t;
     qsort(l->p, (size_t)l->n, sizeof *l->p, ksp_cmp);
+}
+
+static void bf_ksp(const tk_graph_t *g, const int *clen, int K, tk_id_t s, tk_id_t t, blist_t *l)
+{
+    bf_ksp_order(g, clen, s, t, l);
     if (l->n > K)
         l->n = K;
     for (int64_t i = 0; i < l->n; i++)
@@ -562,12 +568,7 @@ static uint64_t spread_key(tk_id_t s, tk_id_t t, const bpath_t *p)
 
 static void bf_ksp_spread(const tk_graph_t *g, int K, tk_id_t s, tk_id_t t, blist_t *l)
 {
-    bf_simple(g, s, t, g->n - 1, l);
-    cmp_g = g;
-    cmp_clen = NULL;
-    cmp_s = s;
-    cmp_t = t;
-    qsort(l->p, (size_t)l->n, sizeof *l->p, ksp_cmp);
+    bf_ksp_order(g, NULL, s, t, l);
     if (l->n > K) {
         int LK = plen(g, NULL, &l->p[K - 1]);
         int64_t lo = 0, hi = 0, keep = 0;
