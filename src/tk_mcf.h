@@ -8,7 +8,8 @@
  *           source switch: flow conservation per source, shared arc
  *           capacities, maximise theta) by GLPK's simplex or by a certified
  *           interior point method (opts.lp, mcf_ipm.c), or, with a routing
- *           model, the path formulation over the model's path sets (GLPK);
+ *           model, the path formulation over the model's path sets (GLPK's
+ *           simplex or the certified interior point method, opts.lp);
  *   approx  Garg-Koenemann / Fleischer multiplicative length updates with
  *           the commodities of one source routed together on one shortest
  *           path tree (Karakostas), stopped when the certified gap between
@@ -39,12 +40,13 @@ typedef enum tk_mcf_method {
     TK_MCF_APPROX
 } tk_mcf_method_t;
 
-/* The LP algorithm of the exact unrestricted method. */
+/* The LP algorithm of the exact method. */
 typedef enum tk_mcf_lp {
-    TK_MCF_LP_AUTO = 0, /* barrier from TK_MCF_AUTO_BARRIER_COLS columns  */
-    TK_MCF_LP_SIMPLEX,  /* GLPK primal simplex with column generation    */
-    TK_MCF_LP_BARRIER   /* interior point on the shortest-path DAGs,
-                           certified; the simplex when not certified     */
+    TK_MCF_LP_AUTO = 0, /* barrier from TK_MCF_AUTO_BARRIER_COLS arc
+                           columns, TK_MCF_AUTO_PATH_BARRIER_COLS paths  */
+    TK_MCF_LP_SIMPLEX,  /* GLPK simplex (arc LP: with column generation) */
+    TK_MCF_LP_BARRIER   /* interior point (arc LP: on the shortest-path
+                           DAGs), certified; the simplex when not        */
 } tk_mcf_lp_t;
 
 /* Sizes in arc-LP columns, S * m (S sources with demand, m arcs); all
@@ -59,6 +61,14 @@ typedef enum tk_mcf_lp {
  * d=16, 1.44e6 columns: 48 s, 0.9 GB); approx otherwise. */
 #define TK_MCF_AUTO_BARRIER_MAX 1500000
 
+/* Path formulation (a routing model): lp auto runs the barrier first
+ * from this many path columns (tests/bench/RESULTS.md: GDBG(150, 8) with
+ * 3 servers per switch, ALLPATH(3), server permutation, about 1700
+ * columns: barrier 0.4 s, simplex 0.5 s; a random shift, about 1100
+ * columns: 0.15 s against 0.1 s; seed 003 Figure 14's GDBG(300, 16), 4200
+ * columns: 1-2 s against 7 s). */
+#define TK_MCF_AUTO_PATH_BARRIER_COLS 1500
+
 typedef struct tk_mcf_opts {
     tk_mcf_method_t method;
     double eps;           /* approx: target relative gap (0 < eps < 1)     */
@@ -67,7 +77,7 @@ typedef struct tk_mcf_opts {
     int links;            /* fill the saturated-arc list of the result     */
     int threads;          /* approx: OpenMP threads (0 = runtime default)  */
     uint64_t mem_limit;   /* bytes (0 = none): larger LPs are TK_ELIMIT    */
-    tk_mcf_lp_t lp;       /* exact unrestricted: simplex, barrier or auto  */
+    tk_mcf_lp_t lp;       /* exact: simplex, barrier or auto               */
     int test_glpk_error;  /* testing only: provoke a GLPK error            */
 } tk_mcf_opts_t;
 
@@ -110,7 +120,12 @@ tk_status_t tk_mcf_solve(const tk_graph_t *g, const tk_swdemand_t *d, const tk_m
  * variable per path of each demand pair's path set (tk_route_paths, at most
  * max_paths per pair, 0 = no limit), shared arc capacities, maximise theta.
  * The path weights of the model are ignored: the LP chooses the split.
- * Always exact (GLPK).  Errors as tk_mcf_solve, plus the router's. */
+ * Always exact: GLPK's simplex, or (opts.lp) the interior point method
+ * certified within 1e-9 by a flow over the paths and the weak-duality
+ * bound of its duals; when that falls short, the simplex over the paths
+ * the barrier's flow uses (accepted when it meets the barrier's bound
+ * within 1e-9), else the simplex over all paths.  Errors as tk_mcf_solve,
+ * plus the router's. */
 tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
                                uint64_t max_paths, const tk_mcf_opts_t *o,
                                tk_mcf_result_t *out, tk_error_t *err);

@@ -61,8 +61,8 @@ static void help(void)
           "  -s, --seed SEED       seed of randomized --make patterns (default 1)\n"
           "      --method M        exact (GLPK simplex), approx (certified (1-eps)\n"
           "                        Garg-Koenemann), auto (default: exact when small)\n"
-          "      --lp A            exact without -r: simplex (GLPK), barrier (interior\n"
-          "                        point, certified to 1e-9, else the simplex) or auto\n"
+          "      --lp A            exact: simplex (GLPK), barrier (interior point,\n"
+          "                        certified to 1e-9, else the simplex) or auto\n"
           "                        (default: barrier on large LPs)\n"
           "      --eps E           approx: stop at relative gap E (default 0.01)\n"
           "      --time-limit S    give up after S seconds (exit 1)\n"
@@ -181,8 +181,6 @@ static void parse_args(int argc, char **argv, args_t *a)
             cli_usage_fail(usage, "-r: %s", err.msg);
         if (a->opts.method == TK_MCF_APPROX)
             cli_usage_fail(usage, "--method approx is for unrestricted routing only (no -r)");
-        if (a->opts.lp == TK_MCF_LP_BARRIER)
-            cli_usage_fail(usage, "--lp barrier is for unrestricted routing only (no -r)");
     }
     a->opts.links = a->links;
     a->opts.threads = a->threads;
@@ -259,7 +257,7 @@ static void print_result(FILE *fp, const args_t *a, const tk_graph_t *g, const c
         fprintf(fp, ",\"method\":\"%s\",\"time\":", tk_mcf_method_name(r->method));
         cli_print_double(fp, r->seconds);
         fprintf(fp, ",\"iterations\":%" PRId64, r->iterations);
-        if (r->method == TK_MCF_EXACT && !a->routing)
+        if (r->method == TK_MCF_EXACT)
             fprintf(fp, ",\"lp\":\"%s\"", r->barrier ? "barrier" : "simplex");
         if (a->links) {
             fputs(",\"links\":[", fp);

@@ -63,6 +63,28 @@ tk_status_t mcf_dual_bound(const tk_graph_t *g, const tk_swdemand_t *d, const do
 tk_status_t mcf_barrier(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
                         int *certified, tk_mcf_result_t *out, tk_error_t *err);
 
+/* The path LP's columns for the barrier: column j has entries ptr[j] ..
+ * ptr[j+1]-1 of row/val, the first its pair's row (1..npairs, value 1),
+ * then capacity rows npairs + 1 + arc in ascending arc order (value d *
+ * multiplicity); columns come in nondecreasing pair order and every pair
+ * has one. */
+typedef struct mcf_pathlp {
+    int64_t npairs, ncols;
+    const int64_t *ptr;
+    const int *row;
+    const double *val;
+} mcf_pathlp_t;
+
+/* The path LP by the barrier (mcf_ipm.c), certified by a flow over the
+ * paths and the weak-duality bound of the capacity duals over the path
+ * sets; *certified as for mcf_barrier (theta not capped by servers).
+ * Not certified: out->theta and out->upper hold the best bounds met (0 and
+ * inf when none), and support (ncols, may be NULL) marks the paths of the
+ * best lower bound's flow, those the last duals do not price out. */
+tk_status_t mcf_barrier_paths(const tk_graph_t *g, const mcf_pathlp_t *L,
+                              const tk_mcf_opts_t *o, int *certified, uint8_t *support,
+                              tk_mcf_result_t *out, tk_error_t *err);
+
 /* Wall clock in seconds (monotonic). */
 double mcf_now(void);
 

@@ -44,7 +44,17 @@
 
 #define IPM_MAX_ITER 120
 
-typedef struct ipm {
+struct cert;
+typedef struct ipm ipm_t;
+/* Certify an iterate (x, y) near the optimum: *lb the theta of a feasible
+ * flow rebuilt from x (its arc loads at that theta into C->load), *ub a
+ * weak-duality bound from the capacity duals in y (the lengths into
+ * C->len). */
+typedef tk_status_t (*ipm_certify_fn)(ipm_t *P, struct cert *C, const double *x,
+                                      const double *y, const double *z, double *lb, double *ub,
+                                      tk_error_t *err);
+
+struct ipm {
     const tk_graph_t *g;
     const tk_swdemand_t *d;
     int64_t S, nr, ncons, nx, N; /* sources, rows, conservation rows, flows, variables */
@@ -62,7 +72,16 @@ typedef struct ipm {
     double *aval;     /* unscaled values of A */
     double *r0, *res; /* nr: refinement */
     double *tmp;      /* N */
-} ipm_t;
+    double *cg;       /* 3 nr: conjugate gradient work */
+    double c0;        /* the cost of column 0: 1 (lambda), -1 (theta) */
+    ipm_certify_fn certify;
+    /* the path LP (mcf_barrier_paths): np pair rows, then one row per arc
+     * some path uses */
+    int64_t np;
+    int64_t *pstart; /* np+1: first variable of pair k's paths */
+    int64_t *arcrow; /* m: row - np of arc a, -1 when no path uses it */
+    int64_t *rowarc; /* arc of arc row np + r */
+};
 
 static void ipm_free(ipm_t *P)
 {
@@ -84,6 +103,10 @@ static void ipm_free(ipm_t *P)
     free(P->r0);
     free(P->res);
     free(P->tmp);
+    free(P->cg);
+    free(P->pstart);
+    free(P->arcrow);
+    free(P->rowarc);
 }
 
 static tk_status_t chol_err(ipm_t *P, const char *what, tk_error_t *err)
@@ -371,32 +394,33 @@ static tk_status_t ipm_solve_s(ipm_t *P, double *r, tk_error_t *err)
     return TK_OK;
 }
 
-/* Factor M = A D A' for D = x / z. */
-static tk_status_t ipm_factor(ipm_t *P, const double *D, tk_error_t *err)
+/* Factor M = A D A' for D = x / z (all 1 when x is NULL), filled into D. */
+static tk_status_t ipm_factor(ipm_t *P, const double *x, const double *z, double *D,
+                              tk_error_t *err)
 {
     const int *Ap = P->A->p;
     double *Ax = P->A->x, beta[2] = {0, 0}, dmax = 0;
     for (int64_t j = 0; j < P->N; j++) {
+        D[j] = x ? x[j] / z[j] : 1;
         double sd = sqrt(D[j]);
         if (D[j] > dmax)
             dmax = D[j];
         for (int p = Ap[j]; p < Ap[j + 1]; p++)
             Ax[p] = P->aval[p] * sd;
     }
-    /* a tiny diagonal shift keeps the factor defined when an iterate drives
-     * a row's whole diagonal toward zero; the certification below judges
-     * the result, never this solve */
-    beta[0] = 0;
-    for (int tries = 0; tries < 6; tries++) {
+    /* near the optimum of a degenerate LP, rounding in the large entries
+     * of D can hide a small pivot: a diagonal shift keeps the factor
+     * defined, and ipm_solve's conjugate gradients work against the
+     * unshifted M, so the shift only slows the solve; the certification
+     * judges the result, never this solve */
+    for (int tries = 0; tries < 8; tries++) {
         if (cholmod_factorize_p(P->A, beta, NULL, 0, P->L, &P->c) && P->c.status == CHOLMOD_OK)
-            break;
+            return TK_OK;
         if (P->c.status != CHOLMOD_NOT_POSDEF)
-            return chol_err(P, "factorisation", err);
+            break;
         beta[0] = beta[0] > 0 ? beta[0] * 100 : 1e-14 * (dmax > 1 ? dmax : 1);
-        if (tries == 5)
-            return chol_err(P, "factorisation", err);
     }
-    return TK_OK;
+    return chol_err(P, "factorisation", err);
 }
 
 /* res = r - M v with M = A D A' computed from the unscaled matrix. */
@@ -411,23 +435,53 @@ static void ipm_residual(const ipm_t *P, const double *D, const double *r, const
         res[i] = r[i] - res[i];
 }
 
-/* M v = r in place, with iterative refinement against the exact M (the
- * factor carries a diagonal shift and rounding from extreme D). */
+/* M v = r in place by conjugate gradients on the exact M = A D A',
+ * preconditioned by the factor (exact up to rounding, or of a shifted M
+ * after ipm_factor had to shift): one or two steps when the factor is
+ * good, more when it was shifted. */
+#define IPM_CG_MAX 40
 static tk_status_t ipm_solve(ipm_t *P, const double *D, double *r, tk_error_t *err)
 {
+    int64_t nr = P->nr;
+    double rn = norm_inf(r, nr), rz = 0;
+    double *res = P->res, *zv, *pv, *q;
     tk_status_t st;
-    double rn = norm_inf(r, P->nr);
-    memcpy(P->r0, r, (size_t)P->nr * sizeof(double));
+
+    if (!P->cg) {
+        P->cg = tk_malloc_array((size_t)(3 * nr) + 1, sizeof *P->cg);
+        if (!P->cg)
+            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    }
+    zv = P->cg;
+    pv = zv + nr;
+    q = pv + nr;
+    memcpy(P->r0, r, (size_t)nr * sizeof(double));
     if ((st = ipm_solve_s(P, r, err)) != TK_OK)
         return st;
-    for (int pass = 0; pass < 3; pass++) {
-        ipm_residual(P, D, P->r0, r, P->res, P->tmp);
-        if (norm_inf(P->res, P->nr) <= 1e-14 * rn)
-            break;
-        if ((st = ipm_solve_s(P, P->res, err)) != TK_OK)
+    ipm_residual(P, D, P->r0, r, res, P->tmp);
+    for (int it = 0; it < IPM_CG_MAX && norm_inf(res, nr) > 1e-14 * rn; it++) {
+        double rz1 = 0, pq = 0;
+        memcpy(zv, res, (size_t)nr * sizeof(double));
+        if ((st = ipm_solve_s(P, zv, err)) != TK_OK)
             return st;
-        for (int64_t i = 0; i < P->nr; i++)
-            r[i] += P->res[i];
+        for (int64_t i = 0; i < nr; i++)
+            rz1 += res[i] * zv[i];
+        for (int64_t i = 0; i < nr; i++)
+            pv[i] = it == 0 ? zv[i] : zv[i] + rz1 / rz * pv[i];
+        rz = rz1;
+        ipm_aty(P, pv, P->tmp); /* q = M pv */
+        for (int64_t j = 0; j < P->N; j++)
+            P->tmp[j] *= D[j];
+        ipm_ax(P, P->tmp, q);
+        for (int64_t i = 0; i < nr; i++)
+            pq += pv[i] * q[i];
+        if (!(pq > 0) || !(rz > 0))
+            break;
+        double alpha = rz / pq;
+        for (int64_t i = 0; i < nr; i++) {
+            r[i] += alpha * pv[i];
+            res[i] -= alpha * q[i];
+        }
     }
     return TK_OK;
 }
@@ -560,10 +614,25 @@ typedef struct cert {
     double best_lb, best_ub;
     double *best_load, *best_len; /* m: the flow of best_lb, duals of best_ub */
     int have_len, stall;
+    double mark; /* the gap when stall was last reset */
     double *len, *load, *in, *dist; /* m, m, n, n: work */
+    uint8_t *support;               /* path LP: columns of the best lb's flow */
     int64_t *colof;                 /* m: work, all -1 between uses */
     tk_id_t *q;                     /* n: work */
 } cert_t;
+
+/* The arc LP's certificate: the flow rebuilt source by source, and the
+ * capacity duals as lengths over all arcs (so the bound also holds for the
+ * LP beyond the shortest-path DAGs). */
+static tk_status_t certify_arcs(ipm_t *P, cert_t *C, const double *x, const double *y,
+                                const double *z, double *lb, double *ub, tk_error_t *err)
+{
+    (void)z;
+    *lb = ipm_repair(P, x, C->load, C->colof, C->in, C->dist, C->q);
+    for (int64_t a = 0; a < P->m; a++)
+        C->len[a] = fmax(0, -y[P->ncons + a]);
+    return mcf_dual_bound(P->g, P->d, C->len, ub, err);
+}
 
 /* One interior point solve of P's LP from Mehrotra's starting point,
  * certifying every iterate near the optimum into C; iters += iterations. */
@@ -571,7 +640,7 @@ static tk_status_t ipm_round(ipm_t *P, const tk_mcf_opts_t *o, double t0, cert_t
                              int64_t *iters, tk_error_t *err)
 {
     const tk_graph_t *g = P->g;
-    int64_t N = P->N, nr = P->nr, m = g->m, it;
+    int64_t N = P->N, nr = P->nr, m = g->m, it, since = 0;
     double *x, *z, *y, *D, *rb, *rc, *rxz, *dx, *dy, *dz, *ax, *ay, *az;
     tk_status_t st = TK_OK;
 
@@ -597,9 +666,7 @@ static tk_status_t ipm_round(ipm_t *P, const tk_mcf_opts_t *o, double t0, cert_t
      * z = c - A'y, shifted into the interior. */
     {
         double sx, sz, dxs, dzs, xz;
-        for (int64_t j = 0; j < N; j++)
-            D[j] = 1;
-        if ((st = ipm_factor(P, D, err)) != TK_OK)
+        if ((st = ipm_factor(P, NULL, NULL, D, err)) != TK_OK)
             goto done;
         memcpy(dy, P->b, (size_t)nr * sizeof *dy);
         if ((st = ipm_solve(P, D, dy, err)) != TK_OK)
@@ -607,13 +674,13 @@ static tk_status_t ipm_round(ipm_t *P, const tk_mcf_opts_t *o, double t0, cert_t
         ipm_aty(P, dy, x);
         for (int64_t i = 0; i < nr; i++)
             y[i] = 0;
-        for (int64_t a = 0; a < m; a++)
-            y[P->ncons + a] = -tk_graph_cap(g, a); /* A c with c = e_lambda */
+        for (int p = ((int *)P->A->p)[0]; p < ((int *)P->A->p)[1]; p++)
+            y[((int *)P->A->i)[p]] = P->c0 * P->aval[p]; /* A c, c = c0 e_0 */
         if ((st = ipm_solve(P, D, y, err)) != TK_OK)
             goto done;
         ipm_aty(P, y, z);
         for (int64_t j = 0; j < N; j++)
-            z[j] = (j == 0 ? 1.0 : 0.0) - z[j];
+            z[j] = (j == 0 ? P->c0 : 0.0) - z[j];
         sx = sz = 0;
         dxs = dzs = 0;
         for (int64_t j = 0; j < N; j++) {
@@ -638,7 +705,7 @@ static tk_status_t ipm_round(ipm_t *P, const tk_mcf_opts_t *o, double t0, cert_t
     }
 
     for (it = 0; it < IPM_MAX_ITER; it++) {
-        double mu = 0, pobj = x[0], dobj = 0, nb = norm_inf(P->b, nr);
+        double mu = 0, pobj = P->c0 * x[0], dobj = 0, nb = norm_inf(P->b, nr);
         ipm_ax(P, x, rb);
         for (int64_t i = 0; i < nr; i++) {
             rb[i] -= P->b[i];
@@ -646,7 +713,7 @@ static tk_status_t ipm_round(ipm_t *P, const tk_mcf_opts_t *o, double t0, cert_t
         }
         ipm_aty(P, y, rc);
         for (int64_t j = 0; j < N; j++) {
-            rc[j] += z[j] - (j == 0 ? 1.0 : 0.0);
+            rc[j] += z[j] - (j == 0 ? P->c0 : 0.0);
             mu += x[j] * z[j];
         }
         mu /= (double)N;
@@ -654,36 +721,44 @@ static tk_status_t ipm_round(ipm_t *P, const tk_mcf_opts_t *o, double t0, cert_t
         double rgap = fabs(pobj - dobj) / (1 + fabs(pobj));
         if (pinf < 1e-6 && rgap < 1e-6) {
             /* certify this iterate: a flow below, the duals' bound above */
-            double lb = ipm_repair(P, x, C->load, C->colof, C->in, C->dist, C->q), ub;
-            for (int64_t a = 0; a < m; a++)
-                C->len[a] = fmax(0, -y[P->ncons + a]);
-            if ((st = mcf_dual_bound(g, P->d, C->len, &ub, err)) != TK_OK)
+            double lb, ub;
+            if ((st = P->certify(P, C, x, y, z, &lb, &ub, err)) != TK_OK)
                 goto done;
+            since = 0;
             if (lb > C->best_lb) {
                 C->best_lb = lb;
                 memcpy(C->best_load, C->load, (size_t)m * sizeof *C->load);
-                C->stall = 0;
-            } else {
-                C->stall++;
             }
             if (ub < C->best_ub) {
                 C->best_ub = ub;
                 memcpy(C->best_len, C->len, (size_t)m * sizeof *C->len);
                 C->have_len = 1;
             }
-            if (C->best_ub - C->best_lb <= 1e-13 * C->best_ub || C->stall >= 3)
+            /* stalled: the gap has not halved in 4 certified iterates */
+            double gap = (C->best_ub - C->best_lb) / C->best_ub;
+            if (C->stall == 0 || gap <= 0.5 * C->mark) {
+                C->mark = gap;
+                C->stall = 1;
+            } else {
+                C->stall++;
+            }
+            if (C->best_ub - C->best_lb <= 1e-13 * C->best_ub || C->stall > 4)
                 break;
         }
         if (pinf < 1e-13 && dinf < 1e-13 && rgap < 1e-13)
+            break;
+        /* nothing left to gain: complementarity at rounding level, or no
+         * certifiable iterate for 6 iterations after the first */
+        if (mu < 1e-16 * (1 + fabs(pobj)))
+            break;
+        if (C->best_lb > 0 && ++since > 6)
             break;
         if (o->time_limit > 0 && mcf_now() - t0 > o->time_limit) {
             st = tk_error_set(err, TK_ELIMIT, NULL, 0, "time limit of %g s reached (exact LP)",
                               o->time_limit);
             goto done;
         }
-        for (int64_t j = 0; j < N; j++)
-            D[j] = x[j] / z[j];
-        if ((st = ipm_factor(P, D, err)) != TK_OK)
+        if ((st = ipm_factor(P, x, z, D, err)) != TK_OK)
             goto done;
         /* predictor */
         for (int64_t j = 0; j < N; j++)
@@ -763,6 +838,8 @@ tk_status_t mcf_barrier(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mc
     memset(&P, 0, sizeof P);
     P.g = g;
     P.d = d;
+    P.c0 = 1;
+    P.certify = certify_arcs;
     st = ipm_build(&P, o, err);
     if (st == TK_OK)
         st = ipm_round(&P, o, t0, &C, &iters, err);
@@ -791,5 +868,279 @@ done:
     free(C.dist);
     free(C.colof);
     free(C.q);
+    return st;
+}
+
+/*
+ * The path LP (mcf_paths.c's columns) by the same interior point method.
+ * Standard form, theta maximised (cost -1 on column 0):
+ *   variables  theta, x(p) for every path p, a slack s(a) per used arc;
+ *   rows       r < np-1:  sum_{p of pair r} x(p) - sum_{p of pair r+1} x(p) = 0,
+ *              np-1:      sum_{p of pair np-1} x(p) - theta = 0,
+ *              a:         sum_p d(p) mult(p, a) x(p) + s(a) = cap(a).
+ * The pair rows telescope "every pair's paths carry theta" so that theta
+ * meets one row: written directly, its column would meet all np pair rows
+ * and make their block of A D A' dense.
+ * Certificate: the flow that routes every pair's whole demand in the
+ * iterate's proportions over its paths, scaled to the peak load (below),
+ * and for arc lengths len >= 0 from the capacity duals, weak duality
+ *   theta <= sum_a len(a) cap(a) / sum_pairs min_p sum_a d(p) mult(p, a) len(a)
+ * (above): both hold for the path LP whatever the iterate's residuals.
+ */
+static double path_bound(const ipm_t *P, const double *len)
+{
+    const int *Ap = P->A->p, *Ai = P->A->i;
+    double num = 0, den = 0;
+    for (int64_t r = 0; r < P->nr - P->np; r++)
+        num += len[P->rowarc[r]] * tk_graph_cap(P->g, P->rowarc[r]);
+    for (int64_t k = 0; k < P->np; k++) {
+        double best = HUGE_VAL;
+        for (int64_t j = P->pstart[k]; j < P->pstart[k + 1]; j++) {
+            double c = 0;
+            for (int p = Ap[j]; p < Ap[j + 1]; p++)
+                if (Ai[p] >= P->np)
+                    c += P->aval[p] * len[P->rowarc[Ai[p] - P->np]];
+            if (c < best)
+                best = c;
+        }
+        den += best;
+    }
+    return den > 0 ? num / den : HUGE_VAL;
+}
+
+/* The theta of the flow that routes every pair's whole demand over its
+ * paths in proportion to w(p) = x(p), or with purify, to x(p) where x(p) >=
+ * z(p) and 0 elsewhere (the paths the iterate prices out carry their
+ * residue of flow onto saturated arcs; each pair keeps its largest x).
+ * load (m) gets the flow's arc loads at that theta. */
+static double path_flow(const ipm_t *P, const double *x, const double *z, int purify,
+                        double *load)
+{
+    const int *Ap = P->A->p, *Ai = P->A->i;
+    double peak = 0;
+    for (int64_t a = 0; a < P->m; a++)
+        load[a] = 0;
+    for (int64_t k = 0; k < P->np; k++) {
+        double tot = 0, big = -1;
+        int64_t arg = P->pstart[k];
+        for (int64_t j = P->pstart[k]; j < P->pstart[k + 1]; j++)
+            if (x[j] > big) {
+                big = x[j];
+                arg = j;
+            }
+        for (int64_t j = P->pstart[k]; j < P->pstart[k + 1]; j++)
+            if (!purify || j == arg || x[j] >= z[j])
+                tot += fmax(x[j], 0);
+        if (!(tot > 0))
+            return 0; /* a pair without flow */
+        for (int64_t j = P->pstart[k]; j < P->pstart[k + 1]; j++) {
+            if (purify && j != arg && x[j] < z[j])
+                continue;
+            double f = fmax(x[j], 0) / tot;
+            for (int p = Ap[j]; p < Ap[j + 1]; p++)
+                if (Ai[p] >= P->np)
+                    load[P->rowarc[Ai[p] - P->np]] += P->aval[p] * f;
+        }
+    }
+    for (int64_t a = 0; a < P->m; a++)
+        peak = fmax(peak, load[a] / tk_graph_cap(P->g, a));
+    if (!(peak > 0))
+        return 0;
+    for (int64_t a = 0; a < P->m; a++)
+        load[a] /= peak;
+    return 1 / peak;
+}
+
+static tk_status_t certify_paths(ipm_t *P, cert_t *C, const double *x, const double *y,
+                                 const double *z, double *lb, double *ub, tk_error_t *err)
+{
+    double lb2;
+    (void)err;
+    /* C->len is free until the upper bound: the purified flow's loads */
+    *lb = path_flow(P, x, z, 0, C->load);
+    lb2 = path_flow(P, x, z, 1, C->len);
+    if (lb2 > *lb) {
+        *lb = lb2;
+        memcpy(C->load, C->len, (size_t)P->m * sizeof *C->load);
+    }
+    if (C->support && *lb > C->best_lb) /* the purified flow's paths */
+        for (int64_t k = 0; k < P->np; k++) {
+            int64_t arg = P->pstart[k];
+            for (int64_t j = P->pstart[k]; j < P->pstart[k + 1]; j++)
+                if (x[j] > x[arg])
+                    arg = j;
+            for (int64_t j = P->pstart[k]; j < P->pstart[k + 1]; j++)
+                C->support[j - 1] = j == arg || x[j] >= z[j];
+        }
+    for (int64_t a = 0; a < P->m; a++)
+        C->len[a] = 0;
+    for (int64_t r = 0; r < P->nr - P->np; r++)
+        C->len[P->rowarc[r]] = fmax(0, -y[P->np + r]);
+    *ub = path_bound(P, C->len);
+    return TK_OK;
+}
+
+static tk_status_t ipm_build_paths(ipm_t *P, const mcf_pathlp_t *L, const tk_mcf_opts_t *o,
+                                   tk_error_t *err)
+{
+    const tk_graph_t *g = P->g;
+    int64_t m = g->m, np = L->npairs, mu = 0, nz;
+    tk_status_t st = TK_OK;
+
+    P->m = m;
+    P->np = np;
+    P->arcrow = tk_malloc_array((size_t)m + 1, sizeof *P->arcrow);
+    P->rowarc = tk_malloc_array((size_t)m + 1, sizeof *P->rowarc);
+    P->pstart = tk_malloc_array((size_t)np + 2, sizeof *P->pstart);
+    if (!P->arcrow || !P->rowarc || !P->pstart)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    for (int64_t a = 0; a < m; a++)
+        P->arcrow[a] = -1;
+    nz = 1 + 2 * L->ncols;
+    for (int64_t j = 0; j < L->ncols; j++)
+        for (int64_t e = L->ptr[j] + 1; e < L->ptr[j + 1]; e++) {
+            P->arcrow[L->row[e] - np - 1] = 0;
+            nz++;
+        }
+    for (int64_t a = 0; a < m; a++)
+        if (P->arcrow[a] >= 0) {
+            P->rowarc[mu] = a;
+            P->arcrow[a] = mu++;
+        }
+    nz += mu;
+    P->nr = np + mu;
+    P->N = 1 + L->ncols + mu;
+    if ((double)nz >= (double)INT32_MAX || (double)P->N >= (double)INT32_MAX)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0, "barrier: LP too large");
+    if (o->mem_limit && (uint64_t)nz * 3 * 40 > o->mem_limit)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                            "barrier LP of %" PRId64 " path columns is over the memory limit",
+                            L->ncols);
+    P->b = tk_calloc_array((size_t)P->nr + 1, sizeof *P->b);
+    P->r0 = tk_calloc_array((size_t)P->nr + 1, sizeof *P->r0);
+    P->res = tk_calloc_array((size_t)P->nr + 1, sizeof *P->res);
+    P->tmp = tk_calloc_array((size_t)P->N + 1, sizeof *P->tmp);
+    P->aval = tk_malloc_array((size_t)nz + 1, sizeof *P->aval);
+    if (!P->b || !P->r0 || !P->res || !P->tmp || !P->aval)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    for (int64_t r = 0; r < mu; r++)
+        P->b[np + r] = tk_graph_cap(g, P->rowarc[r]);
+    cholmod_start(&P->c);
+    P->cstarted = 1;
+    P->c.print = 0;
+    P->c.error_handler = NULL;
+    P->c.supernodal = CHOLMOD_SUPERNODAL;
+    P->A = cholmod_allocate_sparse((size_t)P->nr, (size_t)P->N, (size_t)nz, 1, 1, 0, CHOLMOD_REAL,
+                                   &P->c);
+    if (!P->A)
+        return chol_err(P, "allocation", err);
+    {
+        int *Ap = P->A->p, *Ai = P->A->i;
+        int64_t j = 0, z = 0, k = -1;
+        Ap[j++] = 0; /* theta */
+        Ai[z] = (int)(np - 1);
+        P->aval[z++] = -1;
+        for (int64_t c = 0; c < L->ncols; c++) {
+            int64_t pk = L->row[L->ptr[c]] - 1; /* the pair, 0-based */
+            if (pk < k || pk >= np)
+                return tk_error_set(err, TK_EINTERNAL, NULL, 0,
+                                    "barrier: path columns out of pair order");
+            while (k < pk)
+                P->pstart[++k] = j;
+            Ap[j++] = (int)z;
+            if (pk > 0) {
+                Ai[z] = (int)(pk - 1);
+                P->aval[z++] = -1;
+            }
+            Ai[z] = (int)pk;
+            P->aval[z++] = 1;
+            for (int64_t e = L->ptr[c] + 1; e < L->ptr[c + 1]; e++) {
+                Ai[z] = (int)(np + P->arcrow[L->row[e] - np - 1]);
+                P->aval[z++] = L->val[e];
+            }
+        }
+        if (k != np - 1)
+            return tk_error_set(err, TK_EINTERNAL, NULL, 0, "barrier: a pair without paths");
+        P->pstart[np] = j;
+        for (int64_t r = 0; r < mu; r++) {
+            Ap[j++] = (int)z;
+            Ai[z] = (int)(np + r);
+            P->aval[z++] = 1;
+        }
+        Ap[j] = (int)z;
+        P->A->nzmax = (size_t)z;
+    }
+    memcpy(P->A->x, P->aval, (size_t)P->A->nzmax * sizeof(double));
+    P->c.nmethods = 1;
+    P->c.method[0].ordering = CHOLMOD_AMD;
+    P->L = cholmod_analyze(P->A, &P->c);
+    if (!P->L || P->c.status < CHOLMOD_OK)
+        return chol_err(P, "analysis", err);
+    if (o->mem_limit && P->c.lnz * 12.0 + (double)P->A->nzmax * 40 > (double)o->mem_limit)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                            "barrier factor of %.0f nonzeros is over the memory limit",
+                            P->c.lnz);
+    P->B = cholmod_allocate_dense((size_t)P->nr, 1, (size_t)P->nr, CHOLMOD_REAL, &P->c);
+    if (!P->B)
+        return chol_err(P, "allocation", err);
+    return st;
+}
+
+tk_status_t mcf_barrier_paths(const tk_graph_t *g, const mcf_pathlp_t *L,
+                              const tk_mcf_opts_t *o, int *certified, uint8_t *support,
+                              tk_mcf_result_t *out, tk_error_t *err)
+{
+    cert_t C;
+    int64_t m = g->m, iters = 0;
+    ipm_t P;
+    double t0 = mcf_now();
+    tk_status_t st = TK_OK;
+
+    *certified = 0;
+    memset(&C, 0, sizeof C);
+    memset(&P, 0, sizeof P);
+    C.best_ub = HUGE_VAL;
+    C.len = tk_malloc_array((size_t)m + 1, sizeof *C.len);
+    C.load = tk_malloc_array((size_t)m + 1, sizeof *C.load);
+    C.best_len = tk_calloc_array((size_t)m + 1, sizeof *C.best_len);
+    C.best_load = tk_calloc_array((size_t)m + 1, sizeof *C.best_load);
+    if (!C.len || !C.load || !C.best_len || !C.best_load) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
+    C.support = support;
+    P.g = g;
+    P.c0 = -1;
+    P.certify = certify_paths;
+    st = ipm_build_paths(&P, L, o, err);
+    if (st == TK_OK) {
+        /* the unit-length (hop) bound over the used arcs */
+        for (int64_t a = 0; a < m; a++)
+            C.best_len[a] = P.arcrow[a] >= 0;
+        C.best_ub = path_bound(&P, C.best_len);
+        C.have_len = 1;
+        st = ipm_round(&P, o, t0, &C, &iters, err);
+    }
+    ipm_free(&P);
+    if (st != TK_OK)
+        goto done;
+    if (C.best_lb > C.best_ub)
+        C.best_lb = C.best_ub; /* rounding in either bound */
+    out->iterations = iters;
+    out->rounds = 0;
+    out->theta = C.best_lb;
+    out->upper = C.best_ub;
+    if (C.best_lb > 0 && C.best_ub - C.best_lb <= MCF_IPM_GAP * C.best_ub) {
+        *certified = 1;
+        out->gap = (C.best_ub - C.best_lb) / C.best_ub;
+        out->method = TK_MCF_EXACT;
+        if (o->links)
+            st = barrier_links(g, C.best_len, C.best_load, out, err);
+    }
+done:
+    free(C.len);
+    free(C.load);
+    free(C.best_len);
+    free(C.best_load);
     return st;
 }

@@ -19,17 +19,13 @@ static int cmp_i64(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-/* All path columns of the routing model; the LP starts with one shortest
- * path per pair and prices the others in (column generation). */
+/* All path columns of the routing model. */
 typedef struct pool {
     int64_t ncols, nz, capc, capz, npairs;
     int64_t *ptr;    /* ncols + 1: first entry (1-based) */
     int *row;        /* entries 1..nz */
     double *val;
-    uint8_t *in;     /* column already in the LP */
-    int64_t *nptr;   /* buffers of the new columns */
-    int *nrow;
-    double *nval;
+    uint8_t *in;     /* column in the LP */
 } pool_t;
 
 static int pool_reserve(pool_t *P, int64_t entries)
@@ -70,62 +66,6 @@ static void pool_free(pool_t *P)
     free(P->row);
     free(P->val);
     free(P->in);
-    free(P->nptr);
-    free(P->nrow);
-    free(P->nval);
-}
-
-/* Reduced cost of path column j: -(pi(pair) + sum_a d * mult * y(a)). */
-static tk_status_t path_pricer(void *ctx, const double *dual, mcf_newcols_t *out,
-                               tk_error_t *err)
-{
-    pool_t *P = ctx;
-    int64_t nc = 0, nz = 0;
-
-    free(P->nptr);
-    free(P->nrow);
-    free(P->nval);
-    P->nptr = NULL;
-    P->nrow = NULL;
-    P->nval = NULL;
-    for (int64_t j = 0; j < P->ncols; j++) {
-        if (P->in[j])
-            continue;
-        double rc = 0;
-        for (int64_t k = P->ptr[j]; k < P->ptr[j + 1]; k++)
-            rc -= P->val[k] * dual[P->row[k]];
-        if (rc > 1e-9) {
-            P->in[j] = 2; /* marked: goes in this round */
-            nc++;
-            nz += P->ptr[j + 1] - P->ptr[j];
-        }
-    }
-    out->ncols = nc;
-    if (nc == 0)
-        return TK_OK;
-    P->nptr = tk_malloc_array((size_t)nc + 1, sizeof *P->nptr);
-    P->nrow = tk_malloc_array((size_t)nz + 1, sizeof *P->nrow);
-    P->nval = tk_malloc_array((size_t)nz + 1, sizeof *P->nval);
-    if (!P->nptr || !P->nrow || !P->nval)
-        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-    nc = 0;
-    nz = 0;
-    for (int64_t j = 0; j < P->ncols; j++) {
-        if (P->in[j] != 2)
-            continue;
-        P->in[j] = 1;
-        P->nptr[nc++] = nz + 1;
-        for (int64_t k = P->ptr[j]; k < P->ptr[j + 1]; k++) {
-            nz++;
-            P->nrow[nz] = P->row[k];
-            P->nval[nz] = P->val[k];
-        }
-    }
-    P->nptr[nc] = nz + 1;
-    out->colptr = P->nptr;
-    out->row = P->nrow;
-    out->val = P->nval;
-    return TK_OK;
 }
 
 /* Weak-duality bounds on theta from the path sets (GLPK gets theta <= the
@@ -197,6 +137,51 @@ static double bound_value(const bound_t *B, const tk_graph_t *g)
     return t;
 }
 
+/* A certified barrier result capped at the server limit (flows scale, so
+ * the capped optimum is min(cap, uncapped optimum)). */
+static void cap_theta(tk_mcf_result_t *out, double tcap)
+{
+    if (out->theta >= tcap) {
+        out->theta = out->upper = tcap;
+        out->gap = 0;
+        out->limited_by_servers = 1;
+    } else if (out->upper > tcap) {
+        out->upper = tcap;
+        out->gap = (out->upper - out->theta) / out->upper;
+    }
+}
+
+/* GLPK's simplex on the pool's columns marked in P->in. */
+static tk_status_t pool_solve(const tk_graph_t *g, const pool_t *P, double tcap, double tbound,
+                              const tk_mcf_opts_t *o, tk_mcf_result_t *out, tk_error_t *err)
+{
+    mcf_lpbuf_t b;
+    int64_t nnz = P->npairs, ncols = 1;
+    tk_status_t st;
+
+    memset(&b, 0, sizeof b);
+    for (int64_t j = 0; j < P->ncols; j++)
+        if (P->in[j])
+            nnz += P->ptr[j + 1] - P->ptr[j];
+    if ((st = mcf_lpbuf_alloc(&b, nnz, g->m, o->mem_limit, err)) != TK_OK)
+        return st;
+    for (int64_t a = 0; a < g->m; a++)
+        b.ub[a] = tk_graph_cap(g, a);
+    for (int64_t pr = 1; pr <= P->npairs; pr++)
+        mcf_lp_put(&b, pr, 1, -1.0);
+    for (int64_t j = 0; j < P->ncols; j++) {
+        if (!P->in[j])
+            continue;
+        ncols++;
+        for (int64_t k = P->ptr[j]; k < P->ptr[j + 1]; k++)
+            mcf_lp_put(&b, P->row[k], ncols, P->val[k]);
+    }
+    st = mcf_solve_lp(g, &b, (int)(P->npairs + g->m), (int)ncols, (int)P->npairs, tcap, tbound,
+                      NULL, NULL, o, out, err);
+    mcf_lpbuf_free(&b);
+    return st;
+}
+
 tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
                                uint64_t max_paths, const tk_mcf_opts_t *o,
                                tk_mcf_result_t *out, tk_error_t *err)
@@ -204,8 +189,8 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
     const tk_graph_t *g = tk_router_graph(r);
     tk_route_ws_t *ws = NULL;
     tk_pathset_t ps;
-    mcf_lpbuf_t b;
     int64_t *tmp = NULL, tmpcap = 0;
+    uint8_t *support = NULL;
     int64_t npairs = 0;
     pool_t P;
     bound_t B;
@@ -214,7 +199,6 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
     int bad;
 
     tk_mcf_result_init(out);
-    memset(&b, 0, sizeof b);
     memset(&P, 0, sizeof P);
     memset(&B, 0, sizeof B);
     tk_pathset_init(&ps);
@@ -299,8 +283,7 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
             /* Column generation from one shortest path per pair was measured
              * slower (GDBG(100,16), ALLPATH(3), switch permutation: 12 s
              * against 4 s): nearly every path is in the optimal basis.  So
-             * the whole pool goes in; path_pricer stays for models whose
-             * path sets are mostly unused. */
+             * the whole pool goes in. */
             for (int64_t j = P.ncols - ps.npaths; j < P.ncols; j++)
                 P.in[j] = 1;
             (void)best;
@@ -319,34 +302,53 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
         for (int64_t k = P.ptr[j] + 1; k < P.ptr[j + 1]; k++)
             P.row[k] += (int)npairs + 1;
     P.npairs = npairs;
-    {
-        int64_t nnz = npairs, ncols = 1;
-        for (int64_t j = 0; j < P.ncols; j++)
-            if (P.in[j])
-                nnz += P.ptr[j + 1] - P.ptr[j];
-        if ((st = mcf_lpbuf_alloc(&b, nnz, g->m, o->mem_limit, err)) != TK_OK)
+    if (o->lp == TK_MCF_LP_BARRIER ||
+        (o->lp == TK_MCF_LP_AUTO && P.ncols >= TK_MCF_AUTO_PATH_BARRIER_COLS)) {
+        mcf_pathlp_t L = { npairs, P.ncols, P.ptr, P.row, P.val };
+        int certified = 0;
+        double ub;
+        support = tk_calloc_array((size_t)P.ncols + 1, 1);
+        if (!support) {
+            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
             goto done;
-        for (int64_t a = 0; a < g->m; a++)
-            b.ub[a] = tk_graph_cap(g, a);
-        for (int64_t pr = 1; pr <= npairs; pr++)
-            mcf_lp_put(&b, pr, 1, -1.0);
-        for (int64_t j = 0; j < P.ncols; j++) {
-            if (!P.in[j])
-                continue;
-            ncols++;
-            for (int64_t k = P.ptr[j]; k < P.ptr[j + 1]; k++)
-                mcf_lp_put(&b, P.row[k], ncols, P.val[k]);
         }
-        st = mcf_solve_lp(g, &b, (int)(npairs + g->m), (int)ncols, (int)npairs, tcap,
-                          bound_value(&B, g), NULL, NULL, o,
-                          out, err);
-        (void)path_pricer;
+        if ((st = mcf_barrier_paths(g, &L, o, &certified, support, out, err)) != TK_OK)
+            goto done;
+        if (certified) {
+            out->barrier = 1;
+            cap_theta(out, tcap);
+            goto done;
+        }
+        ub = out->upper;
+        tk_mcf_result_destroy(out);
+        tk_mcf_result_init(out);
+        if (isfinite(ub) && !o->links) {
+            /* the simplex on the paths the barrier's best flow uses: a
+             * restriction, so its optimum is a lower bound, which meets
+             * the barrier's upper bound when the support was right */
+            for (int64_t j = 0; j < P.ncols; j++)
+                P.in[j] = support[j];
+            st = pool_solve(g, &P, tcap, fmin(ub, bound_value(&B, g)), o, out, err);
+            if (st != TK_OK)
+                goto done;
+            if (out->theta >= fmin(ub, tcap) * (1 - MCF_IPM_GAP)) {
+                out->upper = fmax(out->theta, fmin(ub, tcap));
+                out->gap = (out->upper - out->theta) / out->upper;
+                out->barrier = 1;
+                goto done;
+            }
+            tk_mcf_result_destroy(out);
+            tk_mcf_result_init(out);
+            for (int64_t j = 0; j < P.ncols; j++)
+                P.in[j] = 1;
+        }
     }
+    st = pool_solve(g, &P, tcap, bound_value(&B, g), o, out, err);
 done:
+    free(support);
     bound_free(&B);
     pool_free(&P);
     free(tmp);
-    mcf_lpbuf_free(&b);
     tk_pathset_destroy(&ps);
     tk_route_ws_free(ws);
     out->seconds = mcf_now() - t0;

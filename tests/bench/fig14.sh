@@ -9,7 +9,8 @@
 # RRG a new graph, per sample) until the 95% confidence interval is under
 # 1% of the mean (at least FIG_MIN = 20, at most FIG_MAX = 200 samples, as
 # the paper), with the Student t interval of topo-stats (fig-lib.inc).
-# Knobs: FIG14_N (sizes), FIG_MIN, FIG_MAX; FIG_SPREAD=1 routes RRG with
+# Knobs: FIG14_N (sizes), FIG_KINDS (switch-perm and/or random-shift),
+# FIG_MIN, FIG_MAX; FIG_SPREAD=1 routes RRG with
 # ksp:k,spread (ties at the k-th length chosen pseudo-randomly among all
 # of them, topokit(7)) instead of ksp:k.  Prints a Markdown table.
 set -eu
@@ -35,7 +36,8 @@ for N in ${FIG14_N:-100 200 300 400 500 600 700 800 900 1000}; do
     topo-gen gdbg n="$N" r=16 >"$W/gdbg-$N.topo"
     A=$(topo-route -r allpath:3 "$W/gdbg-$N.topo" | awk -F '\t' 'NR == 2 { print $5 }')
     K=$(awk -v a="$A" 'BEGIN { k = int(a); if (k < a) k++; print k }')
-    for kind in "switch-perm level=switch" "random-shift level=switch"; do
+    for kind in ${FIG_KINDS:-switch-perm random-shift}; do
+        kind="$kind level=switch"
         set -- $(sample_until_ci gdbg_one "$kind" "$N")
         gm=$1 gh=$2 gn=$3
         set -- $(sample_until_ci rrg_one "$kind" "$N" "$K")

@@ -253,8 +253,50 @@ expect_fail 1 "time limit" "--lp barrier --time-limit: exit 1, one line"
 run topo-mcf --lp interior "$TMPD/ring8.topo"
 [ "$rc" -eq 2 ] && [ -z "$out" ] && printf '%s\n' "$err" | grep -q "invalid value 'interior' for --lp"
 ok $? "--lp interior: usage error" || diag "$err"
+
+# --- the path LP by the barrier (-r with --lp barrier) -----------------------
+# Certified by a flow over the paths (theta) and the weak-duality bound of
+# its capacity duals over the path sets (upper_bound), within 1e-9; when it
+# falls short, the simplex over the paths the barrier's flow uses, else over
+# all.  Whatever answered, theta must equal the simplex's to 1e-9 and
+# upper_bound must hold it.
+pb_check() { # DESC TOPO ROUTING MAKE SEED
+    local sx bx bu
+    run topo-mcf --lp simplex -r "$3" -m "$4" -s "$5" "$2"
+    sx=$(c2 4)
+    run topo-mcf --lp barrier --json -r "$3" -m "$4" -s "$5" "$2"
+    bx=$(printf '%s\n' "$out" | sed 's/.*"theta":\([^,]*\),.*/\1/')
+    bu=$(printf '%s\n' "$out" | sed 's/.*"upper_bound":\([^,]*\),.*/\1/')
+    [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q '"lp":"barrier"' &&
+        awk -v s="$sx" -v b="$bx" -v u="$bu" 'BEGIN { d = s - b; if (d < 0) d = -d
+            exit !(s != "" && d <= 1e-9 * s && u >= s * (1 - 1e-12) && u - b <= 1e-9 * u) }'
+    ok $? "$1, -r $3, $4 -s $5: barrier $bx (upper $bu) = simplex $sx" || diag "$out"
+}
+topo-gen gdbg n=60 r=8 >"$TMPD/g60.topo"
+topo-gen rrg n=40 d=6 -s 3 >"$TMPD/r40.topo"
+for s in 1 2 3; do
+    pb_check "gdbg(60,8)" "$TMPD/g60.topo" allpath:3 "switch-perm level=switch" $s
+    pb_check "gdbg(60,8)" "$TMPD/g60.topo" allpath:3 "random-shift level=switch" $s
+    pb_check "rrg(40,6)" "$TMPD/r40.topo" ksp:4 "switch-perm level=switch" $s
+    pb_check "rrg(40,6)" "$TMPD/r40.topo" ksp:3,spread "random-shift level=switch" $s
+done
+pb_check "rrg(40,6)" "$TMPD/r40.topo" ecmp "all-to-all" 1
+pb_check "rrg(40,6)" "$TMPD/r40.topo" valiant "switch-perm level=switch" 1
+# closed forms through the barrier: the ring's all-to-all under min (7/8 on
+# C_8 as unrestricted: shortest paths carry it), Q_4 uniform under min
 run topo-mcf --lp barrier -r min "$TMPD/ring8.topo"
-[ "$rc" -eq 2 ] && [ -z "$out" ] && printf '%s\n' "$err" | grep -q -- "--lp barrier is for unrestricted routing only"
-ok $? "--lp barrier with -r: usage error" || diag "$err"
+near "$(c2 4)" 0.875 && awk -v g="$(c2 7)" 'BEGIN { exit !(g >= 0 && g <= 1e-9) }'
+ok $? "C_8 -r min, barrier: theta 7/8, gap <= 1e-9" || diag "$out"
+run topo-mcf --lp barrier -r min "$TMPD/q4.topo"
+near "$(c2 4)" 1.875
+ok $? "Q_4 -r min, barrier: theta 15/8" || diag "$out"
+# --links from the path barrier: loads at most 1, positive duals, and at
+# least one link at load 1
+run topo-mcf --lp barrier -r allpath:3 -m "switch-perm level=switch" --links "$TMPD/g60.topo"
+[ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | grep -c .)" -gt 1 ] &&
+    printf '%s\n' "$out" | awk -F '\t' 'NR > 1 { if ($7 > 1 + 1e-9 || $8 <= 0) bad = 1; if ($7 > 1 - 1e-6) top = 1 } END { exit bad || !top }'
+ok $? "gdbg(60,8) allpath:3 barrier --links: loads <= 1, one at 1, duals > 0" || diag "$out"
+run topo-mcf --lp barrier -r allpath:3 -m "switch-perm level=switch" --time-limit 0.000001 "$TMPD/g60.topo"
+expect_fail 1 "time limit" "-r with --lp barrier --time-limit: exit 1, one line"
 
 done_testing
