@@ -1,0 +1,47 @@
+#!/bin/sh
+# mcf-paths.sh - the routing-restricted (path) LP of topo-mcf: GLPK's
+# simplex against the certified barrier (--lp simplex / --lp barrier), side
+# by side in one run, on seed 003's Figure 13 and 14 LPs: GDBG with
+# ALLPATH(3) under switch-level permutations and shifts (r = 16, N = 100 ..
+# 900) and server-level ones (N = 150, r = 8, 3 and 10 servers per switch).
+# Per row: mean wall seconds per LP over MCF_PATHS_SEEDS pattern seeds
+# (default 1..5), how many of them the barrier itself certified (the rest
+# went through the simplex on the barrier's paths or on all paths), and the
+# largest relative difference between the two thetas.
+set -eu
+W=$(mktemp -d "${TMPDIR:-/tmp}/tk-mcfp.XXXXXX")
+trap 'rm -rf "$W"' EXIT INT TERM
+SEEDS=${MCF_PATHS_SEEDS:-1 2 3 4 5}
+
+echo "## topo-mcf path LP: simplex against barrier (mean s per LP, seeds: $SEEDS)"
+echo
+echo "| graph | pattern | simplex s | barrier s | speed-up | certified by the barrier | max rel. diff |"
+echo "|---|---|---|---|---|---|---|"
+row() { # GEN-ARGS PATTERN
+    topo-gen $1 >"$W/g.topo"
+    ns=0 ts=0 tb=0 cert=0 dmax=0
+    for s in $SEEDS; do
+        topo-mcf --lp simplex -r allpath:3 -m "$2" -s "$s" --json "$W/g.topo" >"$W/s"
+        topo-mcf --lp barrier -r allpath:3 -m "$2" -s "$s" --json "$W/g.topo" >"$W/b"
+        set -- "$1" "$2" $(awk -v RS=, -F: '$1 ~ /"theta"/ { t = $2 } $1 ~ /"time"/ { s = $2 }
+            $1 ~ /"iterations"/ { i = $2 } END { print t, s, i }' "$W/s") \
+            $(awk -v RS=, -F: '$1 ~ /"theta"/ { t = $2 } $1 ~ /"time"/ { s = $2 }
+            $1 ~ /"iterations"/ { i = $2 } END { print t, s, i }' "$W/b")
+        ns=$((ns + 1))
+        ts=$(awk -v a="$ts" -v b="$4" 'BEGIN { print a + b }')
+        tb=$(awk -v a="$tb" -v b="$7" 'BEGIN { print a + b }')
+        # a pure barrier answer has a few dozen iterations, not thousands
+        [ "$8" -lt 500 ] && cert=$((cert + 1))
+        dmax=$(awk -v a="$3" -v b="$6" -v m="$dmax" 'BEGIN { d = (a - b) / a; if (d < 0) d = -d; print (d > m ? d : m) }')
+    done
+    awk -v g="$1" -v p="$2" -v n="$ns" -v ts="$ts" -v tb="$tb" -v c="$cert" -v d="$dmax" \
+        'BEGIN { printf "| %s | %s | %.2f | %.2f | %.1fx | %d of %d | %.1e |\n", g, p, ts / n, tb / n, ts / tb, c, n, d }'
+}
+for N in 100 300 600 900; do
+    row "gdbg n=$N r=16" "switch-perm level=switch"
+    row "gdbg n=$N r=16" "random-shift level=switch"
+done
+for P in 3 10; do
+    row "gdbg n=150 r=8 -p $P" "server-perm"
+    row "gdbg n=150 r=8 -p $P" "random-shift"
+done
