@@ -629,6 +629,12 @@ static tk_status_t exact_barrier(const tk_graph_t *g, const tk_swdemand_t *d,
     if (st != TK_OK || !*certified)
         return st;
     out->barrier = 1;
+    mcf_cap_theta(out, tcap);
+    return TK_OK;
+}
+
+void mcf_cap_theta(tk_mcf_result_t *out, double tcap)
+{
     if (out->theta >= tcap) {
         out->theta = out->upper = tcap;
         out->gap = 0;
@@ -637,7 +643,6 @@ static tk_status_t exact_barrier(const tk_graph_t *g, const tk_swdemand_t *d,
         out->upper = tcap;
         out->gap = (out->upper - out->theta) / out->upper;
     }
-    return TK_OK;
 }
 
 /* The simplex on the arc LP (with the row elimination, rebuilt without it

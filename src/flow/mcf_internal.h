@@ -85,6 +85,10 @@ tk_status_t mcf_barrier_paths(const tk_graph_t *g, const mcf_pathlp_t *L,
                               const tk_mcf_opts_t *o, int *certified, uint8_t *support,
                               tk_mcf_result_t *out, tk_error_t *err);
 
+/* Cap a certified barrier result at the server limit tcap (flows scale,
+ * so the capped optimum is min(tcap, the uncapped optimum)). */
+void mcf_cap_theta(tk_mcf_result_t *out, double tcap);
+
 /* Wall clock in seconds (monotonic). */
 double mcf_now(void);
 

@@ -821,6 +821,41 @@ done:
     return st;
 }
 
+static void cert_free(cert_t *C)
+{
+    free(C->len);
+    free(C->load);
+    free(C->best_len);
+    free(C->best_load);
+    free(C->in);
+    free(C->dist);
+    free(C->colof);
+    free(C->q);
+}
+
+/* The result of a solve: out->theta and out->upper are the best bounds
+ * met (0 and inf when none); certified when they meet within MCF_IPM_GAP,
+ * with the saturated links when asked. */
+static tk_status_t cert_finish(const tk_graph_t *g, cert_t *C, int64_t iters,
+                               const tk_mcf_opts_t *o, int *certified, tk_mcf_result_t *out,
+                               tk_error_t *err)
+{
+    if (C->best_lb > C->best_ub)
+        C->best_lb = C->best_ub; /* rounding in either bound */
+    out->iterations = iters;
+    out->rounds = 0;
+    out->theta = C->best_lb;
+    out->upper = C->best_ub;
+    if (!(C->best_lb > 0 && C->best_ub - C->best_lb <= MCF_IPM_GAP * C->best_ub))
+        return TK_OK;
+    *certified = 1;
+    out->gap = (C->best_ub - C->best_lb) / C->best_ub;
+    out->method = TK_MCF_EXACT;
+    if (o->links)
+        return barrier_links(g, C->have_len ? C->best_len : NULL, C->best_load, out, err);
+    return TK_OK;
+}
+
 tk_status_t mcf_barrier(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
                         int *certified, tk_mcf_result_t *out, tk_error_t *err)
 {
@@ -862,30 +897,10 @@ tk_status_t mcf_barrier(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mc
     if (st == TK_OK)
         st = ipm_round(&P, o, t0, &C, &iters, err);
     ipm_free(&P);
-    if (st != TK_OK)
-        goto done;
-    if (C.best_lb > C.best_ub)
-        C.best_lb = C.best_ub; /* rounding in either bound */
-    out->iterations = iters;
-    out->rounds = 0;
-    if (C.best_lb > 0 && C.best_ub - C.best_lb <= MCF_IPM_GAP * C.best_ub) {
-        *certified = 1;
-        out->theta = C.best_lb;
-        out->upper = C.best_ub;
-        out->gap = (C.best_ub - C.best_lb) / C.best_ub;
-        out->method = TK_MCF_EXACT;
-        if (o->links)
-            st = barrier_links(g, C.have_len ? C.best_len : NULL, C.best_load, out, err);
-    }
+    if (st == TK_OK)
+        st = cert_finish(g, &C, iters, o, certified, out, err);
 done:
-    free(C.len);
-    free(C.load);
-    free(C.best_len);
-    free(C.best_load);
-    free(C.in);
-    free(C.dist);
-    free(C.colof);
-    free(C.q);
+    cert_free(&C);
     return st;
 }
 
@@ -1141,25 +1156,9 @@ tk_status_t mcf_barrier_paths(const tk_graph_t *g, const mcf_pathlp_t *L,
         st = ipm_round(&P, o, t0, &C, &iters, err);
     }
     ipm_free(&P);
-    if (st != TK_OK)
-        goto done;
-    if (C.best_lb > C.best_ub)
-        C.best_lb = C.best_ub; /* rounding in either bound */
-    out->iterations = iters;
-    out->rounds = 0;
-    out->theta = C.best_lb;
-    out->upper = C.best_ub;
-    if (C.best_lb > 0 && C.best_ub - C.best_lb <= MCF_IPM_GAP * C.best_ub) {
-        *certified = 1;
-        out->gap = (C.best_ub - C.best_lb) / C.best_ub;
-        out->method = TK_MCF_EXACT;
-        if (o->links)
-            st = barrier_links(g, C.best_len, C.best_load, out, err);
-    }
+    if (st == TK_OK)
+        st = cert_finish(g, &C, iters, o, certified, out, err);
 done:
-    free(C.len);
-    free(C.load);
-    free(C.best_len);
-    free(C.best_load);
+    cert_free(&C);
     return st;
 }

@@ -137,20 +137,6 @@ static double bound_value(const bound_t *B, const tk_graph_t *g)
     return t;
 }
 
-/* A certified barrier result capped at the server limit (flows scale, so
- * the capped optimum is min(cap, uncapped optimum)). */
-static void cap_theta(tk_mcf_result_t *out, double tcap)
-{
-    if (out->theta >= tcap) {
-        out->theta = out->upper = tcap;
-        out->gap = 0;
-        out->limited_by_servers = 1;
-    } else if (out->upper > tcap) {
-        out->upper = tcap;
-        out->gap = (out->upper - out->theta) / out->upper;
-    }
-}
-
 /* GLPK's simplex on the pool's columns marked in P->in. */
 static tk_status_t pool_solve(const tk_graph_t *g, const pool_t *P, double tcap, double tbound,
                               const tk_mcf_opts_t *o, tk_mcf_result_t *out, tk_error_t *err)
@@ -316,7 +302,7 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
             goto done;
         if (certified) {
             out->barrier = 1;
-            cap_theta(out, tcap);
+            mcf_cap_theta(out, tcap);
             goto done;
         }
         ub = out->upper;
