@@ -166,6 +166,28 @@ static void prune(const ipm_t *P, const double *key, const tk_id_t *q, int64_t q
     }
 }
 
+/* Order and analyse the pattern of the built matrix A (AMD), check the
+ * factor's size against the memory limit (hint: appended to that error),
+ * allocate the right-hand side. */
+static tk_status_t ipm_analyse(ipm_t *P, const tk_mcf_opts_t *o, const char *hint,
+                               tk_error_t *err)
+{
+    memcpy(P->A->x, P->aval, (size_t)P->A->nzmax * sizeof(double));
+    P->c.nmethods = 1;
+    P->c.method[0].ordering = CHOLMOD_AMD;
+    P->L = cholmod_analyze(P->A, &P->c);
+    if (!P->L || P->c.status < CHOLMOD_OK)
+        return chol_err(P, "analysis", err);
+    if (o->mem_limit && P->c.lnz * 12.0 + (double)P->A->nzmax * 40 > (double)o->mem_limit)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                            "barrier factor of %.0f nonzeros is over the memory limit%s",
+                            P->c.lnz, hint);
+    P->B = cholmod_allocate_dense((size_t)P->nr, 1, (size_t)P->nr, CHOLMOD_REAL, &P->c);
+    if (!P->B)
+        return chol_err(P, "allocation", err);
+    return TK_OK;
+}
+
 /* Build rows, columns and the CHOLMOD matrix; analyse the pattern. */
 static tk_status_t ipm_build(ipm_t *P, const tk_mcf_opts_t *o, tk_error_t *err)
 {
@@ -321,24 +343,7 @@ static tk_status_t ipm_build(ipm_t *P, const tk_mcf_opts_t *o, tk_error_t *err)
         Ap[j] = (int)z;
         P->A->nzmax = (size_t)z;
     }
-    memcpy(P->A->x, P->aval, (size_t)P->A->nzmax * sizeof(double));
-    P->c.nmethods = 1;
-    P->c.method[0].ordering = CHOLMOD_AMD;
-    P->L = cholmod_analyze(P->A, &P->c);
-    if (!P->L || P->c.status < CHOLMOD_OK) {
-        st = chol_err(P, "analysis", err);
-        goto done;
-    }
-    if (o->mem_limit && P->c.lnz * 12.0 + (double)P->A->nzmax * 40 > (double)o->mem_limit) {
-        st = tk_error_set(err, TK_ELIMIT, NULL, 0,
-                          "barrier factor of %.0f nonzeros is over the memory limit "
-                          "(use --method approx)",
-                          P->c.lnz);
-        goto done;
-    }
-    P->B = cholmod_allocate_dense((size_t)P->nr, 1, (size_t)P->nr, CHOLMOD_REAL, &P->c);
-    if (!P->B)
-        st = chol_err(P, "allocation", err);
+    st = ipm_analyse(P, o, " (use --method approx)", err);
 done:
     free(dist);
     free(q);
@@ -1018,7 +1023,6 @@ static tk_status_t ipm_build_paths(ipm_t *P, const mcf_pathlp_t *L, const tk_mcf
 {
     const tk_graph_t *g = P->g;
     int64_t m = g->m, np = L->npairs, mu = 0, nz;
-    tk_status_t st = TK_OK;
 
     P->m = m;
     P->np = np;
@@ -1103,20 +1107,7 @@ static tk_status_t ipm_build_paths(ipm_t *P, const mcf_pathlp_t *L, const tk_mcf
         Ap[j] = (int)z;
         P->A->nzmax = (size_t)z;
     }
-    memcpy(P->A->x, P->aval, (size_t)P->A->nzmax * sizeof(double));
-    P->c.nmethods = 1;
-    P->c.method[0].ordering = CHOLMOD_AMD;
-    P->L = cholmod_analyze(P->A, &P->c);
-    if (!P->L || P->c.status < CHOLMOD_OK)
-        return chol_err(P, "analysis", err);
-    if (o->mem_limit && P->c.lnz * 12.0 + (double)P->A->nzmax * 40 > (double)o->mem_limit)
-        return tk_error_set(err, TK_ELIMIT, NULL, 0,
-                            "barrier factor of %.0f nonzeros is over the memory limit",
-                            P->c.lnz);
-    P->B = cholmod_allocate_dense((size_t)P->nr, 1, (size_t)P->nr, CHOLMOD_REAL, &P->c);
-    if (!P->B)
-        return chol_err(P, "allocation", err);
-    return st;
+    return ipm_analyse(P, o, "", err);
 }
 
 tk_status_t mcf_barrier_paths(const tk_graph_t *g, const mcf_pathlp_t *L,
