@@ -78,6 +78,7 @@ typedef struct tk_mcf_opts {
     int threads;          /* approx: OpenMP threads (0 = runtime default)  */
     uint64_t mem_limit;   /* bytes (0 = none): larger LPs are TK_ELIMIT    */
     tk_mcf_lp_t lp;       /* exact: simplex, barrier or auto               */
+    int no_presolve;      /* routed: always solve the LP (no split check)  */
     int test_glpk_error;  /* testing only: provoke a GLPK error            */
 } tk_mcf_opts_t;
 
@@ -94,6 +95,8 @@ typedef struct tk_mcf_result {
     int64_t iterations;      /* simplex iterations or approx phases           */
     int64_t rounds;          /* exact: column generation rounds               */
     int barrier;             /* exact: 1 when the certified barrier answered  */
+    int no_lp;               /* exact, routed: 1 when the even split over the
+                                paths met the a-priori bound (no LP ran)     */
     int limited_by_servers;  /* theta is the server injection/ejection cap    */
     /* links: saturated arcs (positive dual price), ascending arc id */
     int64_t nsat;
@@ -120,7 +123,13 @@ tk_status_t tk_mcf_solve(const tk_graph_t *g, const tk_swdemand_t *d, const tk_m
  * variable per path of each demand pair's path set (tk_route_paths, at most
  * max_paths per pair, 0 = no limit), shared arc capacities, maximise theta.
  * The path weights of the model are ignored: the LP chooses the split.
- * Always exact: GLPK's simplex, or (opts.lp) the interior point method
+ * Always exact.  First (unless opts.no_presolve or links) a split check:
+ * a few passes of rip-up and reroute put every pair's demand, times the
+ * least of the a-priori weak-duality bounds (hop count over the used arcs,
+ * each source's first-arc cut, each destination's last-arc cut), on its
+ * paths; if that flow fits the capacities within 1e-12, theta is that
+ * bound and no LP runs (result no_lp).  Otherwise GLPK's simplex, or
+ * (opts.lp) the interior point method
  * certified within 1e-9 by a flow over the paths and the weak-duality
  * bound of its duals; when that falls short, the simplex over the paths
  * the barrier's flow uses (accepted when it meets the barrier's bound

@@ -17,8 +17,8 @@
 static const char usage[] =
     "topo-mcf [-r ROUTING] [-P PATTERN]... [-m 'KIND K=V...']... [-s SEED]\n"
     "                [--method exact|approx|auto] [--lp simplex|barrier|auto] [--eps E]\n"
-    "                [--time-limit S] [--max-paths N] [--links] [--json] [--threads N]\n"
-    "                [-o FILE] [TOPOLOGY...]";
+    "                [--time-limit S] [--max-paths N] [--no-presolve] [--links] [--json]\n"
+    "                [--threads N] [-o FILE] [TOPOLOGY...]";
 
 #define MAX_PATTERNS 64
 
@@ -68,6 +68,8 @@ static void help(void)
           "      --time-limit S    give up after S seconds (exit 1)\n"
           "      --max-paths N     -r: refuse pairs with more than N paths\n"
           "                        (default 100000)\n"
+          "      --no-presolve     -r: always solve the LP, even when a split of the\n"
+          "                        demands over the paths meets the a-priori bound\n"
           "      --links           print the saturated links instead: table\n"
           "                        name routing pattern tail head class load dual\n"
           "      --json            JSON Lines, one object per graph and pattern\n"
@@ -81,7 +83,7 @@ static void help(void)
 }
 
 enum { OPT_METHOD = 256, OPT_LP, OPT_EPS, OPT_TLIM, OPT_LINKS, OPT_JSON, OPT_THREADS, OPT_VERSION,
-       OPT_MAXPATHS, OPT_TESTGLPK };
+       OPT_MAXPATHS, OPT_TESTGLPK, OPT_NOPRESOLVE };
 
 static double dbl_arg(const char *opt, const char *s, double lo, double hi, int lo_open)
 {
@@ -106,6 +108,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         { "time-limit", required_argument, NULL, OPT_TLIM },
         { "max-paths", required_argument, NULL, OPT_MAXPATHS },
         { "links", no_argument, NULL, OPT_LINKS },
+        { "no-presolve", no_argument, NULL, OPT_NOPRESOLVE },
         { "json", no_argument, NULL, OPT_JSON },
         { "threads", required_argument, NULL, OPT_THREADS },
         { "output", required_argument, NULL, 'o' },
@@ -163,6 +166,7 @@ static void parse_args(int argc, char **argv, args_t *a)
             a->max_paths = (uint64_t)cli_int_arg("--max-paths", optarg, 1, INT64_MAX);
             break;
         case OPT_LINKS: a->links = 1; break;
+        case OPT_NOPRESOLVE: a->opts.no_presolve = 1; break;
         case OPT_JSON: a->json = 1; break;
         case OPT_TESTGLPK: a->opts.test_glpk_error = 1; break;
         case OPT_THREADS: a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096); break;
@@ -258,7 +262,7 @@ static void print_result(FILE *fp, const args_t *a, const tk_graph_t *g, const c
         cli_print_double(fp, r->seconds);
         fprintf(fp, ",\"iterations\":%" PRId64, r->iterations);
         if (r->method == TK_MCF_EXACT)
-            fprintf(fp, ",\"lp\":\"%s\"", r->barrier ? "barrier" : "simplex");
+            fprintf(fp, ",\"lp\":\"%s\"", r->no_lp ? "none" : r->barrier ? "barrier" : "simplex");
         if (a->links) {
             fputs(",\"links\":[", fp);
             for (int64_t i = 0; i < r->nsat; i++) {

@@ -264,7 +264,9 @@ tk_status_t mcf_solve_lp(const tk_graph_t *g, mcf_lpbuf_t *b, int nrows, int nco
                          double tcap, double tbound, mcf_pricer_fn pricer, void *pctx,
                          const tk_mcf_opts_t *o, tk_mcf_result_t *out, tk_error_t *err)
 {
-    double tub = fmin(tcap, bound_margin(tbound));
+    /* not with links: GLPK's feasibility tolerance would let theta sit on
+     * a bound the capacities meet exactly, taking their dual prices */
+    double tub = fmin(tcap, o->links ? HUGE_VAL : bound_margin(tbound));
     mcf_lp_t lp = { nrows, ncols, nfixed, b->ub, tub, (int)b->nnz, b->ia, b->ja, b->ar };
     double *dual = NULL, *act = NULL, theta = 0;
     tk_status_t st;

@@ -262,9 +262,9 @@ ok $? "--lp interior: usage error" || diag "$err"
 # upper_bound must hold it.
 pb_check() { # DESC TOPO ROUTING MAKE SEED
     local sx bx bu
-    run topo-mcf --lp simplex -r "$3" -m "$4" -s "$5" "$2"
+    run topo-mcf --no-presolve --lp simplex -r "$3" -m "$4" -s "$5" "$2"
     sx=$(c2 4)
-    run topo-mcf --lp barrier --json -r "$3" -m "$4" -s "$5" "$2"
+    run topo-mcf --no-presolve --lp barrier --json -r "$3" -m "$4" -s "$5" "$2"
     bx=$(printf '%s\n' "$out" | sed 's/.*"theta":\([^,]*\),.*/\1/')
     bu=$(printf '%s\n' "$out" | sed 's/.*"upper_bound":\([^,]*\),.*/\1/')
     [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q '"lp":"barrier"' &&
@@ -298,5 +298,47 @@ run topo-mcf --lp barrier -r allpath:3 -m "switch-perm level=switch" --links "$T
 ok $? "gdbg(60,8) allpath:3 barrier --links: loads <= 1, one at 1, duals > 0" || diag "$out"
 run topo-mcf --lp barrier -r allpath:3 -m "switch-perm level=switch" --time-limit 0.000001 "$TMPD/g60.topo"
 expect_fail 1 "time limit" "-r with --lp barrier --time-limit: exit 1, one line"
+
+# --- the split check before the path LP ------------------------------------
+# When a split of the demands over the paths fits at the least a-priori
+# bound, that bound is the optimum and no LP runs ("lp":"none").  K_4 under
+# min with a switch permutation: one direct arc per pair, theta = 1 exactly.
+run topo-mcf --json -r min -m "switch-perm level=switch" "$TMPD/k4.topo"
+[ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q '"theta":1,.*"upper_bound":1,.*"lp":"none"'
+ok $? "K_4, min, switch permutation: theta 1 by the split check, no LP" || diag "$out"
+run topo-mcf --json --no-presolve -r min -m "switch-perm level=switch" "$TMPD/k4.topo"
+[ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q '"theta":1,.*"lp":"simplex"'
+ok $? "--no-presolve: the same theta from the simplex" || diag "$out"
+# --links needs the LP's duals: no split check, and theta's a-priori bound
+# (met exactly here) must not take the capacities' prices: saturated arcs
+# (load 1) whose prices sum to 1 (any of the four direct arcs of the
+# permutation is a valid bottleneck).
+run topo-mcf --links -r min -m "switch-perm level=switch" "$TMPD/k4.topo"
+[ "$rc" -eq 0 ] && printf '%s\n' "$out" | awk -F '\t' 'NR > 1 { n++; if ($7 != 1) bad = 1; sum += $8 }
+    END { d = sum - 1; if (d < 0) d = -d; exit !(n >= 1 && !bad && d < 1e-12) }'
+ok $? "--links on K_4, min, switch permutation: saturated arcs priced to 1" || diag "$out"
+# Against the simplex on random graphs: every presolved theta equals the
+# LP's to 1e-12 (it is the a-priori bound, met by a feasible flow), and the
+# check fires on some of them (plain ksp:K's first-arc ties, min on an
+# RRG's adjacent pairs).
+topo-gen rrg n=60 d=6 -s 5 >"$TMPD/r60.topo"
+npre=0 nbad=0 msg=
+for s in 1 2 3 4 5 6; do
+    for rk in "ksp:4|switch-perm level=switch" "ksp:2|random-shift level=switch" \
+        "min|switch-perm level=switch" "ksp:3|server-perm"; do
+        r=${rk%%|*} k=${rk#*|}
+        topo=$TMPD/r40.topo
+        [ "$k" = server-perm ] && topo=$TMPD/r60.topo && topo-gen rrg n=40 d=6 -p 3 -s "$s" >"$TMPD/r40p.topo" && topo=$TMPD/r40p.topo
+        run topo-mcf --json -r "$r" -m "$k" -s "$s" "$topo"
+        px=$(printf '%s\n' "$out" | sed 's/.*"theta":\([^,]*\),.*/\1/')
+        printf '%s\n' "$out" | grep -q '"lp":"none"' && npre=$((npre + 1))
+        run topo-mcf --no-presolve --lp simplex -r "$r" -m "$k" -s "$s" "$topo"
+        sx=$(c2 4)
+        awk -v a="$px" -v b="$sx" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b != "" && d <= 1e-12 * b) }' ||
+            { nbad=$((nbad + 1)); msg="$msg $r/$k/s=$s: $px vs $sx"; }
+    done
+done
+[ "$nbad" -eq 0 ] && [ "$npre" -gt 0 ]
+ok $? "split check = simplex on 24 routed LPs ($npre settled without an LP)" || diag "$msg"
 
 done_testing
