@@ -7,19 +7,37 @@
 # server's injection and ejection limit 1, i.e. the per-flow throughput
 # normalised to the link speed.  Each point averages random samples (a new
 # pattern, and for RRG a new graph, per sample) until the 95% confidence
-# interval is under 1% of the mean (FIG_MIN = 20 .. FIG_MAX = 200 samples).
-# Knobs: FIG13_P (servers per switch), FIG_MIN, FIG_MAX; FIG_SPREAD=1 routes
-# RRG with ksp:k,spread (topokit(7)) instead of ksp:k.
+# interval is under 1% of the mean (at least FIG_MIN = 20 samples; FIG_MAX,
+# default 100000, caps them: FIG_MAX=200 is the paper's cap).  GDBG's random
+# shift is exact instead, its mean over all 150p-1 server offsets
+# (FIG_GDBG_SHIFT=sample samples it): server j of switch v is endpoint
+# p v + j, and GDBG's automorphism v -> 149-v (fig14.sh) with j -> p-1-j
+# maps endpoint x to 150p-1-x, hence shift a onto shift 150p-a.
+# Knobs: FIG13_P (servers per switch), FIG_KINDS (server-perm and/or
+# random-shift), FIG_SERIES (gdbg and/or rrg), FIG_MIN, FIG_MAX,
+# FIG_GDBG_SHIFT; FIG_SPREAD=1 routes RRG with ksp:k,spread (topokit(7))
+# instead of ksp:k.
 set -eu
 W=$(mktemp -d "${TMPDIR:-/tmp}/tk-fig13.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
-MIN=${FIG_MIN:-20} MAX=${FIG_MAX:-200}
+MIN=${FIG_MIN:-20} MAX=${FIG_MAX:-100000}
+SERIES=${FIG_SERIES:-gdbg rrg}
 SPREAD=
 [ "${FIG_SPREAD:-0}" = 1 ] && SPREAD=,spread
 
 . "$(dirname "$0")/fig-lib.inc"
 gdbg_one() { # KIND P SEED
     topo-mcf --method exact -r allpath:3 -m "$1" -s "$3" "$W/gdbg-$2.topo" | awk -F '\t' 'NR == 2 { print $4 }'
+}
+gdbg_shifts() { # P 'A1 A2 ...': theta of each server-level shift offset
+    set -- "$1" $2
+    f=$W/gdbg-$1.topo
+    shift
+    for a in "$@"; do
+        set -- "$@" -m "shift offset=$a level=server"
+        shift
+    done
+    topo-mcf --method exact -r allpath:3 "$@" "$f" | awk -F '\t' 'NR > 1 { print $4 }'
 }
 rrg_one() { # KIND P K SEED
     topo-gen rrg n=150 d=8 -p "$2" -s "$4" | topo-mcf --method exact -r ksp:"$3$SPREAD" -m "$1" -s "$4" | awk -F '\t' 'NR == 2 { print $4 }'
@@ -36,11 +54,22 @@ echo "(A = $A paths per pair on GDBG(150, 8) with ALLPATH(3): RRG uses KSP($K))"
 echo
 for P in ${FIG13_P:-1 2 3 4 5 6 7 8 9 10}; do
     topo-gen gdbg n=150 r=8 -p "$P" >"$W/gdbg-$P.topo"
-    for kind in "server-perm" "random-shift level=server"; do
-        set -- $(sample_until_ci gdbg_one "$kind" "$P")
-        gm=$1 gh=$2 gn=$3
-        set -- $(sample_until_ci rrg_one "$kind" "$P" "$K")
-        rm_=$1 rh=$2 rn=$3
-        echo "| $P | ${kind%% *} | $gm ± $gh | $gn | $rm_ ± $rh | $rn | $(awk -v a="$gm" -v b="$rm_" 'BEGIN { printf "%.2f", a / b }') |"
+    for kind in ${FIG_KINDS:-server-perm random-shift}; do
+        [ "$kind" = random-shift ] && kind="random-shift level=server"
+        gm=- gh=- gn=- rm_=- rh=- rn=-
+        case " $SERIES " in *" gdbg "*)
+            if [ "${kind%% *}" = random-shift ] && [ "${FIG_GDBG_SHIFT:-exact}" = exact ]; then
+                set -- $(shift_mean $((150 * P)) gdbg_shifts "$P")
+                gm=$1 gh=$2 gn="all $3"
+            else
+                set -- $(sample_until_ci gdbg_one "$kind" "$P")
+                gm=$1 gh=$2 gn=$3
+            fi ;;
+        esac
+        case " $SERIES " in *" rrg "*)
+            set -- $(sample_until_ci rrg_one "$kind" "$P" "$K")
+            rm_=$1 rh=$2 rn=$3 ;;
+        esac
+        echo "| $P | ${kind%% *} | $gm ± $gh | $gn | $rm_ ± $rh | $rn | $(awk -v a="$gm" -v b="$rm_" 'BEGIN { if (a == "-" || b == "-") print "-"; else printf "%.2f", a / b }') |"
     done
 done

@@ -7,22 +7,41 @@
 # (switch level: no injection limit, so theta is the per-flow throughput in
 # link speeds).  Each point averages random samples (a new pattern, and for
 # RRG a new graph, per sample) until the 95% confidence interval is under
-# 1% of the mean (at least FIG_MIN = 20, at most FIG_MAX = 200 samples, as
-# the paper), with the Student t interval of topo-stats (fig-lib.inc).
+# 1% of the mean (at least FIG_MIN = 20 samples; FIG_MAX, default 100000,
+# caps them: FIG_MAX=200 is the paper's cap), with the Student t interval of
+# topo-stats (fig-lib.inc).
+# GDBG's random shift is not sampled: its mean over all N-1 offsets is
+# computed exactly (FIG_GDBG_SHIFT=sample samples it instead).  GDBG(N, d),
+# arcs v -> d v + j mod N (j < d), has the automorphism v -> N-1-v (the
+# arcs of N-1-v go to -d v - d + j' = N-1-(d v + j) for j' = d-1-j), which
+# maps shift a onto shift N-a, so offsets 1..N/2 suffice (tested in
+# tests/cli/topo-mcf.sh).
 # Knobs: FIG14_N (sizes), FIG_KINDS (switch-perm and/or random-shift),
-# FIG_MIN, FIG_MAX; FIG_SPREAD=1 routes RRG with
-# ksp:k,spread (ties at the k-th length chosen pseudo-randomly among all
-# of them, topokit(7)) instead of ksp:k.  Prints a Markdown table.
+# FIG_SERIES (gdbg and/or rrg; a missing one prints "-"), FIG_MIN, FIG_MAX,
+# FIG_GDBG_SHIFT; FIG_SPREAD=1 routes RRG with ksp:k,spread (ties at the
+# k-th length chosen pseudo-randomly among all of them, topokit(7)) instead
+# of ksp:k.  Prints a Markdown table.
 set -eu
 W=$(mktemp -d "${TMPDIR:-/tmp}/tk-fig14.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
-MIN=${FIG_MIN:-20} MAX=${FIG_MAX:-200}
+MIN=${FIG_MIN:-20} MAX=${FIG_MAX:-100000}
+SERIES=${FIG_SERIES:-gdbg rrg}
 SPREAD=
 [ "${FIG_SPREAD:-0}" = 1 ] && SPREAD=,spread
 
 . "$(dirname "$0")/fig-lib.inc"
 gdbg_one() { # KIND N SEED
     topo-mcf --method exact -r allpath:3 -m "$1" -s "$3" "$W/gdbg-$2.topo" | awk -F '\t' 'NR == 2 { print $4 }'
+}
+gdbg_shifts() { # N 'A1 A2 ...': theta of each shift offset
+    set -- "$1" $2
+    f=$W/gdbg-$1.topo
+    shift
+    for a in "$@"; do
+        set -- "$@" -m "shift offset=$a level=switch"
+        shift
+    done
+    topo-mcf --method exact -r allpath:3 "$@" "$f" | awk -F '\t' 'NR > 1 { print $4 }'
 }
 rrg_one() { # KIND N K SEED
     topo-gen rrg n="$2" d=16 -s "$4" | topo-mcf --method exact -r ksp:"$3$SPREAD" -m "$1" -s "$4" | awk -F '\t' 'NR == 2 { print $4 }'
@@ -38,10 +57,20 @@ for N in ${FIG14_N:-100 200 300 400 500 600 700 800 900 1000}; do
     K=$(awk -v a="$A" 'BEGIN { k = int(a); if (k < a) k++; print k }')
     for kind in ${FIG_KINDS:-switch-perm random-shift}; do
         kind="$kind level=switch"
-        set -- $(sample_until_ci gdbg_one "$kind" "$N")
-        gm=$1 gh=$2 gn=$3
-        set -- $(sample_until_ci rrg_one "$kind" "$N" "$K")
-        rm_=$1 rh=$2 rn=$3
-        echo "| $N | $K (A=$A) | ${kind%% *} | $gm ± $gh | $gn | $rm_ ± $rh | $rn | $(awk -v a="$gm" -v b="$rm_" 'BEGIN { printf "%.2f", a / b }') |"
+        gm=- gh=- gn=- rm_=- rh=- rn=-
+        case " $SERIES " in *" gdbg "*)
+            if [ "${kind%% *}" = random-shift ] && [ "${FIG_GDBG_SHIFT:-exact}" = exact ]; then
+                set -- $(shift_mean "$N" gdbg_shifts "$N")
+                gm=$1 gh=$2 gn="all $3"
+            else
+                set -- $(sample_until_ci gdbg_one "$kind" "$N")
+                gm=$1 gh=$2 gn=$3
+            fi ;;
+        esac
+        case " $SERIES " in *" rrg "*)
+            set -- $(sample_until_ci rrg_one "$kind" "$N" "$K")
+            rm_=$1 rh=$2 rn=$3 ;;
+        esac
+        echo "| $N | $K (A=$A) | ${kind%% *} | $gm ± $gh | $gn | $rm_ ± $rh | $rn | $(awk -v a="$gm" -v b="$rm_" 'BEGIN { if (a == "-" || b == "-") print "-"; else printf "%.2f", a / b }') |"
     done
 done

@@ -299,6 +299,38 @@ ok $? "gdbg(60,8) allpath:3 barrier --links: loads <= 1, one at 1, duals > 0" ||
 run topo-mcf --lp barrier -r allpath:3 -m "switch-perm level=switch" --time-limit 0.000001 "$TMPD/g60.topo"
 expect_fail 1 "time limit" "-r with --lp barrier --time-limit: exit 1, one line"
 
+# --- GDBG's reversal: shift a and shift E-a carry the same theta ----------
+# GDBG(n, d) (arcs v -> d v + j mod n) has the automorphism v -> n-1-v; with
+# servers numbered switch-major it maps endpoint x to E-1-x, so shift a and
+# shift E-a are the same LP up to relabelling (fig13.sh and fig14.sh average
+# GDBG's random shift exactly over offsets 1..E/2 on this ground).
+topo-gen gdbg n=30 r=4 >"$TMPD/g30.topo"
+topo-gen gdbg n=15 r=4 -p 2 >"$TMPD/g15p2.topo"
+# The negative control: the directed circulant v -> v+1, v+3 (mod 10) has
+# no such automorphism; under min, shift 1 takes the +1 arcs (theta 1) and
+# shift 9 the three +3 arcs of 3+3+3 (theta 1/3).
+{ printf 'topokit-graph 1\nspec circulant-digraph\nswitches 10\ndirected 1\nservers 1\nlinks 20\n'
+  for v in 0 1 2 3 4 5 6 7 8 9; do echo "$v $(((v + 1) % 10))"; echo "$v $(((v + 3) % 10))"; done
+  echo end; } >"$TMPD/c10.topo"
+for spec in "g30.topo 30 switch allpath:3 0" "g15p2.topo 30 server allpath:3 0" "c10.topo 10 switch min 1"; do
+    set -- $spec
+    : >"$TMPD/sym.args"
+    for a in $(seq 1 $(($2 - 1))); do printf 'shift offset=%d level=%s\n' "$a" "$3" >>"$TMPD/sym.args"; done
+    out=$(while IFS= read -r m; do printf '%s\0' -m "$m"; done <"$TMPD/sym.args" |
+        xargs -0 topo-mcf --lp simplex -r "$4" "$TMPD/$1" 2>&1)
+    printf '%s\n' "$out" | awk -F '\t' -v e="$2" -v neg="$5" 'NR > 1 { t[NR - 1] = $4; n++ }
+        END { if (n != e - 1) exit 1
+              for (a = 1; a < e; a++) { d = t[a] - t[e - a]; if (d < 0) d = -d; if (d > 1e-9 * t[a]) bad++ }
+              if (neg) r = !(bad > 0 && t[1] == 1 && t[e - 1] * 3 == 1); else r = (bad > 0)
+              exit r }'
+    rs=$?
+    if [ "$5" = 1 ]; then
+        ok $rs "control, directed circulant (+1, +3): theta(shift 1) = 1, theta(shift 9) = 1/3" || diag "$out"
+    else
+        ok $rs "GDBG reversal ($1, $3 level): theta(shift a) = theta(shift $2-a) for every a" || diag "$out"
+    fi
+done
+
 # --- the split check before the path LP ------------------------------------
 # When a split of the demands over the paths fits at the least a-priori
 # bound, that bound is the optimum and no LP runs ("lp":"none").  K_4 under
