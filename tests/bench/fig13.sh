@@ -13,10 +13,10 @@
 # (FIG_GDBG_SHIFT=sample samples it): server j of switch v is endpoint
 # p v + j, and GDBG's automorphism v -> 149-v (fig14.sh) with j -> p-1-j
 # maps endpoint x to 150p-1-x, hence shift a onto shift 150p-a.
-# Knobs: FIG13_P (servers per switch), FIG_KINDS (server-perm and/or
-# random-shift), FIG_SERIES (gdbg and/or rrg), FIG_MIN, FIG_MAX,
-# FIG_GDBG_SHIFT, FIG_RRG_LP (topo-mcf --lp of the RRG series); FIG_SPREAD=1 routes RRG with ksp:k,spread (topokit(7))
-# instead of ksp:k.
+# Knobs: FIG13_P (servers per switch), FIG_KINDS (server-perm and/or random-
+# shift), FIG_SERIES (gdbg and/or rrg), FIG_MIN, FIG_MAX, FIG_GDBG_SHIFT,
+# FIG_RRG_LP (topo-mcf --lp of the RRG series); FIG_SPREAD=1 routes RRG with
+# ksp:k,spread (topokit(7)) instead of ksp:k.
 set -eu
 W=$(mktemp -d "${TMPDIR:-/tmp}/tk-fig13.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM

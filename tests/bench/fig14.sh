@@ -18,9 +18,10 @@
 # tests/cli/topo-mcf.sh).
 # Knobs: FIG14_N (sizes), FIG_KINDS (switch-perm and/or random-shift),
 # FIG_SERIES (gdbg and/or rrg; a missing one prints "-"), FIG_MIN, FIG_MAX,
-# FIG_GDBG_SHIFT, FIG_RRG_LP (topo-mcf --lp of the RRG series); FIG_SPREAD=1 routes RRG with ksp:k,spread (ties at the
-# k-th length chosen pseudo-randomly among all of them, topokit(7)) instead
-# of ksp:k.  Prints a Markdown table.
+# FIG_GDBG_SHIFT, FIG_RRG_LP (topo-mcf --lp of the RRG series); FIG_SPREAD=1
+# routes RRG with ksp:k,spread (ties at the k-th length chosen pseudo-
+# randomly among all of them, topokit(7)) instead of ksp:k.  Prints a
+# Markdown table.
 set -eu
 W=$(mktemp -d "${TMPDIR:-/tmp}/tk-fig14.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
