@@ -33,8 +33,8 @@ gdbg_shifts() { # P 'A1 A2 ...': theta of each server-level shift offset
     set -- "$1" $2
     f=$W/gdbg-$1.topo
     shift
-    for a in "$@"; do
-        set -- "$@" -m "shift offset=$a level=server"
+    for off_ in "$@"; do
+        set -- "$@" -m "shift offset=$off_ level=server"
         shift
     done
     topo-mcf --method exact -r allpath:3 "$@" "$f" | awk -F '\t' 'NR > 1 { print $4 }'
@@ -60,14 +60,17 @@ for P in ${FIG13_P:-1 2 3 4 5 6 7 8 9 10}; do
         case " $SERIES " in *" gdbg "*)
             if [ "${kind%% *}" = random-shift ] && [ "${FIG_GDBG_SHIFT:-exact}" = exact ]; then
                 set -- $(shift_mean $((150 * P)) gdbg_shifts "$P")
+                [ $# -eq 3 ] || { echo "fig13.sh: a sample failed" >&2; exit 1; }
                 gm=$1 gh=$2 gn="all $3"
             else
                 set -- $(sample_until_ci gdbg_one "$kind" "$P")
+                [ $# -eq 3 ] || { echo "fig13.sh: a sample failed" >&2; exit 1; }
                 gm=$1 gh=$2 gn=$3
             fi ;;
         esac
         case " $SERIES " in *" rrg "*)
             set -- $(sample_until_ci rrg_one "$kind" "$P" "$K")
+            [ $# -eq 3 ] || { echo "fig13.sh: a sample failed" >&2; exit 1; }
             rm_=$1 rh=$2 rn=$3 ;;
         esac
         echo "| $P | ${kind%% *} | $gm ± $gh | $gn | $rm_ ± $rh | $rn | $(awk -v a="$gm" -v b="$rm_" 'BEGIN { if (a == "-" || b == "-") print "-"; else printf "%.2f", a / b }') |"

@@ -38,8 +38,8 @@ gdbg_shifts() { # N 'A1 A2 ...': theta of each shift offset
     set -- "$1" $2
     f=$W/gdbg-$1.topo
     shift
-    for a in "$@"; do
-        set -- "$@" -m "shift offset=$a level=switch"
+    for off_ in "$@"; do
+        set -- "$@" -m "shift offset=$off_ level=switch"
         shift
     done
     topo-mcf --method exact -r allpath:3 "$@" "$f" | awk -F '\t' 'NR > 1 { print $4 }'
@@ -62,14 +62,17 @@ for N in ${FIG14_N:-100 200 300 400 500 600 700 800 900 1000}; do
         case " $SERIES " in *" gdbg "*)
             if [ "${kind%% *}" = random-shift ] && [ "${FIG_GDBG_SHIFT:-exact}" = exact ]; then
                 set -- $(shift_mean "$N" gdbg_shifts "$N")
+                [ $# -eq 3 ] || { echo "fig14.sh: a sample failed" >&2; exit 1; }
                 gm=$1 gh=$2 gn="all $3"
             else
                 set -- $(sample_until_ci gdbg_one "$kind" "$N")
+                [ $# -eq 3 ] || { echo "fig14.sh: a sample failed" >&2; exit 1; }
                 gm=$1 gh=$2 gn=$3
             fi ;;
         esac
         case " $SERIES " in *" rrg "*)
             set -- $(sample_until_ci rrg_one "$kind" "$N" "$K")
+            [ $# -eq 3 ] || { echo "fig14.sh: a sample failed" >&2; exit 1; }
             rm_=$1 rh=$2 rn=$3 ;;
         esac
         echo "| $N | $K (A=$A) | ${kind%% *} | $gm ± $gh | $gn | $rm_ ± $rh | $rn | $(awk -v a="$gm" -v b="$rm_" 'BEGIN { if (a == "-" || b == "-") print "-"; else printf "%.2f", a / b }') |"

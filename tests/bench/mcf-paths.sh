@@ -7,7 +7,12 @@
 # Per row: mean wall seconds per LP over MCF_PATHS_SEEDS pattern seeds
 # (default 1..5), how many of them the barrier itself certified (the rest
 # went through the simplex on the barrier's paths or on all paths), and the
-# largest relative difference between the two thetas.
+# largest relative difference between the two thetas.  Both run with
+# --no-presolve (the split check never settles these GDBG LPs anyway).
+# Second table: the split check (presolve) on Figure 14's random regular
+# graphs, RRG(N, 16) with ksp:k, a new graph and pattern per seed: mean
+# seconds per sample with the default against --no-presolve (both --lp
+# auto), how many samples the check settled, the largest difference.
 set -eu
 W=$(mktemp -d "${TMPDIR:-/tmp}/tk-mcfp.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
@@ -21,8 +26,8 @@ row() { # GEN-ARGS PATTERN
     topo-gen $1 >"$W/g.topo"
     ns=0 ts=0 tb=0 cert=0 dmax=0
     for s in $SEEDS; do
-        topo-mcf --lp simplex -r allpath:3 -m "$2" -s "$s" --json "$W/g.topo" >"$W/s"
-        topo-mcf --lp barrier -r allpath:3 -m "$2" -s "$s" --json "$W/g.topo" >"$W/b"
+        topo-mcf --no-presolve --lp simplex -r allpath:3 -m "$2" -s "$s" --json "$W/g.topo" >"$W/s"
+        topo-mcf --no-presolve --lp barrier -r allpath:3 -m "$2" -s "$s" --json "$W/g.topo" >"$W/b"
         set -- "$1" "$2" $(awk -v RS=, -F: '$1 ~ /"theta"/ { t = $2 } $1 ~ /"time"/ { s = $2 }
             $1 ~ /"iterations"/ { i = $2 } END { print t, s, i }' "$W/s") \
             $(awk -v RS=, -F: '$1 ~ /"theta"/ { t = $2 } $1 ~ /"time"/ { s = $2 }
@@ -44,4 +49,32 @@ done
 for P in 3 10; do
     row "gdbg n=150 r=8 -p $P" "server-perm"
     row "gdbg n=150 r=8 -p $P" "random-shift"
+done
+
+echo
+echo "## topo-mcf -r: the split check on seed 003 Figure 14's RRG samples (mean s per sample, seeds: $SEEDS)"
+echo
+echo "| graph | routing | pattern | default s | --no-presolve s | speed-up | settled without an LP | max rel. diff |"
+echo "|---|---|---|---|---|---|---|---|"
+prow() { # N K PATTERN
+    ns=0 ta=0 tb=0 none=0 dmax=0
+    for s in $SEEDS; do
+        topo-gen rrg n="$1" d=16 -s "$s" >"$W/g.topo"
+        topo-mcf -r ksp:"$2" -m "$3" -s "$s" --json "$W/g.topo" >"$W/a"
+        topo-mcf --no-presolve -r ksp:"$2" -m "$3" -s "$s" --json "$W/g.topo" >"$W/b"
+        grep -q '"lp":"none"' "$W/a" && none=$((none + 1))
+        set -- "$1" "$2" "$3" $(awk -v RS=, -F: '$1 ~ /"theta"/ { t = $2 } $1 ~ /"time"/ { s = $2 }
+            END { print t, s }' "$W/a") $(awk -v RS=, -F: '$1 ~ /"theta"/ { t = $2 }
+            $1 ~ /"time"/ { s = $2 } END { print t, s }' "$W/b")
+        ns=$((ns + 1))
+        ta=$(awk -v a="$ta" -v b="$5" 'BEGIN { print a + b }')
+        tb=$(awk -v a="$tb" -v b="$7" 'BEGIN { print a + b }')
+        dmax=$(awk -v a="$4" -v b="$6" -v m="$dmax" 'BEGIN { d = (a - b) / a; if (d < 0) d = -d; print (d > m ? d : m) }')
+    done
+    awk -v g="rrg n=$1 d=16" -v r="ksp:$2" -v p="$3" -v n="$ns" -v ta="$ta" -v tb="$tb" -v c="$none" -v d="$dmax" \
+        'BEGIN { printf "| %s | %s | %s | %.3f | %.3f | %.1fx | %d of %d | %.1e |\n", g, r, p, ta / n, tb / n, tb / ta, c, n, d }'
+}
+for NK in 500:9 600:8 700:7 800:6 900:5; do
+    prow "${NK%:*}" "${NK#*:}" "switch-perm level=switch"
+    prow "${NK%:*}" "${NK#*:}" "random-shift level=switch"
 done
