@@ -331,6 +331,24 @@ for spec in "g30.topo 30 switch allpath:3 0" "g15p2.topo 30 server allpath:3 0" 
     fi
 done
 
+# fig-lib.inc's shift_mean (the figures' exact GDBG shift mean, offsets
+# 1..E/2 in batches of 64, weighted for E-a) against the plain mean over all
+# E-1 offsets: GDBG(15, 4) with 9 servers per switch, E = 135 (two batches).
+topo-gen gdbg n=15 r=4 -p 9 >"$TMPD/g15p9.topo"
+tk_shifts() { # 'A1 A2 ...'
+    local o_
+    printf '%s\n' $1 | while read -r o_; do printf '%s\0' -m "shift offset=$o_ level=server"; done |
+        xargs -0 topo-mcf --lp simplex -r allpath:3 "$TMPD/g15p9.topo" | awk -F '\t' 'NR > 1 { print $4 }'
+}
+W=$TMPD
+. "$TK_SRCDIR/tests/bench/fig-lib.inc"
+sm=$(shift_mean 135 tk_shifts)
+all=$( { tk_shifts "$(seq -s ' ' 1 64)"; tk_shifts "$(seq -s ' ' 65 128)"; tk_shifts "$(seq -s ' ' 129 134)"; } |
+    awk '{ s += $1; n++ } END { if (n == 134) printf "%.17g", s / n }')
+set -- $sm
+awk -v a="$1" -v h="$2" -v n="$3" -v b="$all" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b != "" && n == 134 && h == 0 && d <= 1e-12 * b) }'
+ok $? "fig-lib shift_mean over 67 offsets = the mean of all 134 ($sm; $all)"
+
 # --- the split check before the path LP ------------------------------------
 # When a split of the demands over the paths fits at the least a-priori
 # bound, that bound is the optimum and no LP runs ("lp":"none").  K_4 under
