@@ -56,23 +56,7 @@ for P in ${FIG13_P:-1 2 3 4 5 6 7 8 9 10}; do
     topo-gen gdbg n=150 r=8 -p "$P" >"$W/gdbg-$P.topo"
     for kind in ${FIG_KINDS:-server-perm random-shift}; do
         [ "$kind" = random-shift ] && kind="random-shift level=server"
-        gm=- gh=- gn=- rm_=- rh=- rn=-
-        case " $SERIES " in *" gdbg "*)
-            if [ "${kind%% *}" = random-shift ] && [ "${FIG_GDBG_SHIFT:-exact}" = exact ]; then
-                set -- $(shift_mean $((150 * P)) gdbg_shifts "$P")
-                [ $# -eq 3 ] || { echo "fig13.sh: a sample failed" >&2; exit 1; }
-                gm=$1 gh=$2 gn="all $3"
-            else
-                set -- $(sample_until_ci gdbg_one "$kind" "$P")
-                [ $# -eq 3 ] || { echo "fig13.sh: a sample failed" >&2; exit 1; }
-                gm=$1 gh=$2 gn=$3
-            fi ;;
-        esac
-        case " $SERIES " in *" rrg "*)
-            set -- $(sample_until_ci rrg_one "$kind" "$P" "$K")
-            [ $# -eq 3 ] || { echo "fig13.sh: a sample failed" >&2; exit 1; }
-            rm_=$1 rh=$2 rn=$3 ;;
-        esac
+        series_point "$kind" "$P" $((150 * P))
         echo "| $P | ${kind%% *} | $gm ± $gh | $gn | $rm_ ± $rh | $rn | $(awk -v a="$gm" -v b="$rm_" 'BEGIN { if (a == "-" || b == "-") print "-"; else printf "%.2f", a / b }') |"
     done
 done

@@ -58,23 +58,7 @@ for N in ${FIG14_N:-100 200 300 400 500 600 700 800 900 1000}; do
     K=$(awk -v a="$A" 'BEGIN { k = int(a); if (k < a) k++; print k }')
     for kind in ${FIG_KINDS:-switch-perm random-shift}; do
         kind="$kind level=switch"
-        gm=- gh=- gn=- rm_=- rh=- rn=-
-        case " $SERIES " in *" gdbg "*)
-            if [ "${kind%% *}" = random-shift ] && [ "${FIG_GDBG_SHIFT:-exact}" = exact ]; then
-                set -- $(shift_mean "$N" gdbg_shifts "$N")
-                [ $# -eq 3 ] || { echo "fig14.sh: a sample failed" >&2; exit 1; }
-                gm=$1 gh=$2 gn="all $3"
-            else
-                set -- $(sample_until_ci gdbg_one "$kind" "$N")
-                [ $# -eq 3 ] || { echo "fig14.sh: a sample failed" >&2; exit 1; }
-                gm=$1 gh=$2 gn=$3
-            fi ;;
-        esac
-        case " $SERIES " in *" rrg "*)
-            set -- $(sample_until_ci rrg_one "$kind" "$N" "$K")
-            [ $# -eq 3 ] || { echo "fig14.sh: a sample failed" >&2; exit 1; }
-            rm_=$1 rh=$2 rn=$3 ;;
-        esac
+        series_point "$kind" "$N" "$N"
         echo "| $N | $K (A=$A) | ${kind%% *} | $gm ± $gh | $gn | $rm_ ± $rh | $rn | $(awk -v a="$gm" -v b="$rm_" 'BEGIN { if (a == "-" || b == "-") print "-"; else printf "%.2f", a / b }') |"
     done
 done
