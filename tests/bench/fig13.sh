@@ -30,14 +30,7 @@ gdbg_one() { # KIND P SEED
     topo-mcf --method exact -r allpath:3 -m "$1" -s "$3" "$W/gdbg-$2.topo" | awk -F '\t' 'NR == 2 { print $4 }'
 }
 gdbg_shifts() { # P 'A1 A2 ...': theta of each server-level shift offset
-    set -- "$1" $2
-    f=$W/gdbg-$1.topo
-    shift
-    for off_ in "$@"; do
-        set -- "$@" -m "shift offset=$off_ level=server"
-        shift
-    done
-    topo-mcf --method exact -r allpath:3 "$@" "$f" | awk -F '\t' 'NR > 1 { print $4 }'
+    shifts_theta "$W/gdbg-$1.topo" server "$2"
 }
 rrg_one() { # KIND P K SEED
     topo-gen rrg n=150 d=8 -p "$2" -s "$4" | topo-mcf --method exact --lp "${FIG_RRG_LP:-auto}" -r ksp:"$3$SPREAD" -m "$1" -s "$4" | awk -F '\t' 'NR == 2 { print $4 }'

@@ -34,15 +34,8 @@ SPREAD=
 gdbg_one() { # KIND N SEED
     topo-mcf --method exact -r allpath:3 -m "$1" -s "$3" "$W/gdbg-$2.topo" | awk -F '\t' 'NR == 2 { print $4 }'
 }
-gdbg_shifts() { # N 'A1 A2 ...': theta of each shift offset
-    set -- "$1" $2
-    f=$W/gdbg-$1.topo
-    shift
-    for off_ in "$@"; do
-        set -- "$@" -m "shift offset=$off_ level=switch"
-        shift
-    done
-    topo-mcf --method exact -r allpath:3 "$@" "$f" | awk -F '\t' 'NR > 1 { print $4 }'
+gdbg_shifts() { # N 'A1 A2 ...': theta of each switch-level shift offset
+    shifts_theta "$W/gdbg-$1.topo" switch "$2"
 }
 rrg_one() { # KIND N K SEED
     topo-gen rrg n="$2" d=16 -s "$4" | topo-mcf --method exact --lp "${FIG_RRG_LP:-auto}" -r ksp:"$3$SPREAD" -m "$1" -s "$4" | awk -F '\t' 'NR == 2 { print $4 }'

@@ -342,7 +342,8 @@ tk_shifts() { # 'A1 A2 ...'
 }
 W=$TMPD
 . "$TK_SRCDIR/tests/bench/fig-lib.inc"
-sm=$(shift_mean 135 tk_shifts)
+fig_shifts() { shifts_theta "$TMPD/g15p9.topo" server "$1"; }
+sm=$(shift_mean 135 fig_shifts)
 all=$( { tk_shifts "$(seq -s ' ' 1 64)"; tk_shifts "$(seq -s ' ' 65 128)"; tk_shifts "$(seq -s ' ' 129 134)"; } |
     awk '{ s += $1; n++ } END { if (n == 134) printf "%.17g", s / n }')
 set -- $sm
