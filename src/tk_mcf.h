@@ -95,8 +95,8 @@ typedef struct tk_mcf_result {
     int64_t iterations;      /* simplex iterations or approx phases           */
     int64_t rounds;          /* exact: column generation rounds               */
     int barrier;             /* exact: 1 when the certified barrier answered  */
-    int no_lp;               /* exact, routed: 1 when the even split over the
-                                paths met the a-priori bound (no LP ran)     */
+    int no_lp;               /* exact, routed: 1 when the split check met the
+                                a-priori bound (no LP ran)                   */
     int limited_by_servers;  /* theta is the server injection/ejection cap    */
     /* links: saturated arcs (positive dual price), ascending arc id */
     int64_t nsat;

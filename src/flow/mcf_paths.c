@@ -144,8 +144,8 @@ static double bound_value(const bound_t *B, const tk_graph_t *g)
  * (ties: the first path).  With the a-priori bound tb, such a flow proves
  * theta = tb without an LP: with plain ksp:K the K paths of a pair often
  * share their first arc (depth-first ties) and that source's cut is the
- * bound; on the random regular graphs of seed 003's Figure 14 from N = 700
- * this settles most samples.  Deterministic; O(passes * SPLIT_CHUNKS *
+ * bound; on the random regular graphs of seed 003's Figure 14 from N = 500
+ * this settles most samples (tests/bench/RESULTS.md).  Deterministic; O(passes * SPLIT_CHUNKS *
  * the pool's entries) time.  load: m doubles, frac: ncols doubles. */
 #define SPLIT_CHUNKS 16
 #define SPLIT_PASSES 4
@@ -352,7 +352,14 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
         double tb = fmin(tcap, bound_value(&B, g));
         double *load = tk_malloc_array((size_t)g->m + 1, sizeof *load);
         double *frac = tk_malloc_array((size_t)P.ncols + 1, sizeof *frac);
-        int fits = load && frac && isfinite(tb) && split_fits(g, &P, tb, load, frac);
+        int fits;
+        if (!load || !frac) {
+            free(load);
+            free(frac);
+            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+            goto done;
+        }
+        fits = isfinite(tb) && split_fits(g, &P, tb, load, frac);
         free(load);
         free(frac);
         if (fits) {
