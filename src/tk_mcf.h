@@ -78,7 +78,8 @@ typedef struct tk_mcf_opts {
     int threads;          /* approx: OpenMP threads (0 = runtime default)  */
     uint64_t mem_limit;   /* bytes (0 = none): larger LPs are TK_ELIMIT    */
     tk_mcf_lp_t lp;       /* exact: simplex, barrier or auto               */
-    int no_presolve;      /* routed: always solve the LP (no split check)  */
+    int no_presolve;      /* routed: the whole LP, no split check and no
+                             row generation                              */
     int test_glpk_error;  /* testing only: provoke a GLPK error            */
 } tk_mcf_opts_t;
 
@@ -93,7 +94,7 @@ typedef struct tk_mcf_result {
     tk_mcf_method_t method;  /* TK_MCF_EXACT or TK_MCF_APPROX: what ran       */
     double seconds;          /* wall-clock time of the solve                  */
     int64_t iterations;      /* simplex iterations or approx phases           */
-    int64_t rounds;          /* exact: column generation rounds               */
+    int64_t rounds;          /* exact: column or row generation rounds        */
     int barrier;             /* exact: 1 when the certified barrier answered  */
     int no_lp;               /* exact, routed: 1 when the split check met the
                                 a-priori bound (no LP ran)                   */
@@ -128,8 +129,11 @@ tk_status_t tk_mcf_solve(const tk_graph_t *g, const tk_swdemand_t *d, const tk_m
  * least of the a-priori weak-duality bounds (hop count over the used arcs,
  * each source's first-arc cut, each destination's last-arc cut), on its
  * paths; if that flow fits the capacities within 1e-12, theta is that
- * bound and no LP runs (result no_lp).  Otherwise GLPK's simplex, or
- * (opts.lp) the interior point method
+ * bound and no LP runs (result no_lp).  Otherwise GLPK's simplex, with
+ * the capacity rows added lazily (starting from the arcs the split check
+ * overloaded, adding those the solution overloads, until none is: the
+ * whole LP's optimum; every row from the start with no_presolve or
+ * links), or (opts.lp) the interior point method
  * certified within 1e-9 by a flow over the paths and the weak-duality
  * bound of its duals; when that falls short, the simplex over the paths
  * the barrier's flow uses (accepted when it meets the barrier's bound

@@ -68,8 +68,8 @@ static void help(void)
           "      --time-limit S    give up after S seconds (exit 1)\n"
           "      --max-paths N     -r: refuse pairs with more than N paths\n"
           "                        (default 100000)\n"
-          "      --no-presolve     -r: always solve the LP, even when a split of the\n"
-          "                        demands over the paths meets the a-priori bound\n"
+          "      --no-presolve     -r: always solve the whole LP as written (no split\n"
+          "                        check, every capacity row from the start)\n"
           "      --links           print the saturated links instead: table\n"
           "                        name routing pattern tail head class load dual\n"
           "      --json            JSON Lines, one object per graph and pattern\n"
@@ -262,7 +262,8 @@ static void print_result(FILE *fp, const args_t *a, const tk_graph_t *g, const c
         cli_print_double(fp, r->seconds);
         fprintf(fp, ",\"iterations\":%" PRId64, r->iterations);
         if (r->method == TK_MCF_EXACT)
-            fprintf(fp, ",\"lp\":\"%s\"", r->no_lp ? "none" : r->barrier ? "barrier" : "simplex");
+            fprintf(fp, ",\"rounds\":%" PRId64 ",\"lp\":\"%s\"", r->rounds,
+                    r->no_lp ? "none" : r->barrier ? "barrier" : "simplex");
         if (a->links) {
             fputs(",\"links\":[", fp);
             for (int64_t i = 0; i < r->nsat; i++) {

@@ -262,7 +262,8 @@ static double bound_margin(double bound)
 /* Common tail of both exact solvers. */
 tk_status_t mcf_solve_lp(const tk_graph_t *g, mcf_lpbuf_t *b, int nrows, int ncols, int nfixed,
                          double tcap, double tbound, mcf_pricer_fn pricer, void *pctx,
-                         const tk_mcf_opts_t *o, tk_mcf_result_t *out, tk_error_t *err)
+                         mcf_separator_fn sep, void *sctx, const tk_mcf_opts_t *o,
+                         tk_mcf_result_t *out, tk_error_t *err)
 {
     /* not with links: GLPK's feasibility tolerance would let theta sit on
      * a bound the capacities meet exactly, taking their dual prices */
@@ -280,8 +281,8 @@ tk_status_t mcf_solve_lp(const tk_graph_t *g, mcf_lpbuf_t *b, int nrows, int nco
             return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         }
     }
-    st = mcf_glpk_solve(&lp, o->time_limit, o->test_glpk_error, pricer, pctx, &theta, dual, act,
-                        &out->iterations, &out->rounds, err);
+    st = mcf_glpk_solve(&lp, o->time_limit, o->test_glpk_error, pricer, pctx, sep, sctx, &theta,
+                        dual, act, &out->iterations, &out->rounds, err);
     if (st == TK_OK) {
         /* GLPK may settle theta on its bound within its feasibility
          * tolerance; the certified bound itself is then the optimum */
@@ -601,7 +602,7 @@ static tk_status_t exact_arc(const tk_graph_t *g, const tk_swdemand_t *d, const 
     /* no bound on theta here: a weak-duality bound (unit lengths, cuts
      * around one switch) left GLPK's iterations unchanged on this LP */
     st = mcf_solve_lp(g, &b, (int)nrows, (int)ncols, (int)nfixed, tcap, HUGE_VAL, arc_pricer,
-                      &G, o, out, err);
+                      &G, NULL, NULL, o, out, err);
     *broke = G.broke;
 done:
     mcf_lpbuf_free(&b);

@@ -43,13 +43,15 @@ static int glue_quiet(void *info, const char *s)
 }
 
 tk_status_t mcf_glpk_solve(const mcf_lp_t *lp, double time_limit, int test_error,
-                           mcf_pricer_fn pricer, void *pctx, double *theta, double *dual,
-                           double *act, int64_t *iters, int64_t *rounds, tk_error_t *err)
+                           mcf_pricer_fn pricer, void *pctx, mcf_separator_fn sep, void *sctx,
+                           double *theta, double *dual, double *act, int64_t *iters,
+                           int64_t *rounds, tk_error_t *err)
 {
     glue_ctx_t ctx;
     double t0 = mcf_now();
-    double *volatile rdual = NULL;
+    double *volatile rdual = NULL, *volatile xcol = NULL;
     mcf_newcols_t nc;
+    mcf_newrows_t nr;
     tk_error_t tk_err_local;
     tk_status_t tst;
     glp_prob *volatile P = NULL;
@@ -57,7 +59,10 @@ tk_status_t mcf_glpk_solve(const mcf_lp_t *lp, double time_limit, int test_error
     int ret = 0, st = 0;
     int ncap = lp->nrows - lp->nfixed;
 
+    if (pricer && sep)
+        return tk_error_set(err, TK_EINTERNAL, NULL, 0, "column and row generation together");
     memset(&nc, 0, sizeof nc);
+    memset(&nr, 0, sizeof nr);
     tk_error_clear(&tk_err_local);
     *rounds = 0;
     if (pricer) {
@@ -65,10 +70,18 @@ tk_status_t mcf_glpk_solve(const mcf_lp_t *lp, double time_limit, int test_error
         if (!rdual)
             return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
     }
+    if (sep) {
+        xcol = tk_malloc_array((size_t)lp->ncols + 1, sizeof *xcol);
+        if (!xcol) {
+            free(rdual);
+            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        }
+    }
     glp_term_out(GLP_OFF);
     glp_term_hook(glue_quiet, NULL);
     if (setjmp(ctx.jb)) {
         free(rdual);
+        free(xcol);
         /* GLPK called glp_error: its environment is unusable; free it all
          * (this also frees P).  The next GLPK call starts a fresh one. */
         glp_free_env();
@@ -114,8 +127,37 @@ tk_status_t mcf_glpk_solve(const mcf_lp_t *lp, double time_limit, int test_error
         }
         ret = glp_simplex(P, &parm);
         st = glp_get_status(P);
-        if (ret != 0 || st != GLP_OPT || !pricer)
+        if (ret != 0 || st != GLP_OPT || !(pricer || sep))
             break;
+        if (sep) {
+            for (int j = 1; j <= lp->ncols; j++)
+                xcol[j] = glp_get_col_prim(P, j);
+            tst = sep(sctx, xcol, lp->ncols, &nr, &tk_err_local);
+            if (tst != TK_OK) {
+                glp_delete_prob(P);
+                glp_error_hook(NULL, NULL);
+                free(rdual);
+                free(xcol);
+                if (err)
+                    *err = tk_err_local;
+                return tst;
+            }
+            if (nr.nrows > 0) {
+                int first = glp_add_rows(P, (int)nr.nrows);
+                for (int64_t i = 0; i < nr.nrows; i++) {
+                    int len = (int)(nr.rowptr[i + 1] - nr.rowptr[i]);
+                    glp_set_row_bnds(P, first + (int)i, GLP_UP, 0.0, nr.ub[i]);
+                    glp_set_mat_row(P, first + (int)i, len, nr.col + nr.rowptr[i] - 1,
+                                    nr.val + nr.rowptr[i] - 1);
+                }
+                /* the new rows' slacks enter the basis: it stays dual
+                 * feasible, so the dual simplex goes on from it */
+                parm.meth = GLP_DUALP;
+                (*rounds)++;
+                continue;
+            }
+            break;
+        }
         for (int i = 1; i <= lp->nrows; i++)
             rdual[i] = glp_get_row_dual(P, i);
         tst = pricer(pctx, rdual, &nc, &tk_err_local);
@@ -140,7 +182,8 @@ tk_status_t mcf_glpk_solve(const mcf_lp_t *lp, double time_limit, int test_error
         (*rounds)++;
     }
     free(rdual);
-    rdual = NULL;
+    free(xcol);
+    rdual = xcol = NULL;
     if (ret == GLP_ETMLIM) {
         glp_delete_prob(P);
         glp_error_hook(NULL, NULL);

@@ -35,14 +35,35 @@ typedef struct mcf_newcols {
 typedef tk_status_t (*mcf_pricer_fn)(void *ctx, const double *dual, mcf_newcols_t *out,
                                      tk_error_t *err);
 
+/* New capacity rows from a separator: row i has entries col[rowptr[i] ..
+ * rowptr[i+1]-1] (1-based column numbers) with values val[...] and upper
+ * bound ub[i] (lower bound none).  The arrays belong to the separator. */
+typedef struct mcf_newrows {
+    int64_t nrows;
+    int64_t *rowptr;
+    int *col;
+    double *val;
+    double *ub;
+} mcf_newrows_t;
+/* Row generation: given the column values (x[1..ncols]) of an optimal
+ * restricted LP, return the constraints it violates among those left out
+ * (nrows = 0: the solution satisfies them all, so it is optimal for the
+ * whole LP). */
+typedef tk_status_t (*mcf_separator_fn)(void *ctx, const double *x, int ncols,
+                                        mcf_newrows_t *out, tk_error_t *err);
+
 /* Solve with GLPK's simplex.  On success *theta is the optimum; dual (may
  * be NULL) receives the dual prices of the capacity rows, act (may be NULL)
- * their activities.  *iters receives the simplex iteration count.
+ * their activities (the rows of lp only: not with a separator).  pricer
+ * (column generation) or sep (row generation), one or neither, runs after
+ * every optimal solve until it adds nothing; *rounds counts the
+ * solves after the first.  *iters receives the simplex iteration count.
  * Errors: TK_ELIMIT (time limit), TK_EINTERNAL (GLPK failure or a status
  * other than optimal), TK_ENOMEM. */
 tk_status_t mcf_glpk_solve(const mcf_lp_t *lp, double time_limit, int test_error,
-                           mcf_pricer_fn pricer, void *pctx, double *theta, double *dual,
-                           double *act, int64_t *iters, int64_t *rounds, tk_error_t *err);
+                           mcf_pricer_fn pricer, void *pctx, mcf_separator_fn sep, void *sctx,
+                           double *theta, double *dual, double *act, int64_t *iters,
+                           int64_t *rounds, tk_error_t *err);
 
 /* The certified approximation (mcf_approx.c). */
 tk_status_t mcf_approx(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
@@ -128,6 +149,7 @@ static inline void mcf_lp_put(mcf_lpbuf_t *b, int64_t row, int64_t col, double v
  * cuts GLPK's dual simplex iterations on the path LP by about a quarter. */
 tk_status_t mcf_solve_lp(const tk_graph_t *g, mcf_lpbuf_t *b, int nrows, int ncols, int nfixed,
                          double tcap, double tbound, mcf_pricer_fn pricer, void *pctx,
-                         const tk_mcf_opts_t *o, tk_mcf_result_t *out, tk_error_t *err);
+                         mcf_separator_fn sep, void *sctx, const tk_mcf_opts_t *o,
+                         tk_mcf_result_t *out, tk_error_t *err);
 
 #endif /* TK_MCF_INTERNAL_H */

@@ -196,34 +196,150 @@ static int split_fits(const tk_graph_t *g, const pool_t *P, double tb, double *l
     return 0;
 }
 
-/* GLPK's simplex on the pool's columns marked in P->in. */
+/* Row generation (a cutting-plane loop) on the path LP: the LP starts with
+ * the capacity rows of the arcs in a guess of the bottleneck, and after
+ * every optimal solve the rows of the arcs its flow overloads are added,
+ * until it overloads none: the restricted LP is a relaxation, so its
+ * optimum is then the whole LP's.  Most arcs of a routed pattern have
+ * slack at the optimum (measured in tests/bench/RESULTS.md), so the LP
+ * GLPK factorizes is a fraction of the whole.  An arc counts as overloaded
+ * beyond a relative ROWGEN_TOL, well under the tolerances of the results'
+ * comparisons. */
+#define ROWGEN_TOL 1e-12
+#define ROWGEN_START 1.0
+typedef struct rowgen {
+    const tk_graph_t *g;
+    int *rowof;     /* m: the arc's capacity row (1 = first), 0 = none */
+    int nrows;      /* capacity rows in the LP */
+    int64_t *aptr;  /* m + 1: the arc's entries in acol / aval */
+    int *acol;      /* LP column */
+    double *aval;
+    mcf_newrows_t nr; /* rowptr m + 1, col / val all entries, ub m */
+} rowgen_t;
+
+static void rowgen_free(rowgen_t *R)
+{
+    free(R->rowof);
+    free(R->aptr);
+    free(R->acol);
+    free(R->aval);
+    free(R->nr.rowptr);
+    free(R->nr.col);
+    free(R->nr.val);
+    free(R->nr.ub);
+}
+
+static tk_status_t rowgen_sep(void *ctx, const double *x, int ncols, mcf_newrows_t *out,
+                              tk_error_t *err)
+{
+    rowgen_t *R = ctx;
+    mcf_newrows_t *nr = &R->nr;
+    int64_t nz = 0;
+
+    (void)ncols;
+    (void)err;
+    nr->nrows = 0;
+    for (int64_t a = 0; a < R->g->m; a++) {
+        double f = 0, c = tk_graph_cap(R->g, a);
+        if (R->rowof[a])
+            continue;
+        for (int64_t e = R->aptr[a]; e < R->aptr[a + 1]; e++)
+            f += R->aval[e] * x[R->acol[e]];
+        if (!(f > c * (1 + ROWGEN_TOL)))
+            continue;
+        R->rowof[a] = ++R->nrows;
+        nr->rowptr[nr->nrows] = nz;
+        nr->ub[nr->nrows] = c;
+        for (int64_t e = R->aptr[a]; e < R->aptr[a + 1]; e++) {
+            nr->col[nz] = R->acol[e];
+            nr->val[nz] = R->aval[e];
+            nz++;
+        }
+        nr->nrows++;
+    }
+    nr->rowptr[nr->nrows] = nz;
+    *out = *nr;
+    return TK_OK;
+}
+
+/* GLPK's simplex on the pool's columns marked in P->in; start (m flags, or
+ * NULL for all) marks the arcs whose capacity rows the LP starts with, the
+ * others joining by row generation. */
 static tk_status_t pool_solve(const tk_graph_t *g, const pool_t *P, double tcap, double tbound,
-                              const tk_mcf_opts_t *o, tk_mcf_result_t *out, tk_error_t *err)
+                              const uint8_t *start, const tk_mcf_opts_t *o,
+                              tk_mcf_result_t *out, tk_error_t *err)
 {
     mcf_lpbuf_t b;
-    int64_t nnz = P->npairs, ncols = 1;
+    rowgen_t R;
+    int64_t nnz = P->npairs, ncols = 1, all = P->npairs;
     tk_status_t st;
 
     memset(&b, 0, sizeof b);
-    for (int64_t j = 0; j < P->ncols; j++)
-        if (P->in[j])
-            nnz += P->ptr[j + 1] - P->ptr[j];
-    if ((st = mcf_lpbuf_alloc(&b, nnz, g->m, o->mem_limit, err)) != TK_OK)
-        return st;
+    memset(&R, 0, sizeof R);
+    R.g = g;
+    R.rowof = tk_calloc_array((size_t)g->m + 1, sizeof *R.rowof);
+    R.aptr = tk_calloc_array((size_t)g->m + 2, sizeof *R.aptr);
+    if (!R.rowof || !R.aptr) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
     for (int64_t a = 0; a < g->m; a++)
-        b.ub[a] = tk_graph_cap(g, a);
+        if (!start || start[a])
+            R.rowof[a] = ++R.nrows;
+    for (int64_t j = 0; j < P->ncols; j++)
+        if (P->in[j]) {
+            nnz++; /* the pair row */
+            for (int64_t k = P->ptr[j] + 1; k < P->ptr[j + 1]; k++) {
+                int64_t a = P->row[k] - P->npairs - 1;
+                all++;
+                R.aptr[a + 2]++;
+                if (R.rowof[a])
+                    nnz++;
+            }
+        }
+    if ((st = mcf_lpbuf_alloc(&b, nnz, R.nrows, o->mem_limit, err)) != TK_OK)
+        goto done;
+    if (start) {
+        /* the transposed pool: arc -> (LP column, value) */
+        for (int64_t a = 0; a < g->m; a++)
+            R.aptr[a + 2] += R.aptr[a + 1];
+        R.acol = tk_malloc_array((size_t)all + 1, sizeof *R.acol);
+        R.aval = tk_malloc_array((size_t)all + 1, sizeof *R.aval);
+        R.nr.rowptr = tk_malloc_array((size_t)g->m + 1, sizeof *R.nr.rowptr);
+        R.nr.col = tk_malloc_array((size_t)all + 1, sizeof *R.nr.col);
+        R.nr.val = tk_malloc_array((size_t)all + 1, sizeof *R.nr.val);
+        R.nr.ub = tk_malloc_array((size_t)g->m + 1, sizeof *R.nr.ub);
+        if (!R.acol || !R.aval || !R.nr.rowptr || !R.nr.col || !R.nr.val || !R.nr.ub) {
+            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+            goto done;
+        }
+    }
+    for (int64_t a = 0; a < g->m; a++)
+        if (R.rowof[a])
+            b.ub[R.rowof[a] - 1] = tk_graph_cap(g, a);
     for (int64_t pr = 1; pr <= P->npairs; pr++)
         mcf_lp_put(&b, pr, 1, -1.0);
     for (int64_t j = 0; j < P->ncols; j++) {
         if (!P->in[j])
             continue;
         ncols++;
-        for (int64_t k = P->ptr[j]; k < P->ptr[j + 1]; k++)
-            mcf_lp_put(&b, P->row[k], ncols, P->val[k]);
+        mcf_lp_put(&b, P->row[P->ptr[j]], ncols, P->val[P->ptr[j]]);
+        for (int64_t k = P->ptr[j] + 1; k < P->ptr[j + 1]; k++) {
+            int64_t a = P->row[k] - P->npairs - 1;
+            if (R.rowof[a])
+                mcf_lp_put(&b, P->npairs + R.rowof[a], ncols, P->val[k]);
+            if (start) {
+                int64_t e = R.aptr[a + 1]++;
+                R.acol[e] = (int)ncols;
+                R.aval[e] = P->val[k];
+            }
+        }
     }
-    st = mcf_solve_lp(g, &b, (int)(P->npairs + g->m), (int)ncols, (int)P->npairs, tcap, tbound,
-                      NULL, NULL, o, out, err);
+    st = mcf_solve_lp(g, &b, (int)(P->npairs + R.nrows), (int)ncols, (int)P->npairs, tcap,
+                      tbound, NULL, NULL, start ? rowgen_sep : NULL, &R, o, out, err);
+done:
     mcf_lpbuf_free(&b);
+    rowgen_free(&R);
     return st;
 }
 
@@ -235,7 +351,7 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
     tk_route_ws_t *ws = NULL;
     tk_pathset_t ps;
     int64_t *tmp = NULL, tmpcap = 0;
-    uint8_t *support = NULL;
+    uint8_t *support = NULL, *start = NULL;
     int64_t npairs = 0;
     pool_t P;
     bound_t B;
@@ -347,19 +463,23 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
         for (int64_t k = P.ptr[j] + 1; k < P.ptr[j + 1]; k++)
             P.row[k] += (int)npairs + 1;
     P.npairs = npairs;
-    if (!o->links && !o->no_presolve) {
-        /* a split that meets the a-priori bound: optimal, no LP */
+    if (!o->links && !o->no_presolve && isfinite(bound_value(&B, g))) {
+        /* a split that meets the a-priori bound: optimal, no LP; else the
+         * arcs it loads most start the row generation */
         double tb = fmin(tcap, bound_value(&B, g));
         double *load = tk_malloc_array((size_t)g->m + 1, sizeof *load);
         double *frac = tk_malloc_array((size_t)P.ncols + 1, sizeof *frac);
-        int fits;
-        if (!load || !frac) {
+        int fits = 0;
+        start = tk_malloc_array((size_t)g->m + 1, 1);
+        if (!load || !frac || !start) {
             free(load);
             free(frac);
             st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
             goto done;
         }
-        fits = isfinite(tb) && split_fits(g, &P, tb, load, frac);
+        fits = split_fits(g, &P, tb, load, frac);
+        for (int64_t a = 0; a < g->m; a++)
+            start[a] = load[a] >= ROWGEN_START * tk_graph_cap(g, a);
         free(load);
         free(frac);
         if (fits) {
@@ -397,7 +517,7 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
              * the barrier's upper bound when the support was right */
             for (int64_t j = 0; j < P.ncols; j++)
                 P.in[j] = support[j];
-            st = pool_solve(g, &P, tcap, fmin(ub, bound_value(&B, g)), o, out, err);
+            st = pool_solve(g, &P, tcap, fmin(ub, bound_value(&B, g)), start, o, out, err);
             if (st != TK_OK)
                 goto done;
             if (out->theta >= fmin(ub, tcap) * (1 - MCF_IPM_GAP)) {
@@ -412,8 +532,9 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
                 P.in[j] = 1;
         }
     }
-    st = pool_solve(g, &P, tcap, bound_value(&B, g), o, out, err);
+    st = pool_solve(g, &P, tcap, bound_value(&B, g), start, o, out, err);
 done:
+    free(start);
     free(support);
     bound_free(&B);
     pool_free(&P);

@@ -13,15 +13,21 @@
 # graphs, RRG(N, 16) with ksp:k, a new graph and pattern per seed: mean
 # seconds per sample with the default against --no-presolve (both --lp
 # auto), how many samples the check settled, the largest difference.
+# Third table: row generation in the simplex, on the samples the split
+# check does not settle: --lp simplex (rows added as the flow overloads
+# their arcs) against --no-presolve --lp simplex (every row from the start)
+# and --no-presolve --lp barrier, on Figure 14's RRG(N, 16) with ksp:k,
+# GDBG(N, 16) with ALLPATH(3) and Figure 13's RRG(150, 8) with ksp:4 and
+# servers; mean solve seconds and row generation rounds per LP.
+# MCF_PATHS_TABLES picks the tables (default "1 2 3").
 set -eu
 W=$(mktemp -d "${TMPDIR:-/tmp}/tk-mcfp.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
 SEEDS=${MCF_PATHS_SEEDS:-1 2 3 4 5}
+TABLES=${MCF_PATHS_TABLES:-1 2 3}
+# jget FILE KEY: a number of topo-mcf's JSON line
+jget() { awk -v RS=, -F: -v k="\"$2\"" '$1 ~ k { print $2; exit }' "$1"; }
 
-echo "## topo-mcf path LP: simplex against barrier (mean s per LP, seeds: $SEEDS)"
-echo
-echo "| graph | pattern | simplex s | barrier s | speed-up | certified by the barrier | max rel. diff |"
-echo "|---|---|---|---|---|---|---|"
 row() { # GEN-ARGS PATTERN
     topo-gen $1 >"$W/g.topo"
     ns=0 ts=0 tb=0 cert=0 dmax=0
@@ -42,20 +48,6 @@ row() { # GEN-ARGS PATTERN
     awk -v g="$1" -v p="$2" -v n="$ns" -v ts="$ts" -v tb="$tb" -v c="$cert" -v d="$dmax" \
         'BEGIN { printf "| %s | %s | %.2f | %.2f | %.1fx | %d of %d | %.1e |\n", g, p, ts / n, tb / n, ts / tb, c, n, d }'
 }
-for N in 100 300 600 900; do
-    row "gdbg n=$N r=16" "switch-perm level=switch"
-    row "gdbg n=$N r=16" "random-shift level=switch"
-done
-for P in 3 10; do
-    row "gdbg n=150 r=8 -p $P" "server-perm"
-    row "gdbg n=150 r=8 -p $P" "random-shift"
-done
-
-echo
-echo "## topo-mcf -r: the split check on seed 003 Figure 14's RRG samples (mean s per sample, seeds: $SEEDS)"
-echo
-echo "| graph | routing | pattern | default s | --no-presolve s | speed-up | settled without an LP | max rel. diff |"
-echo "|---|---|---|---|---|---|---|---|"
 prow() { # N K PATTERN
     ns=0 ta=0 tb=0 none=0 dmax=0
     for s in $SEEDS; do
@@ -74,7 +66,74 @@ prow() { # N K PATTERN
     awk -v g="rrg n=$1 d=16" -v r="ksp:$2" -v p="$3" -v n="$ns" -v ta="$ta" -v tb="$tb" -v c="$none" -v d="$dmax" \
         'BEGIN { printf "| %s | %s | %s | %.3f | %.3f | %.1fx | %d of %d | %.1e |\n", g, r, p, ta / n, tb / n, tb / ta, c, n, d }'
 }
-for NK in 500:9 600:8 700:7 800:6 900:5; do
-    prow "${NK%:*}" "${NK#*:}" "switch-perm level=switch"
-    prow "${NK%:*}" "${NK#*:}" "random-shift level=switch"
-done
+# rgrow GEN-ARGS ROUTING PATTERN: GEN-ARGS may hold @S for the seed (a new
+# graph per sample)
+rgrow() {
+    nlp=0 nnone=0 tr=0 tw=0 tb=0 rr=0 dmax=0
+    for s in $SEEDS; do
+        topo-gen $(printf '%s\n' "$1" | sed "s/@S/$s/") >"$W/g.topo"
+        topo-mcf --lp simplex -r "$2" -m "$3" -s "$s" --json "$W/g.topo" >"$W/a"
+        if grep -q '"lp":"none"' "$W/a"; then
+            nnone=$((nnone + 1))
+            continue
+        fi
+        topo-mcf --no-presolve --lp simplex -r "$2" -m "$3" -s "$s" --json "$W/g.topo" >"$W/b"
+        topo-mcf --no-presolve --lp barrier -r "$2" -m "$3" -s "$s" --json "$W/g.topo" >"$W/c"
+        nlp=$((nlp + 1))
+        tr=$(awk -v a="$tr" -v b="$(jget "$W/a" time)" 'BEGIN { print a + b }')
+        tw=$(awk -v a="$tw" -v b="$(jget "$W/b" time)" 'BEGIN { print a + b }')
+        tb=$(awk -v a="$tb" -v b="$(jget "$W/c" time)" 'BEGIN { print a + b }')
+        rr=$((rr + $(jget "$W/a" rounds)))
+        dmax=$(awk -v a="$(jget "$W/a" theta)" -v b="$(jget "$W/b" theta)" -v m="$dmax" 'BEGIN { d = (a - b) / b; if (d < 0) d = -d; print (d > m ? d : m) }')
+    done
+    awk -v g="$(printf '%s\n' "$1" | sed 's/ -s @S//')" -v r="$2" -v p="$3" -v n="$nlp" -v z="$nnone" -v tr="$tr" -v tw="$tw" -v tb="$tb" -v rr="$rr" -v d="$dmax" \
+        'BEGIN { if (n == 0) { printf "| %s | %s | %s | 0 (%d without) | - | - | - | - | - | - |\n", g, r, p, z; exit }
+                 printf "| %s | %s | %s | %d (%d without) | %.3f | %.3f | %.3f | %.1fx | %.1f | %.1e |\n", g, r, p, n, z, tr / n, tw / n, tb / n, tw / tr, rr / n, d }'
+}
+
+case " $TABLES " in *" 1 "*)
+    echo "## topo-mcf path LP: simplex against barrier (mean s per LP, seeds: $SEEDS)"
+    echo
+    echo "| graph | pattern | simplex s | barrier s | speed-up | certified by the barrier | max rel. diff |"
+    echo "|---|---|---|---|---|---|---|"
+    for N in 100 300 600 900; do
+        row "gdbg n=$N r=16" "switch-perm level=switch"
+        row "gdbg n=$N r=16" "random-shift level=switch"
+    done
+    for P in 3 10; do
+        row "gdbg n=150 r=8 -p $P" "server-perm"
+        row "gdbg n=150 r=8 -p $P" "random-shift"
+    done
+    echo ;;
+esac
+
+case " $TABLES " in *" 2 "*)
+    echo "## topo-mcf -r: the split check on seed 003 Figure 14's RRG samples (mean s per sample, seeds: $SEEDS)"
+    echo
+    echo "| graph | routing | pattern | default s | --no-presolve s | speed-up | settled without an LP | max rel. diff |"
+    echo "|---|---|---|---|---|---|---|---|"
+    for NK in 500:9 600:8 700:7 800:6 900:5; do
+        prow "${NK%:*}" "${NK#*:}" "switch-perm level=switch"
+        prow "${NK%:*}" "${NK#*:}" "random-shift level=switch"
+    done
+    echo ;;
+esac
+
+case " $TABLES " in *" 3 "*)
+    echo "## topo-mcf -r: row generation in the simplex (mean solve s per LP that ran, seeds: $SEEDS)"
+    echo
+    echo "| graph | routing | pattern | LPs (settled without) | simplex, row generation | simplex, all rows | barrier | row generation speed-up | rounds | max rel. diff |"
+    echo "|---|---|---|---|---|---|---|---|---|---|"
+    for NK in 300:15 400:11 500:9 600:8 700:7; do
+        rgrow "rrg n=${NK%:*} d=16 -s @S" "ksp:${NK#*:}" "switch-perm level=switch"
+        rgrow "rrg n=${NK%:*} d=16 -s @S" "ksp:${NK#*:}" "random-shift level=switch"
+    done
+    for N in 300 600; do
+        rgrow "gdbg n=$N r=16" allpath:3 "switch-perm level=switch"
+        rgrow "gdbg n=$N r=16" allpath:3 "random-shift level=switch"
+    done
+    for P in 3 10; do
+        rgrow "rrg n=150 d=8 -p $P -s @S" ksp:4 "server-perm"
+        rgrow "rrg n=150 d=8 -p $P -s @S" ksp:4 "random-shift level=server"
+    done ;;
+esac

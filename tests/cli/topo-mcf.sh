@@ -368,28 +368,34 @@ run topo-mcf --links -r min -m "switch-perm level=switch" "$TMPD/k4.topo"
 [ "$rc" -eq 0 ] && printf '%s\n' "$out" | awk -F '\t' 'NR > 1 { n++; if ($7 != 1) bad = 1; sum += $8 }
     END { d = sum - 1; if (d < 0) d = -d; exit !(n >= 1 && !bad && d < 1e-12) }'
 ok $? "--links on K_4, min, switch permutation: saturated arcs priced to 1" || diag "$out"
-# Against the simplex on random graphs: every presolved theta equals the
-# LP's to 1e-12 (it is the a-priori bound, met by a feasible flow), and the
-# check fires on some of them (plain ksp:K's first-arc ties, min on an
-# RRG's adjacent pairs).
+# Against the whole LP's simplex (--no-presolve) on random graphs: every
+# presolved theta equals the LP's to 1e-12 (it is the a-priori bound, met
+# by a feasible flow), and the check fires on some of them (plain ksp:K's
+# first-arc ties, min on an RRG's adjacent pairs); the others go to the
+# simplex with row generation (capacity rows added as the flow overloads
+# their arcs), whose optimum must be the whole LP's too.
 topo-gen rrg n=60 d=6 -s 5 >"$TMPD/r60.topo"
-npre=0 nbad=0 msg=
+topo-gen gdbg n=60 r=6 >"$TMPD/gd60.topo"
+npre=0 nrg=0 nround=0 nbad=0 msg=
 for s in 1 2 3 4 5 6; do
     for rk in "ksp:4|switch-perm level=switch" "ksp:2|random-shift level=switch" \
-        "min|switch-perm level=switch" "ksp:3|server-perm"; do
+        "min|switch-perm level=switch" "ksp:3|server-perm" "allpath:3|switch-perm level=switch"; do
         r=${rk%%|*} k=${rk#*|}
         topo=$TMPD/r40.topo
-        [ "$k" = server-perm ] && topo=$TMPD/r60.topo && topo-gen rrg n=40 d=6 -p 3 -s "$s" >"$TMPD/r40p.topo" && topo=$TMPD/r40p.topo
-        run topo-mcf --json -r "$r" -m "$k" -s "$s" "$topo"
+        [ "$k" = server-perm ] && topo-gen rrg n=40 d=6 -p 3 -s "$s" >"$TMPD/r40p.topo" && topo=$TMPD/r40p.topo
+        [ "$r" = allpath:3 ] && topo=$TMPD/gd60.topo
+        run topo-mcf --json --lp simplex -r "$r" -m "$k" -s "$s" "$topo"
         px=$(printf '%s\n' "$out" | sed 's/.*"theta":\([^,]*\),.*/\1/')
+        rd=$(printf '%s\n' "$out" | sed 's/.*"rounds":\([0-9]*\),.*/\1/')
         printf '%s\n' "$out" | grep -q '"lp":"none"' && npre=$((npre + 1))
+        [ "${rd:-0}" -gt 0 ] 2>/dev/null && nrg=$((nrg + 1)) && nround=$((nround + rd))
         run topo-mcf --no-presolve --lp simplex -r "$r" -m "$k" -s "$s" "$topo"
         sx=$(c2 4)
         awk -v a="$px" -v b="$sx" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b != "" && d <= 1e-12 * b) }' ||
             { nbad=$((nbad + 1)); msg="$msg $r/$k/s=$s: $px vs $sx"; }
     done
 done
-[ "$nbad" -eq 0 ] && [ "$npre" -gt 0 ]
-ok $? "split check = simplex on 24 routed LPs ($npre settled without an LP)" || diag "$msg"
+[ "$nbad" -eq 0 ] && [ "$npre" -gt 0 ] && [ "$nrg" -gt 0 ]
+ok $? "split check and row generation = the whole LP on 30 routed LPs ($npre without an LP, $nrg by row generation in $nround rounds)" || diag "$msg"
 
 done_testing
