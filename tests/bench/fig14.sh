@@ -18,7 +18,8 @@
 # tests/cli/topo-mcf.sh).
 # Knobs: FIG14_N (sizes), FIG_KINDS (switch-perm and/or random-shift),
 # FIG_SERIES (gdbg and/or rrg; a missing one prints "-"), FIG_MIN, FIG_MAX,
-# FIG_GDBG_SHIFT, FIG_RRG_LP (topo-mcf --lp of the RRG series); FIG_SPREAD=1
+# FIG_GDBG_SHIFT, FIG_RRG_LP (topo-mcf --lp of the RRG series; default
+# simplex from N = 500, auto below, as measured faster); FIG_SPREAD=1
 # routes RRG with ksp:k,spread (ties at the k-th length chosen pseudo-
 # randomly among all of them, topokit(7)) instead of ksp:k.  Prints a
 # Markdown table.
@@ -38,7 +39,11 @@ gdbg_shifts() { # N 'A1 A2 ...': theta of each switch-level shift offset
     shifts_theta "$W/gdbg-$1.topo" switch "$2"
 }
 rrg_one() { # KIND N K SEED
-    topo-gen rrg n="$2" d=16 -s "$4" | topo-mcf --method exact --lp "${FIG_RRG_LP:-auto}" -r ksp:"$3$SPREAD" -m "$1" -s "$4" | awk -F '\t' 'NR == 2 { print $4 }'
+    # the simplex with row generation from N = 500, the barrier below
+    # (tests/bench/RESULTS.md, "row generation in the path LP's simplex")
+    rl=${FIG_RRG_LP:-auto}
+    [ -z "${FIG_RRG_LP:-}" ] && [ "$2" -ge 500 ] && rl=simplex
+    topo-gen rrg n="$2" d=16 -s "$4" | topo-mcf --method exact --lp "$rl" -r ksp:"$3$SPREAD" -m "$1" -s "$4" | awk -F '\t' 'NR == 2 { print $4 }'
 }
 
 echo "## seed 003 Figure 14: switch-level patterns, r = 16 (per-flow throughput = theta)"
