@@ -17,12 +17,15 @@
 # shift), FIG_SERIES (gdbg and/or rrg), FIG_MIN, FIG_MAX, FIG_GDBG_SHIFT,
 # FIG_RRG_LP (topo-mcf --lp of the RRG series; default simplex on shifts,
 # auto on permutations, as measured faster); FIG_SPREAD=1 routes RRG with
-# ksp:k,spread (topokit(7)) instead of ksp:k.
+# ksp:k,spread (topokit(7)) instead of ksp:k.  FIG_KEEP=DIR keeps each
+# sampled point's numbers in DIR/fig13-SERIES-P-KIND.samples (seed i on line
+# i) and resumes from them: a rerun extends the same samples (fig-lib.inc).
 set -eu
 W=$(mktemp -d "${TMPDIR:-/tmp}/tk-fig13.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
 MIN=${FIG_MIN:-20} MAX=${FIG_MAX:-100000}
 SERIES=${FIG_SERIES:-gdbg rrg}
+FIG=fig13
 SPREAD=
 [ "${FIG_SPREAD:-0}" = 1 ] && SPREAD=,spread
 

@@ -21,13 +21,16 @@
 # FIG_GDBG_SHIFT, FIG_RRG_LP (topo-mcf --lp of the RRG series; default
 # simplex from N = 500, auto below, as measured faster); FIG_SPREAD=1
 # routes RRG with ksp:k,spread (ties at the k-th length chosen pseudo-
-# randomly among all of them, topokit(7)) instead of ksp:k.  Prints a
-# Markdown table.
+# randomly among all of them, topokit(7)) instead of ksp:k.  FIG_KEEP=DIR
+# keeps each sampled point's numbers in DIR/fig14-SERIES-N-KIND.samples
+# (seed i on line i) and resumes from them: a rerun extends the same
+# samples (fig-lib.inc).  Prints a Markdown table.
 set -eu
 W=$(mktemp -d "${TMPDIR:-/tmp}/tk-fig14.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
 MIN=${FIG_MIN:-20} MAX=${FIG_MAX:-100000}
 SERIES=${FIG_SERIES:-gdbg rrg}
+FIG=fig14
 SPREAD=
 [ "${FIG_SPREAD:-0}" = 1 ] && SPREAD=,spread
 
