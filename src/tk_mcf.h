@@ -43,7 +43,8 @@ typedef enum tk_mcf_method {
 /* The LP algorithm of the exact method. */
 typedef enum tk_mcf_lp {
     TK_MCF_LP_AUTO = 0, /* barrier from TK_MCF_AUTO_BARRIER_COLS arc
-                           columns, TK_MCF_AUTO_PATH_BARRIER_COLS paths  */
+                           columns, TK_MCF_AUTO_PATH_BARRIER_COLS paths
+                           (and TK_MCF_AUTO_PATH_BARRIER_START)          */
     TK_MCF_LP_SIMPLEX,  /* GLPK simplex (arc LP: with column generation) */
     TK_MCF_LP_BARRIER   /* interior point (arc LP: on the shortest-path
                            DAGs), certified; the simplex when not        */
@@ -68,6 +69,13 @@ typedef enum tk_mcf_lp {
  * columns: 0.15 s against 0.1 s; seed 003 Figure 14's GDBG(300, 16), 4200
  * columns: 1-2 s against 7 s). */
 #define TK_MCF_AUTO_PATH_BARRIER_COLS 1500
+/* ... and when the split check (which runs unless --no-presolve or
+ * --links) loads at least this fraction of the arcs to capacity: below
+ * it the simplex starts row generation from few rows and wins (seed 003
+ * Figure 14's RRG from N = 500, 0.01-0.2 of the arcs: 2-6x faster than
+ * the barrier); above it the barrier does (GDBG ALLPATH(3) and RRG(300,
+ * 16) ksp:15, 0.45-0.7: 3-8x). */
+#define TK_MCF_AUTO_PATH_BARRIER_START 0.3
 
 typedef struct tk_mcf_opts {
     tk_mcf_method_t method;

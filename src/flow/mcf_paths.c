@@ -278,8 +278,9 @@ static tk_status_t pool_solve(const tk_graph_t *g, const pool_t *P, double tcap,
     memset(&R, 0, sizeof R);
     R.g = g;
     R.rowof = tk_calloc_array((size_t)g->m + 1, sizeof *R.rowof);
-    R.aptr = tk_calloc_array((size_t)g->m + 2, sizeof *R.aptr);
-    if (!R.rowof || !R.aptr) {
+    if (start)
+        R.aptr = tk_calloc_array((size_t)g->m + 2, sizeof *R.aptr);
+    if (!R.rowof || (start && !R.aptr)) {
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         goto done;
     }
@@ -291,8 +292,10 @@ static tk_status_t pool_solve(const tk_graph_t *g, const pool_t *P, double tcap,
             nnz++; /* the pair row */
             for (int64_t k = P->ptr[j] + 1; k < P->ptr[j + 1]; k++) {
                 int64_t a = P->row[k] - P->npairs - 1;
-                all++;
-                R.aptr[a + 2]++;
+                if (start) { /* the transposed pool's counts */
+                    all++;
+                    R.aptr[a + 2]++;
+                }
                 if (R.rowof[a])
                     nnz++;
             }
@@ -352,7 +355,7 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
     tk_pathset_t ps;
     int64_t *tmp = NULL, tmpcap = 0;
     uint8_t *support = NULL, *start = NULL;
-    int64_t npairs = 0;
+    int64_t npairs = 0, nstart = 0;
     pool_t P;
     bound_t B;
     double tcap, t0 = mcf_now();
@@ -478,8 +481,10 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
             goto done;
         }
         fits = split_fits(g, &P, tb, load, frac);
-        for (int64_t a = 0; a < g->m; a++)
+        for (int64_t a = 0; a < g->m; a++) {
             start[a] = load[a] >= ROWGEN_START * tk_graph_cap(g, a);
+            nstart += start[a];
+        }
         free(load);
         free(frac);
         if (fits) {
@@ -492,7 +497,8 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
         }
     }
     if (o->lp == TK_MCF_LP_BARRIER ||
-        (o->lp == TK_MCF_LP_AUTO && P.ncols >= TK_MCF_AUTO_PATH_BARRIER_COLS)) {
+        (o->lp == TK_MCF_LP_AUTO && P.ncols >= TK_MCF_AUTO_PATH_BARRIER_COLS &&
+         (!start || (double)nstart >= TK_MCF_AUTO_PATH_BARRIER_START * (double)g->m))) {
         mcf_pathlp_t L = { npairs, P.ncols, P.ptr, P.row, P.val };
         int certified = 0;
         double ub;

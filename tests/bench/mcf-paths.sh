@@ -19,12 +19,18 @@
 # and --no-presolve --lp barrier, on Figure 14's RRG(N, 16) with ksp:k,
 # GDBG(N, 16) with ALLPATH(3) and Figure 13's RRG(150, 8) with ksp:4 and
 # servers; mean solve seconds and row generation rounds per LP.
-# MCF_PATHS_TABLES picks the tables (default "1 2 3").
+# Fourth table: --lp auto's choice per LP (barrier from 1500 path columns
+# when the split check loads at least 0.3 of the arcs to capacity, else
+# the simplex with row generation) against --lp simplex and --lp barrier,
+# all with the split check, on the third table's LPs: mean solve seconds,
+# how often auto chose the barrier, and the worst ratio over the LPs of
+# auto's time to the faster of the two.
+# MCF_PATHS_TABLES picks the tables (default "1 2 3 4").
 set -eu
 W=$(mktemp -d "${TMPDIR:-/tmp}/tk-mcfp.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
 SEEDS=${MCF_PATHS_SEEDS:-1 2 3 4 5}
-TABLES=${MCF_PATHS_TABLES:-1 2 3}
+TABLES=${MCF_PATHS_TABLES:-1 2 3 4}
 # jget FILE KEY: a number of topo-mcf's JSON line
 jget() { awk -v RS=, -F: -v k="\"$2\"" '$1 ~ k { print $2; exit }' "$1"; }
 
@@ -90,6 +96,29 @@ rgrow() {
         'BEGIN { if (n == 0) { printf "| %s | %s | %s | 0 (%d without) | - | - | - | - | - | - |\n", g, r, p, z; exit }
                  printf "| %s | %s | %s | %d (%d without) | %.3f | %.3f | %.3f | %.1fx | %.1f | %.1e |\n", g, r, p, n, z, tr / n, tw / n, tb / n, tw / tr, rr / n, d }'
 }
+autorow() { # GEN-ARGS ('@S': the seed) ROUTING PATTERN
+    nlp=0 nnone=0 ta=0 ts=0 tb=0 nbar=0 worst=0
+    for s in $SEEDS; do
+        topo-gen $(printf '%s\n' "$1" | sed "s/@S/$s/") >"$W/g.topo"
+        topo-mcf -r "$2" -m "$3" -s "$s" --json "$W/g.topo" >"$W/a"
+        if grep -q '"lp":"none"' "$W/a"; then
+            nnone=$((nnone + 1))
+            continue
+        fi
+        topo-mcf --lp simplex -r "$2" -m "$3" -s "$s" --json "$W/g.topo" >"$W/b"
+        topo-mcf --lp barrier -r "$2" -m "$3" -s "$s" --json "$W/g.topo" >"$W/c"
+        nlp=$((nlp + 1))
+        grep -q '"lp":"barrier"' "$W/a" && nbar=$((nbar + 1))
+        set -- "$1" "$2" "$3" "$(jget "$W/a" time)" "$(jget "$W/b" time)" "$(jget "$W/c" time)"
+        ta=$(awk -v a="$ta" -v b="$4" 'BEGIN { print a + b }')
+        ts=$(awk -v a="$ts" -v b="$5" 'BEGIN { print a + b }')
+        tb=$(awk -v a="$tb" -v b="$6" 'BEGIN { print a + b }')
+        worst=$(awk -v a="$4" -v b="$5" -v c="$6" -v w="$worst" 'BEGIN { r = a / (b < c ? b : c); print (r > w ? r : w) }')
+    done
+    awk -v g="$(printf '%s\n' "$1" | sed 's/ -s @S//')" -v r="$2" -v p="$3" -v n="$nlp" -v z="$nnone" -v ta="$ta" -v ts="$ts" -v tb="$tb" -v nb="$nbar" -v w="$worst" \
+        'BEGIN { if (n == 0) { printf "| %s | %s | %s | 0 (%d without) | - | - | - | - | - |\n", g, r, p, z; exit }
+                 printf "| %s | %s | %s | %d (%d without) | %.3f | %.3f | %.3f | %d of %d | %.2f |\n", g, r, p, n, z, ta / n, ts / n, tb / n, nb, n, w }'
+}
 
 case " $TABLES " in *" 1 "*)
     echo "## topo-mcf path LP: simplex against barrier (mean s per LP, seeds: $SEEDS)"
@@ -135,5 +164,25 @@ case " $TABLES " in *" 3 "*)
     for P in 3 10; do
         rgrow "rrg n=150 d=8 -p $P -s @S" ksp:4 "server-perm"
         rgrow "rrg n=150 d=8 -p $P -s @S" ksp:4 "random-shift level=server"
+    done ;;
+esac
+
+case " $TABLES " in *" 4 "*)
+    echo
+    echo "## topo-mcf -r: --lp auto's choice against both algorithms (mean solve s per LP that ran, seeds: $SEEDS)"
+    echo
+    echo "| graph | routing | pattern | LPs (settled without) | auto | simplex | barrier | auto chose the barrier | worst auto / faster |"
+    echo "|---|---|---|---|---|---|---|---|---|"
+    for NK in 300:15 400:11 500:9 600:8 700:7; do
+        autorow "rrg n=${NK%:*} d=16 -s @S" "ksp:${NK#*:}" "switch-perm level=switch"
+        autorow "rrg n=${NK%:*} d=16 -s @S" "ksp:${NK#*:}" "random-shift level=switch"
+    done
+    for N in 300 600; do
+        autorow "gdbg n=$N r=16" allpath:3 "switch-perm level=switch"
+        autorow "gdbg n=$N r=16" allpath:3 "random-shift level=switch"
+    done
+    for P in 3 10; do
+        autorow "rrg n=150 d=8 -p $P -s @S" ksp:4 "server-perm"
+        autorow "rrg n=150 d=8 -p $P -s @S" ksp:4 "random-shift level=server"
     done ;;
 esac

@@ -398,4 +398,31 @@ done
 [ "$nbad" -eq 0 ] && [ "$npre" -gt 0 ] && [ "$nrg" -gt 0 ]
 ok $? "split check and row generation = the whole LP on 30 routed LPs ($npre without an LP, $nrg by row generation in $nround rounds)" || diag "$msg"
 
+# --lp auto on a path LP of 1500 columns or more: the barrier when the
+# split check loads at least 0.3 of the arcs to capacity, else the simplex
+# with row generation.  RRG(256, 16) with ksp:6 (1536 columns): the split
+# overloads a few of the 4096 arcs, so the simplex; with --no-presolve
+# there is no split check and the column count alone picks the barrier;
+# GDBG(100, 16) with ALLPATH(3) (over 1500 columns, most arcs overloaded
+# by the split): the barrier.
+# All three thetas agree with the other algorithm's.
+topo-gen rrg n=256 d=16 -s 1 >"$TMPD/r256.topo"
+run topo-mcf --json -r ksp:6 -m "switch-perm level=switch" -s 1 "$TMPD/r256.topo"
+a1=$out
+run topo-mcf --json --no-presolve -r ksp:6 -m "switch-perm level=switch" -s 1 "$TMPD/r256.topo"
+a2=$out
+run topo-mcf --lp barrier -r ksp:6 -m "switch-perm level=switch" -s 1 "$TMPD/r256.topo"
+b1=$(c2 4)
+topo-gen gdbg n=100 r=16 >"$TMPD/gd100.topo"
+run topo-mcf --json -r allpath:3 -m "switch-perm level=switch" -s 1 "$TMPD/gd100.topo"
+a3=$out
+run topo-mcf --lp simplex -r allpath:3 -m "switch-perm level=switch" -s 1 "$TMPD/gd100.topo"
+s3=$(c2 4)
+jt() { printf '%s\n' "$1" | sed 's/.*"theta":\([^,]*\),.*/\1/'; }
+printf '%s\n' "$a1" | grep -q '"lp":"simplex"' && printf '%s\n' "$a2" | grep -q '"lp":"barrier"' &&
+    printf '%s\n' "$a3" | grep -q '"lp":"barrier"' && near "$(jt "$a1")" "$b1" && near "$(jt "$a2")" "$b1" &&
+    near "$(jt "$a3")" "$s3"
+ok $? "--lp auto on path LPs: simplex when the split check overloads few arcs, barrier otherwise, same theta" ||
+    diag "$a1 / $a2 / $a3 / $b1 $s3"
+
 done_testing
