@@ -69,8 +69,7 @@ typedef enum tk_mcf_lp {
  * columns: 0.15 s against 0.1 s; seed 003 Figure 14's GDBG(300, 16), 4200
  * columns: 1-2 s against 7 s). */
 #define TK_MCF_AUTO_PATH_BARRIER_COLS 1500
-/* ... and when the split check (which runs unless --no-presolve or
- * --links) loads at least this fraction of the arcs to capacity: below
+/* ... and when the split check (which runs unless --no-presolve) loads at least this fraction of the arcs to capacity: below
  * it the simplex starts row generation from few rows and wins (seed 003
  * Figure 14's RRG from N = 500, 0.01-0.2 of the arcs: 2-6x faster than
  * the barrier); above it the barrier does (GDBG ALLPATH(3) and RRG(300,
@@ -132,16 +131,18 @@ tk_status_t tk_mcf_solve(const tk_graph_t *g, const tk_swdemand_t *d, const tk_m
  * variable per path of each demand pair's path set (tk_route_paths, at most
  * max_paths per pair, 0 = no limit), shared arc capacities, maximise theta.
  * The path weights of the model are ignored: the LP chooses the split.
- * Always exact.  First (unless opts.no_presolve or links) a split check:
+ * Always exact.  First (unless opts.no_presolve) a split check:
  * a few passes of rip-up and reroute put every pair's demand, times the
  * least of the a-priori weak-duality bounds (hop count over the used arcs,
  * each source's first-arc cut, each destination's last-arc cut), on its
  * paths; if that flow fits the capacities within 1e-12, theta is that
- * bound and no LP runs (result no_lp).  Otherwise GLPK's simplex, with
+ * bound and no LP runs (result no_lp; not with links, which needs the
+ * LP's prices).  Otherwise GLPK's simplex, with
  * the capacity rows added lazily (starting from the arcs the split check
  * overloaded, adding those the solution overloads, until none is: the
- * whole LP's optimum; every row from the start with no_presolve or
- * links), or (opts.lp) the interior point method
+ * whole LP's optimum; every row from the start with no_presolve; with
+ * links an arc whose row never joined is priced 0), or (opts.lp) the
+ * interior point method
  * certified within 1e-9 by a flow over the paths and the weak-duality
  * bound of its duals; when that falls short, the simplex over the paths
  * the barrier's flow uses (accepted when it meets the barrier's bound

@@ -259,22 +259,50 @@ static double bound_margin(double bound)
     return isfinite(bound) ? bound * (1 + 1e-9) : HUGE_VAL;
 }
 
+/* Capacity rows' duals and activities (dual, act: by row) by arc instead,
+ * through rowof (arc -> row, 1 = first, 0 = none): an arc without a row
+ * gets price 0 and activity 0 (it is never reported: fill_links lists the
+ * arcs with a positive price). */
+static tk_status_t links_by_arc(const tk_graph_t *g, const int *rowof, double *dual,
+                                double *act, tk_error_t *err)
+{
+    double *rd = tk_malloc_array((size_t)g->m + 1, sizeof *rd);
+    double *ra = tk_malloc_array((size_t)g->m + 1, sizeof *ra);
+    if (!rd || !ra) {
+        free(rd);
+        free(ra);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    }
+    memcpy(rd, dual, (size_t)g->m * sizeof *rd);
+    memcpy(ra, act, (size_t)g->m * sizeof *ra);
+    for (int64_t a = 0; a < g->m; a++) {
+        dual[a] = rowof[a] ? rd[rowof[a] - 1] : 0;
+        act[a] = rowof[a] ? ra[rowof[a] - 1] : 0;
+    }
+    free(rd);
+    free(ra);
+    return TK_OK;
+}
+
 /* Common tail of both exact solvers. */
 tk_status_t mcf_solve_lp(const tk_graph_t *g, mcf_lpbuf_t *b, int nrows, int ncols, int nfixed,
                          double tcap, double tbound, mcf_pricer_fn pricer, void *pctx,
-                         mcf_separator_fn sep, void *sctx, const tk_mcf_opts_t *o,
-                         tk_mcf_result_t *out, tk_error_t *err)
+                         mcf_separator_fn sep, void *sctx, const int *rowof,
+                         const tk_mcf_opts_t *o, tk_mcf_result_t *out, tk_error_t *err)
 {
-    /* not with links: GLPK's feasibility tolerance would let theta sit on
-     * a bound the capacities meet exactly, taking their dual prices */
-    double tub = fmin(tcap, o->links ? HUGE_VAL : bound_margin(tbound));
+    /* not tbound with links: GLPK's feasibility tolerance would let theta
+     * sit on a bound the capacities meet exactly, taking their dual
+     * prices; twice it never binds at the optimum */
+    double lub = sep && isfinite(tbound) && tbound > 0 ? 2 * tbound : HUGE_VAL;
+    double tub = fmin(tcap, o->links ? lub : bound_margin(tbound));
     mcf_lp_t lp = { nrows, ncols, nfixed, b->ub, tub, (int)b->nnz, b->ia, b->ja, b->ar };
     double *dual = NULL, *act = NULL, theta = 0;
     tk_status_t st;
 
     if (o->links) {
-        dual = tk_malloc_array((size_t)g->m + 1, sizeof *dual);
-        act = tk_malloc_array((size_t)g->m + 1, sizeof *act);
+        /* by row (at most m rows), then by arc with rowof */
+        dual = tk_calloc_array((size_t)g->m + 1, sizeof *dual);
+        act = tk_calloc_array((size_t)g->m + 1, sizeof *act);
         if (!dual || !act) {
             free(dual);
             free(act);
@@ -292,7 +320,9 @@ tk_status_t mcf_solve_lp(const tk_graph_t *g, mcf_lpbuf_t *b, int nrows, int nco
         out->gap = 0;
         out->method = TK_MCF_EXACT;
         out->limited_by_servers = isfinite(tcap) && theta >= tcap * (1 - 1e-9);
-        if (o->links)
+        if (o->links && rowof)
+            st = links_by_arc(g, rowof, dual, act, err);
+        if (o->links && st == TK_OK)
             st = fill_links(g, dual, act, theta, out, err);
     }
     free(dual);
@@ -602,7 +632,7 @@ static tk_status_t exact_arc(const tk_graph_t *g, const tk_swdemand_t *d, const 
     /* no bound on theta here: a weak-duality bound (unit lengths, cuts
      * around one switch) left GLPK's iterations unchanged on this LP */
     st = mcf_solve_lp(g, &b, (int)nrows, (int)ncols, (int)nfixed, tcap, HUGE_VAL, arc_pricer,
-                      &G, NULL, NULL, o, out, err);
+                      &G, NULL, NULL, NULL, o, out, err);
     *broke = G.broke;
 done:
     mcf_lpbuf_free(&b);

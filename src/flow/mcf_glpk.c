@@ -201,6 +201,8 @@ tk_status_t mcf_glpk_solve(const mcf_lp_t *lp, double time_limit, int test_error
         *theta = 0;
     if (iters)
         *iters = glp_get_it_cnt(P);
+    /* every capacity row at the end: row generation may have added some */
+    ncap = glp_get_num_rows(P) - lp->nfixed;
     for (int i = 0; i < ncap; i++) {
         if (dual)
             dual[i] = glp_get_row_dual(P, lp->nfixed + 1 + i);

@@ -54,7 +54,8 @@ typedef tk_status_t (*mcf_separator_fn)(void *ctx, const double *x, int ncols,
 
 /* Solve with GLPK's simplex.  On success *theta is the optimum; dual (may
  * be NULL) receives the dual prices of the capacity rows, act (may be NULL)
- * their activities (the rows of lp only: not with a separator).  pricer
+ * their activities, for every capacity row at the end (lp's first, then
+ * those sep added, in order: the arrays need room for all).  pricer
  * (column generation) or sep (row generation), one or neither, runs after
  * every optimal solve until it adds nothing; *rounds counts the
  * solves after the first.  *iters receives the simplex iteration count.
@@ -142,14 +143,21 @@ static inline void mcf_lp_put(mcf_lpbuf_t *b, int64_t row, int64_t col, double v
     b->ar[b->nnz] = v;
 }
 /* Solve the LP in b (rows 1..nfixed equalities, then one capacity row per
- * arc of g), fill out (theta, links).  tcap: the server cap on theta;
- * tbound: a valid upper bound on the LP's optimum (weak duality), given
- * to GLPK as theta's bound with a relative margin of 1e-9 so that rounding
- * never cuts the optimum off (HUGE_VAL: none).  A finite bound on theta
- * cuts GLPK's dual simplex iterations on the path LP by about a quarter. */
+ * arc of g, or with rowof the rows it lists), fill out (theta, links).
+ * tcap: the server cap on theta; tbound: a valid upper bound on the LP's
+ * optimum (weak duality), given to GLPK as theta's bound with a relative
+ * margin of 1e-9 so that rounding never cuts the optimum off (HUGE_VAL:
+ * none).  A finite bound on theta cuts GLPK's dual simplex iterations on
+ * the path LP by about a quarter.  With --links the bound is 2 tbound
+ * instead when sep is given (it keeps the restricted LPs of row generation
+ * bounded and never binds at the optimum, so the capacities keep their
+ * prices), none otherwise.  rowof (m entries, or NULL for row a = arc a):
+ * the arc's capacity row, 1 = the first, 0 = none; sep adds rows and
+ * fills rowof as it goes, and an arc without a row has dual price 0 (the
+ * restricted LP's optimal duals, extended by zeros, are the whole LP's). */
 tk_status_t mcf_solve_lp(const tk_graph_t *g, mcf_lpbuf_t *b, int nrows, int ncols, int nfixed,
                          double tcap, double tbound, mcf_pricer_fn pricer, void *pctx,
-                         mcf_separator_fn sep, void *sctx, const tk_mcf_opts_t *o,
-                         tk_mcf_result_t *out, tk_error_t *err);
+                         mcf_separator_fn sep, void *sctx, const int *rowof,
+                         const tk_mcf_opts_t *o, tk_mcf_result_t *out, tk_error_t *err);
 
 #endif /* TK_MCF_INTERNAL_H */

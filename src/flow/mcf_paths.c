@@ -339,7 +339,7 @@ static tk_status_t pool_solve(const tk_graph_t *g, const pool_t *P, double tcap,
         }
     }
     st = mcf_solve_lp(g, &b, (int)(P->npairs + R.nrows), (int)ncols, (int)P->npairs, tcap,
-                      tbound, NULL, NULL, start ? rowgen_sep : NULL, &R, o, out, err);
+                      tbound, NULL, NULL, start ? rowgen_sep : NULL, &R, R.rowof, o, out, err);
 done:
     mcf_lpbuf_free(&b);
     rowgen_free(&R);
@@ -466,9 +466,10 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
         for (int64_t k = P.ptr[j] + 1; k < P.ptr[j + 1]; k++)
             P.row[k] += (int)npairs + 1;
     P.npairs = npairs;
-    if (!o->links && !o->no_presolve && isfinite(bound_value(&B, g))) {
-        /* a split that meets the a-priori bound: optimal, no LP; else the
-         * arcs it loads most start the row generation */
+    if (!o->no_presolve && isfinite(bound_value(&B, g)) && (!o->links || bound_value(&B, g) > 0)) {
+        /* a split that meets the a-priori bound: optimal, no LP (unless
+         * --links wants the LP's prices); else the arcs it loads most
+         * start the row generation */
         double tb = fmin(tcap, bound_value(&B, g));
         double *load = tk_malloc_array((size_t)g->m + 1, sizeof *load);
         double *frac = tk_malloc_array((size_t)P.ncols + 1, sizeof *frac);
@@ -487,7 +488,7 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
         }
         free(load);
         free(frac);
-        if (fits) {
+        if (fits && !o->links) {
             out->theta = out->upper = tb;
             out->gap = 0;
             out->method = TK_MCF_EXACT;

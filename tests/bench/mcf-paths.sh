@@ -25,12 +25,15 @@
 # all with the split check, on the third table's LPs: mean solve seconds,
 # how often auto chose the barrier, and the worst ratio over the LPs of
 # auto's time to the faster of the two.
-# MCF_PATHS_TABLES picks the tables (default "1 2 3 4").
+# Fifth table: --links (the saturated links, the LP's dual prices) with
+# row generation against --no-presolve --links (every row), both --lp
+# simplex: mean seconds per LP and the largest difference in theta.
+# MCF_PATHS_TABLES picks the tables (default "1 2 3 4 5").
 set -eu
 W=$(mktemp -d "${TMPDIR:-/tmp}/tk-mcfp.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
 SEEDS=${MCF_PATHS_SEEDS:-1 2 3 4 5}
-TABLES=${MCF_PATHS_TABLES:-1 2 3 4}
+TABLES=${MCF_PATHS_TABLES:-1 2 3 4 5}
 # jget FILE KEY: a number of topo-mcf's JSON line
 jget() { awk -v RS=, -F: -v k="\"$2\"" '$1 ~ k { print $2; exit }' "$1"; }
 
@@ -119,6 +122,21 @@ autorow() { # GEN-ARGS ('@S': the seed) ROUTING PATTERN
         'BEGIN { if (n == 0) { printf "| %s | %s | %s | 0 (%d without) | - | - | - | - | - |\n", g, r, p, z; exit }
                  printf "| %s | %s | %s | %d (%d without) | %.3f | %.3f | %.3f | %d of %d | %.2f |\n", g, r, p, n, z, ta / n, ts / n, tb / n, nb, n, w }'
 }
+linkrow() { # GEN-ARGS ('@S': the seed) ROUTING PATTERN
+    nlp=0 tr=0 tw=0 rr=0 dmax=0
+    for s in $SEEDS; do
+        topo-gen $(printf '%s\n' "$1" | sed "s/@S/$s/") >"$W/g.topo"
+        topo-mcf --links --lp simplex -r "$2" -m "$3" -s "$s" --json "$W/g.topo" >"$W/a"
+        topo-mcf --links --no-presolve --lp simplex -r "$2" -m "$3" -s "$s" --json "$W/g.topo" >"$W/b"
+        nlp=$((nlp + 1))
+        tr=$(awk -v a="$tr" -v b="$(jget "$W/a" time)" 'BEGIN { print a + b }')
+        tw=$(awk -v a="$tw" -v b="$(jget "$W/b" time)" 'BEGIN { print a + b }')
+        rr=$((rr + $(jget "$W/a" rounds)))
+        dmax=$(awk -v a="$(jget "$W/a" theta)" -v b="$(jget "$W/b" theta)" -v m="$dmax" 'BEGIN { d = (a - b) / b; if (d < 0) d = -d; print (d > m ? d : m) }')
+    done
+    awk -v g="$(printf '%s\n' "$1" | sed 's/ -s @S//')" -v r="$2" -v p="$3" -v n="$nlp" -v tr="$tr" -v tw="$tw" -v rr="$rr" -v d="$dmax" \
+        'BEGIN { printf "| %s | %s | %s | %d | %.3f | %.3f | %.1fx | %.1f | %.1e |\n", g, r, p, n, tr / n, tw / n, tw / tr, rr / n, d }'
+}
 
 case " $TABLES " in *" 1 "*)
     echo "## topo-mcf path LP: simplex against barrier (mean s per LP, seeds: $SEEDS)"
@@ -185,4 +203,18 @@ case " $TABLES " in *" 4 "*)
         autorow "rrg n=150 d=8 -p $P -s @S" ksp:4 "server-perm"
         autorow "rrg n=150 d=8 -p $P -s @S" ksp:4 "random-shift level=server"
     done ;;
+esac
+
+case " $TABLES " in *" 5 "*)
+    echo
+    echo "## topo-mcf -r --links: row generation against every row (simplex, mean s per LP, seeds: $SEEDS)"
+    echo
+    echo "| graph | routing | pattern | LPs | row generation | all rows | speed-up | rounds | max rel. diff |"
+    echo "|---|---|---|---|---|---|---|---|---|"
+    for NK in 400:11 600:8; do
+        linkrow "rrg n=${NK%:*} d=16 -s @S" "ksp:${NK#*:}" "switch-perm level=switch"
+        linkrow "rrg n=${NK%:*} d=16 -s @S" "ksp:${NK#*:}" "random-shift level=switch"
+    done
+    linkrow "gdbg n=300 r=16" allpath:3 "switch-perm level=switch"
+    linkrow "rrg n=150 d=8 -p 3 -s @S" ksp:4 "server-perm" ;;
 esac

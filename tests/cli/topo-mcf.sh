@@ -360,8 +360,9 @@ ok $? "K_4, min, switch permutation: theta 1 by the split check, no LP" || diag 
 run topo-mcf --json --no-presolve -r min -m "switch-perm level=switch" "$TMPD/k4.topo"
 [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q '"theta":1,.*"lp":"simplex"'
 ok $? "--no-presolve: the same theta from the simplex" || diag "$out"
-# --links needs the LP's duals: no split check, and theta's a-priori bound
-# (met exactly here) must not take the capacities' prices: saturated arcs
+# --links needs the LP's duals: the split check never settles it, and
+# theta's a-priori bound (met exactly here) must not take the capacities'
+# prices: saturated arcs
 # (load 1) whose prices sum to 1 (any of the four direct arcs of the
 # permutation is a valid bottleneck).
 run topo-mcf --links -r min -m "switch-perm level=switch" "$TMPD/k4.topo"
@@ -424,5 +425,45 @@ printf '%s\n' "$a1" | grep -q '"lp":"simplex"' && printf '%s\n' "$a2" | grep -q 
     near "$(jt "$a3")" "$s3"
 ok $? "--lp auto on path LPs: simplex when the split check overloads few arcs, barrier otherwise, same theta" ||
     diag "$a1 / $a2 / $a3 / $b1 $s3"
+
+# --links with row generation: the split check's overloaded arcs start
+# the LP and rows join as the flow overloads their arcs; an arc whose row
+# never joined is priced 0.  The prices must still be an optimal dual:
+# with y the printed prices (sum y(a) cap(a) = 1, capacities 1 here), weak
+# duality over the routing's own path sets gives theta <= 1 / sum over
+# pairs of w(s,t) min_{p in P(s,t)} y(p), with equality exactly when y is
+# optimal; a wrong row-to-arc mapping prices the wrong arcs and breaks it.
+lbad=0 lrg=0 lmsg=
+for rk in "ksp:4|switch-perm level=switch|1" "ksp:4|switch-perm level=switch|2" \
+    "ksp:2|random-shift level=switch|3" "ksp:3|switch-perm level=switch|4" \
+    "allpath:3|switch-perm level=switch|1" "allpath:3|random-shift level=switch|2"; do
+    r=${rk%%|*} k=${rk#*|} s=${k#*|} k=${k%|*}
+    topo=$TMPD/rrg40.topo
+    [ "$r" = allpath:3 ] && topo=$TMPD/gd60.topo
+    run topo-mcf --json --links -r "$r" -m "$k" -s "$s" "$topo"
+    js=$out
+    rd=$(printf '%s\n' "$js" | sed 's/.*"rounds":\([0-9]*\),.*/\1/')
+    [ "${rd:-0}" -gt 0 ] 2>/dev/null && lrg=$((lrg + 1))
+    run topo-mcf --links -r "$r" -m "$k" -s "$s" "$topo"
+    printf '%s\n' "$out" | awk -F '\t' 'NR > 1 { print $4, $5, $8 }' >"$TMPD/prices"
+    topo-pattern $k -s "$s" "$topo" | awk 'NR > 6 { print $1, $2, (NF > 2 ? $3 : 1) }' >"$TMPD/pairs"
+    : >"$TMPD/ppaths"
+    while read -r ps pd pw; do
+        topo-route -r "$r" --pair "$ps,$pd" --paths "$topo" | awk -F '\t' -v w="$pw" 'NR > 1 { print $2, $3, w, $7 }' >>"$TMPD/ppaths"
+    done <"$TMPD/pairs"
+    th=$(printf '%s\n' "$js" | sed 's/.*"theta":\([^,]*\),.*/\1/')
+    run topo-mcf --no-presolve -r "$r" -m "$k" -s "$s" "$topo"
+    wx=$(c2 4)
+    awk -v th="$th" -v wx="$wx" 'FNR == NR { y[$1 "-" $2] = $3; next }
+        { n = split($4, v, "-"); c = 0; for (i = 1; i < n; i++) c += y[v[i] "-" v[i + 1]]
+          key = $1 " " $2; if (!(key in best) || c < best[key]) best[key] = c; w[key] = $3 }
+        END { for (k in best) den += w[k] * best[k]
+              if (den <= 0) exit 1
+              ub = 1 / den; d = ub - th; if (d < 0) d = -d; e = th - wx; if (e < 0) e = -e
+              exit !(d <= 1e-9 * th && e <= 1e-9 * wx) }' "$TMPD/prices" "$TMPD/ppaths" ||
+        { lbad=$((lbad + 1)); lmsg="$lmsg $r/$k/s=$s theta $th (whole LP $wx)"; }
+done
+[ "$lbad" -eq 0 ] && [ "$lrg" -gt 0 ]
+ok $? "--links with row generation: prices certify theta by weak duality on 6 routed LPs ($lrg with rows added)" || diag "$lmsg"
 
 done_testing
