@@ -346,6 +346,31 @@ done:
     return st;
 }
 
+/* The options of the next solve stage, with what is left of the run's
+ * time limit (counted from t0: path enumeration, the split check and
+ * earlier stages use it up too); TK_ELIMIT when nothing is left. */
+static tk_status_t stage_opts(const tk_mcf_opts_t *o, double t0, tk_mcf_opts_t *so,
+                              tk_error_t *err)
+{
+    *so = *o;
+    if (o->time_limit > 0) {
+        so->time_limit = o->time_limit - (mcf_now() - t0);
+        if (so->time_limit <= 0)
+            return tk_error_set(err, TK_ELIMIT, NULL, 0, "time limit of %g s reached (exact LP)",
+                                o->time_limit);
+    }
+    return TK_OK;
+}
+
+/* A stage's time limit error names the run's limit, not the stage's. */
+static tk_status_t stage_status(tk_status_t st, const tk_mcf_opts_t *o, tk_error_t *err)
+{
+    if (st == TK_ELIMIT && err && o->time_limit > 0)
+        tk_error_set(err, TK_ELIMIT, NULL, 0, "time limit of %g s reached (exact LP)",
+                     o->time_limit);
+    return st;
+}
+
 tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
                                uint64_t max_paths, const tk_mcf_opts_t *o,
                                tk_mcf_result_t *out, tk_error_t *err)
@@ -358,6 +383,7 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
     int64_t npairs = 0, nstart = 0;
     pool_t P;
     bound_t B;
+    tk_mcf_opts_t so;
     double tcap, t0 = mcf_now();
     tk_status_t st;
     int bad;
@@ -508,7 +534,10 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
             st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
             goto done;
         }
-        if ((st = mcf_barrier_paths(g, &L, o, &certified, support, out, err)) != TK_OK)
+        if ((st = stage_opts(o, t0, &so, err)) != TK_OK)
+            goto done;
+        if ((st = stage_status(mcf_barrier_paths(g, &L, &so, &certified, support, out, err), o,
+                               err)) != TK_OK)
             goto done;
         if (certified) {
             out->barrier = 1;
@@ -524,7 +553,10 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
              * the barrier's upper bound when the support was right */
             for (int64_t j = 0; j < P.ncols; j++)
                 P.in[j] = support[j];
-            st = pool_solve(g, &P, tcap, fmin(ub, bound_value(&B, g)), start, o, out, err);
+            if ((st = stage_opts(o, t0, &so, err)) != TK_OK)
+                goto done;
+            st = stage_status(pool_solve(g, &P, tcap, fmin(ub, bound_value(&B, g)), start, &so,
+                                         out, err), o, err);
             if (st != TK_OK)
                 goto done;
             if (out->theta >= fmin(ub, tcap) * (1 - MCF_IPM_GAP)) {
@@ -539,7 +571,9 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
                 P.in[j] = 1;
         }
     }
-    st = pool_solve(g, &P, tcap, bound_value(&B, g), start, o, out, err);
+    if ((st = stage_opts(o, t0, &so, err)) != TK_OK)
+        goto done;
+    st = stage_status(pool_solve(g, &P, tcap, bound_value(&B, g), start, &so, out, err), o, err);
 done:
     free(start);
     free(support);

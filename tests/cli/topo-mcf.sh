@@ -297,7 +297,12 @@ run topo-mcf --lp barrier -r allpath:3 -m "switch-perm level=switch" --links "$T
     printf '%s\n' "$out" | awk -F '\t' 'NR > 1 { if ($7 > 1 + 1e-9 || $8 <= 0) bad = 1; if ($7 > 1 - 1e-6) top = 1 } END { exit bad || !top }'
 ok $? "gdbg(60,8) allpath:3 barrier --links: loads <= 1, one at 1, duals > 0" || diag "$out"
 run topo-mcf --lp barrier -r allpath:3 -m "switch-perm level=switch" --time-limit 0.000001 "$TMPD/g60.topo"
-expect_fail 1 "time limit" "-r with --lp barrier --time-limit: exit 1, one line"
+expect_fail 1 "^topo-mcf: .*time limit of 1e-06 s reached" "-r with --lp barrier --time-limit: exit 1, one line naming the run's limit"
+# the stages share the limit: path enumeration and the split check use it
+# up here, and the simplex's message names the run's limit, not what was
+# left of it
+run topo-mcf --lp simplex -r allpath:3 -m "switch-perm level=switch" --time-limit 0.000001 "$TMPD/g60.topo"
+expect_fail 1 "^topo-mcf: .*time limit of 1e-06 s reached" "-r with --lp simplex --time-limit: exit 1, one line naming the run's limit"
 
 # --- GDBG's reversal: shift a and shift E-a carry the same theta ----------
 # GDBG(n, d) (arcs v -> d v + j mod n) has the automorphism v -> n-1-v; with
