@@ -355,6 +355,27 @@ set -- $sm
 awk -v a="$1" -v h="$2" -v n="$3" -v b="$all" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b != "" && n == 134 && h == 0 && d <= 1e-12 * b) }'
 ok $? "fig-lib shift_mean over 67 offsets = the mean of all 134 ($sm; $all)"
 
+# fig-lib.inc's sample_until_ci resumes a kept sample file (FIG_KEEP):
+# seeds 1..6 kept, then extended to 12, give the same file and statistics
+# as one run to 12; a file that is not one number per line is refused
+# naming its line, and a sample that prints no number names its seed.
+fake_sample() { awk -v s="$1" 'BEGIN { printf "%.6f\n", 1 + (s * 7919 % 101) / 50 }'; }
+bad_sample() { [ "$1" -lt 4 ] && fake_sample "$1"; return 0; }
+rm -f "$TMPD/k1.samples" "$TMPD/k2.samples"
+r1=$( (MIN=3 MAX=6; sample_until_ci "$TMPD/k1.samples" fake_sample) ) &&
+    r2=$( (MIN=3 MAX=12; sample_until_ci "$TMPD/k1.samples" fake_sample) ) &&
+    r3=$( (MIN=3 MAX=12; sample_until_ci "$TMPD/k2.samples" fake_sample) ) &&
+    [ "$(wc -l <"$TMPD/k1.samples")" -eq 12 ] && cmp -s "$TMPD/k1.samples" "$TMPD/k2.samples" &&
+    [ "$r2" = "$r3" ] && [ "${r1##* }" = 6 ] && [ "${r2##* }" = 12 ]
+ok $? "fig-lib sample_until_ci: 6 kept samples extended to 12 = one run of 12 ($r1 / $r2)"
+printf '0.5\nnot-a-number\n' >"$TMPD/k3.samples"
+e1=$( (MIN=3 MAX=6; sample_until_ci "$TMPD/k3.samples" fake_sample) 2>&1 >/dev/null); x1=$?
+e2=$( (MIN=3 MAX=6; sample_until_ci "$TMPD/k4.samples" bad_sample) 2>&1 >/dev/null); x2=$?
+[ "$x1" -ne 0 ] && printf '%s\n' "$e1" | grep -q "k3.samples:2: not one number per line" &&
+    [ "$x2" -ne 0 ] && printf '%s\n' "$e2" | grep -q "sample 4 (bad_sample) printed no number" &&
+    [ "$(wc -l <"$TMPD/k4.samples")" -eq 3 ]
+ok $? "fig-lib sample_until_ci: a malformed kept file and a failed sample are errors naming line and seed" || diag "$e1 / $e2"
+
 # --- the split check before the path LP ------------------------------------
 # When a split of the demands over the paths fits at the least a-priori
 # bound, that bound is the optimum and no LP runs ("lp":"none").  K_4 under
