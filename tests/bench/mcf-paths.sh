@@ -138,6 +138,22 @@ linkrow() { # GEN-ARGS ('@S': the seed) ROUTING PATTERN
         'BEGIN { printf "| %s | %s | %s | %d | %.3f | %.3f | %.1fx | %.1f | %.1e |\n", g, r, p, n, tr / n, tw / n, tw / tr, rr / n, d }'
 }
 
+lp_set() { # ROW-FN: the third and fourth tables' LPs (Figure 14's RRG with
+    # ksp:k, GDBG with ALLPATH(3), Figure 13's RRG with servers)
+    for NK in 300:15 400:11 500:9 600:8 700:7; do
+        "$1" "rrg n=${NK%:*} d=16 -s @S" "ksp:${NK#*:}" "switch-perm level=switch"
+        "$1" "rrg n=${NK%:*} d=16 -s @S" "ksp:${NK#*:}" "random-shift level=switch"
+    done
+    for N in 300 600; do
+        "$1" "gdbg n=$N r=16" allpath:3 "switch-perm level=switch"
+        "$1" "gdbg n=$N r=16" allpath:3 "random-shift level=switch"
+    done
+    for P in 3 10; do
+        "$1" "rrg n=150 d=8 -p $P -s @S" ksp:4 "server-perm"
+        "$1" "rrg n=150 d=8 -p $P -s @S" ksp:4 "random-shift level=server"
+    done
+}
+
 case " $TABLES " in *" 1 "*)
     echo "## topo-mcf path LP: simplex against barrier (mean s per LP, seeds: $SEEDS)"
     echo
@@ -171,18 +187,7 @@ case " $TABLES " in *" 3 "*)
     echo
     echo "| graph | routing | pattern | LPs (settled without) | simplex, row generation | simplex, all rows | barrier | row generation speed-up | rounds | max rel. diff |"
     echo "|---|---|---|---|---|---|---|---|---|---|"
-    for NK in 300:15 400:11 500:9 600:8 700:7; do
-        rgrow "rrg n=${NK%:*} d=16 -s @S" "ksp:${NK#*:}" "switch-perm level=switch"
-        rgrow "rrg n=${NK%:*} d=16 -s @S" "ksp:${NK#*:}" "random-shift level=switch"
-    done
-    for N in 300 600; do
-        rgrow "gdbg n=$N r=16" allpath:3 "switch-perm level=switch"
-        rgrow "gdbg n=$N r=16" allpath:3 "random-shift level=switch"
-    done
-    for P in 3 10; do
-        rgrow "rrg n=150 d=8 -p $P -s @S" ksp:4 "server-perm"
-        rgrow "rrg n=150 d=8 -p $P -s @S" ksp:4 "random-shift level=server"
-    done ;;
+    lp_set rgrow ;;
 esac
 
 case " $TABLES " in *" 4 "*)
@@ -191,18 +196,7 @@ case " $TABLES " in *" 4 "*)
     echo
     echo "| graph | routing | pattern | LPs (settled without) | auto | simplex | barrier | auto chose the barrier | worst auto / faster |"
     echo "|---|---|---|---|---|---|---|---|---|"
-    for NK in 300:15 400:11 500:9 600:8 700:7; do
-        autorow "rrg n=${NK%:*} d=16 -s @S" "ksp:${NK#*:}" "switch-perm level=switch"
-        autorow "rrg n=${NK%:*} d=16 -s @S" "ksp:${NK#*:}" "random-shift level=switch"
-    done
-    for N in 300 600; do
-        autorow "gdbg n=$N r=16" allpath:3 "switch-perm level=switch"
-        autorow "gdbg n=$N r=16" allpath:3 "random-shift level=switch"
-    done
-    for P in 3 10; do
-        autorow "rrg n=150 d=8 -p $P -s @S" ksp:4 "server-perm"
-        autorow "rrg n=150 d=8 -p $P -s @S" ksp:4 "random-shift level=server"
-    done ;;
+    lp_set autorow ;;
 esac
 
 case " $TABLES " in *" 5 "*)
