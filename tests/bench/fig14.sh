@@ -19,7 +19,9 @@
 # Knobs: FIG14_N (sizes), FIG_KINDS (switch-perm and/or random-shift),
 # FIG_SERIES (gdbg and/or rrg; a missing one prints "-"), FIG_MIN, FIG_MAX,
 # FIG_GDBG_SHIFT, FIG_RRG_LP (topo-mcf --lp of the RRG series; default
-# simplex from N = 500, auto below, as measured faster); FIG_SPREAD=1
+# simplex from N = 500, barrier below, as measured faster: --lp auto's
+# split rule picks the simplex at N = 400, where the barrier is 1.0-1.8x
+# faster); FIG_SPREAD=1
 # routes RRG with ksp:k,spread (ties at the k-th length chosen pseudo-
 # randomly among all of them, topokit(7)) instead of ksp:k.  FIG_KEEP=DIR
 # keeps each sampled point's numbers in DIR/fig14-SERIES-N-KIND.samples
@@ -44,7 +46,7 @@ gdbg_shifts() { # N 'A1 A2 ...': theta of each switch-level shift offset
 rrg_one() { # KIND N K SEED
     # the simplex with row generation from N = 500, the barrier below
     # (tests/bench/RESULTS.md, "row generation in the path LP's simplex")
-    rl=${FIG_RRG_LP:-auto}
+    rl=${FIG_RRG_LP:-barrier}
     [ -z "${FIG_RRG_LP:-}" ] && [ "$2" -ge 500 ] && rl=simplex
     topo-gen rrg n="$2" d=16 -s "$4" | topo-mcf --method exact --lp "$rl" -r ksp:"$3$SPREAD" -m "$1" -s "$4" | awk -F '\t' 'NR == 2 { print $4 }'
 }
