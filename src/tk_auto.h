@@ -51,12 +51,12 @@ extern "C" {
 #endif
 
 typedef struct tk_auto_opts {
-    long max_nodes;     /* cap on nauty search-tree nodes; 0 = default
-                           (2e9 / (encoded vertices + arcs), clamped to
-                           2000 .. TK_AUTO_MAX_NODES), < 0 = no cap        */
+    long max_nodes;      /* cap on nauty search-tree nodes; 0 = default
+                            (2e9 / (encoded vertices + arcs), clamped to
+                            2000 .. TK_AUTO_MAX_NODES), < 0 = no cap        */
     int want_arc_orbits; /* compute arc orbits and arc transitivity        */
-    int want_canon;     /* compute the canonical labelling and hash        */
-    uint64_t mem_limit; /* refuse encodings needing more bytes (0 = none) */
+    int want_canon;      /* compute the canonical labelling and hash        */
+    uint64_t mem_limit;  /* refuse encodings needing more bytes (0 = none) */
 } tk_auto_opts_t;
 
 #define TK_AUTO_MAX_NODES 200000L
@@ -98,8 +98,8 @@ typedef struct tk_auto {
     int have_canon;
     uint64_t canon_hash;
     /* Search statistics. */
-    unsigned long nodes;   /* nauty search-tree nodes                    */
-    int ngenerators;       /* generators found                           */
+    unsigned long nodes; /* nauty search-tree nodes                    */
+    int ngenerators;     /* generators found                           */
 } tk_auto_t;
 
 /* Automorphism group of g.
@@ -123,8 +123,8 @@ void tk_auto_destroy(tk_auto_t *a);
  * opts is given; a capped-out search gives TK_EUNSUPPORTED).
  * Errors: as tk_auto_compute.  Time and memory: as tk_auto_compute on each
  * graph.  Not thread-safe. */
-tk_status_t tk_auto_isomorphic(const tk_graph_t *a, const tk_graph_t *b,
-                               const tk_auto_opts_t *opts, int *iso, tk_error_t *err);
+tk_status_t tk_auto_isomorphic(const tk_graph_t *a, const tk_graph_t *b, const tk_auto_opts_t *opts,
+                               int *iso, tk_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -54,9 +54,8 @@ void tk_error_clear(tk_error_t *err);
 
 /* Fill err (if not NULL) and return code.  where may be NULL.  Printf-style.
  * Typical use:  return tk_error_set(err, TK_EFORMAT, name, line, "bad id '%s'", tok); */
-tk_status_t tk_error_set(tk_error_t *err, tk_status_t code, const char *where,
-                         long line, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+tk_status_t tk_error_set(tk_error_t *err, tk_status_t code, const char *where, long line,
+                         const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* Short English name of a status code ("out of memory", ...). */
 const char *tk_status_str(tk_status_t code);
@@ -109,15 +108,15 @@ typedef int32_t tk_id_t;
 #define TK_CLASS_NAME_MAX 32
 
 typedef struct tk_graph {
-    tk_id_t n;               /* number of switches                         */
-    int64_t m;               /* number of arcs                             */
-    int directed;            /* 1 directed, 0 undirected (symmetric pairs) */
-    int64_t *off;            /* n+1 offsets                                */
-    tk_id_t *head;           /* m heads                                    */
-    int64_t *rev;            /* m partner arcs (undirected only) or NULL   */
-    uint8_t *cls;            /* m class indices or NULL (all class 0)      */
-    double *cap;             /* m capacities or NULL (all 1)               */
-    int nclasses;            /* entries used in class_name (>= 1)          */
+    tk_id_t n;     /* number of switches                         */
+    int64_t m;     /* number of arcs                             */
+    int directed;  /* 1 directed, 0 undirected (symmetric pairs) */
+    int64_t *off;  /* n+1 offsets                                */
+    tk_id_t *head; /* m heads                                    */
+    int64_t *rev;  /* m partner arcs (undirected only) or NULL   */
+    uint8_t *cls;  /* m class indices or NULL (all class 0)      */
+    double *cap;   /* m capacities or NULL (all 1)               */
+    int nclasses;  /* entries used in class_name (>= 1)          */
     char class_name[TK_MAX_CLASSES][TK_CLASS_NAME_MAX];
     int32_t servers_uniform; /* servers per switch when servers == NULL   */
     int32_t *servers;        /* n server counts or NULL                    */
@@ -206,8 +205,7 @@ tk_status_t tk_builder_set_servers(tk_builder_t *b, int64_t u, int32_t p, tk_err
 tk_status_t tk_builder_set_group(tk_builder_t *b, int64_t u, int32_t group, tk_error_t *err);
 /* Declare ncoord coordinates per switch (once), then set them per switch. */
 tk_status_t tk_builder_set_ncoord(tk_builder_t *b, int ncoord, tk_error_t *err);
-tk_status_t tk_builder_set_coord(tk_builder_t *b, int64_t u, const int32_t *coord,
-                                 tk_error_t *err);
+tk_status_t tk_builder_set_coord(tk_builder_t *b, int64_t u, const int32_t *coord, tk_error_t *err);
 tk_status_t tk_builder_set_spec(tk_builder_t *b, const char *spec, tk_error_t *err);
 /* Number of links added so far. */
 int64_t tk_builder_links(const tk_builder_t *b);

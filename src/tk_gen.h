@@ -28,23 +28,23 @@ tk_status_t tk_kv_int(tk_kv_t *kv, const char *key, int64_t min, int64_t max, in
                       int64_t def, int64_t *out, tk_error_t *err);
 /* Comma-separated list of integers in [min, max], 1..maxcount entries.
  * *out is allocated (caller frees), *count set. */
-tk_status_t tk_kv_int_list(tk_kv_t *kv, const char *key, int64_t min, int64_t max,
-                           int maxcount, int64_t **out, int *count, tk_error_t *err);
+tk_status_t tk_kv_int_list(tk_kv_t *kv, const char *key, int64_t min, int64_t max, int maxcount,
+                           int64_t **out, int *count, tk_error_t *err);
 /* String value, or def (may be NULL) when absent and has_def. */
-tk_status_t tk_kv_str(tk_kv_t *kv, const char *key, int has_def, const char *def,
-                      const char **out, tk_error_t *err);
+tk_status_t tk_kv_str(tk_kv_t *kv, const char *key, int has_def, const char *def, const char **out,
+                      tk_error_t *err);
 /* TK_EINVAL "unknown parameter KEY for FAMILY" for the first unused key. */
 tk_status_t tk_kv_check_unused(const tk_kv_t *kv, const char *family, tk_error_t *err);
 
 /* ------------------------------------------------------------------------ */
 /* Generator options shared by all families. */
 typedef struct tk_gen_opts {
-    uint64_t seed;     /* -s SEED (randomized families)                 */
+    uint64_t seed; /* -s SEED (randomized families)                 */
     int seed_given;
-    int32_t servers;   /* -p SERVERS: servers per switch                */
-    int servers_given; /* when 0 the family default applies (usually 1) */
-    uint64_t mem_limit;/* refuse graphs larger than this many bytes (0 = none) */
-    int threads;       /* OpenMP threads hint (0 = default)             */
+    int32_t servers;    /* -p SERVERS: servers per switch                */
+    int servers_given;  /* when 0 the family default applies (usually 1) */
+    uint64_t mem_limit; /* refuse graphs larger than this many bytes (0 = none) */
+    int threads;        /* OpenMP threads hint (0 = default)             */
 } tk_gen_opts_t;
 
 /* A topology family: name, synopsis for --help and a builder that consumes
@@ -69,15 +69,15 @@ const tk_family_t *tk_family_find(const char *name);
  * (unknown family or key, missing key, non-integer value, empty list item:
  * topo-gen exits 2); impossible values give TK_ERANGE and sizes that do not
  * fit TK_ELIMIT (exit 1).  Messages start with the parameter. */
-tk_status_t tk_generate(const char *family, int argc, char *const argv[],
-                        const tk_gen_opts_t *o, tk_graph_t **g, tk_error_t *err);
+tk_status_t tk_generate(const char *family, int argc, char *const argv[], const tk_gen_opts_t *o,
+                        tk_graph_t **g, tk_error_t *err);
 
 /* ------------------------------------------------------------------------ */
 /* Direct generator entry points (servers per switch = 1; spec set). */
 
 /* Random simple connected d-regular graph on n switches; see topo-gen(1). */
-tk_status_t tk_gen_rrg(int64_t n, int64_t d, uint64_t seed, uint64_t mem_limit,
-                       tk_graph_t **g, tk_error_t *err);
+tk_status_t tk_gen_rrg(int64_t n, int64_t d, uint64_t seed, uint64_t mem_limit, tk_graph_t **g,
+                       tk_error_t *err);
 /* Generalized De Bruijn digraph: i -> (i*r + a) mod n, 0 <= a < r. */
 tk_status_t tk_gen_gdbg(int64_t n, int64_t r, tk_graph_t **g, tk_error_t *err);
 /* Imase-Itoh digraph: i -> (-i*d - a) mod n, 1 <= a <= d. */
@@ -89,8 +89,7 @@ tk_status_t tk_gen_debruijn(int64_t d, int64_t D, tk_graph_t **g, tk_error_t *er
 tk_status_t tk_gen_complete(int64_t n, tk_graph_t **g, tk_error_t *err);
 tk_status_t tk_gen_ring(int64_t n, tk_graph_t **g, tk_error_t *err);
 /* Torus (wrap=1) or mesh (wrap=0) with the given side lengths. */
-tk_status_t tk_gen_grid(const int64_t *sides, int ndims, int wrap, tk_graph_t **g,
-                        tk_error_t *err);
+tk_status_t tk_gen_grid(const int64_t *sides, int ndims, int wrap, tk_graph_t **g, tk_error_t *err);
 tk_status_t tk_gen_hypercube(int64_t dim, tk_graph_t **g, tk_error_t *err);
 /* HyperX / Hamming graph: complete graph along every dimension. */
 tk_status_t tk_gen_hyperx(const int64_t *sides, int ndims, tk_graph_t **g, tk_error_t *err);
@@ -106,8 +105,7 @@ enum { TK_ARR_PALMTREE = 0, TK_ARR_ABSOLUTE = 1, TK_ARR_CIRCULANT = 2, TK_ARR_RA
  * used by TK_ARR_RANDOM only.  Errors: TK_ERANGE, TK_ELIMIT, TK_ENOMEM.
  * Time and memory O(g*a*(a+h)). */
 tk_status_t tk_gen_dragonfly(int64_t p, int64_t a, int64_t h, int64_t g, int arrangement,
-                             uint64_t seed, uint64_t mem_limit, tk_graph_t **out,
-                             tk_error_t *err);
+                             uint64_t seed, uint64_t mem_limit, tk_graph_t **out, tk_error_t *err);
 /* Dragonfly+ / Megafly: g groups of L leaves and S spines (complete
  * bipartite, class "updown"), p servers per leaf, h global links per spine
  * (class "global", arranged as tk_gen_dragonfly with the spines as routers).

@@ -18,8 +18,8 @@ typedef enum tk_format {
     TK_FMT_GRAPH6,
     TK_FMT_SPARSE6,
     TK_FMT_DIGRAPH6,
-    TK_FMT_EDGES,    /* plain edge list "u v [class [capacity]]"            */
-    TK_FMT_DOT       /* write only                                          */
+    TK_FMT_EDGES, /* plain edge list "u v [class [capacity]]"            */
+    TK_FMT_DOT    /* write only                                          */
 } tk_format_t;
 
 /* Parse a format name ("native", "graph6", "g6", "sparse6", "s6",
@@ -63,8 +63,8 @@ void tk_reader_free(tk_reader_t *r);
 tk_status_t tk_write_graph(FILE *fp, const tk_graph_t *g, tk_format_t fmt, tk_error_t *err);
 
 /* Convenience: read exactly one graph from a file path ("-" = stdin). */
-tk_status_t tk_read_file(const char *path, tk_format_t fmt, uint64_t mem_limit,
-                         tk_graph_t **g, tk_error_t *err);
+tk_status_t tk_read_file(const char *path, tk_format_t fmt, uint64_t mem_limit, tk_graph_t **g,
+                         tk_error_t *err);
 
 #ifdef __cplusplus
 }

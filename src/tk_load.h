@@ -65,8 +65,8 @@ tk_status_t tk_load_all_to_all(const tk_router_t *r, const double *srcw, int thr
  * The saturation throughput is then
  * min(1, 1 / max(cap_load / capacity), limit).
  * Errors: as tk_load_all_to_all.  n < 2: all loads 0. */
-tk_status_t tk_load_uniform(const tk_router_t *r, int threads, double *pair_load,
-                            double *cap_load, double *limit, tk_error_t *err);
+tk_status_t tk_load_uniform(const tk_router_t *r, int threads, double *pair_load, double *cap_load,
+                            double *limit, tk_error_t *err);
 
 /* Bytes of workspace the engines need with `threads` threads (0 counts
  * as 1) on graph g: about 32 bytes per arc and 64 per switch per thread.
@@ -80,13 +80,13 @@ uint64_t tk_load_bytes(const tk_graph_t *g, int threads);
  * overall (index nclasses). */
 typedef struct tk_load_summary {
     int nclasses;
-    double *max_load;       /* nclasses+1: largest load / capacity          */
-    double *avg_load;       /* nclasses+1: mean of load / capacity over arcs */
-    int64_t *arcs;          /* nclasses+1: arcs in the class                */
-    int64_t argmax;         /* an arc of largest load/capacity (smallest id) */
+    double *max_load; /* nclasses+1: largest load / capacity          */
+    double *avg_load; /* nclasses+1: mean of load / capacity over arcs */
+    int64_t *arcs;    /* nclasses+1: arcs in the class                */
+    int64_t argmax;   /* an arc of largest load/capacity (smallest id) */
 } tk_load_summary_t;
-tk_status_t tk_load_summarize(const tk_graph_t *g, const double *arcload,
-                              tk_load_summary_t *out, tk_error_t *err);
+tk_status_t tk_load_summarize(const tk_graph_t *g, const double *arcload, tk_load_summary_t *out,
+                              tk_error_t *err);
 void tk_load_summary_destroy(tk_load_summary_t *s);
 
 /* Saturation throughput per server implied by loads in link-capacity units

@@ -34,11 +34,7 @@
 extern "C" {
 #endif
 
-typedef enum tk_mcf_method {
-    TK_MCF_AUTO = 0,
-    TK_MCF_EXACT,
-    TK_MCF_APPROX
-} tk_mcf_method_t;
+typedef enum tk_mcf_method { TK_MCF_AUTO = 0, TK_MCF_EXACT, TK_MCF_APPROX } tk_mcf_method_t;
 
 /* The LP algorithm of the exact method. */
 typedef enum tk_mcf_lp {
@@ -69,8 +65,8 @@ typedef enum tk_mcf_lp {
  * columns: 0.15 s against 0.1 s; seed 003 Figure 14's GDBG(300, 16), 4200
  * columns: 1-2 s against 7 s). */
 #define TK_MCF_AUTO_PATH_BARRIER_COLS 1500
-/* ... and when the split check (which runs unless --no-presolve) loads at least this fraction of the arcs to capacity: below
- * it the simplex starts row generation from few rows and wins (seed 003
+/* ... and when the split check (which runs unless --no-presolve) loads at least this fraction of
+ * the arcs to capacity: below it the simplex starts row generation from few rows and wins (seed 003
  * Figure 14's RRG from N = 500, 0.01-0.2 of the arcs: 2-6x faster than
  * the barrier); above it the barrier does (GDBG ALLPATH(3) and RRG(300,
  * 16) ksp:15, 0.45-0.7: 3-8x). */
@@ -78,39 +74,39 @@ typedef enum tk_mcf_lp {
 
 typedef struct tk_mcf_opts {
     tk_mcf_method_t method;
-    double eps;           /* approx: target relative gap (0 < eps < 1)     */
-    double time_limit;    /* seconds, 0 = none: TK_ELIMIT when reached     */
-    int server_limits;    /* enforce inject[s] * theta <= 1, eject alike   */
-    int links;            /* fill the saturated-arc list of the result     */
-    int threads;          /* approx: OpenMP threads (0 = runtime default)  */
-    uint64_t mem_limit;   /* bytes (0 = none): larger LPs are TK_ELIMIT    */
-    tk_mcf_lp_t lp;       /* exact: simplex, barrier or auto               */
-    int no_presolve;      /* routed: the whole LP, no split check and no
-                             row generation                              */
-    int test_glpk_error;  /* testing only: provoke a GLPK error            */
+    double eps;          /* approx: target relative gap (0 < eps < 1)     */
+    double time_limit;   /* seconds, 0 = none: TK_ELIMIT when reached     */
+    int server_limits;   /* enforce inject[s] * theta <= 1, eject alike   */
+    int links;           /* fill the saturated-arc list of the result     */
+    int threads;         /* approx: OpenMP threads (0 = runtime default)  */
+    uint64_t mem_limit;  /* bytes (0 = none): larger LPs are TK_ELIMIT    */
+    tk_mcf_lp_t lp;      /* exact: simplex, barrier or auto               */
+    int no_presolve;     /* routed: the whole LP, no split check and no
+                            row generation                              */
+    int test_glpk_error; /* testing only: provoke a GLPK error            */
 } tk_mcf_opts_t;
 
 /* Defaults: auto, eps 0.01, no time limit, no server limits, no links. */
 void tk_mcf_opts_init(tk_mcf_opts_t *o);
 
 typedef struct tk_mcf_result {
-    double theta;            /* feasible concurrent multiplier (lower bound) */
-    double upper;            /* certified upper bound (== theta for the
-                                simplex; within 1e-9 of it for the barrier)  */
-    double gap;              /* (upper - theta) / upper, 0 when upper == 0    */
-    tk_mcf_method_t method;  /* TK_MCF_EXACT or TK_MCF_APPROX: what ran       */
-    double seconds;          /* wall-clock time of the solve                  */
-    int64_t iterations;      /* simplex iterations or approx phases           */
-    int64_t rounds;          /* exact: column or row generation rounds        */
-    int barrier;             /* exact: 1 when the certified barrier answered  */
-    int no_lp;               /* exact, routed: 1 when the split check met the
-                                a-priori bound (no LP ran)                   */
-    int limited_by_servers;  /* theta is the server injection/ejection cap    */
+    double theta;           /* feasible concurrent multiplier (lower bound) */
+    double upper;           /* certified upper bound (== theta for the
+                               simplex; within 1e-9 of it for the barrier)  */
+    double gap;             /* (upper - theta) / upper, 0 when upper == 0    */
+    tk_mcf_method_t method; /* TK_MCF_EXACT or TK_MCF_APPROX: what ran       */
+    double seconds;         /* wall-clock time of the solve                  */
+    int64_t iterations;     /* simplex iterations or approx phases           */
+    int64_t rounds;         /* exact: column or row generation rounds        */
+    int barrier;            /* exact: 1 when the certified barrier answered  */
+    int no_lp;              /* exact, routed: 1 when the split check met the
+                               a-priori bound (no LP ran)                   */
+    int limited_by_servers; /* theta is the server injection/ejection cap    */
     /* links: saturated arcs (positive dual price), ascending arc id */
     int64_t nsat;
     int64_t *sat_arc;
-    double *sat_dual;        /* dual price, normalised to sum(dual*cap) = 1   */
-    double *sat_load;        /* flow / capacity at theta                      */
+    double *sat_dual; /* dual price, normalised to sum(dual*cap) = 1   */
+    double *sat_load; /* flow / capacity at theta                      */
 } tk_mcf_result_t;
 
 void tk_mcf_result_init(tk_mcf_result_t *r);
@@ -148,9 +144,8 @@ tk_status_t tk_mcf_solve(const tk_graph_t *g, const tk_swdemand_t *d, const tk_m
  * the barrier's flow uses (accepted when it meets the barrier's bound
  * within 1e-9), else the simplex over all paths.  Errors as tk_mcf_solve,
  * plus the router's. */
-tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
-                               uint64_t max_paths, const tk_mcf_opts_t *o,
-                               tk_mcf_result_t *out, tk_error_t *err);
+tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d, uint64_t max_paths,
+                               const tk_mcf_opts_t *o, tk_mcf_result_t *out, tk_error_t *err);
 
 /* Uniform all-to-all in topokit(7) units: every switch s sends
  * p(s)/(n-1) to every other switch (p(s) servers, 1 when none), so each

@@ -16,9 +16,9 @@ extern "C" {
 #define TK_INF INT32_MAX
 
 typedef struct tk_dist_opts {
-    int threads;       /* OpenMP threads (0 = runtime default)              */
-    int want_ecc;      /* fill ecc[] (n entries, allocated by the callee)   */
-    int want_hist;     /* fill hist[] (allocated by the callee)             */
+    int threads;          /* OpenMP threads (0 = runtime default)              */
+    int want_ecc;         /* fill ecc[] (n entries, allocated by the callee)   */
+    int want_hist;        /* fill hist[] (allocated by the callee)             */
     int32_t max_diameter; /* stop as soon as some eccentricity exceeds it
                              (0 = never); sets `stopped`                    */
     const int32_t *orbit; /* optional (NULL = none): orbit[v] = smallest
@@ -32,22 +32,22 @@ typedef struct tk_dist_opts {
 
 typedef struct tk_dist_summary {
     int64_t n;
-    int connected;         /* strongly connected for directed graphs        */
-    int32_t diameter;      /* max eccentricity; TK_INF if not connected     */
-    int32_t radius;        /* min eccentricity; TK_INF if every switch
-                              misses some other switch                     */
-    uint64_t pairs;        /* ordered pairs (s,t), s != t, with t reachable */
-    uint64_t unreachable;  /* ordered pairs (s,t), s != t, t not reachable  */
+    int connected;              /* strongly connected for directed graphs        */
+    int32_t diameter;           /* max eccentricity; TK_INF if not connected     */
+    int32_t radius;             /* min eccentricity; TK_INF if every switch
+                                   misses some other switch                     */
+    uint64_t pairs;             /* ordered pairs (s,t), s != t, with t reachable */
+    uint64_t unreachable;       /* ordered pairs (s,t), s != t, t not reachable  */
     unsigned __int128 dist_sum; /* sum of d(s,t) over the reachable pairs   */
-    double avg_distance;   /* dist_sum / (n(n-1)); +inf if not connected;
-                              0 when n == 1                                */
-    int32_t *ecc;          /* n out-eccentricities (TK_INF when some switch
-                              is unreachable) if want_ecc, else NULL        */
-    uint64_t *hist;        /* hist[k] = ordered pairs at distance k,
-                              k = 0..hist_len-1 (hist[0] = n) if want_hist  */
+    double avg_distance;        /* dist_sum / (n(n-1)); +inf if not connected;
+                                   0 when n == 1                                */
+    int32_t *ecc;               /* n out-eccentricities (TK_INF when some switch
+                                   is unreachable) if want_ecc, else NULL        */
+    uint64_t *hist;             /* hist[k] = ordered pairs at distance k,
+                                   k = 0..hist_len-1 (hist[0] = n) if want_hist  */
     int32_t hist_len;
-    int stopped;           /* 1 if max_diameter cut the computation short:
-                              then only `diameter > max_diameter` is known  */
+    int stopped; /* 1 if max_diameter cut the computation short:
+                    then only `diameter > max_diameter` is known  */
 } tk_dist_summary_t;
 
 /* All-pairs distance summary by breadth-first search from every switch,
@@ -55,8 +55,8 @@ typedef struct tk_dist_summary {
  * number of sources searched at once.  Time O(n * m / word) with the
  * bit-parallel engine.  Results do not depend on the thread count.
  * Free the arrays with tk_dist_summary_destroy. */
-tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts,
-                            tk_dist_summary_t *out, tk_error_t *err);
+tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts, tk_dist_summary_t *out,
+                            tk_error_t *err);
 void tk_dist_summary_destroy(tk_dist_summary_t *s);
 
 /* Single-source BFS: dist[] (n entries, caller-allocated) gets hop counts

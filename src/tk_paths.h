@@ -35,22 +35,22 @@ extern "C" {
  * Errors: TK_EINVAL (NULL argument), TK_ERANGE (s out of range, or some
  * count exceeds 2^128 - 1: the graph is refused, no count is rounded).
  * Time O(n + m), no allocation. */
-tk_status_t tk_sigma_from(const tk_graph_t *g, tk_id_t s, int32_t *dist,
-                          unsigned __int128 *sigma, tk_id_t *queue, tk_error_t *err);
+tk_status_t tk_sigma_from(const tk_graph_t *g, tk_id_t s, int32_t *dist, unsigned __int128 *sigma,
+                          tk_id_t *queue, tk_error_t *err);
 
 /* Shortest-path count statistics by distance, over the ordered pairs (s,t),
  * s != t, with t reachable from s.  Index d = 1 .. len-1 is the distance
  * (index 0 is unused and zero). */
 typedef struct tk_sigma_summary {
-    int32_t len;                 /* distances 1 .. len-1 (len - 1 = diameter
-                                    of the reachable pairs)                  */
-    uint64_t *pairs;             /* ordered pairs at distance d              */
-    unsigned __int128 *min;      /* smallest sigma at distance d             */
-    unsigned __int128 *max;      /* largest sigma at distance d              */
-    unsigned __int128 *sum_lo;   /* sum of sigma at distance d, as a 256-bit */
-    unsigned __int128 *sum_hi;   /*   integer sum_hi * 2^128 + sum_lo        */
-    uint64_t *unique;            /* pairs at distance d with sigma = 1       */
-    uint64_t unreachable;        /* ordered pairs s != t, t not reachable    */
+    int32_t len;               /* distances 1 .. len-1 (len - 1 = diameter
+                                  of the reachable pairs)                  */
+    uint64_t *pairs;           /* ordered pairs at distance d              */
+    unsigned __int128 *min;    /* smallest sigma at distance d             */
+    unsigned __int128 *max;    /* largest sigma at distance d              */
+    unsigned __int128 *sum_lo; /* sum of sigma at distance d, as a 256-bit */
+    unsigned __int128 *sum_hi; /*   integer sum_hi * 2^128 + sum_lo        */
+    uint64_t *unique;          /* pairs at distance d with sigma = 1       */
+    uint64_t unreachable;      /* ordered pairs s != t, t not reachable    */
 } tk_sigma_summary_t;
 
 /* All-pairs shortest-path count summary: one tk_sigma_from per source,
@@ -74,29 +74,29 @@ double tk_sigma_summary_avg(const tk_sigma_summary_t *s, int32_t d);
 /* k shortest simple paths and hop-limited simple-path counts.              */
 
 typedef struct tk_ksp_opts {
-    int threads;        /* OpenMP threads (0 = runtime default)              */
-    int32_t k;          /* paths per pair for the k-shortest average; 0 = do
-                           not compute it                                   */
-    int32_t allpath_h;  /* hop limit H for simple-path counts; 0 = do not
-                           compute them                                     */
-    int allpath_raw;    /* 1: count raw H-hop paths instead (walks of exactly
-                           H arcs, switches and self-loops may repeat: the
-                           "raw paths" of seed 003's Lemmas 6-10)            */
-    uint64_t sample;    /* 0: all ordered pairs s != t; else this many pairs
-                           drawn uniformly with replacement                 */
-    uint64_t seed;      /* seed of the sample (stream tk_rng_new(seed, 0))  */
+    int threads;       /* OpenMP threads (0 = runtime default)              */
+    int32_t k;         /* paths per pair for the k-shortest average; 0 = do
+                          not compute it                                   */
+    int32_t allpath_h; /* hop limit H for simple-path counts; 0 = do not
+                          compute them                                     */
+    int allpath_raw;   /* 1: count raw H-hop paths instead (walks of exactly
+                          H arcs, switches and self-loops may repeat: the
+                          "raw paths" of seed 003's Lemmas 6-10)            */
+    uint64_t sample;   /* 0: all ordered pairs s != t; else this many pairs
+                          drawn uniformly with replacement                 */
+    uint64_t seed;     /* seed of the sample (stream tk_rng_new(seed, 0))  */
 } tk_ksp_opts_t;
 
 typedef struct tk_ksp_result {
-    uint64_t pairs;             /* ordered pairs examined (s != t)           */
+    uint64_t pairs; /* ordered pairs examined (s != t)           */
     /* k shortest (when k > 0): for every pair the k shortest simple paths,
      * or all its simple paths when it has fewer than k ("short" pairs). */
-    uint64_t short_pairs;       /* pairs with fewer than k simple paths
-                                   (including pairs with none)               */
-    unsigned __int128 paths;    /* total number of chosen paths               */
-    unsigned __int128 len_sum;  /* total length of the chosen paths           */
-    uint64_t *len_hist;         /* len_hist[L] = chosen paths of length L,
-                                   L = 0 .. len_hist_len - 1                  */
+    uint64_t short_pairs;      /* pairs with fewer than k simple paths
+                                  (including pairs with none)               */
+    unsigned __int128 paths;   /* total number of chosen paths               */
+    unsigned __int128 len_sum; /* total length of the chosen paths           */
+    uint64_t *len_hist;        /* len_hist[L] = chosen paths of length L,
+                                  L = 0 .. len_hist_len - 1                  */
     int32_t len_hist_len;
     /* ALLPATH(H) (when allpath_h > 0): simple paths of at most H hops.     */
     uint64_t allpath_min, allpath_max;

@@ -40,13 +40,13 @@ typedef struct tk_demand {
 
 typedef struct tk_pattern {
     tk_level_t level;
-    int64_t endpoints;   /* switches (level switch) or servers (level server) */
-    int64_t len;         /* demands used                                      */
-    int64_t alloc;       /* demands allocated                                 */
-    tk_demand_t *d;      /* the demands, in the order added / read            */
-    char *spec;          /* how it was made, e.g. "adv i=1 s=3"; never NULL  */
-    char *topology;      /* spec of the topology it was made for; never NULL
-                            (may be "")                                      */
+    int64_t endpoints; /* switches (level switch) or servers (level server) */
+    int64_t len;       /* demands used                                      */
+    int64_t alloc;     /* demands allocated                                 */
+    tk_demand_t *d;    /* the demands, in the order added / read            */
+    char *spec;        /* how it was made, e.g. "adv i=1 s=3"; never NULL  */
+    char *topology;    /* spec of the topology it was made for; never NULL
+                          (may be "")                                      */
 } tk_pattern_t;
 
 /* New empty pattern.  spec and topology may be NULL (stored as ""). */
@@ -56,8 +56,7 @@ void tk_pattern_free(tk_pattern_t *p);
 
 /* Append a demand.  Errors: TK_ERANGE (id outside 0..endpoints-1),
  * TK_EINVAL (w not finite or <= 0), TK_ENOMEM. */
-tk_status_t tk_pattern_add(tk_pattern_t *p, int64_t src, int64_t dst, double w,
-                           tk_error_t *err);
+tk_status_t tk_pattern_add(tk_pattern_t *p, int64_t src, int64_t dst, double w, tk_error_t *err);
 
 /* Read one pattern file (format in topokit-formats(5)).  name is used in
  * error messages (file:line).  Errors: TK_EFORMAT, TK_ERANGE, TK_EIO,
@@ -85,20 +84,20 @@ tk_status_t tk_pattern_check(const tk_pattern_t *p, const tk_graph_t *g, const c
  * topo-mcf(1)). */
 typedef struct tk_swdemand {
     tk_id_t n;
-    int64_t len;         /* entries                                     */
-    int64_t *off;        /* n+1                                          */
-    tk_id_t *dst;        /* len                                          */
-    double *w;           /* len, link-capacity units                     */
-    double total;        /* sum of w                                     */
-    double local;        /* same-switch demand that never enters a link  */
-    double *inject;      /* n: largest endpoint send total at switch s    */
-    double *eject;       /* n: largest endpoint receive total at switch s */
+    int64_t len;    /* entries                                     */
+    int64_t *off;   /* n+1                                          */
+    tk_id_t *dst;   /* len                                          */
+    double *w;      /* len, link-capacity units                     */
+    double total;   /* sum of w                                     */
+    double local;   /* same-switch demand that never enters a link  */
+    double *inject; /* n: largest endpoint send total at switch s    */
+    double *eject;  /* n: largest endpoint receive total at switch s */
 } tk_swdemand_t;
 
 /* Aggregate a pattern (checked against g first) to switch-level demands.
  * Free with tk_swdemand_destroy.  Time O(len log len + n). */
-tk_status_t tk_pattern_to_switch(const tk_pattern_t *p, const tk_graph_t *g,
-                                 tk_swdemand_t *out, tk_error_t *err);
+tk_status_t tk_pattern_to_switch(const tk_pattern_t *p, const tk_graph_t *g, tk_swdemand_t *out,
+                                 tk_error_t *err);
 /* The switch-level all-to-all of topo-load(1)'s default: one unit from every
  * switch to every other switch (not scaled by servers).  Memory O(n^2):
  * refused with TK_ELIMIT beyond the memory limit `mem_limit` (0 = none). */
@@ -115,8 +114,8 @@ void tk_swdemand_destroy(tk_swdemand_t *d);
  * what the kind needs, e.g. groups for adv, or no permutation at distance
  * lambda exists), TK_ELIMIT, TK_ENOMEM. */
 tk_status_t tk_pattern_make(const tk_graph_t *g, const char *kind, int nparams,
-                            char *const params[], uint64_t seed, int threads,
-                            tk_pattern_t **out, tk_error_t *err);
+                            char *const params[], uint64_t seed, int threads, tk_pattern_t **out,
+                            tk_error_t *err);
 
 /* Names of the pattern kinds, NULL-terminated. */
 const char *const *tk_pattern_kinds(void);

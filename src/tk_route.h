@@ -69,24 +69,24 @@ typedef enum tk_route_kind {
 } tk_route_kind_t;
 
 typedef enum tk_valiant_mode {
-    TK_VALIANT_ALL = 0,     /* m over all n switches                       */
-    TK_VALIANT_EXCLUDE,     /* m over the n-2 switches other than s and t  */
-    TK_VALIANT_MINFIRST     /* see topokit(7)                              */
+    TK_VALIANT_ALL = 0, /* m over all n switches                       */
+    TK_VALIANT_EXCLUDE, /* m over the n-2 switches other than s and t  */
+    TK_VALIANT_MINFIRST /* see topokit(7)                              */
 } tk_valiant_mode_t;
 
 #define TK_ROUTE_TEXT_MAX 256
 
 typedef struct tk_route_spec {
     tk_route_kind_t kind;
-    int32_t k;                     /* ksp:K                                 */
-    int32_t h;                     /* allpath:H                             */
-    tk_valiant_mode_t valiant;     /* valiant options                       */
-    int spread;                    /* ksp:K,spread: pseudo-random choice of
-                                      the K-th length's ties (topokit(7))   */
-    int nweights;                  /* per-class hop lengths given           */
+    int32_t k;                 /* ksp:K                                 */
+    int32_t h;                 /* allpath:H                             */
+    tk_valiant_mode_t valiant; /* valiant options                       */
+    int spread;                /* ksp:K,spread: pseudo-random choice of
+                                  the K-th length's ties (topokit(7))   */
+    int nweights;              /* per-class hop lengths given           */
     char wclass[TK_MAX_CLASSES][TK_CLASS_NAME_MAX];
-    int32_t wlen[TK_MAX_CLASSES];  /* hop length of class wclass[i] (>= 1)  */
-    char text[TK_ROUTE_TEXT_MAX];  /* canonical text form                   */
+    int32_t wlen[TK_MAX_CLASSES]; /* hop length of class wclass[i] (>= 1)  */
+    char text[TK_ROUTE_TEXT_MAX]; /* canonical text form                   */
 } tk_route_spec_t;
 
 /* Parse a model's text form.  Errors: TK_EINVAL with a message that starts
@@ -116,10 +116,10 @@ void tk_route_ws_free(tk_route_ws_t *ws);
  * with weight w[i]; the weights sum to 1.  s == t gives one empty path. */
 typedef struct tk_pathset {
     int64_t npaths;
-    int64_t *off;           /* npaths + 1 */
+    int64_t *off; /* npaths + 1 */
     int64_t *arc;
     double *w;
-    int64_t cap_paths, cap_arcs;   /* allocated sizes (internal) */
+    int64_t cap_paths, cap_arcs; /* allocated sizes (internal) */
 } tk_pathset_t;
 void tk_pathset_init(tk_pathset_t *ps);
 void tk_pathset_destroy(tk_pathset_t *ps);
@@ -136,7 +136,7 @@ tk_status_t tk_route_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, t
  * allpath enumerate).  Lengths are hop counts.  avg_len is the
  * traffic-weighted mean (sum of w[i] * len[i]). */
 typedef struct tk_route_count {
-    double paths;           /* number of distinct paths (exact below 2^53) */
+    double paths; /* number of distinct paths (exact below 2^53) */
     int32_t min_len, max_len;
     double avg_len;
 } tk_route_count_t;

@@ -13,11 +13,11 @@ extern "C" {
 #endif
 
 typedef struct tk_sample_stats {
-    int64_t n;          /* values                                          */
+    int64_t n; /* values                                          */
     double mean;
-    double sd;          /* sample standard deviation (n - 1); 0 if n < 2    */
+    double sd; /* sample standard deviation (n - 1); 0 if n < 2    */
     double min, max;
-    double halfwidth;   /* t_{(1+level)/2, n-1} sd / sqrt(n); +inf if n < 2 */
+    double halfwidth; /* t_{(1+level)/2, n-1} sd / sqrt(n); +inf if n < 2 */
 } tk_sample_stats_t;
 
 /* Statistics of x[0..n-1] and the two-sided confidence interval of the

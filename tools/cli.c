@@ -155,11 +155,28 @@ uint64_t cli_mem_limit(void)
         return tk_memory_limit_default();
     }
     switch (*end) {
-    case 'k': case 'K': mult = 1ULL << 10; end++; break;
-    case 'm': case 'M': mult = 1ULL << 20; end++; break;
-    case 'g': case 'G': mult = 1ULL << 30; end++; break;
-    case 't': case 'T': mult = 1ULL << 40; end++; break;
-    default: break;
+    case 'k':
+    case 'K':
+        mult = 1ULL << 10;
+        end++;
+        break;
+    case 'm':
+    case 'M':
+        mult = 1ULL << 20;
+        end++;
+        break;
+    case 'g':
+    case 'G':
+        mult = 1ULL << 30;
+        end++;
+        break;
+    case 't':
+    case 'T':
+        mult = 1ULL << 40;
+        end++;
+        break;
+    default:
+        break;
     }
     if (*end == 'B' || *end == 'b')
         end++;

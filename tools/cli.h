@@ -63,8 +63,8 @@ typedef struct cli_out {
     char *tmp;
 } cli_out_t;
 
-int cli_out_open(cli_out_t *o, const char *path);  /* 0 ok, else printed error */
-int cli_out_commit(cli_out_t *o);                  /* 0 ok, else printed error */
+int cli_out_open(cli_out_t *o, const char *path); /* 0 ok, else printed error */
+int cli_out_commit(cli_out_t *o);                 /* 0 ok, else printed error */
 void cli_out_abort(cli_out_t *o);
 
 /* Progress messages on stderr: enabled when stderr is a terminal or forced

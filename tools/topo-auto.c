@@ -63,16 +63,16 @@ enum { OPT_ISO = 256, OPT_ORBITS, OPT_JSON, OPT_MAXN, OPT_THREADS, OPT_VERSION }
 static void parse_args(int argc, char **argv, args_t *a)
 {
     static const struct option longopts[] = {
-        { "iso", no_argument, NULL, OPT_ISO },
-        { "quiet", no_argument, NULL, 'q' },
-        { "orbits", no_argument, NULL, OPT_ORBITS },
-        { "json", no_argument, NULL, OPT_JSON },
-        { "max-nodes", required_argument, NULL, OPT_MAXN },
-        { "threads", required_argument, NULL, OPT_THREADS },
-        { "output", required_argument, NULL, 'o' },
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, OPT_VERSION },
-        { NULL, 0, NULL, 0 },
+        {"iso", no_argument, NULL, OPT_ISO},
+        {"quiet", no_argument, NULL, 'q'},
+        {"orbits", no_argument, NULL, OPT_ORBITS},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"max-nodes", required_argument, NULL, OPT_MAXN},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0},
     };
     int c;
 
@@ -80,10 +80,18 @@ static void parse_args(int argc, char **argv, args_t *a)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":hqo:", longopts, NULL)) != -1) {
         switch (c) {
-        case OPT_ISO: a->iso = 1; break;
-        case 'q': a->quiet = 1; break;
-        case OPT_ORBITS: a->orbits = 1; break;
-        case OPT_JSON: a->json = 1; break;
+        case OPT_ISO:
+            a->iso = 1;
+            break;
+        case 'q':
+            a->quiet = 1;
+            break;
+        case OPT_ORBITS:
+            a->orbits = 1;
+            break;
+        case OPT_JSON:
+            a->json = 1;
+            break;
         case OPT_MAXN: {
             int64_t v = cli_int_arg("--max-nodes", optarg, 0, INT32_MAX);
             a->max_nodes = v == 0 ? -1 : (long)v;
@@ -92,7 +100,9 @@ static void parse_args(int argc, char **argv, args_t *a)
         case OPT_THREADS:
             a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
             break;
-        case 'o': a->output = optarg; break;
+        case 'o':
+            a->output = optarg;
+            break;
         case OPT_VERSION:
             cli_print_version();
             exit(CLI_EXIT_OK);
@@ -188,7 +198,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     char name[1024];
     tk_auto_t r;
     tk_error_t err;
-    tk_auto_opts_t opts = { a->max_nodes, 1, 1, mem_limit };
+    tk_auto_opts_t opts = {a->max_nodes, 1, 1, mem_limit};
 
     cli_graph_name(g, input, index, name, sizeof name);
     cli_progress("%s: graph %ld: n=%" PRId64 ": automorphisms", input, index, (int64_t)g->n);
@@ -201,8 +211,8 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     print_header(out, a);
     print_row(out, a, name, g, &r);
     if (r.status != TK_AUTO_DONE)
-        cli_warnf("%s: graph %ld (%s): search capped after %lu nodes: result unknown", input,
-                  index, name, r.nodes);
+        cli_warnf("%s: graph %ld (%s): search capped after %lu nodes: result unknown", input, index,
+                  name, r.nodes);
     tk_auto_destroy(&r);
     return 0;
 }
@@ -242,7 +252,7 @@ static int run_iso(args_t *a, uint64_t mem_limit)
         tk_graph_free(gb);
         return CLI_EXIT_DATA;
     }
-    tk_auto_opts_t opts = { a->max_nodes, 0, 1, mem_limit };
+    tk_auto_opts_t opts = {a->max_nodes, 0, 1, mem_limit};
     tk_error_clear(&err);
     tk_status_t st = tk_auto_isomorphic(ga, gb, &opts, &iso, &err);
     tk_graph_free(ga);

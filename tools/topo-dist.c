@@ -30,7 +30,7 @@ typedef struct args {
     const char *output; /* -o FILE (NULL = stdout)                     */
     char **inputs;      /* operands (none = stdin)                     */
     int ninputs;
-    int header_done;    /* run state: header line printed              */
+    int header_done; /* run state: header line printed              */
 } args_t;
 
 static void help(void)
@@ -62,25 +62,35 @@ static void help(void)
           stdout);
 }
 
-enum { OPT_ECC = 256, OPT_HIST, OPT_JSON, OPT_ALLOW, OPT_MAXD, OPT_THREADS, OPT_PROGRESS,
-       OPT_VERSION, OPT_NOSYM, OPT_SYM };
+enum {
+    OPT_ECC = 256,
+    OPT_HIST,
+    OPT_JSON,
+    OPT_ALLOW,
+    OPT_MAXD,
+    OPT_THREADS,
+    OPT_PROGRESS,
+    OPT_VERSION,
+    OPT_NOSYM,
+    OPT_SYM
+};
 
 static void parse_args(int argc, char **argv, args_t *a)
 {
     static const struct option longopts[] = {
-        { "ecc", no_argument, NULL, OPT_ECC },
-        { "hist", no_argument, NULL, OPT_HIST },
-        { "json", no_argument, NULL, OPT_JSON },
-        { "allow-disconnected", no_argument, NULL, OPT_ALLOW },
-        { "max-diameter", required_argument, NULL, OPT_MAXD },
-        { "threads", required_argument, NULL, OPT_THREADS },
-        { "progress", no_argument, NULL, OPT_PROGRESS },
-        { "no-symmetry", no_argument, NULL, OPT_NOSYM },
-        { "symmetry", no_argument, NULL, OPT_SYM },
-        { "output", required_argument, NULL, 'o' },
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, OPT_VERSION },
-        { NULL, 0, NULL, 0 },
+        {"ecc", no_argument, NULL, OPT_ECC},
+        {"hist", no_argument, NULL, OPT_HIST},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"allow-disconnected", no_argument, NULL, OPT_ALLOW},
+        {"max-diameter", required_argument, NULL, OPT_MAXD},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"no-symmetry", no_argument, NULL, OPT_NOSYM},
+        {"symmetry", no_argument, NULL, OPT_SYM},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0},
     };
     int c;
 
@@ -88,20 +98,36 @@ static void parse_args(int argc, char **argv, args_t *a)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
         switch (c) {
-        case OPT_ECC: a->ecc = 1; break;
-        case OPT_HIST: a->hist = 1; break;
-        case OPT_JSON: a->json = 1; break;
-        case OPT_ALLOW: a->allow_disc = 1; break;
-        case OPT_PROGRESS: a->progress = 1; break;
-        case OPT_NOSYM: a->sym = -1; break;
-        case OPT_SYM: a->sym = 1; break;
+        case OPT_ECC:
+            a->ecc = 1;
+            break;
+        case OPT_HIST:
+            a->hist = 1;
+            break;
+        case OPT_JSON:
+            a->json = 1;
+            break;
+        case OPT_ALLOW:
+            a->allow_disc = 1;
+            break;
+        case OPT_PROGRESS:
+            a->progress = 1;
+            break;
+        case OPT_NOSYM:
+            a->sym = -1;
+            break;
+        case OPT_SYM:
+            a->sym = 1;
+            break;
         case OPT_MAXD:
             a->max_diam = (int32_t)cli_int_arg("--max-diameter", optarg, 1, INT32_MAX - 1);
             break;
         case OPT_THREADS:
             a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
             break;
-        case 'o': a->output = optarg; break;
+        case 'o':
+            a->output = optarg;
+            break;
         case OPT_VERSION:
             cli_print_version();
             exit(CLI_EXIT_OK);
@@ -180,8 +206,9 @@ static void print_json(FILE *fp, const args_t *a, const result_t *r)
     fprintf(fp, ",\"n\":%" PRId64 ",\"arcs\":%" PRId64 ",\"directed\":%s", (int64_t)g->n, g->m,
             g->directed ? "true" : "false");
     if (s->stopped) {
-        fprintf(fp, ",\"connected\":null,\"diameter\":\">%" PRId32 "\""
-                    ",\"radius\":null,\"avg_distance\":null",
+        fprintf(fp,
+                ",\"connected\":null,\"diameter\":\">%" PRId32 "\""
+                ",\"radius\":null,\"avg_distance\":null",
                 a->max_diam);
     } else {
         fprintf(fp, ",\"connected\":%s,\"diameter\":", s->connected ? "true" : "false");
@@ -255,12 +282,11 @@ static int symmetry_pays(const tk_graph_t *g)
 
 /* Compute and print one graph.  Returns 0, or 1 for an error or (unless
  * allowed) a disconnected graph; prints nothing of the graph on error. */
-static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input,
-                     long index)
+static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input, long index)
 {
     result_t r;
     tk_error_t err;
-    tk_dist_opts_t opts = { a->threads, a->ecc, a->hist, a->max_diam, NULL };
+    tk_dist_opts_t opts = {a->threads, a->ecc, a->hist, a->max_diam, NULL};
     tk_auto_t sym;
 
     memset(&r, 0, sizeof r);
@@ -275,14 +301,13 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
          * graph with a discrete colour refinement never reaches nauty);
          * a capped search still gives valid (subgroup) orbits.  Any
          * failure just means no speed-up. */
-        tk_auto_opts_t ao = { 0, 0, 0, cli_mem_limit() };
+        tk_auto_opts_t ao = {0, 0, 0, cli_mem_limit()};
         if (tk_auto_compute(g, &ao, &sym, NULL) == TK_OK && sym.norbits < g->n)
             opts.orbit = sym.orbit;
     }
     int fail = tk_dist_summary(g, &opts, &r.s, &err) != TK_OK;
     tk_auto_destroy(&sym);
-    if (fail ||
-        tk_girth(g, a->threads, &r.girth, &err) != TK_OK) {
+    if (fail || tk_girth(g, a->threads, &r.girth, &err) != TK_OK) {
         tk_dist_summary_destroy(&r.s);
         cli_errorf("%s: graph %ld: %s", input, index,
                    err.msg[0] ? err.msg : tk_status_str(err.code));

@@ -22,12 +22,12 @@ static const char usage[] =
 #define DEFAULT_K 8
 
 typedef struct args {
-    int32_t k;          /* -k K (0: not computed)                       */
-    int k_given;        /* -k was given                                 */
-    int32_t allpath;    /* --allpath H (0: not computed)                */
-    int raw;            /* --raw: raw H-hop paths (walks)               */
-    uint64_t sample;    /* --pairs N (0: all pairs)                     */
-    uint64_t seed;      /* -s SEED                                      */
+    int32_t k;       /* -k K (0: not computed)                       */
+    int k_given;     /* -k was given                                 */
+    int32_t allpath; /* --allpath H (0: not computed)                */
+    int raw;         /* --raw: raw H-hop paths (walks)               */
+    uint64_t sample; /* --pairs N (0: all pairs)                     */
+    uint64_t seed;   /* -s SEED                                      */
     int seed_given;
     int hist;           /* --hist: length distribution table            */
     int json;           /* --json                                       */
@@ -36,7 +36,7 @@ typedef struct args {
     const char *output; /* -o FILE (NULL = stdout)                      */
     char **inputs;      /* operands (none = stdin)                      */
     int ninputs;
-    int header_done;    /* run state                                    */
+    int header_done; /* run state                                    */
 } args_t;
 
 static void help(void)
@@ -73,24 +73,32 @@ static void help(void)
           stdout);
 }
 
-enum { OPT_ALLPATH = 256, OPT_RAW, OPT_PAIRS, OPT_HIST, OPT_JSON, OPT_THREADS, OPT_PROGRESS,
-       OPT_VERSION };
+enum {
+    OPT_ALLPATH = 256,
+    OPT_RAW,
+    OPT_PAIRS,
+    OPT_HIST,
+    OPT_JSON,
+    OPT_THREADS,
+    OPT_PROGRESS,
+    OPT_VERSION
+};
 
 static void parse_args(int argc, char **argv, args_t *a)
 {
     static const struct option longopts[] = {
-        { "allpath", required_argument, NULL, OPT_ALLPATH },
-        { "raw", no_argument, NULL, OPT_RAW },
-        { "pairs", required_argument, NULL, OPT_PAIRS },
-        { "seed", required_argument, NULL, 's' },
-        { "hist", no_argument, NULL, OPT_HIST },
-        { "json", no_argument, NULL, OPT_JSON },
-        { "threads", required_argument, NULL, OPT_THREADS },
-        { "progress", no_argument, NULL, OPT_PROGRESS },
-        { "output", required_argument, NULL, 'o' },
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, OPT_VERSION },
-        { NULL, 0, NULL, 0 },
+        {"allpath", required_argument, NULL, OPT_ALLPATH},
+        {"raw", no_argument, NULL, OPT_RAW},
+        {"pairs", required_argument, NULL, OPT_PAIRS},
+        {"seed", required_argument, NULL, 's'},
+        {"hist", no_argument, NULL, OPT_HIST},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0},
     };
     int c;
 
@@ -113,14 +121,24 @@ static void parse_args(int argc, char **argv, args_t *a)
             a->seed = cli_u64_arg("--seed", optarg);
             a->seed_given = 1;
             break;
-        case OPT_RAW: a->raw = 1; break;
-        case OPT_HIST: a->hist = 1; break;
-        case OPT_JSON: a->json = 1; break;
-        case OPT_PROGRESS: a->progress = 1; break;
+        case OPT_RAW:
+            a->raw = 1;
+            break;
+        case OPT_HIST:
+            a->hist = 1;
+            break;
+        case OPT_JSON:
+            a->json = 1;
+            break;
+        case OPT_PROGRESS:
+            a->progress = 1;
+            break;
         case OPT_THREADS:
             a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
             break;
-        case 'o': a->output = optarg; break;
+        case 'o':
+            a->output = optarg;
+            break;
         case OPT_VERSION:
             cli_print_version();
             exit(CLI_EXIT_OK);
@@ -211,8 +229,9 @@ static void print_row(FILE *fp, const args_t *a, const tk_graph_t *g, const char
             fputc(']', fp);
         }
         if (a->allpath) {
-            fprintf(fp, ",\"H\":%" PRId32 ",\"allpath_min\":%" PRIu64 ",\"allpath_avg\":",
-                    a->allpath, r->allpath_min);
+            fprintf(fp,
+                    ",\"H\":%" PRId32 ",\"allpath_min\":%" PRIu64 ",\"allpath_avg\":", a->allpath,
+                    r->allpath_min);
             cli_print_double(fp, ratio(r->allpath_sum, r->pairs));
             fprintf(fp, ",\"allpath_max\":%" PRIu64 ",\"allpath_sum\":", r->allpath_max);
             cli_print_u128(fp, r->allpath_sum);
@@ -256,13 +275,12 @@ static void print_row(FILE *fp, const args_t *a, const tk_graph_t *g, const char
     fputc('\n', fp);
 }
 
-static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input,
-                     long index)
+static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input, long index)
 {
     char name[1024];
     tk_error_t err;
     tk_ksp_result_t r;
-    tk_ksp_opts_t opts = { a->threads, a->k, a->allpath, a->raw, a->sample, a->seed };
+    tk_ksp_opts_t opts = {a->threads, a->k, a->allpath, a->raw, a->sample, a->seed};
 
     cli_graph_name(g, input, index, name, sizeof name);
     cli_progress("%s: graph %ld: n=%" PRId64 " arcs=%" PRId64 ": paths", input, index,

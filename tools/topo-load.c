@@ -19,22 +19,22 @@ static const char usage[] =
     "                 [--threads N] [--progress] [-o FILE] [FILE...]";
 
 typedef struct args {
-    const char *routing;   /* -r (default "min")                          */
-    const char *pattern;   /* -P FILE (NULL = switch-level all-to-all)    */
-    int64_t top;           /* --top N (0 = off)                           */
-    int hist;              /* --hist                                      */
-    int32_t bins;          /* --bins B (default 10)                       */
-    int json;              /* --json                                      */
-    int progress;          /* --progress                                  */
-    int threads;           /* --threads N (0 when not given)              */
-    const char *output;    /* -o FILE                                     */
+    const char *routing; /* -r (default "min")                          */
+    const char *pattern; /* -P FILE (NULL = switch-level all-to-all)    */
+    int64_t top;         /* --top N (0 = off)                           */
+    int hist;            /* --hist                                      */
+    int32_t bins;        /* --bins B (default 10)                       */
+    int json;            /* --json                                      */
+    int progress;        /* --progress                                  */
+    int threads;         /* --threads N (0 when not given)              */
+    const char *output;  /* -o FILE                                     */
     char **inputs;
     int ninputs;
     /* run state */
     tk_route_spec_t spec;
     tk_pattern_t *pat;
     int header_done;
-    int ncols;                                   /* class columns of the header */
+    int ncols; /* class columns of the header */
     char cols[TK_MAX_CLASSES][TK_CLASS_NAME_MAX];
 } args_t;
 
@@ -72,18 +72,18 @@ enum { OPT_TOP = 256, OPT_HIST, OPT_BINS, OPT_JSON, OPT_THREADS, OPT_PROGRESS, O
 static void parse_args(int argc, char **argv, args_t *a)
 {
     static const struct option longopts[] = {
-        { "routing", required_argument, NULL, 'r' },
-        { "pattern", required_argument, NULL, 'P' },
-        { "top", required_argument, NULL, OPT_TOP },
-        { "hist", no_argument, NULL, OPT_HIST },
-        { "bins", required_argument, NULL, OPT_BINS },
-        { "json", no_argument, NULL, OPT_JSON },
-        { "threads", required_argument, NULL, OPT_THREADS },
-        { "progress", no_argument, NULL, OPT_PROGRESS },
-        { "output", required_argument, NULL, 'o' },
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, OPT_VERSION },
-        { NULL, 0, NULL, 0 },
+        {"routing", required_argument, NULL, 'r'},
+        {"pattern", required_argument, NULL, 'P'},
+        {"top", required_argument, NULL, OPT_TOP},
+        {"hist", no_argument, NULL, OPT_HIST},
+        {"bins", required_argument, NULL, OPT_BINS},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0},
     };
     int c, bins_given = 0;
     tk_error_t err;
@@ -94,18 +94,34 @@ static void parse_args(int argc, char **argv, args_t *a)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":hr:P:o:", longopts, NULL)) != -1) {
         switch (c) {
-        case 'r': a->routing = optarg; break;
-        case 'P': a->pattern = optarg; break;
-        case OPT_TOP: a->top = cli_int_arg("--top", optarg, 1, INT64_MAX); break;
-        case OPT_HIST: a->hist = 1; break;
+        case 'r':
+            a->routing = optarg;
+            break;
+        case 'P':
+            a->pattern = optarg;
+            break;
+        case OPT_TOP:
+            a->top = cli_int_arg("--top", optarg, 1, INT64_MAX);
+            break;
+        case OPT_HIST:
+            a->hist = 1;
+            break;
         case OPT_BINS:
             a->bins = (int32_t)cli_int_arg("--bins", optarg, 1, 1000000);
             bins_given = 1;
             break;
-        case OPT_JSON: a->json = 1; break;
-        case OPT_PROGRESS: a->progress = 1; break;
-        case OPT_THREADS: a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096); break;
-        case 'o': a->output = optarg; break;
+        case OPT_JSON:
+            a->json = 1;
+            break;
+        case OPT_PROGRESS:
+            a->progress = 1;
+            break;
+        case OPT_THREADS:
+            a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
+            break;
+        case 'o':
+            a->output = optarg;
+            break;
         case OPT_VERSION:
             cli_print_version();
             exit(CLI_EXIT_OK);
@@ -137,11 +153,11 @@ static void parse_args(int argc, char **argv, args_t *a)
 typedef struct result {
     char name[1024];
     const tk_graph_t *g;
-    double *load;          /* m: load / capacity, demand units            */
-    double *cap_load;      /* m: load / capacity, link-capacity units      */
-    tk_load_summary_t s;   /* of load                                      */
-    tk_load_summary_t sc;  /* of cap_load                                  */
-    double eject_limit;    /* 1 / (largest per-endpoint demand total)      */
+    double *load;         /* m: load / capacity, demand units            */
+    double *cap_load;     /* m: load / capacity, link-capacity units      */
+    tk_load_summary_t s;  /* of load                                      */
+    tk_load_summary_t sc; /* of cap_load                                  */
+    double eject_limit;   /* 1 / (largest per-endpoint demand total)      */
     const char *pattern;
 } result_t;
 
@@ -514,7 +530,7 @@ static int run(args_t *a)
             return CLI_EXIT_DATA;
         }
     }
-    cli_table_t t = { a->output, a->ninputs, a->inputs, mem_limit, table_row, table_header, a };
+    cli_table_t t = {a->output, a->ninputs, a->inputs, mem_limit, table_row, table_header, a};
     int rc = cli_run_table(&t);
     tk_pattern_free(a->pat);
     return rc;

@@ -23,7 +23,7 @@ static const char usage[] =
 #define MAX_PATTERNS 64
 
 typedef struct args {
-    const char *routing;          /* -r (NULL = unrestricted)          */
+    const char *routing; /* -r (NULL = unrestricted)          */
     const char *pfile[MAX_PATTERNS];
     int npfile;
     const char *make[MAX_PATTERNS];
@@ -82,40 +82,51 @@ static void help(void)
           stdout);
 }
 
-enum { OPT_METHOD = 256, OPT_LP, OPT_EPS, OPT_TLIM, OPT_LINKS, OPT_JSON, OPT_THREADS, OPT_VERSION,
-       OPT_MAXPATHS, OPT_TESTGLPK, OPT_NOPRESOLVE };
+enum {
+    OPT_METHOD = 256,
+    OPT_LP,
+    OPT_EPS,
+    OPT_TLIM,
+    OPT_LINKS,
+    OPT_JSON,
+    OPT_THREADS,
+    OPT_VERSION,
+    OPT_MAXPATHS,
+    OPT_TESTGLPK,
+    OPT_NOPRESOLVE
+};
 
 static double dbl_arg(const char *opt, const char *s, double lo, double hi, int lo_open)
 {
     char *end;
     double v = strtod(s, &end);
     if (end == s || *end || !isfinite(v) || v < lo || v > hi || (lo_open && v == lo))
-        cli_usage_fail(usage, "invalid value '%s' for %s: must be a number in %s%g, %g]", s,
-                       opt, lo_open ? "(" : "[", lo, hi);
+        cli_usage_fail(usage, "invalid value '%s' for %s: must be a number in %s%g, %g]", s, opt,
+                       lo_open ? "(" : "[", lo, hi);
     return v;
 }
 
 static void parse_args(int argc, char **argv, args_t *a)
 {
     static const struct option longopts[] = {
-        { "routing", required_argument, NULL, 'r' },
-        { "pattern", required_argument, NULL, 'P' },
-        { "make", required_argument, NULL, 'm' },
-        { "seed", required_argument, NULL, 's' },
-        { "method", required_argument, NULL, OPT_METHOD },
-        { "lp", required_argument, NULL, OPT_LP },
-        { "eps", required_argument, NULL, OPT_EPS },
-        { "time-limit", required_argument, NULL, OPT_TLIM },
-        { "max-paths", required_argument, NULL, OPT_MAXPATHS },
-        { "links", no_argument, NULL, OPT_LINKS },
-        { "no-presolve", no_argument, NULL, OPT_NOPRESOLVE },
-        { "json", no_argument, NULL, OPT_JSON },
-        { "threads", required_argument, NULL, OPT_THREADS },
-        { "output", required_argument, NULL, 'o' },
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, OPT_VERSION },
-        { "test-glpk-error", no_argument, NULL, OPT_TESTGLPK },
-        { NULL, 0, NULL, 0 },
+        {"routing", required_argument, NULL, 'r'},
+        {"pattern", required_argument, NULL, 'P'},
+        {"make", required_argument, NULL, 'm'},
+        {"seed", required_argument, NULL, 's'},
+        {"method", required_argument, NULL, OPT_METHOD},
+        {"lp", required_argument, NULL, OPT_LP},
+        {"eps", required_argument, NULL, OPT_EPS},
+        {"time-limit", required_argument, NULL, OPT_TLIM},
+        {"max-paths", required_argument, NULL, OPT_MAXPATHS},
+        {"links", no_argument, NULL, OPT_LINKS},
+        {"no-presolve", no_argument, NULL, OPT_NOPRESOLVE},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {"test-glpk-error", no_argument, NULL, OPT_TESTGLPK},
+        {NULL, 0, NULL, 0},
     };
     int c;
 
@@ -126,7 +137,9 @@ static void parse_args(int argc, char **argv, args_t *a)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":hr:P:m:s:o:", longopts, NULL)) != -1) {
         switch (c) {
-        case 'r': a->routing = optarg; break;
+        case 'r':
+            a->routing = optarg;
+            break;
         case 'P':
             if (a->npfile + a->nmake >= MAX_PATTERNS)
                 cli_usage_fail(usage, "at most %d patterns", MAX_PATTERNS);
@@ -137,7 +150,9 @@ static void parse_args(int argc, char **argv, args_t *a)
                 cli_usage_fail(usage, "at most %d patterns", MAX_PATTERNS);
             a->make[a->nmake++] = optarg;
             break;
-        case 's': a->seed = cli_u64_arg("--seed", optarg); break;
+        case 's':
+            a->seed = cli_u64_arg("--seed", optarg);
+            break;
         case OPT_METHOD:
             if (!strcmp(optarg, "exact"))
                 a->opts.method = TK_MCF_EXACT;
@@ -160,17 +175,33 @@ static void parse_args(int argc, char **argv, args_t *a)
                 cli_usage_fail(usage, "invalid value '%s' for --lp: simplex, barrier or auto",
                                optarg);
             break;
-        case OPT_EPS: a->opts.eps = dbl_arg("--eps", optarg, 0, 0.5, 1); break;
-        case OPT_TLIM: a->opts.time_limit = dbl_arg("--time-limit", optarg, 0, 1e9, 1); break;
+        case OPT_EPS:
+            a->opts.eps = dbl_arg("--eps", optarg, 0, 0.5, 1);
+            break;
+        case OPT_TLIM:
+            a->opts.time_limit = dbl_arg("--time-limit", optarg, 0, 1e9, 1);
+            break;
         case OPT_MAXPATHS:
             a->max_paths = (uint64_t)cli_int_arg("--max-paths", optarg, 1, INT64_MAX);
             break;
-        case OPT_LINKS: a->links = 1; break;
-        case OPT_NOPRESOLVE: a->opts.no_presolve = 1; break;
-        case OPT_JSON: a->json = 1; break;
-        case OPT_TESTGLPK: a->opts.test_glpk_error = 1; break;
-        case OPT_THREADS: a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096); break;
-        case 'o': a->output = optarg; break;
+        case OPT_LINKS:
+            a->links = 1;
+            break;
+        case OPT_NOPRESOLVE:
+            a->opts.no_presolve = 1;
+            break;
+        case OPT_JSON:
+            a->json = 1;
+            break;
+        case OPT_TESTGLPK:
+            a->opts.test_glpk_error = 1;
+            break;
+        case OPT_THREADS:
+            a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
+            break;
+        case 'o':
+            a->output = optarg;
+            break;
         case OPT_VERSION:
             cli_print_version();
             exit(CLI_EXIT_OK);
@@ -263,13 +294,15 @@ static void print_result(FILE *fp, const args_t *a, const tk_graph_t *g, const c
         fprintf(fp, ",\"iterations\":%" PRId64, r->iterations);
         if (r->method == TK_MCF_EXACT)
             fprintf(fp, ",\"rounds\":%" PRId64 ",\"lp\":\"%s\"", r->rounds,
-                    r->no_lp ? "none" : r->barrier ? "barrier" : "simplex");
+                    r->no_lp     ? "none"
+                    : r->barrier ? "barrier"
+                                 : "simplex");
         if (a->links) {
             fputs(",\"links\":[", fp);
             for (int64_t i = 0; i < r->nsat; i++) {
                 int64_t arc = r->sat_arc[i];
-                fprintf(fp, "%s{\"tail\":%" PRId64 ",\"head\":%d,\"class\":", i ? "," : "",
-                        tail[i], (int)g->head[arc]);
+                fprintf(fp, "%s{\"tail\":%" PRId64 ",\"head\":%d,\"class\":", i ? "," : "", tail[i],
+                        (int)g->head[arc]);
                 cli_print_json_string(fp, g->class_name[g->cls ? g->cls[arc] : 0]);
                 fputs(",\"load\":", fp);
                 cli_print_double(fp, r->sat_load[i]);
@@ -446,7 +479,7 @@ static int run(args_t *a)
         cli_close_input(fp);
         a->patname[k] = a->pat[k]->spec[0] ? a->pat[k]->spec : a->pfile[k];
     }
-    cli_table_t t = { a->output, a->ninputs, a->inputs, mem_limit, table_row, table_header, a };
+    cli_table_t t = {a->output, a->ninputs, a->inputs, mem_limit, table_row, table_header, a};
     rc = cli_run_table(&t);
     for (int k = 0; k < a->npfile; k++)
         tk_pattern_free(a->pat[k]);

@@ -148,8 +148,7 @@ static tk_status_t features(const tk_graph_t *g, uint64_t mem, double *feat, tk_
         return st;
     feat[0] = ds.avg_distance;
     tk_dist_summary_destroy(&ds);
-    if ((st = tk_route_parse("min", &spec, err)) ||
-        (st = tk_router_new(g, &spec, 1, mem, &r, err)))
+    if ((st = tk_route_parse("min", &spec, err)) || (st = tk_router_new(g, &spec, 1, mem, &r, err)))
         goto done;
     load = tk_malloc_array((size_t)(g->m > 0 ? g->m : 1), sizeof *load);
     if (!load) {

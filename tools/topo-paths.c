@@ -27,7 +27,7 @@ typedef struct args {
     const char *output; /* -o FILE (NULL = stdout)                     */
     char **inputs;      /* operands (none = stdin)                     */
     int ninputs;
-    int header_done;    /* run state: header line printed              */
+    int header_done; /* run state: header line printed              */
 } args_t;
 
 static void help(void)
@@ -58,14 +58,14 @@ enum { OPT_PAIRS = 256, OPT_JSON, OPT_THREADS, OPT_PROGRESS, OPT_VERSION };
 static void parse_args(int argc, char **argv, args_t *a)
 {
     static const struct option longopts[] = {
-        { "pairs", no_argument, NULL, OPT_PAIRS },
-        { "json", no_argument, NULL, OPT_JSON },
-        { "threads", required_argument, NULL, OPT_THREADS },
-        { "progress", no_argument, NULL, OPT_PROGRESS },
-        { "output", required_argument, NULL, 'o' },
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, OPT_VERSION },
-        { NULL, 0, NULL, 0 },
+        {"pairs", no_argument, NULL, OPT_PAIRS},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0},
     };
     int c;
 
@@ -73,13 +73,21 @@ static void parse_args(int argc, char **argv, args_t *a)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
         switch (c) {
-        case OPT_PAIRS: a->pairs = 1; break;
-        case OPT_JSON: a->json = 1; break;
-        case OPT_PROGRESS: a->progress = 1; break;
+        case OPT_PAIRS:
+            a->pairs = 1;
+            break;
+        case OPT_JSON:
+            a->json = 1;
+            break;
+        case OPT_PROGRESS:
+            a->progress = 1;
+            break;
         case OPT_THREADS:
             a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
             break;
-        case 'o': a->output = optarg; break;
+        case 'o':
+            a->output = optarg;
+            break;
         case OPT_VERSION:
             cli_print_version();
             exit(CLI_EXIT_OK);
@@ -133,8 +141,7 @@ static void print_stats(FILE *fp, const args_t *a, const char *name, const char 
 
 /* Summary of one graph: rows for d = 1..diameter, then 'all' (the
  * reachable pairs), then 'inf' (unreachable pairs) when there are any. */
-static int summary(FILE *out, args_t *a, const tk_graph_t *g, const char *name,
-                   tk_error_t *err)
+static int summary(FILE *out, args_t *a, const tk_graph_t *g, const char *name, tk_error_t *err)
 {
     tk_sigma_summary_t s;
     if (tk_sigma_summary(g, a->threads, &s, err) != TK_OK)
@@ -158,8 +165,8 @@ static int summary(FILE *out, args_t *a, const tk_graph_t *g, const char *name,
         if (a->json && !first)
             fputc(',', out);
         first = 0;
-        print_stats(out, a, name, dbuf, s.pairs[d], s.min[d], tk_sigma_summary_avg(&s, d),
-                    s.max[d], (double)s.unique[d] / (double)s.pairs[d]);
+        print_stats(out, a, name, dbuf, s.pairs[d], s.min[d], tk_sigma_summary_avg(&s, d), s.max[d],
+                    (double)s.unique[d] / (double)s.pairs[d]);
         pairs += s.pairs[d];
         uniq += s.unique[d];
         if (s.min[d] < mn)
@@ -179,8 +186,7 @@ static int summary(FILE *out, args_t *a, const tk_graph_t *g, const char *name,
                                   (long double)sum_lo) /
                                  (long double)pairs)
                       : 0.0,
-                mx,
-                pairs ? (double)uniq / (double)pairs : 0.0);
+                mx, pairs ? (double)uniq / (double)pairs : 0.0);
     if (a->json)
         fprintf(out, ",\"unreachable\":%" PRIu64 "}\n", s.unreachable);
     else if (s.unreachable)
@@ -190,8 +196,7 @@ static int summary(FILE *out, args_t *a, const tk_graph_t *g, const char *name,
 }
 
 /* Per-pair rows, source by source (the output dominates the time). */
-static int per_pair(FILE *out, args_t *a, const tk_graph_t *g, const char *name,
-                    tk_error_t *err)
+static int per_pair(FILE *out, args_t *a, const tk_graph_t *g, const char *name, tk_error_t *err)
 {
     size_t n = (size_t)g->n;
     int32_t *dist = tk_malloc_array(n, sizeof *dist);
@@ -242,8 +247,7 @@ done:
     return rc;
 }
 
-static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input,
-                     long index)
+static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input, long index)
 {
     char name[1024];
     tk_error_t err;

@@ -17,7 +17,7 @@
 
 #include "cli.h"
 
-#define USAGE                                                                                  \
+#define USAGE                                                                                      \
     "topo-pattern KIND [KEY=VALUE ...] [-s SEED] [--stats] [--threads N] [-o FILE] [TOPOLOGY]"
 
 typedef struct args {
@@ -78,14 +78,14 @@ enum { OPT_VERSION = 256, OPT_THREADS, OPT_STATS, OPT_LIST };
 static void parse_args(int argc, char **argv, args_t *a)
 {
     static const struct option longopts[] = {
-        { "seed", required_argument, NULL, 's' },
-        { "output", required_argument, NULL, 'o' },
-        { "stats", no_argument, NULL, OPT_STATS },
-        { "threads", required_argument, NULL, OPT_THREADS },
-        { "list", no_argument, NULL, OPT_LIST },
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, OPT_VERSION },
-        { NULL, 0, NULL, 0 },
+        {"seed", required_argument, NULL, 's'},
+        {"output", required_argument, NULL, 'o'},
+        {"stats", no_argument, NULL, OPT_STATS},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"list", no_argument, NULL, OPT_LIST},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0},
     };
     int c;
 
@@ -94,16 +94,27 @@ static void parse_args(int argc, char **argv, args_t *a)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":hs:o:", longopts, NULL)) != -1) {
         switch (c) {
-        case 's': a->seed = cli_u64_arg("-s", optarg); break;
-        case 'o': a->output = optarg; break;
-        case OPT_STATS: a->stats = 1; break;
-        case OPT_THREADS: a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096); break;
+        case 's':
+            a->seed = cli_u64_arg("-s", optarg);
+            break;
+        case 'o':
+            a->output = optarg;
+            break;
+        case OPT_STATS:
+            a->stats = 1;
+            break;
+        case OPT_THREADS:
+            a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
+            break;
         case OPT_LIST:
             for (const char *const *k = tk_pattern_kinds(); *k; k++)
                 puts(*k);
             exit(CLI_EXIT_OK);
-        case OPT_VERSION: cli_print_version(); exit(CLI_EXIT_OK);
-        default: cli_getopt_default(c, argv, USAGE, help);
+        case OPT_VERSION:
+            cli_print_version();
+            exit(CLI_EXIT_OK);
+        default:
+            cli_getopt_default(c, argv, USAGE, help);
         }
     }
     if (optind >= argc)
@@ -114,15 +125,13 @@ static void parse_args(int argc, char **argv, args_t *a)
         for (const char *const *k = tk_pattern_kinds(); *k; k++)
             known |= strcmp(*k, a->kind) == 0;
         if (!known)
-            cli_usage_fail(USAGE, "unknown pattern kind '%s' (see topo-pattern --list)",
-                           a->kind);
+            cli_usage_fail(USAGE, "unknown pattern kind '%s' (see topo-pattern --list)", a->kind);
     }
     a->kv = argv + optind;
     for (; optind < argc; optind++) {
         if (strchr(argv[optind], '=')) {
             if (a->topology)
-                cli_usage_fail(USAGE, "'%s': KEY=VALUE after the TOPOLOGY operand",
-                               argv[optind]);
+                cli_usage_fail(USAGE, "'%s': KEY=VALUE after the TOPOLOGY operand", argv[optind]);
             a->nkv++;
         } else {
             if (a->topology)
@@ -162,8 +171,7 @@ static int read_topology(const args_t *a, tk_graph_t **g, const char **name)
         tk_graph_free(extra);
         tk_graph_free(*g);
         *g = NULL;
-        cli_errorf("%s: more than one graph in input (a pattern is made for one topology)",
-                   *name);
+        cli_errorf("%s: more than one graph in input (a pattern is made for one topology)", *name);
         goto done;
     }
     if (st != TK_EOF) {
@@ -307,7 +315,10 @@ static int print_stats(FILE *out, const tk_pattern_t *p, const tk_graph_t *g)
                     tk_id_t lo = 0, hi = g->n - 1;
                     while (lo < hi) {
                         tk_id_t mid = lo + (hi - lo + 1) / 2;
-                        if (first[mid] <= s) lo = mid; else hi = mid - 1;
+                        if (first[mid] <= s)
+                            lo = mid;
+                        else
+                            hi = mid - 1;
                     }
                     s = lo;
                     t = first[lo] <= t && t < first[lo + 1] ? lo : -1;
@@ -367,8 +378,7 @@ static int run(const args_t *a)
             tk_graph_free(g);
             return rc;
         }
-    } else if (tk_pattern_make(g, a->kind, a->nkv, a->kv, a->seed, a->threads, &p, &err) !=
-               TK_OK) {
+    } else if (tk_pattern_make(g, a->kind, a->nkv, a->kv, a->seed, a->threads, &p, &err) != TK_OK) {
         cli_error(&err);
         tk_graph_free(g);
         /* A malformed KEY=VALUE list is a usage error; everything else is

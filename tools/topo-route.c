@@ -23,12 +23,12 @@ static const char usage[] = "topo-route [-r ROUTING] [--pair S,D [--paths] | --p
 typedef struct args {
     tk_route_spec_t spec; /* -r ROUTING                                   */
     int have_spec;
-    int pair;             /* --pair S,D given                             */
+    int pair; /* --pair S,D given                             */
     int64_t ps, pd;
-    int pairs;            /* --pairs                                      */
-    int paths;            /* --paths                                      */
-    uint64_t max_paths;   /* --max-paths N (with --paths)                 */
-    int json;             /* --json: JSON Lines                           */
+    int pairs;          /* --pairs                                      */
+    int paths;          /* --paths                                      */
+    uint64_t max_paths; /* --max-paths N (with --paths)                 */
+    int json;           /* --json: JSON Lines                           */
     int progress;
     int threads;
     const char *output;
@@ -121,16 +121,30 @@ static void parse_args(int argc, char **argv, args_t *a)
                 cli_usage_fail(usage, "%s", err.msg);
             a->have_spec = 1;
             break;
-        case OPT_PAIR: parse_pair(optarg, a); break;
-        case OPT_PAIRS: a->pairs = 1; break;
-        case OPT_PATHS: a->paths = 1; break;
-        case OPT_JSON: a->json = 1; break;
+        case OPT_PAIR:
+            parse_pair(optarg, a);
+            break;
+        case OPT_PAIRS:
+            a->pairs = 1;
+            break;
+        case OPT_PATHS:
+            a->paths = 1;
+            break;
+        case OPT_JSON:
+            a->json = 1;
+            break;
         case OPT_MAXP:
             a->max_paths = (uint64_t)cli_int_arg("--max-paths", optarg, 1, INT64_MAX);
             break;
-        case OPT_PROGRESS: a->progress = 1; break;
-        case OPT_THREADS: a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096); break;
-        case 'o': a->output = optarg; break;
+        case OPT_PROGRESS:
+            a->progress = 1;
+            break;
+        case OPT_THREADS:
+            a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
+            break;
+        case 'o':
+            a->output = optarg;
+            break;
         case OPT_VERSION:
             cli_print_version();
             exit(CLI_EXIT_OK);
@@ -231,8 +245,7 @@ typedef struct tstat {
  * distances per target).  Per-pair rows are kept (n^2 counts) only with
  * --pairs.  Sums are reduced in target order: the output does not depend on
  * the thread count. */
-static int all_pairs(FILE *out, args_t *a, const tk_router_t *r, const char *name,
-                     tk_error_t *err)
+static int all_pairs(FILE *out, args_t *a, const tk_router_t *r, const char *name, tk_error_t *err)
 {
     const tk_graph_t *g = tk_router_graph(r);
     tk_id_t n = g->n;

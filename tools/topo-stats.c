@@ -56,9 +56,12 @@ enum { OPT_LEVEL = 256, OPT_JSON, OPT_VERSION };
 static void parse_args(int argc, char **argv, args_t *a)
 {
     static const struct option longopts[] = {
-        {"column", required_argument, NULL, 'c'}, {"level", required_argument, NULL, OPT_LEVEL},
-        {"json", no_argument, NULL, OPT_JSON},    {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, OPT_VERSION},
+        {"column", required_argument, NULL, 'c'},
+        {"level", required_argument, NULL, OPT_LEVEL},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -81,10 +84,17 @@ static void parse_args(int argc, char **argv, args_t *a)
                 cli_usage_fail(usage, "invalid value '%s' for --level: must be between 0 and 1",
                                optarg);
             break;
-        case OPT_JSON: a->json = 1; break;
-        case 'o': a->output = optarg; break;
-        case OPT_VERSION: cli_print_version(); exit(CLI_EXIT_OK);
-        default: cli_getopt_default(c, argv, usage, help);
+        case OPT_JSON:
+            a->json = 1;
+            break;
+        case 'o':
+            a->output = optarg;
+            break;
+        case OPT_VERSION:
+            cli_print_version();
+            exit(CLI_EXIT_OK);
+        default:
+            cli_getopt_default(c, argv, usage, help);
         }
     }
     a->inputs = argv + optind;
@@ -180,8 +190,7 @@ static int read_input(const char *path, const args_t *a, values_t *v)
                     break;
                 }
             if (v->col < 0) {
-                cli_errorf("%s:%ld: no column named '%s' in the header", name, lineno,
-                           a->column);
+                cli_errorf("%s:%ld: no column named '%s' in the header", name, lineno, a->column);
                 rc = 1;
                 break;
             }
@@ -241,8 +250,7 @@ int main(int argc, char **argv)
     long num = strtol(a.column, &end, 10);
     if (*end == 0 && end != a.column) {
         if (num < 1)
-            cli_usage_fail(usage, "invalid value '%s' for --column: fields count from 1",
-                           a.column);
+            cli_usage_fail(usage, "invalid value '%s' for --column: fields count from 1", a.column);
         v.col = num - 1;
     } else {
         v.col = -1;
@@ -279,8 +287,7 @@ int main(int argc, char **argv)
         cli_cell_double(&row, "ci_low", s.mean - s.halfwidth);
         cli_cell_double(&row, "ci_high", s.mean + s.halfwidth);
         cli_cell_double(&row, "halfwidth", s.halfwidth);
-        cli_cell_double(&row, "rel_halfwidth",
-                        s.mean != 0 ? s.halfwidth / fabs(s.mean) : INFINITY);
+        cli_cell_double(&row, "rel_halfwidth", s.mean != 0 ? s.halfwidth / fabs(s.mean) : INFINITY);
         cli_row_end(&row);
     }
     rc = cli_out_commit(&out) ? CLI_EXIT_DATA : CLI_EXIT_OK;

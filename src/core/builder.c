@@ -20,8 +20,8 @@ struct tk_builder {
     int directed;
     int64_t nlinks, caplinks;
     int32_t *lu, *lv;
-    uint8_t *lcls;  /* NULL until a link has a class != 0 */
-    double *lcap;   /* NULL until a link has a capacity != 1 */
+    uint8_t *lcls; /* NULL until a link has a class != 0 */
+    double *lcap;  /* NULL until a link has a capacity != 1 */
     int nclasses;
     char class_name[TK_MAX_CLASSES][TK_CLASS_NAME_MAX];
     int32_t servers_uniform;
@@ -52,9 +52,8 @@ tk_status_t tk_builder_new(tk_builder_t **out, int64_t n, int directed, tk_error
     tk_builder_t *b;
 
     if (n < 0 || n > TK_MAX_SWITCHES)
-        return tk_error_set(err, TK_ELIMIT, NULL, 0,
-                            "switch count %lld outside 0..%lld", (long long)n,
-                            (long long)TK_MAX_SWITCHES);
+        return tk_error_set(err, TK_ELIMIT, NULL, 0, "switch count %lld outside 0..%lld",
+                            (long long)n, (long long)TK_MAX_SWITCHES);
     b = calloc(1, sizeof *b);
     if (!b)
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
@@ -134,8 +133,8 @@ tk_status_t tk_builder_add_ex(tk_builder_t *b, int64_t u, int64_t v, int cls, do
                             (long long)u, (long long)v, cls);
     if (!(cap > 0) || !isfinite(cap))
         return tk_error_set(err, TK_EINVAL, NULL, 0,
-                            "link %lld %lld: capacity must be positive and finite",
-                            (long long)u, (long long)v);
+                            "link %lld %lld: capacity must be positive and finite", (long long)u,
+                            (long long)v);
     st = grow(b, b->nlinks + 1, err);
     if (st)
         return st;
@@ -174,9 +173,8 @@ tk_status_t tk_builder_class(tk_builder_t *b, const char *name, int *cls, tk_err
             return TK_OK;
         }
     if (len == 0 || len >= TK_CLASS_NAME_MAX)
-        return tk_error_set(err, TK_EINVAL, NULL, 0,
-                            "class name '%s' must have 1 to %d characters", name,
-                            TK_CLASS_NAME_MAX - 1);
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "class name '%s' must have 1 to %d characters",
+                            name, TK_CLASS_NAME_MAX - 1);
     for (i = 0; name[i]; i++) {
         unsigned char c = (unsigned char)name[i];
         if (c <= ' ' || c == '#' || c >= 127)
@@ -185,8 +183,7 @@ tk_status_t tk_builder_class(tk_builder_t *b, const char *name, int *cls, tk_err
                                 name);
     }
     if (b->nclasses >= TK_MAX_CLASSES)
-        return tk_error_set(err, TK_EINVAL, NULL, 0, "more than %d link classes",
-                            TK_MAX_CLASSES);
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "more than %d link classes", TK_MAX_CLASSES);
     memcpy(b->class_name[b->nclasses], name, len + 1);
     *cls = b->nclasses++;
     return TK_OK;
@@ -222,8 +219,8 @@ tk_status_t tk_builder_set_servers(tk_builder_t *b, int64_t u, int32_t p, tk_err
     if (st)
         return st;
     if (p < 0)
-        return tk_error_set(err, TK_EINVAL, NULL, 0,
-                            "servers of switch %lld must be >= 0 (got %d)", (long long)u, (int)p);
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "servers of switch %lld must be >= 0 (got %d)",
+                            (long long)u, (int)p);
     if (!b->servers) {
         b->servers = tk_malloc_array((size_t)b->n, sizeof *b->servers);
         if (!b->servers)
@@ -242,9 +239,8 @@ tk_status_t tk_builder_set_group(tk_builder_t *b, int64_t u, int32_t group, tk_e
     if (st)
         return st;
     if (group < 0)
-        return tk_error_set(err, TK_EINVAL, NULL, 0,
-                            "group of switch %lld must be >= 0 (got %d)", (long long)u,
-                            (int)group);
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "group of switch %lld must be >= 0 (got %d)",
+                            (long long)u, (int)group);
     if (!b->group) {
         b->group = tk_calloc_array((size_t)b->n, sizeof *b->group);
         if (!b->group)
@@ -257,8 +253,7 @@ tk_status_t tk_builder_set_group(tk_builder_t *b, int64_t u, int32_t group, tk_e
 tk_status_t tk_builder_set_ncoord(tk_builder_t *b, int ncoord, tk_error_t *err)
 {
     if (ncoord < 1 || ncoord > 64)
-        return tk_error_set(err, TK_EINVAL, NULL, 0, "coordinate count %d outside 1..64",
-                            ncoord);
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "coordinate count %d outside 1..64", ncoord);
     if (b->ncoord && b->ncoord != ncoord)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "coordinate count already set to %d",
                             b->ncoord);
@@ -271,8 +266,7 @@ tk_status_t tk_builder_set_ncoord(tk_builder_t *b, int ncoord, tk_error_t *err)
     return TK_OK;
 }
 
-tk_status_t tk_builder_set_coord(tk_builder_t *b, int64_t u, const int32_t *coord,
-                                 tk_error_t *err)
+tk_status_t tk_builder_set_coord(tk_builder_t *b, int64_t u, const int32_t *coord, tk_error_t *err)
 {
     tk_status_t st = check_id(b, u, err);
 
@@ -323,14 +317,14 @@ tk_status_t tk_builder_finish(tk_builder_t *b, tk_graph_t **out, tk_error_t *err
     g->head = tk_malloc_array((size_t)m, sizeof *g->head);
     cnt = tk_calloc_array((size_t)n + 1, sizeof *cnt);
     byhead = tk_malloc_array((size_t)m, sizeof *byhead); /* arc ids ordered by head */
-    link = tk_malloc_array((size_t)m, sizeof *link);      /* link id of each CSR arc */
+    link = tk_malloc_array((size_t)m, sizeof *link);     /* link id of each CSR arc */
     if (!g->off || !g->head || !cnt || !byhead || !link)
         goto nomem;
 
-    /* Arc k of link i: k = 2i (u->v) and 2i+1 (v->u) for undirected graphs,
-     * k = i for directed ones.  Tail/head of arc k: */
-#define ARC_TAIL(k) (b->directed ? b->lu[k] : ((k) & 1 ? b->lv[(k) >> 1] : b->lu[(k) >> 1]))
-#define ARC_HEAD(k) (b->directed ? b->lv[k] : ((k) & 1 ? b->lu[(k) >> 1] : b->lv[(k) >> 1]))
+        /* Arc k of link i: k = 2i (u->v) and 2i+1 (v->u) for undirected graphs,
+         * k = i for directed ones.  Tail/head of arc k: */
+#define ARC_TAIL(k) (b->directed ? b->lu[k] : ((k)&1 ? b->lv[(k) >> 1] : b->lu[(k) >> 1]))
+#define ARC_HEAD(k) (b->directed ? b->lv[k] : ((k)&1 ? b->lu[(k) >> 1] : b->lv[(k) >> 1]))
 
     /* Counting sort by head (stable). */
     for (i = 0; i < m; i++)
@@ -442,8 +436,9 @@ tk_status_t tk_builder_finish(tk_builder_t *b, tk_graph_t **out, tk_error_t *err
     return TK_OK;
 
 nomem:
-    st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory building a graph of %lld switches and %lld arcs",
-                      (long long)n, (long long)m);
+    st = tk_error_set(err, TK_ENOMEM, NULL, 0,
+                      "out of memory building a graph of %lld switches and %lld arcs", (long long)n,
+                      (long long)m);
     free(cnt);
     free(byhead);
     free(link);

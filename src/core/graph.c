@@ -193,11 +193,11 @@ tk_status_t tk_graph_validate(const tk_graph_t *g, tk_error_t *err)
                                     "arc %lld of switch %lld points to %d, outside 0..%d",
                                     (long long)a, (long long)u, (int)v, (int)g->n - 1);
             if (a > g->off[u] && g->head[a - 1] > v)
-                return tk_error_set(err, TK_EINTERNAL, NULL, 0,
-                                    "arcs of switch %lld not sorted", (long long)u);
+                return tk_error_set(err, TK_EINTERNAL, NULL, 0, "arcs of switch %lld not sorted",
+                                    (long long)u);
             if (g->cls && g->cls[a] >= g->nclasses)
-                return tk_error_set(err, TK_ERANGE, NULL, 0, "arc %lld has class %d",
-                                    (long long)a, g->cls[a]);
+                return tk_error_set(err, TK_ERANGE, NULL, 0, "arc %lld has class %d", (long long)a,
+                                    g->cls[a]);
             if (g->cap && (!(g->cap[a] > 0) || !isfinite(g->cap[a])))
                 return tk_error_set(err, TK_ERANGE, NULL, 0, "arc %lld has capacity %g",
                                     (long long)a, g->cap[a]);
@@ -208,8 +208,8 @@ tk_status_t tk_graph_validate(const tk_graph_t *g, tk_error_t *err)
                                         "undirected graph without partner arcs");
                 r = g->rev[a];
                 if (r < 0 || r >= g->m || g->rev[r] != a || g->head[r] != u || r == a ||
-                    (r < g->off[v] || r >= g->off[v + 1]) ||
-                    (g->cls && g->cls[r] != g->cls[a]) || (g->cap && g->cap[r] != g->cap[a]))
+                    (r < g->off[v] || r >= g->off[v + 1]) || (g->cls && g->cls[r] != g->cls[a]) ||
+                    (g->cap && g->cap[r] != g->cap[a]))
                     return tk_error_set(err, TK_EINVAL, NULL, 0,
                                         "undirected graph not symmetric at link %lld-%d",
                                         (long long)u, (int)v);
@@ -263,7 +263,8 @@ int tk_graph_equal(const tk_graph_t *a, const tk_graph_t *b)
     }
     if (!a->group != !b->group)
         return 0;
-    if (a->ncoord && memcmp(a->coord, b->coord, (size_t)a->n * (size_t)a->ncoord * sizeof *a->coord))
+    if (a->ncoord &&
+        memcmp(a->coord, b->coord, (size_t)a->n * (size_t)a->ncoord * sizeof *a->coord))
         return 0;
     return 1;
 }

@@ -52,7 +52,8 @@ uint64_t tk_graph_bytes(int64_t n, int64_t m)
      * undirected, all for directed: count per arc to stay on the safe side),
      * and 12 bytes of per-switch attributes. */
     uint64_t un = n < 0 ? 0 : (uint64_t)n, um = m < 0 ? 0 : (uint64_t)m;
-    unsigned __int128 b = (unsigned __int128)un * 20u + 8u + (unsigned __int128)um * (4u + 8u + 1u + 8u + 16u);
+    unsigned __int128 b =
+        (unsigned __int128)un * 20u + 8u + (unsigned __int128)um * (4u + 8u + 1u + 8u + 16u);
 
     if (b > UINT64_MAX)
         return UINT64_MAX;

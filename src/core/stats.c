@@ -19,8 +19,7 @@ tk_status_t tk_sample_stats(const double *x, int64_t n, double level, tk_sample_
     if (!x || !out || n < 1)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "no values");
     if (!(level > 0 && level < 1))
-        return tk_error_set(err, TK_EINVAL, NULL, 0, "level=%g: must be between 0 and 1",
-                            level);
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "level=%g: must be between 0 and 1", level);
     for (int64_t i = 0; i < n; i++) {
         if (!isfinite(x[i]))
             return tk_error_set(err, TK_EINVAL, NULL, 0, "value %lld is not finite",
@@ -44,7 +43,7 @@ tk_status_t tk_sample_stats(const double *x, int64_t n, double level, tk_sample_
     }
     out->sd = sqrt(ss / (double)(n - 1));
     /* gsl_cdf_tdist_Pinv never calls the GSL error handler for P in (0,1) */
-    out->halfwidth = gsl_cdf_tdist_Pinv(0.5 + level / 2, (double)(n - 1)) * out->sd /
-                     sqrt((double)n);
+    out->halfwidth =
+        gsl_cdf_tdist_Pinv(0.5 + level / 2, (double)(n - 1)) * out->sd / sqrt((double)n);
     return TK_OK;
 }

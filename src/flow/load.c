@@ -81,9 +81,8 @@ static tk_status_t rows_check(const tk_graph_t *g, const rows_t *r, tk_error_t *
     if (r->dem) {
         const tk_swdemand_t *d = r->dem;
         if (d->n != g->n)
-            return tk_error_set(err, TK_EINVAL, NULL, 0,
-                                "demands: %ld switches, graph has %ld", (long)d->n,
-                                (long)g->n);
+            return tk_error_set(err, TK_EINVAL, NULL, 0, "demands: %ld switches, graph has %ld",
+                                (long)d->n, (long)g->n);
         for (int64_t i = 0; i < d->len; i++)
             if (d->dst[i] < 0 || d->dst[i] >= g->n || !(d->w[i] >= 0) || !isfinite(d->w[i]))
                 return tk_error_set(err, TK_EINVAL, NULL, 0,
@@ -91,8 +90,8 @@ static tk_status_t rows_check(const tk_graph_t *g, const rows_t *r, tk_error_t *
     } else if (r->srcw) {
         for (tk_id_t s = 0; s < g->n; s++)
             if (!(r->srcw[s] >= 0) || !isfinite(r->srcw[s]))
-                return tk_error_set(err, TK_EINVAL, NULL, 0,
-                                    "srcw[%ld]: not a finite weight >= 0", (long)s);
+                return tk_error_set(err, TK_EINVAL, NULL, 0, "srcw[%ld]: not a finite weight >= 0",
+                                    (long)s);
     }
     return TK_OK;
 }
@@ -102,15 +101,15 @@ static tk_status_t rows_check(const tk_graph_t *g, const rows_t *r, tk_error_t *
 
 typedef struct engine {
     const tk_graph_t *g;
-    tk_id_t units;           /* units 0 .. units-1                           */
+    tk_id_t units; /* units 0 .. units-1                           */
     void *ctx;
-    size_t ws_bytes;         /* engine workspace per thread (estimate)        */
+    size_t ws_bytes; /* engine workspace per thread (estimate)        */
     void *(*ws_new)(void *ctx);
     void (*ws_free)(void *ws);
     /* Add unit u's loads into cacc (m doubles). */
     tk_status_t (*unit)(void *ctx, void *ws, tk_id_t u, double *cacc, tk_error_t *err);
-    double bound;            /* upper bound of every arc's load              */
-    int rev_fold;            /* unit() adds arc a's load at rev[a]           */
+    double bound; /* upper bound of every arc's load              */
+    int rev_fold; /* unit() adds arc a's load at rev[a]           */
 } engine_t;
 
 /* y (0 <= y < 2^126, a multiple of its ulp above 2^53) truncated to a
@@ -269,16 +268,16 @@ static tk_status_t engine_run(const engine_t *e, int threads, double *arcload, t
  * on the graph and s only, so results stay deterministic.
  */
 typedef struct lbfs {
-    int32_t *dist;            /* n: level, TK_INF when unvisited            */
-    tk_id_t *order;           /* n: switches by level                        */
-    int64_t *lstart;          /* n+2: level L is order[lstart[L] .. +1]     */
-    int64_t *dseg;            /* n+2: DAG arcs into level L: dseg[L] .. +1  */
-    int64_t *dag;             /* m: DAG arcs u->v (arc ids of g)             */
-    tk_id_t *dtail;           /* m: their tails u                            */
-    tk_id_t *dhead;           /* m: their heads v                            */
-    tk_id_t *unv;             /* n: unvisited switches (bottom-up)           */
-    int32_t nlev;             /* levels 0 .. nlev-1                          */
-    int64_t nvis;             /* switches visited                            */
+    int32_t *dist;   /* n: level, TK_INF when unvisited            */
+    tk_id_t *order;  /* n: switches by level                        */
+    int64_t *lstart; /* n+2: level L is order[lstart[L] .. +1]     */
+    int64_t *dseg;   /* n+2: DAG arcs into level L: dseg[L] .. +1  */
+    int64_t *dag;    /* m: DAG arcs u->v (arc ids of g)             */
+    tk_id_t *dtail;  /* m: their tails u                            */
+    tk_id_t *dhead;  /* m: their heads v                            */
+    tk_id_t *unv;    /* n: unvisited switches (bottom-up)           */
+    int32_t nlev;    /* levels 0 .. nlev-1                          */
+    int64_t nvis;    /* switches visited                            */
 } lbfs_t;
 
 static void lbfs_free(lbfs_t *b)
@@ -322,114 +321,114 @@ static int lbfs_init(lbfs_t *b, const tk_graph_t *g)
  * g->head as 16-bit ids (n < 65536): half the cache lines per adjacency
  * row, which is what the search waits for on large random graphs.  The
  * body is instantiated for both head types. */
-#define LBFS_RUN(NAME, HT)                                                                   \
-    static void NAME(const tk_graph_t *g, const HT *headp, const int64_t *rev, tk_id_t s,    \
-                     lbfs_t *b, double *restrict sigma, int32_t *restrict nin)               \
-    {                                                                                        \
-        const int64_t *off = g->off;                                                         \
-        const HT *restrict head = headp;                                                     \
-        int32_t *restrict dist = b->dist;                                                    \
-        tk_id_t *restrict order = b->order;                                                  \
-        int64_t *restrict dag = b->dag;                                                      \
-        tk_id_t *restrict dtail = b->dtail, *restrict dhead = b->dhead;                      \
-        tk_id_t n = g->n;                                                                    \
-        int64_t qt = 0, nd = 0, nunv = -1;                                                   \
-        uint64_t degvis = (uint64_t)(off[s + 1] - off[s]), m = (uint64_t)g->m;               \
-        int32_t L = 0;                                                                       \
-                                                                                             \
-        dist[s] = 0;                                                                         \
-        if (sigma)                                                                           \
-            sigma[s] = 1;                                                                    \
-        if (nin)                                                                             \
-            nin[s] = 0;                                                                      \
-        order[qt++] = s;                                                                     \
-        b->lstart[0] = 0;                                                                    \
-        b->dseg[0] = 0;                                                                      \
-        for (;;) {                                                                           \
-            int64_t lo = b->lstart[L], hi = qt;                                              \
-            b->lstart[L + 1] = hi;                                                           \
-            b->dseg[L + 1] = nd;                                                             \
-            if (lo == hi || qt == n) /* nothing beyond this level */                         \
-                break;                                                                       \
-            int32_t dn = L + 1;                                                              \
-            uint64_t fdeg = 0;                                                               \
-            for (int64_t i = lo; i < hi; i++)                                                \
-                fdeg += (uint64_t)(off[order[i] + 1] - off[order[i]]);                       \
-            if (rev && m - degvis < fdeg) {                                                  \
-                /* Bottom-up: every unvisited v collects its frontier neighbours. */         \
-                if (nunv < 0) {                                                              \
-                    nunv = 0;                                                                \
-                    for (tk_id_t v = 0; v < n; v++)                                          \
-                        if (dist[v] == TK_INF)                                               \
-                            b->unv[nunv++] = v;                                              \
-                }                                                                            \
-                int64_t keep = 0;                                                            \
-                for (int64_t j = 0; j < nunv; j++) {                                         \
-                    tk_id_t v = b->unv[j];                                                   \
-                    if (dist[v] != TK_INF)                                                   \
-                        continue; /* found top-down meanwhile */                             \
-                    double sv = 0;                                                           \
-                    int32_t cnt = 0;                                                         \
-                    for (int64_t a = off[v], end = off[v + 1]; a < end; a++) {               \
-                        tk_id_t u = head[a];                                                 \
-                        if (dist[u] == L) {                                                  \
-                            if (sigma)                                                       \
-                                sv += sigma[u];                                              \
-                            cnt++;                                                           \
-                            dag[nd] = rev[a];                                                \
-                            dhead[nd] = v;                                                   \
-                            dtail[nd++] = u;                                                 \
-                        }                                                                    \
-                    }                                                                        \
-                    if (cnt) {                                                               \
-                        dist[v] = dn;                                                        \
-                        if (sigma)                                                           \
-                            sigma[v] = sv;                                                   \
-                        if (nin)                                                             \
-                            nin[v] = cnt;                                                    \
-                        order[qt++] = v;                                                     \
-                        degvis += (uint64_t)(off[v + 1] - off[v]);                           \
-                    } else {                                                                 \
-                        b->unv[keep++] = v;                                                  \
-                    }                                                                        \
-                }                                                                            \
-                nunv = keep;                                                                 \
-            } else {                                                                         \
-                for (int64_t i = lo; i < hi; i++) {                                          \
-                    tk_id_t u = order[i];                                                    \
-                    double su = sigma ? sigma[u] : 0;                                        \
-                    for (int64_t a = off[u], end = off[u + 1]; a < end; a++) {               \
-                        tk_id_t v = head[a];                                                 \
-                        int32_t dv = dist[v];                                                \
-                        if (dv == TK_INF) {                                                  \
-                            dist[v] = dv = dn;                                               \
-                            if (sigma)                                                       \
-                                sigma[v] = 0;                                                \
-                            if (nin)                                                         \
-                                nin[v] = 0;                                                  \
-                            order[qt++] = v;                                                 \
-                            degvis += (uint64_t)(off[v + 1] - off[v]);                       \
-                        }                                                                    \
-                        /* Branch-free: the DAG test is a coin toss for the predictor. */ \
-                        int in_dag = dv == dn;                                               \
-                        if (sigma)                                                           \
-                            sigma[v] += su * (double)in_dag;                                 \
-                        if (nin)                                                             \
-                            nin[v] += in_dag;                                                \
-                        dag[nd] = a;                                                         \
-                        dhead[nd] = v;                                                       \
-                        dtail[nd] = u;                                                       \
-                        nd += in_dag;                                                        \
-                    }                                                                        \
-                }                                                                            \
-            }                                                                                \
-            L++;                                                                             \
-        }                                                                                    \
-        /* Levels 0 .. L are non-empty unless the last frontier was empty. */                \
-        b->nlev = b->lstart[L] == b->lstart[L + 1] ? L : L + 1;                              \
-        b->lstart[b->nlev] = qt;                                                             \
-        b->dseg[b->nlev] = nd;                                                               \
-        b->nvis = qt;                                                                        \
+#define LBFS_RUN(NAME, HT)                                                                         \
+    static void NAME(const tk_graph_t *g, const HT *headp, const int64_t *rev, tk_id_t s,          \
+                     lbfs_t *b, double *restrict sigma, int32_t *restrict nin)                     \
+    {                                                                                              \
+        const int64_t *off = g->off;                                                               \
+        const HT *restrict head = headp;                                                           \
+        int32_t *restrict dist = b->dist;                                                          \
+        tk_id_t *restrict order = b->order;                                                        \
+        int64_t *restrict dag = b->dag;                                                            \
+        tk_id_t *restrict dtail = b->dtail, *restrict dhead = b->dhead;                            \
+        tk_id_t n = g->n;                                                                          \
+        int64_t qt = 0, nd = 0, nunv = -1;                                                         \
+        uint64_t degvis = (uint64_t)(off[s + 1] - off[s]), m = (uint64_t)g->m;                     \
+        int32_t L = 0;                                                                             \
+                                                                                                   \
+        dist[s] = 0;                                                                               \
+        if (sigma)                                                                                 \
+            sigma[s] = 1;                                                                          \
+        if (nin)                                                                                   \
+            nin[s] = 0;                                                                            \
+        order[qt++] = s;                                                                           \
+        b->lstart[0] = 0;                                                                          \
+        b->dseg[0] = 0;                                                                            \
+        for (;;) {                                                                                 \
+            int64_t lo = b->lstart[L], hi = qt;                                                    \
+            b->lstart[L + 1] = hi;                                                                 \
+            b->dseg[L + 1] = nd;                                                                   \
+            if (lo == hi || qt == n) /* nothing beyond this level */                               \
+                break;                                                                             \
+            int32_t dn = L + 1;                                                                    \
+            uint64_t fdeg = 0;                                                                     \
+            for (int64_t i = lo; i < hi; i++)                                                      \
+                fdeg += (uint64_t)(off[order[i] + 1] - off[order[i]]);                             \
+            if (rev && m - degvis < fdeg) {                                                        \
+                /* Bottom-up: every unvisited v collects its frontier neighbours. */               \
+                if (nunv < 0) {                                                                    \
+                    nunv = 0;                                                                      \
+                    for (tk_id_t v = 0; v < n; v++)                                                \
+                        if (dist[v] == TK_INF)                                                     \
+                            b->unv[nunv++] = v;                                                    \
+                }                                                                                  \
+                int64_t keep = 0;                                                                  \
+                for (int64_t j = 0; j < nunv; j++) {                                               \
+                    tk_id_t v = b->unv[j];                                                         \
+                    if (dist[v] != TK_INF)                                                         \
+                        continue; /* found top-down meanwhile */                                   \
+                    double sv = 0;                                                                 \
+                    int32_t cnt = 0;                                                               \
+                    for (int64_t a = off[v], end = off[v + 1]; a < end; a++) {                     \
+                        tk_id_t u = head[a];                                                       \
+                        if (dist[u] == L) {                                                        \
+                            if (sigma)                                                             \
+                                sv += sigma[u];                                                    \
+                            cnt++;                                                                 \
+                            dag[nd] = rev[a];                                                      \
+                            dhead[nd] = v;                                                         \
+                            dtail[nd++] = u;                                                       \
+                        }                                                                          \
+                    }                                                                              \
+                    if (cnt) {                                                                     \
+                        dist[v] = dn;                                                              \
+                        if (sigma)                                                                 \
+                            sigma[v] = sv;                                                         \
+                        if (nin)                                                                   \
+                            nin[v] = cnt;                                                          \
+                        order[qt++] = v;                                                           \
+                        degvis += (uint64_t)(off[v + 1] - off[v]);                                 \
+                    } else {                                                                       \
+                        b->unv[keep++] = v;                                                        \
+                    }                                                                              \
+                }                                                                                  \
+                nunv = keep;                                                                       \
+            } else {                                                                               \
+                for (int64_t i = lo; i < hi; i++) {                                                \
+                    tk_id_t u = order[i];                                                          \
+                    double su = sigma ? sigma[u] : 0;                                              \
+                    for (int64_t a = off[u], end = off[u + 1]; a < end; a++) {                     \
+                        tk_id_t v = head[a];                                                       \
+                        int32_t dv = dist[v];                                                      \
+                        if (dv == TK_INF) {                                                        \
+                            dist[v] = dv = dn;                                                     \
+                            if (sigma)                                                             \
+                                sigma[v] = 0;                                                      \
+                            if (nin)                                                               \
+                                nin[v] = 0;                                                        \
+                            order[qt++] = v;                                                       \
+                            degvis += (uint64_t)(off[v + 1] - off[v]);                             \
+                        }                                                                          \
+                        /* Branch-free: the DAG test is a coin toss for the predictor. */          \
+                        int in_dag = dv == dn;                                                     \
+                        if (sigma)                                                                 \
+                            sigma[v] += su * (double)in_dag;                                       \
+                        if (nin)                                                                   \
+                            nin[v] += in_dag;                                                      \
+                        dag[nd] = a;                                                               \
+                        dhead[nd] = v;                                                             \
+                        dtail[nd] = u;                                                             \
+                        nd += in_dag;                                                              \
+                    }                                                                              \
+                }                                                                                  \
+            }                                                                                      \
+            L++;                                                                                   \
+        }                                                                                          \
+        /* Levels 0 .. L are non-empty unless the last frontier was empty. */                      \
+        b->nlev = b->lstart[L] == b->lstart[L + 1] ? L : L + 1;                                    \
+        b->lstart[b->nlev] = qt;                                                                   \
+        b->dseg[b->nlev] = nd;                                                                     \
+        b->nvis = qt;                                                                              \
     }
 LBFS_RUN(lbfs_run32, tk_id_t)
 LBFS_RUN(lbfs_run16, uint16_t)
@@ -633,8 +632,10 @@ static tk_status_t min_run(min_ctx_t *c, int threads, double bound, double *arcl
 {
     uint16_t *h16 = head16_new(c->g);
     c->head16 = h16;
-    engine_t e = { c->g, c->g->n, c, (size_t)(c->g->n + 1) * 68u + (size_t)c->g->m * 12u, min_ws_new, min_ws_free,
-                   min_unit, bound, 0 };
+    engine_t e = {
+        c->g,       c->g->n,     c,        (size_t)(c->g->n + 1) * 68u + (size_t)c->g->m * 12u,
+        min_ws_new, min_ws_free, min_unit, bound,
+        0};
     tk_status_t st = engine_run(&e, threads, arcload, err);
     free(h16);
     return st;
@@ -645,7 +646,7 @@ tk_status_t tk_load_min_graph(const tk_graph_t *g, const tk_swdemand_t *dem, con
 {
     if (!g || !arcload)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_load_min_graph: NULL argument");
-    min_ctx_t c = { g, { g->n, dem, srcw }, -1, NULL, NULL, NULL };
+    min_ctx_t c = {g, {g->n, dem, srcw}, -1, NULL, NULL, NULL};
     tk_status_t st = rows_check(g, &c.rows, err);
     if (st != TK_OK)
         return st;
@@ -664,7 +665,7 @@ tk_status_t tk_load_valiant_graph(const tk_graph_t *g, tk_valiant_mode_t mode,
     if (mode == TK_VALIANT_EXCLUDE && g->n < 3)
         return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
                             "valiant,exclude: needs at least 3 switches");
-    min_ctx_t c = { g, { g->n, dem, srcw }, (int)mode, NULL, NULL, NULL };
+    min_ctx_t c = {g, {g->n, dem, srcw}, (int)mode, NULL, NULL, NULL};
     tk_status_t st = rows_check(g, &c.rows, err);
     if (st != TK_OK)
         return st;
@@ -705,10 +706,10 @@ tk_status_t tk_load_valiant_graph(const tk_graph_t *g, tk_valiant_mode_t mode,
 /* ecmp: per destination, even split over the shortest next hops.           */
 
 typedef struct ecmp_ctx {
-    const tk_graph_t *g, *rg;  /* graph and its reverse (== g if undirected) */
-    const uint16_t *head16;    /* rg->head as 16-bit ids, or NULL            */
-    const double *srcw;        /* all-to-all weights when coff == NULL       */
-    const int64_t *coff;       /* column t: sources csrc[coff[t]..], cw[]    */
+    const tk_graph_t *g, *rg; /* graph and its reverse (== g if undirected) */
+    const uint16_t *head16;   /* rg->head as 16-bit ids, or NULL            */
+    const double *srcw;       /* all-to-all weights when coff == NULL       */
+    const int64_t *coff;      /* column t: sources csrc[coff[t]..], cw[]    */
     const tk_id_t *csrc;
     const double *cw;
 } ecmp_ctx_t;
@@ -835,17 +836,16 @@ static tk_status_t ecmp_unit(void *ctxp, void *wsp, tk_id_t t, double *cacc, tk_
     return st;
 }
 
-tk_status_t tk_load_ecmp_graph(const tk_graph_t *g, const tk_swdemand_t *dem,
-                               const double *srcw, int threads, double *arcload,
-                               tk_error_t *err)
+tk_status_t tk_load_ecmp_graph(const tk_graph_t *g, const tk_swdemand_t *dem, const double *srcw,
+                               int threads, double *arcload, tk_error_t *err)
 {
     if (!g || !arcload)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_load_ecmp_graph: NULL argument");
-    rows_t rows = { g->n, dem, srcw };
+    rows_t rows = {g->n, dem, srcw};
     tk_status_t st = rows_check(g, &rows, err);
     if (st != TK_OK)
         return st;
-    ecmp_ctx_t c = { g, g, NULL, srcw, NULL, NULL, NULL };
+    ecmp_ctx_t c = {g, g, NULL, srcw, NULL, NULL, NULL};
     uint16_t *h16 = NULL;
     tk_graph_t *rg = NULL;
     int64_t *coff = NULL;
@@ -888,8 +888,10 @@ tk_status_t tk_load_ecmp_graph(const tk_graph_t *g, const tk_swdemand_t *dem,
     }
     c.head16 = h16 = head16_new(c.rg);
     {
-        engine_t e = { g, g->n, &c, (size_t)(g->n + 1) * 60u + (size_t)g->m * 16u, ecmp_ws_new,
-                       ecmp_ws_free, ecmp_unit, rows_total(&rows), !g->directed };
+        engine_t e = {
+            g,           g->n,         &c,        (size_t)(g->n + 1) * 60u + (size_t)g->m * 16u,
+            ecmp_ws_new, ecmp_ws_free, ecmp_unit, rows_total(&rows),
+            !g->directed};
         st = engine_run(&e, threads, arcload, err);
     }
 done:
@@ -905,7 +907,7 @@ done:
 /* allpath:H: per source, depth-H search of the simple paths.               */
 
 typedef struct ap_ctx {
-    min_ctx_t base;            /* graph and rows (valiant = -1)             */
+    min_ctx_t base; /* graph and rows (valiant = -1)             */
     int32_t h;
 } ap_ctx_t;
 
@@ -985,8 +987,8 @@ static tk_status_t ap_unit(void *ctxp, void *wsp, tk_id_t s, double *cacc, tk_er
             cnt[v] += 1;
             if (++visits > LOAD_MAX_ALLPATH) {
                 st = tk_error_set(err, TK_ELIMIT, NULL, 0,
-                                  "allpath:%ld: more than %.0f paths from switch %ld",
-                                  (long)h, LOAD_MAX_ALLPATH, (long)s);
+                                  "allpath:%ld: more than %.0f paths from switch %ld", (long)h,
+                                  LOAD_MAX_ALLPATH, (long)s);
                 break;
             }
             if (d + 1 < h) {
@@ -1057,20 +1059,19 @@ static tk_status_t ap_unit(void *ctxp, void *wsp, tk_id_t s, double *cacc, tk_er
 }
 
 tk_status_t tk_load_allpath_graph(const tk_graph_t *g, int32_t h, const tk_swdemand_t *dem,
-                                  const double *srcw, int threads, double *arcload,
-                                  tk_error_t *err)
+                                  const double *srcw, int threads, double *arcload, tk_error_t *err)
 {
     if (!g || !arcload)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_load_allpath_graph: NULL argument");
     if (h < 1)
-        return tk_error_set(err, TK_EINVAL, NULL, 0, "allpath:%ld: H must be at least 1",
-                            (long)h);
-    ap_ctx_t c = { { g, { g->n, dem, srcw }, -1, NULL, NULL, NULL }, h };
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "allpath:%ld: H must be at least 1", (long)h);
+    ap_ctx_t c = {{g, {g->n, dem, srcw}, -1, NULL, NULL, NULL}, h};
     tk_status_t st = rows_check(g, &c.base.rows, err);
     if (st != TK_OK)
         return st;
-    engine_t e = { g, g->n, &c, (size_t)(g->n + 1) * 17u + (size_t)(h + 2) * 32u, ap_ws_new,
-                   ap_ws_free, ap_unit, rows_total(&c.base.rows), 0 };
+    engine_t e = {g,         g->n,       &c,      (size_t)(g->n + 1) * 17u + (size_t)(h + 2) * 32u,
+                  ap_ws_new, ap_ws_free, ap_unit, rows_total(&c.base.rows),
+                  0};
     return engine_run(&e, threads, arcload, err);
 }
 
@@ -1080,23 +1081,23 @@ tk_status_t tk_load_allpath_graph(const tk_graph_t *g, int32_t h, const tk_swdem
 /* dragonfly-valiant as aggregate demands (see dfv_prepare). */
 typedef struct dfv {
     int32_t ngroups;
-    int32_t *gid;         /* n: group renumbered 0..ngroups-1             */
-    int64_t *gsize;       /* ngroups                                      */
-    double *b;            /* ngroups x n: b[g*n + y] = sum over s in g of
-                             w(s,y)/nm(s,y)                               */
-    double *btot;         /* n: sum over g of b[g*n + y]                  */
+    int32_t *gid;   /* n: group renumbered 0..ngroups-1             */
+    int64_t *gsize; /* ngroups                                      */
+    double *b;      /* ngroups x n: b[g*n + y] = sum over s in g of
+                       w(s,y)/nm(s,y)                               */
+    double *btot;   /* n: sum over g of b[g*n + y]                  */
 } dfv_t;
 
 typedef struct gen_ctx {
     const tk_router_t *r;
     rows_t rows;
-    const dfv_t *dfv;     /* NULL, or route the dragonfly-valiant rows     */
+    const dfv_t *dfv; /* NULL, or route the dragonfly-valiant rows     */
 } gen_ctx_t;
 
 typedef struct gen_ws {
     tk_route_ws_t *rws;
     tk_pathset_t ps;
-    double *wt, *a;       /* dfv: dense row (n), per-group sums (ngroups)  */
+    double *wt, *a; /* dfv: dense row (n), per-group sums (ngroups)  */
 } gen_ws_t;
 
 static void gen_ws_free(void *p)
@@ -1138,8 +1139,8 @@ static tk_status_t gen_pair(const gen_ctx_t *c, gen_ws_t *w, tk_id_t s, tk_id_t 
     if (st != TK_OK)
         return st;
     if (w->ps.npaths == 0)
-        return tk_error_set(err, TK_EDISCONNECTED, NULL, 0,
-                            "switch %ld cannot reach switch %ld", (long)s, (long)t);
+        return tk_error_set(err, TK_EDISCONNECTED, NULL, 0, "switch %ld cannot reach switch %ld",
+                            (long)s, (long)t);
     for (int64_t i = 0; i < w->ps.npaths; i++) {
         double x = wd * w->ps.w[i];
         for (int64_t k = w->ps.off[i]; k < w->ps.off[i + 1]; k++)
@@ -1249,12 +1250,12 @@ static tk_status_t gen_unit(void *ctxp, void *wsp, tk_id_t s, double *cacc, tk_e
  * = dist(u).  O(m + n W) per source or destination.
  */
 typedef struct wt_ctx {
-    const tk_graph_t *g, *rg;     /* rg: reverse graph (== g if undirected) */
+    const tk_graph_t *g, *rg; /* rg: reverse graph (== g if undirected) */
     int32_t clen[TK_MAX_CLASSES];
     int32_t wmax;
     int ecmp;
-    min_ctx_t base;               /* rows (valiant = -1)                     */
-    const int64_t *coff;          /* ecmp with demands: columns by dest      */
+    min_ctx_t base;      /* rows (valiant = -1)                     */
+    const int64_t *coff; /* ecmp with demands: columns by dest      */
     const tk_id_t *csrc;
     const double *cw;
 } wt_ctx_t;
@@ -1262,7 +1263,7 @@ typedef struct wt_ctx {
 typedef struct wt_ws {
     int32_t *dist;
     tk_id_t *order;
-    int64_t *bnext, *bhead;   /* bucket lists: heads per bucket slot       */
+    int64_t *bnext, *bhead; /* bucket lists: heads per bucket slot       */
     double *sigma, *coef, *wt;
     int64_t *dstart, *dag;
     int64_t nord;
@@ -1320,8 +1321,7 @@ static inline int32_t wt_len(const wt_ctx_t *c, const tk_graph_t *g, int64_t a)
 
 /* Dial's algorithm from s on h (hop lengths of h's arcs); w->order gets
  * the switches reached, by non-decreasing distance. */
-static void wt_dial(const wt_ctx_t *c, const tk_graph_t *h, tk_id_t s, wt_ws_t *w,
-                    tk_id_t *cellv)
+static void wt_dial(const wt_ctx_t *c, const tk_graph_t *h, tk_id_t s, wt_ws_t *w, tk_id_t *cellv)
 {
     int32_t B = c->wmax + 1, *dist = w->dist;
     int64_t ncell = 0, pending = 0;
@@ -1390,11 +1390,9 @@ static tk_status_t wt_unit(void *ctxp, void *wsp, tk_id_t x, double *cacc, tk_er
         for (tk_id_t t = 0; t < n; t++) {
             if (wt[t] != 0 && dist[t] == TK_INF) {
                 st = c->ecmp ? tk_error_set(err, TK_EDISCONNECTED, NULL, 0,
-                                            "switch %ld cannot reach switch %ld", (long)t,
-                                            (long)x)
+                                            "switch %ld cannot reach switch %ld", (long)t, (long)x)
                              : tk_error_set(err, TK_EDISCONNECTED, NULL, 0,
-                                            "switch %ld cannot reach switch %ld", (long)x,
-                                            (long)t);
+                                            "switch %ld cannot reach switch %ld", (long)x, (long)t);
                 break;
             }
         }
@@ -1525,8 +1523,9 @@ static tk_status_t wt_run(const tk_router_t *r, int ecmp, const tk_swdemand_t *d
         c.cw = cw;
     }
     {
-        engine_t e = { g, g->n, &c, (size_t)(g->n + 1) * 48u + (size_t)g->m * 16u, wt_ws_new,
-                       wt_ws_free, wt_unit, rows_total(&c.base.rows), 0 };
+        engine_t e = {g,         g->n,       &c,      (size_t)(g->n + 1) * 48u + (size_t)g->m * 16u,
+                      wt_ws_new, wt_ws_free, wt_unit, rows_total(&c.base.rows),
+                      0};
         st = engine_run(&e, threads, arcload, err);
     }
 done:
@@ -1565,7 +1564,7 @@ static tk_status_t dfv_run(const tk_router_t *r, const tk_swdemand_t *dem, const
     dfv_t v;
     int32_t *ids = NULL;
     tk_status_t st;
-    rows_t rows = { n, dem, srcw };
+    rows_t rows = {n, dem, srcw};
 
     memset(&v, 0, sizeof v);
     if ((st = rows_check(g, &rows, err)) != TK_OK)
@@ -1627,9 +1626,11 @@ static tk_status_t dfv_run(const tk_router_t *r, const tk_swdemand_t *dem, const
     if ((st = tk_router_new(g, &sp, threads, 0, &rmin, err)) != TK_OK)
         goto done;
     {
-        gen_ctx_t c = { rmin, rows, &v };
-        engine_t e = { g, n, &c, (size_t)(n + 1) * 72u + (size_t)v.ngroups * 8u, gen_ws_new,
-                       gen_ws_free, gen_unit, 2.0 * rows_total(&rows), 0 };
+        gen_ctx_t c = {rmin, rows, &v};
+        engine_t e = {
+            g,          n,           &c,       (size_t)(n + 1) * 72u + (size_t)v.ngroups * 8u,
+            gen_ws_new, gen_ws_free, gen_unit, 2.0 * rows_total(&rows),
+            0};
         st = engine_run(&e, threads, arcload, err);
     }
 done:
@@ -1642,9 +1643,8 @@ done:
     return st;
 }
 
-static tk_status_t load_dispatch(const tk_router_t *r, const tk_swdemand_t *dem,
-                                 const double *srcw, int threads, double *arcload,
-                                 tk_error_t *err)
+static tk_status_t load_dispatch(const tk_router_t *r, const tk_swdemand_t *dem, const double *srcw,
+                                 int threads, double *arcload, tk_error_t *err)
 {
     if (!r || !arcload)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_load_compute: NULL argument");
@@ -1677,12 +1677,13 @@ static tk_status_t load_dispatch(const tk_router_t *r, const tk_swdemand_t *dem,
             return st;
         tk_error_clear(err); /* too many groups to aggregate: per pair */
     }
-    gen_ctx_t c = { r, { g->n, dem, srcw }, NULL };
+    gen_ctx_t c = {r, {g->n, dem, srcw}, NULL};
     tk_status_t st = rows_check(g, &c.rows, err);
     if (st != TK_OK)
         return st;
-    engine_t e = { g, g->n, &c, (size_t)(g->n + 1) * 64u, gen_ws_new, gen_ws_free, gen_unit,
-                   4.0 * rows_total(&c.rows), 0 };
+    engine_t e = {g,          g->n,        &c,       (size_t)(g->n + 1) * 64u,
+                  gen_ws_new, gen_ws_free, gen_unit, 4.0 * rows_total(&c.rows),
+                  0};
     return engine_run(&e, threads, arcload, err);
 }
 
@@ -1713,8 +1714,8 @@ uint64_t tk_load_bytes(const tk_graph_t *g, int threads)
 }
 
 /* tk_load_summarize: see tk_load.h. */
-tk_status_t tk_load_summarize(const tk_graph_t *g, const double *arcload,
-                              tk_load_summary_t *out, tk_error_t *err)
+tk_status_t tk_load_summarize(const tk_graph_t *g, const double *arcload, tk_load_summary_t *out,
+                              tk_error_t *err)
 {
     if (!g || !arcload || !out)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_load_summarize: NULL argument");
@@ -1766,8 +1767,8 @@ void tk_load_summary_destroy(tk_load_summary_t *s)
 }
 
 /* tk_load_uniform: see tk_load.h. */
-tk_status_t tk_load_uniform(const tk_router_t *r, int threads, double *pair_load,
-                            double *cap_load, double *limit, tk_error_t *err)
+tk_status_t tk_load_uniform(const tk_router_t *r, int threads, double *pair_load, double *cap_load,
+                            double *limit, tk_error_t *err)
 {
     const tk_graph_t *g = tk_router_graph(r);
     int uniform = 1;

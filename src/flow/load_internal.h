@@ -16,9 +16,8 @@
 tk_status_t tk_load_min_graph(const tk_graph_t *g, const tk_swdemand_t *dem, const double *srcw,
                               int threads, double *arcload, tk_error_t *err);
 /* ECMP: even split over the shortest next hops, per destination. */
-tk_status_t tk_load_ecmp_graph(const tk_graph_t *g, const tk_swdemand_t *dem,
-                               const double *srcw, int threads, double *arcload,
-                               tk_error_t *err);
+tk_status_t tk_load_ecmp_graph(const tk_graph_t *g, const tk_swdemand_t *dem, const double *srcw,
+                               int threads, double *arcload, tk_error_t *err);
 /* Valiant (mode TK_VALIANT_ALL or TK_VALIANT_EXCLUDE) with min segments:
  * min routing of the two segments' aggregate demands. */
 tk_status_t tk_load_valiant_graph(const tk_graph_t *g, tk_valiant_mode_t mode,

@@ -38,9 +38,12 @@ void tk_mcf_result_destroy(tk_mcf_result_t *r)
 const char *tk_mcf_method_name(tk_mcf_method_t m)
 {
     switch (m) {
-    case TK_MCF_EXACT: return "exact";
-    case TK_MCF_APPROX: return "approx";
-    default: return "auto";
+    case TK_MCF_EXACT:
+        return "exact";
+    case TK_MCF_APPROX:
+        return "approx";
+    default:
+        return "auto";
     }
 }
 
@@ -117,17 +120,16 @@ double mcf_server_cap(const tk_swdemand_t *d, const tk_mcf_opts_t *o)
     return cap;
 }
 
-tk_status_t mcf_check_inputs(const tk_graph_t *g, const tk_swdemand_t *d,
-                                const tk_mcf_opts_t *o, tk_error_t *err)
+tk_status_t mcf_check_inputs(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
+                             tk_error_t *err)
 {
     if (d->n != g->n)
-        return tk_error_set(err, TK_EINVAL, NULL, 0,
-                            "demands: %d switches, topology has %d", (int)d->n, (int)g->n);
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "demands: %d switches, topology has %d",
+                            (int)d->n, (int)g->n);
     if (!(o->eps > 0 && o->eps < 1))
         return tk_error_set(err, TK_EINVAL, NULL, 0, "eps=%g: must be in (0, 1)", o->eps);
     if (!(o->time_limit >= 0))
-        return tk_error_set(err, TK_EINVAL, NULL, 0, "time-limit=%g: must be >= 0",
-                            o->time_limit);
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "time-limit=%g: must be >= 0", o->time_limit);
     for (int64_t k = 0; k < d->len; k++)
         if (!(d->w[k] >= 0) || !isfinite(d->w[k]))
             return tk_error_set(err, TK_EINVAL, NULL, 0, "demands: weight %g is not valid",
@@ -149,7 +151,7 @@ int mcf_has_network_demand(const tk_swdemand_t *d)
 
 /* Some demand pair not connected by a directed path? */
 tk_status_t mcf_unreachable_demand(const tk_graph_t *g, const tk_swdemand_t *d, int *bad,
-                                      tk_error_t *err)
+                                   tk_error_t *err)
 {
     int32_t *seen = tk_malloc_array((size_t)g->n, sizeof *seen);
     tk_id_t *q = tk_malloc_array((size_t)g->n, sizeof *q);
@@ -226,7 +228,7 @@ void mcf_lpbuf_free(mcf_lpbuf_t *b)
 }
 
 tk_status_t mcf_lpbuf_alloc(mcf_lpbuf_t *b, int64_t nnz, int64_t ncap, uint64_t mem_limit,
-                               tk_error_t *err)
+                            tk_error_t *err)
 {
     /* GLPK keeps about 5 further copies of the matrix in its own layout. */
     uint64_t bytes = (uint64_t)nnz * 16 * 6;
@@ -251,7 +253,6 @@ tk_status_t mcf_lpbuf_alloc(mcf_lpbuf_t *b, int64_t nnz, int64_t ncap, uint64_t 
     return TK_OK;
 }
 
-
 /* theta's bound for GLPK: a relative margin keeps rounding in the bound's
  * computation from cutting the optimum off */
 static double bound_margin(double bound)
@@ -263,8 +264,8 @@ static double bound_margin(double bound)
  * through rowof (arc -> row, 1 = first, 0 = none): an arc without a row
  * gets price 0 and activity 0 (it is never reported: fill_links lists the
  * arcs with a positive price). */
-static tk_status_t links_by_arc(const tk_graph_t *g, const int *rowof, double *dual,
-                                double *act, tk_error_t *err)
+static tk_status_t links_by_arc(const tk_graph_t *g, const int *rowof, double *dual, double *act,
+                                tk_error_t *err)
 {
     double *rd = tk_malloc_array((size_t)g->m + 1, sizeof *rd);
     double *ra = tk_malloc_array((size_t)g->m + 1, sizeof *ra);
@@ -287,15 +288,15 @@ static tk_status_t links_by_arc(const tk_graph_t *g, const int *rowof, double *d
 /* Common tail of both exact solvers. */
 tk_status_t mcf_solve_lp(const tk_graph_t *g, mcf_lpbuf_t *b, int nrows, int ncols, int nfixed,
                          double tcap, double tbound, mcf_pricer_fn pricer, void *pctx,
-                         mcf_separator_fn sep, void *sctx, const int *rowof,
-                         const tk_mcf_opts_t *o, tk_mcf_result_t *out, tk_error_t *err)
+                         mcf_separator_fn sep, void *sctx, const int *rowof, const tk_mcf_opts_t *o,
+                         tk_mcf_result_t *out, tk_error_t *err)
 {
     /* not tbound with links: GLPK's feasibility tolerance would let theta
      * sit on a bound the capacities meet exactly, taking their dual
      * prices; twice it never binds at the optimum */
     double lub = sep && isfinite(tbound) && tbound > 0 ? 2 * tbound : HUGE_VAL;
     double tub = fmin(tcap, o->links ? lub : bound_margin(tbound));
-    mcf_lp_t lp = { nrows, ncols, nfixed, b->ub, tub, (int)b->nnz, b->ia, b->ja, b->ar };
+    mcf_lp_t lp = {nrows, ncols, nfixed, b->ub, tub, (int)b->nnz, b->ia, b->ja, b->ar};
     double *dual = NULL, *act = NULL, theta = 0;
     tk_status_t st;
 
@@ -342,15 +343,15 @@ typedef struct arcgen {
     const tk_graph_t *g;
     const tk_swdemand_t *d;
     const tk_id_t *tail;
-    tk_id_t *src;        /* S active sources                      */
+    tk_id_t *src; /* S active sources                      */
     int64_t S, nfixed;
-    uint8_t *in;         /* S*m: column (k, a) in the LP           */
-    int32_t *rowid;      /* S*n: row of (k, v); 0: s or eliminated */
-    int64_t *par;        /* S*n: the eliminated in-arc, or -1      */
-    tk_id_t *order;      /* S*n: BFS order of source k             */
-    double *pi;          /* n                                      */
-    int broke;           /* a priced column enters an eliminated node */
-    int64_t *colptr;     /* buffers of the new columns             */
+    uint8_t *in;     /* S*m: column (k, a) in the LP           */
+    int32_t *rowid;  /* S*n: row of (k, v); 0: s or eliminated */
+    int64_t *par;    /* S*n: the eliminated in-arc, or -1      */
+    tk_id_t *order;  /* S*n: BFS order of source k             */
+    double *pi;      /* n                                      */
+    int broke;       /* a priced column enters an eliminated node */
+    int64_t *colptr; /* buffers of the new columns             */
     int *row;
     double *val;
     int64_t cap, nzcap;
@@ -388,8 +389,8 @@ static tk_status_t arc_reserve(arcgen_t *G, int64_t nc, int64_t nz, tk_error_t *
 /* Entries of the term "+x" leaving node u for source k: walk up the
  * eliminated in-arcs to the first kept row.  Appends to row/val at *nz
  * (at most n + 1 entries); coef: the term's value. */
-static void arc_walk_up(const arcgen_t *G, int64_t k, tk_id_t u, double coef, int *row,
-                        double *val, int64_t *nz)
+static void arc_walk_up(const arcgen_t *G, int64_t k, tk_id_t u, double coef, int *row, double *val,
+                        int64_t *nz)
 {
     int64_t n = G->g->n;
     tk_id_t s = G->src[k];
@@ -631,8 +632,8 @@ static tk_status_t exact_arc(const tk_graph_t *g, const tk_swdemand_t *d, const 
         }
     /* no bound on theta here: a weak-duality bound (unit lengths, cuts
      * around one switch) left GLPK's iterations unchanged on this LP */
-    st = mcf_solve_lp(g, &b, (int)nrows, (int)ncols, (int)nfixed, tcap, HUGE_VAL, arc_pricer,
-                      &G, NULL, NULL, NULL, o, out, err);
+    st = mcf_solve_lp(g, &b, (int)nrows, (int)ncols, (int)nfixed, tcap, HUGE_VAL, arc_pricer, &G,
+                      NULL, NULL, NULL, o, out, err);
     *broke = G.broke;
 done:
     mcf_lpbuf_free(&b);

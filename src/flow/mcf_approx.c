@@ -29,8 +29,8 @@
 #include "mcf_internal.h"
 
 typedef struct heap {
-    int32_t *h;    /* heap of nodes */
-    int32_t *pos;  /* position in heap or -1 */
+    int32_t *h;   /* heap of nodes */
+    int32_t *pos; /* position in heap or -1 */
     int32_t len;
 } heap_t;
 
@@ -70,13 +70,13 @@ static void heap_down(heap_t *H, const double *key, int32_t i)
 
 typedef struct work {
     const tk_graph_t *g;
-    double *len;      /* m arc lengths      */
-    double *dist;     /* n                   */
-    int64_t *pred;    /* n: tree arc into v  */
-    int32_t *order;   /* n: settle order     */
-    double *acc;      /* n: demand below v   */
-    double *rem;      /* n: remaining demand of the current source per dst */
-    int32_t *tail;    /* m */
+    double *len;    /* m arc lengths      */
+    double *dist;   /* n                   */
+    int64_t *pred;  /* n: tree arc into v  */
+    int32_t *order; /* n: settle order     */
+    double *acc;    /* n: demand below v   */
+    double *rem;    /* n: remaining demand of the current source per dst */
+    int32_t *tail;  /* m */
     heap_t H;
 } work_t;
 

@@ -15,7 +15,7 @@
 typedef struct mcf_lp {
     int nrows, ncols, nfixed;
     const double *ub;
-    double theta_ub;       /* HUGE_VAL: none */
+    double theta_ub; /* HUGE_VAL: none */
     int nnz;
     const int *ia, *ja;
     const double *ar;
@@ -49,8 +49,8 @@ typedef struct mcf_newrows {
  * restricted LP, return the constraints it violates among those left out
  * (nrows = 0: the solution satisfies them all, so it is optimal for the
  * whole LP). */
-typedef tk_status_t (*mcf_separator_fn)(void *ctx, const double *x, int ncols,
-                                        mcf_newrows_t *out, tk_error_t *err);
+typedef tk_status_t (*mcf_separator_fn)(void *ctx, const double *x, int ncols, mcf_newrows_t *out,
+                                        tk_error_t *err);
 
 /* Solve with GLPK's simplex.  On success *theta is the optimum; dual (may
  * be NULL) receives the dual prices of the capacity rows, act (may be NULL)
@@ -103,9 +103,9 @@ typedef struct mcf_pathlp {
  * Not certified: out->theta and out->upper hold the best bounds met (0 and
  * inf when none), and support (ncols, may be NULL) marks the paths of the
  * best lower bound's flow, those the last duals do not price out. */
-tk_status_t mcf_barrier_paths(const tk_graph_t *g, const mcf_pathlp_t *L,
-                              const tk_mcf_opts_t *o, int *certified, uint8_t *support,
-                              tk_mcf_result_t *out, tk_error_t *err);
+tk_status_t mcf_barrier_paths(const tk_graph_t *g, const mcf_pathlp_t *L, const tk_mcf_opts_t *o,
+                              int *certified, uint8_t *support, tk_mcf_result_t *out,
+                              tk_error_t *err);
 
 /* Cap a certified barrier result at the server limit tcap (flows scale,
  * so the capped optimum is min(tcap, the uncapped optimum)). */
@@ -157,7 +157,7 @@ static inline void mcf_lp_put(mcf_lpbuf_t *b, int64_t row, int64_t col, double v
  * restricted LP's optimal duals, extended by zeros, are the whole LP's). */
 tk_status_t mcf_solve_lp(const tk_graph_t *g, mcf_lpbuf_t *b, int nrows, int ncols, int nfixed,
                          double tcap, double tbound, mcf_pricer_fn pricer, void *pctx,
-                         mcf_separator_fn sep, void *sctx, const int *rowof,
-                         const tk_mcf_opts_t *o, tk_mcf_result_t *out, tk_error_t *err);
+                         mcf_separator_fn sep, void *sctx, const int *rowof, const tk_mcf_opts_t *o,
+                         tk_mcf_result_t *out, tk_error_t *err);
 
 #endif /* TK_MCF_INTERNAL_H */

@@ -50,9 +50,8 @@ typedef struct ipm ipm_t;
  * flow rebuilt from x (its arc loads at that theta into C->load), *ub a
  * weak-duality bound from the capacity duals in y (the lengths into
  * C->len). */
-typedef tk_status_t (*ipm_certify_fn)(ipm_t *P, struct cert *C, const double *x,
-                                      const double *y, const double *z, double *lb, double *ub,
-                                      tk_error_t *err);
+typedef tk_status_t (*ipm_certify_fn)(ipm_t *P, struct cert *C, const double *x, const double *y,
+                                      const double *z, double *lb, double *ub, tk_error_t *err);
 
 struct ipm {
     const tk_graph_t *g;
@@ -169,8 +168,7 @@ static void prune(const ipm_t *P, const double *key, const tk_id_t *q, int64_t q
 /* Order and analyse the pattern of the built matrix A (AMD), check the
  * factor's size against the memory limit (hint: appended to that error),
  * allocate the right-hand side. */
-static tk_status_t ipm_analyse(ipm_t *P, const tk_mcf_opts_t *o, const char *hint,
-                               tk_error_t *err)
+static tk_status_t ipm_analyse(ipm_t *P, const tk_mcf_opts_t *o, const char *hint, tk_error_t *err)
 {
     memcpy(P->A->x, P->aval, (size_t)P->A->nzmax * sizeof(double));
     P->c.nmethods = 1;
@@ -180,8 +178,8 @@ static tk_status_t ipm_analyse(ipm_t *P, const tk_mcf_opts_t *o, const char *hin
         return chol_err(P, "analysis", err);
     if (o->mem_limit && P->c.lnz * 12.0 + (double)P->A->nzmax * 40 > (double)o->mem_limit)
         return tk_error_set(err, TK_ELIMIT, NULL, 0,
-                            "barrier factor of %.0f nonzeros is over the memory limit%s",
-                            P->c.lnz, hint);
+                            "barrier factor of %.0f nonzeros is over the memory limit%s", P->c.lnz,
+                            hint);
     P->B = cholmod_allocate_dense((size_t)P->nr, 1, (size_t)P->nr, CHOLMOD_REAL, &P->c);
     if (!P->B)
         return chol_err(P, "allocation", err);
@@ -637,7 +635,7 @@ typedef struct cert {
     double best_lb, best_ub;
     double *best_load, *best_len; /* m: the flow of best_lb, duals of best_ub */
     int have_len, stall;
-    double mark; /* the gap when stall was last reset */
+    double mark;                    /* the gap when stall was last reset */
     double *len, *load, *in, *dist; /* m, m, n, n: work */
     uint8_t *support;               /* path LP: columns of the best lb's flow */
     int64_t *colof;                 /* m: work, all -1 between uses */
@@ -659,8 +657,8 @@ static tk_status_t certify_arcs(ipm_t *P, cert_t *C, const double *x, const doub
 
 /* One interior point solve of P's LP from Mehrotra's starting point,
  * certifying every iterate near the optimum into C; iters += iterations. */
-static tk_status_t ipm_round(ipm_t *P, const tk_mcf_opts_t *o, double t0, cert_t *C,
-                             int64_t *iters, tk_error_t *err)
+static tk_status_t ipm_round(ipm_t *P, const tk_mcf_opts_t *o, double t0, cert_t *C, int64_t *iters,
+                             tk_error_t *err)
 {
     const tk_graph_t *g = P->g;
     int64_t N = P->N, nr = P->nr, m = g->m, it, since = 0;
@@ -881,8 +879,7 @@ tk_status_t mcf_barrier(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mc
     C.dist = tk_malloc_array((size_t)n, sizeof *C.dist);
     C.colof = tk_malloc_array((size_t)m + 1, sizeof *C.colof);
     C.q = tk_malloc_array((size_t)n, sizeof *C.q);
-    if (!C.len || !C.load || !C.best_len || !C.best_load || !C.in || !C.dist ||
-        !C.colof || !C.q) {
+    if (!C.len || !C.load || !C.best_len || !C.best_load || !C.in || !C.dist || !C.colof || !C.q) {
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         goto done;
     }
@@ -951,8 +948,7 @@ static double path_bound(const ipm_t *P, const double *len)
  * z(p) and 0 elsewhere (the paths the iterate prices out carry their
  * residue of flow onto saturated arcs; each pair keeps its largest x).
  * load (m) gets the flow's arc loads at that theta. */
-static double path_flow(const ipm_t *P, const double *x, const double *z, int purify,
-                        double *load)
+static double path_flow(const ipm_t *P, const double *x, const double *z, int purify, double *load)
 {
     const int *Ap = P->A->p, *Ai = P->A->i;
     double peak = 0;
@@ -1110,9 +1106,9 @@ static tk_status_t ipm_build_paths(ipm_t *P, const mcf_pathlp_t *L, const tk_mcf
     return ipm_analyse(P, o, "", err);
 }
 
-tk_status_t mcf_barrier_paths(const tk_graph_t *g, const mcf_pathlp_t *L,
-                              const tk_mcf_opts_t *o, int *certified, uint8_t *support,
-                              tk_mcf_result_t *out, tk_error_t *err)
+tk_status_t mcf_barrier_paths(const tk_graph_t *g, const mcf_pathlp_t *L, const tk_mcf_opts_t *o,
+                              int *certified, uint8_t *support, tk_mcf_result_t *out,
+                              tk_error_t *err)
 {
     cert_t C;
     int64_t m = g->m, iters = 0;

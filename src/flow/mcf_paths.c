@@ -22,10 +22,10 @@ static int cmp_i64(const void *x, const void *y)
 /* All path columns of the routing model. */
 typedef struct pool {
     int64_t ncols, nz, capc, capz, npairs;
-    int64_t *ptr;    /* ncols + 1: first entry (1-based) */
-    int *row;        /* entries 1..nz */
+    int64_t *ptr; /* ncols + 1: first entry (1-based) */
+    int *row;     /* entries 1..nz */
     double *val;
-    uint8_t *in;     /* column in the LP */
+    uint8_t *in; /* column in the LP */
 } pool_t;
 
 static int pool_reserve(pool_t *P, int64_t entries)
@@ -105,8 +105,7 @@ static void bound_free(bound_t *B)
     free(B->tdem);
 }
 
-static void bound_path(bound_t *B, const tk_graph_t *g, tk_id_t s, const int64_t *arc,
-                       int64_t len)
+static void bound_path(bound_t *B, const tk_graph_t *g, tk_id_t s, const int64_t *arc, int64_t len)
 {
     if (len <= 0)
         return;
@@ -209,10 +208,10 @@ static int split_fits(const tk_graph_t *g, const pool_t *P, double tb, double *l
 #define ROWGEN_START 1.0
 typedef struct rowgen {
     const tk_graph_t *g;
-    int *rowof;     /* m: the arc's capacity row (1 = first), 0 = none */
-    int nrows;      /* capacity rows in the LP */
-    int64_t *aptr;  /* m + 1: the arc's entries in acol / aval */
-    int *acol;      /* LP column */
+    int *rowof;    /* m: the arc's capacity row (1 = first), 0 = none */
+    int nrows;     /* capacity rows in the LP */
+    int64_t *aptr; /* m + 1: the arc's entries in acol / aval */
+    int *acol;     /* LP column */
     double *aval;
     mcf_newrows_t nr; /* rowptr m + 1, col / val all entries, ub m */
 } rowgen_t;
@@ -266,8 +265,8 @@ static tk_status_t rowgen_sep(void *ctx, const double *x, int ncols, mcf_newrows
  * NULL for all) marks the arcs whose capacity rows the LP starts with, the
  * others joining by row generation. */
 static tk_status_t pool_solve(const tk_graph_t *g, const pool_t *P, double tcap, double tbound,
-                              const uint8_t *start, const tk_mcf_opts_t *o,
-                              tk_mcf_result_t *out, tk_error_t *err)
+                              const uint8_t *start, const tk_mcf_opts_t *o, tk_mcf_result_t *out,
+                              tk_error_t *err)
 {
     mcf_lpbuf_t b;
     rowgen_t R;
@@ -338,8 +337,8 @@ static tk_status_t pool_solve(const tk_graph_t *g, const pool_t *P, double tcap,
             }
         }
     }
-    st = mcf_solve_lp(g, &b, (int)(P->npairs + R.nrows), (int)ncols, (int)P->npairs, tcap,
-                      tbound, NULL, NULL, start ? rowgen_sep : NULL, &R, R.rowof, o, out, err);
+    st = mcf_solve_lp(g, &b, (int)(P->npairs + R.nrows), (int)ncols, (int)P->npairs, tcap, tbound,
+                      NULL, NULL, start ? rowgen_sep : NULL, &R, R.rowof, o, out, err);
 done:
     mcf_lpbuf_free(&b);
     rowgen_free(&R);
@@ -349,8 +348,7 @@ done:
 /* The options of the next solve stage, with what is left of the run's
  * time limit (counted from t0: path enumeration, the split check and
  * earlier stages use it up too); TK_ELIMIT when nothing is left. */
-static tk_status_t stage_opts(const tk_mcf_opts_t *o, double t0, tk_mcf_opts_t *so,
-                              tk_error_t *err)
+static tk_status_t stage_opts(const tk_mcf_opts_t *o, double t0, tk_mcf_opts_t *so, tk_error_t *err)
 {
     *so = *o;
     if (o->time_limit > 0) {
@@ -371,9 +369,8 @@ static tk_status_t stage_status(tk_status_t st, const tk_mcf_opts_t *o, tk_error
     return st;
 }
 
-tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
-                               uint64_t max_paths, const tk_mcf_opts_t *o,
-                               tk_mcf_result_t *out, tk_error_t *err)
+tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d, uint64_t max_paths,
+                               const tk_mcf_opts_t *o, tk_mcf_result_t *out, tk_error_t *err)
 {
     const tk_graph_t *g = tk_router_graph(r);
     tk_route_ws_t *ws = NULL;
@@ -526,7 +523,7 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
     if (o->lp == TK_MCF_LP_BARRIER ||
         (o->lp == TK_MCF_LP_AUTO && P.ncols >= TK_MCF_AUTO_PATH_BARRIER_COLS &&
          (!start || (double)nstart >= TK_MCF_AUTO_PATH_BARRIER_START * (double)g->m))) {
-        mcf_pathlp_t L = { npairs, P.ncols, P.ptr, P.row, P.val };
+        mcf_pathlp_t L = {npairs, P.ncols, P.ptr, P.row, P.val};
         int certified = 0;
         double ub;
         support = tk_calloc_array((size_t)P.ncols + 1, 1);
@@ -555,8 +552,9 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
                 P.in[j] = support[j];
             if ((st = stage_opts(o, t0, &so, err)) != TK_OK)
                 goto done;
-            st = stage_status(pool_solve(g, &P, tcap, fmin(ub, bound_value(&B, g)), start, &so,
-                                         out, err), o, err);
+            st = stage_status(
+                pool_solve(g, &P, tcap, fmin(ub, bound_value(&B, g)), start, &so, out, err), o,
+                err);
             if (st != TK_OK)
                 goto done;
             if (out->theta >= fmin(ub, tcap) * (1 - MCF_IPM_GAP)) {
@@ -587,4 +585,3 @@ done:
         tk_mcf_result_destroy(out);
     return st;
 }
-

@@ -50,16 +50,16 @@ static void uf_union(int64_t *p, int64_t a, int64_t b)
 /* Pair signatures. */
 
 typedef struct sig_entry {
-    int cls;    /* class index into g->class_name */
+    int cls; /* class index into g->class_name */
     double cap;
 } sig_entry_t;
 
 typedef struct pair {
-    tk_id_t u, v;   /* endpoints (u == v: the loops of u)          */
-    int kind;       /* 1 link pair, 2 loops                        */
-    int64_t off;    /* entries pool[off .. off+len-1], sorted      */
+    tk_id_t u, v; /* endpoints (u == v: the loops of u)          */
+    int kind;     /* 1 link pair, 2 loops                        */
+    int64_t off;  /* entries pool[off .. off+len-1], sorted      */
     int64_t len;
-    int64_t rank;   /* colour rank of the signature                */
+    int64_t rank; /* colour rank of the signature                */
 } pair_t;
 
 typedef struct sig_ctx {
@@ -110,10 +110,10 @@ static int cmp_pair_idx(const void *x, const void *y, void *arg)
 
 typedef struct auto_ctx {
     const tk_graph_t *g;
-    int64_t *vpar;          /* union-find over switches                  */
-    int64_t *apar;          /* union-find over arcs, or NULL             */
+    int64_t *vpar; /* union-find over switches                  */
+    int64_t *apar; /* union-find over arcs, or NULL             */
     unsigned long nodes;
-    long max_nodes;         /* <= 0: no cap                              */
+    long max_nodes; /* <= 0: no cap                              */
     int killed;
     int ngens;
     unsigned __int128 order;
@@ -165,8 +165,8 @@ static void cb_autom(int count, int *perm, int *orbits, int numorbits, int stabv
         }
 }
 
-static void cb_node(graph *gg, int *lab, int *ptn, int level, int numcells, int tc, int code,
-                    int m, int nv)
+static void cb_node(graph *gg, int *lab, int *ptn, int level, int numcells, int tc, int code, int m,
+                    int nv)
 {
     (void)gg;
     (void)lab;
@@ -185,8 +185,8 @@ static void cb_node(graph *gg, int *lab, int *ptn, int level, int numcells, int 
     }
 }
 
-static void cb_level(int *lab, int *ptn, int level, int *orbits, statsblk *stats, int tv,
-                     int index, int tcellsize, int numcells, int childcount, int nv)
+static void cb_level(int *lab, int *ptn, int level, int *orbits, statsblk *stats, int tv, int index,
+                     int tcellsize, int numcells, int childcount, int nv)
 {
     (void)lab;
     (void)ptn;
@@ -217,8 +217,8 @@ typedef struct arc_key {
 typedef struct canon_form {
     int directed;
     int64_t n, m;
-    int32_t *servers;   /* n, by canonical position */
-    arc_key_t *keys;    /* m, sorted                */
+    int32_t *servers; /* n, by canonical position */
+    arc_key_t *keys;  /* m, sorted                */
 } canon_form_t;
 
 static void canon_free(canon_form_t *f)
@@ -393,7 +393,7 @@ typedef struct enc {
     int64_t npairs;
     pair_t *pairs;
     sig_entry_t *pool;
-    int64_t *order;      /* pair indices sorted by signature */
+    int64_t *order; /* pair indices sorted by signature */
 } enc_t;
 
 static void enc_free(enc_t *e)
@@ -436,8 +436,7 @@ static int enc_pairs(const tk_graph_t *g, enc_t *e)
                     npool++;
                 }
                 p->len = npool - p->off;
-                qsort_r(e->pool + p->off, (size_t)p->len, sizeof *e->pool, cmp_entry_r,
-                        (void *)g);
+                qsort_r(e->pool + p->off, (size_t)p->len, sizeof *e->pool, cmp_entry_r, (void *)g);
             }
             a = b;
         }
@@ -448,7 +447,7 @@ static int enc_pairs(const tk_graph_t *g, enc_t *e)
         return -1;
     for (int64_t i = 0; i < np; i++)
         e->order[i] = i;
-    sig_ctx_t sc = { g, e->pool, e->pairs };
+    sig_ctx_t sc = {g, e->pool, e->pairs};
     qsort_r(e->order, (size_t)np, sizeof *e->order, cmp_pair_idx, &sc);
     /* Ranks: equal signatures share a rank. */
     int64_t rank = -1;
@@ -663,8 +662,8 @@ static tk_status_t auto_run(const tk_graph_t *g, const tk_auto_opts_t *opts, tk_
     }
     if (nv >= ((int64_t)1 << 30) || nde >= ((int64_t)1 << 31)) {
         st = tk_error_set(err, TK_ELIMIT, NULL, 0,
-                          "graph too large for nauty (%ld vertices, %ld arcs encoded)",
-                          (long)nv, (long)nde);
+                          "graph too large for nauty (%ld vertices, %ld arcs encoded)", (long)nv,
+                          (long)nde);
         goto done;
     }
     /* nauty's work space is about 15 ints per vertex and 2 per arc, twice
@@ -902,7 +901,7 @@ done:
     return st;
 }
 
-static const tk_auto_opts_t auto_defaults = { 0, 1, 1, 0 };
+static const tk_auto_opts_t auto_defaults = {0, 1, 1, 0};
 
 /* tk_auto_compute: see tk_auto.h. */
 tk_status_t tk_auto_compute(const tk_graph_t *g, const tk_auto_opts_t *opts, tk_auto_t *out,
@@ -925,8 +924,8 @@ void tk_auto_destroy(tk_auto_t *a)
 }
 
 /* tk_auto_isomorphic: see tk_auto.h. */
-tk_status_t tk_auto_isomorphic(const tk_graph_t *a, const tk_graph_t *b,
-                               const tk_auto_opts_t *opts, int *iso, tk_error_t *err)
+tk_status_t tk_auto_isomorphic(const tk_graph_t *a, const tk_graph_t *b, const tk_auto_opts_t *opts,
+                               int *iso, tk_error_t *err)
 {
     if (!a || !b || !iso)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_auto_isomorphic: NULL argument");
@@ -935,7 +934,7 @@ tk_status_t tk_auto_isomorphic(const tk_graph_t *a, const tk_graph_t *b,
     *iso = 0;
     if (a->n != b->n || a->m != b->m || a->directed != b->directed)
         return TK_OK;
-    tk_auto_opts_t o = { -1, 0, 1, 0 };
+    tk_auto_opts_t o = {-1, 0, 1, 0};
     if (opts) {
         o.max_nodes = opts->max_nodes;
         o.mem_limit = opts->mem_limit;

@@ -19,13 +19,12 @@ tk_status_t tk_bfs(const tk_graph_t *g, tk_id_t s, int32_t *dist, tk_error_t *er
     if (!g || !dist)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_bfs: NULL argument");
     if (s < 0 || s >= g->n)
-        return tk_error_set(err, TK_ERANGE, NULL, 0, "source %ld: out of range (n=%ld)",
-                            (long)s, (long)g->n);
+        return tk_error_set(err, TK_ERANGE, NULL, 0, "source %ld: out of range (n=%ld)", (long)s,
+                            (long)g->n);
 
     tk_id_t *queue = tk_malloc_array((size_t)g->n, sizeof *queue);
     if (!queue)
-        return tk_error_set(err, TK_ENOMEM, NULL, 0, "tk_bfs: out of memory (n=%ld)",
-                            (long)g->n);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "tk_bfs: out of memory (n=%ld)", (long)g->n);
 
     for (tk_id_t v = 0; v < g->n; v++)
         dist[v] = TK_INF;

@@ -31,9 +31,9 @@
 #include "tk_metric.h"
 
 typedef struct girth_ws {
-    int32_t *dist;   /* n entries, TK_INF = not reached                     */
-    int64_t *parc;   /* n entries: arc a node was reached by (-1 for s)     */
-    tk_id_t *queue;  /* n entries                                           */
+    int32_t *dist;  /* n entries, TK_INF = not reached                     */
+    int64_t *parc;  /* n entries: arc a node was reached by (-1 for s)     */
+    tk_id_t *queue; /* n entries                                           */
 } girth_ws_t;
 
 /* Shortest cycle found by a BFS from s that is shorter than `best`, or
@@ -159,9 +159,8 @@ tk_status_t tk_girth(const tk_graph_t *g, int threads, int32_t *girth, tk_error_
             int32_t c = girth_from(g, (tk_id_t)s, b, &ws);
             if (c < b) {
                 int32_t cur = __atomic_load_n(&best, __ATOMIC_RELAXED);
-                while (c < cur &&
-                       !__atomic_compare_exchange_n(&best, &cur, c, 0, __ATOMIC_RELAXED,
-                                                    __ATOMIC_RELAXED))
+                while (c < cur && !__atomic_compare_exchange_n(&best, &cur, c, 0, __ATOMIC_RELAXED,
+                                                               __ATOMIC_RELAXED))
                     ;
             }
         }
@@ -170,8 +169,8 @@ tk_status_t tk_girth(const tk_graph_t *g, int threads, int32_t *girth, tk_error_
         free(ws.queue);
     }
     if (nomem)
-        return tk_error_set(err, TK_ENOMEM, NULL, 0,
-                            "out of memory for the girth search (n=%ld)", (long)n);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory for the girth search (n=%ld)",
+                            (long)n);
     *girth = best;
     return TK_OK;
 }

@@ -38,24 +38,24 @@ typedef unsigned __int128 u128;
 
 typedef struct ksp_ws {
     tk_id_t n;
-    int32_t *dt;      /* d(v, t) for the current target                     */
-    uint64_t *sig;    /* shortest v->t paths, saturating at UINT64_MAX      */
-    tk_id_t *queue;   /* BFS order                                          */
+    int32_t *dt;         /* d(v, t) for the current target                     */
+    uint64_t *sig;       /* shortest v->t paths, saturating at UINT64_MAX      */
+    tk_id_t *queue;      /* BFS order                                          */
     const tk_graph_t *g; /* the graph searched                             */
-    tk_id_t t;        /* current target                                     */
-    int32_t *stamp;   /* target for which v's sorted arcs were built        */
-    int32_t *scnt;    /* number of sorted out-arcs of v ...                 */
-    tk_id_t *shead;   /* ... stored at shead[g->off[v] ...]: heads with
-                         finite d, no self-loops, sorted by d(head, t)      */
-    uint8_t *onpath;  /* switch is on the current partial path              */
-    tk_id_t *node;    /* DFS stack: switch at each depth                    */
-    int64_t *pos;     /*            next arc to scan                        */
-    int64_t *pend;    /*            end of its arcs                         */
-    int32_t *mind;    /*            min d(w,t) over the path before it      */
-    uint64_t *cnt;    /* ALLPATH per source: paths to every switch          */
-    uint64_t *cnt2;   /* raw paths: second vector                           */
-    int overflow;     /* a raw-path count exceeded 2^64 - 1                 */
-    tk_ksp_result_t r;/* partial results of this thread                     */
+    tk_id_t t;           /* current target                                     */
+    int32_t *stamp;      /* target for which v's sorted arcs were built        */
+    int32_t *scnt;       /* number of sorted out-arcs of v ...                 */
+    tk_id_t *shead;      /* ... stored at shead[g->off[v] ...]: heads with
+                            finite d, no self-loops, sorted by d(head, t)      */
+    uint8_t *onpath;     /* switch is on the current partial path              */
+    tk_id_t *node;       /* DFS stack: switch at each depth                    */
+    int64_t *pos;        /*            next arc to scan                        */
+    int64_t *pend;       /*            end of its arcs                         */
+    int32_t *mind;       /*            min d(w,t) over the path before it      */
+    uint64_t *cnt;       /* ALLPATH per source: paths to every switch          */
+    uint64_t *cnt2;      /* raw paths: second vector                           */
+    int overflow;        /* a raw-path count exceeded 2^64 - 1                 */
+    tk_ksp_result_t r;   /* partial results of this thread                     */
 } ksp_ws_t;
 
 static void ws_free(ksp_ws_t *w)
@@ -99,9 +99,8 @@ static int ws_alloc(ksp_ws_t *w, const tk_graph_t *g)
     w->r.len_hist = tk_calloc_array(n, sizeof *w->r.len_hist);
     w->r.len_hist_len = (int32_t)n;
     w->r.allpath_min = UINT64_MAX;
-    if (!w->dt || !w->sig || !w->queue || !w->stamp || !w->scnt || !w->shead || !w->onpath || !w->node ||
-        !w->pos || !w->pend || !w->mind || !w->cnt || !w->cnt2 ||
-        !w->r.len_hist)
+    if (!w->dt || !w->sig || !w->queue || !w->stamp || !w->scnt || !w->shead || !w->onpath ||
+        !w->node || !w->pos || !w->pend || !w->mind || !w->cnt || !w->cnt2 || !w->r.len_hist)
         return -1;
     for (size_t v = 0; v < n; v++)
         w->stamp[v] = -1;
@@ -475,8 +474,7 @@ tk_status_t tk_ksp(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_ksp_result
         return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_ksp: NULL argument");
     memset(out, 0, sizeof *out);
     if (opts->k < 0)
-        return tk_error_set(err, TK_EINVAL, NULL, 0, "k=%ld: must not be negative",
-                            (long)opts->k);
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "k=%ld: must not be negative", (long)opts->k);
     if (opts->allpath_h < 0)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "H=%ld: must not be negative",
                             (long)opts->allpath_h);
@@ -608,13 +606,13 @@ tk_status_t tk_ksp(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_ksp_result
         ws_free(&w);
     }
     if (failed) {
-        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (n=%ld, threads=%d)", (long)n,
-                          nt);
+        st =
+            tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (n=%ld, threads=%d)", (long)n, nt);
         goto done;
     }
     if (overflow) {
-        st = tk_error_set(err, TK_ERANGE, NULL, 0,
-                          "H=%ld: a raw-path count exceeds 2^64-1", (long)H);
+        st = tk_error_set(err, TK_ERANGE, NULL, 0, "H=%ld: a raw-path count exceeds 2^64-1",
+                          (long)H);
         goto done;
     }
     if (!opts->sample)

@@ -71,8 +71,7 @@ static int ms_ws_alloc(ms_ws_t *ws, int64_t n, int W)
     ws->touch = tk_malloc_array((size_t)n, sizeof(tk_id_t));
     ws->mark = tk_calloc_array((size_t)n, 1);
     ws->hist = tk_calloc_array((size_t)n, sizeof(uint64_t));
-    if (!ws->seen || !ws->front || !ws->next || !ws->act || !ws->touch || !ws->mark ||
-        !ws->hist) {
+    if (!ws->seen || !ws->front || !ws->next || !ws->act || !ws->touch || !ws->mark || !ws->hist) {
         ms_ws_free(ws);
         return -1;
     }
@@ -88,9 +87,10 @@ static int ms_ws_alloc(ms_ws_t *ws, int64_t n, int W)
  * only switches whose `next` word was written are masked (list `touch`), so
  * a level costs O(W * (arcs out of the frontier + touched switches)) and a
  * high-diameter graph does not pay O(n) per level. */
-static inline __attribute__((always_inline)) int
-ms_batch_w(const tk_graph_t *g, ms_ws_t *ws, const int W, const tk_id_t *src, int k,
-           uint64_t wt, int32_t *ecc, int32_t maxd, int *cancel)
+static inline __attribute__((always_inline)) int ms_batch_w(const tk_graph_t *g, ms_ws_t *ws,
+                                                            const int W, const tk_id_t *src, int k,
+                                                            uint64_t wt, int32_t *ecc, int32_t maxd,
+                                                            int *cancel)
 {
     const int64_t n = g->n;
     const int64_t *off = g->off;
@@ -150,7 +150,7 @@ ms_batch_w(const tk_graph_t *g, ms_ws_t *ws, const int W, const tk_id_t *src, in
         /* Mask the written words by ~seen and count; the switches with new
          * bits form the next frontier (listed in `touch`, reused). */
         uint64_t cnt = 0;
-        uint64_t grew[MS_MAXW] = { 0 };
+        uint64_t grew[MS_MAXW] = {0};
         int64_t nnew = 0;
         const int64_t nscan = dense ? n : ntouch;
         for (int64_t i = 0; i < nscan; i++) {
@@ -221,8 +221,8 @@ ms_batch_w(const tk_graph_t *g, ms_ws_t *ws, const int W, const tk_id_t *src, in
     return maxd > 0 && inf;
 }
 
-static int ms_batch(const tk_graph_t *g, ms_ws_t *ws, int W, const tk_id_t *src, int k,
-                    uint64_t wt, int32_t *ecc, int32_t maxd, int *cancel)
+static int ms_batch(const tk_graph_t *g, ms_ws_t *ws, int W, const tk_id_t *src, int k, uint64_t wt,
+                    int32_t *ecc, int32_t maxd, int *cancel)
 {
     switch (W) {
     case 1:
@@ -278,10 +278,10 @@ void tk_dist_summary_destroy(tk_dist_summary_t *s)
  * most O(n m W / 64 * min(64 W, diameter)) overall, typically about
  * O(n m diameter / 64) for low-diameter networks.  Memory O(n W) per
  * thread. */
-tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts,
-                            tk_dist_summary_t *out, tk_error_t *err)
+tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts, tk_dist_summary_t *out,
+                            tk_error_t *err)
 {
-    static const tk_dist_opts_t defaults = { 0, 0, 0, 0, NULL };
+    static const tk_dist_opts_t defaults = {0, 0, 0, 0, NULL};
     if (!g || !out)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_dist_summary: NULL argument");
     if (!opts)
@@ -299,8 +299,8 @@ tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts,
             int32_t r = opts->orbit[v];
             if (r < 0 || r > v || opts->orbit[r] != r)
                 return tk_error_set(err, TK_EINVAL, NULL, 0,
-                                    "orbit[%ld]=%ld: not the smallest switch of an orbit",
-                                    (long)v, (long)r);
+                                    "orbit[%ld]=%ld: not the smallest switch of an orbit", (long)v,
+                                    (long)r);
         }
     int nt = 1;
 #ifdef _OPENMP
@@ -399,8 +399,8 @@ tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts,
                 continue;
             int64_t s0 = bstart[b];
             int k = (int)(bstart[b + 1] - s0);
-            if (ms_batch(g, &ws, W, src + s0, k, (uint64_t)srcw[s0].wt, ecc,
-                         opts->max_diameter, &cancel))
+            if (ms_batch(g, &ws, W, src + s0, k, (uint64_t)srcw[s0].wt, ecc, opts->max_diameter,
+                         &cancel))
                 __atomic_store_n(&cancel, 1, __ATOMIC_RELAXED);
         }
         if (have) {
@@ -424,8 +424,7 @@ tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts,
         free(ecc);
         free(hist);
         return tk_error_set(err, TK_ENOMEM, NULL, 0,
-                            "out of memory for the BFS workspace (n=%ld, %d threads)", (long)n,
-                            nt);
+                            "out of memory for the BFS workspace (n=%ld, %d threads)", (long)n, nt);
     }
 
     out->n = n;

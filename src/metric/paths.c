@@ -30,8 +30,8 @@ tk_status_t tk_sigma_from(const tk_graph_t *g, tk_id_t s, int32_t *dist, u128 *s
     if (!g || !dist || !sigma || !queue)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_sigma_from: NULL argument");
     if (s < 0 || s >= g->n)
-        return tk_error_set(err, TK_ERANGE, NULL, 0, "source %ld: out of range (n=%ld)",
-                            (long)s, (long)g->n);
+        return tk_error_set(err, TK_ERANGE, NULL, 0, "source %ld: out of range (n=%ld)", (long)s,
+                            (long)g->n);
     for (tk_id_t v = 0; v < g->n; v++) {
         dist[v] = TK_INF;
         sigma[v] = 0;
@@ -201,7 +201,7 @@ tk_status_t tk_sigma_summary(const tk_graph_t *g, int threads, tk_sigma_summary_
     tk_status_t st = TK_OK;
     tk_error_t terr;
     tk_error_clear(&terr);
-    int failed = 0;             /* out of memory somewhere                   */
+    int failed = 0;               /* out of memory somewhere                   */
     int64_t fail_src = INT64_MAX; /* smallest source whose counts overflow:
                                      sources below it are still searched, so
                                      the error names the same source whatever
@@ -229,8 +229,7 @@ tk_status_t tk_sigma_summary(const tk_graph_t *g, int threads, tk_sigma_summary_
             if (r == TK_ERANGE) {
                 int64_t cur = __atomic_load_n(&fail_src, __ATOMIC_RELAXED);
                 while (s < cur && !__atomic_compare_exchange_n(&fail_src, &cur, (int64_t)s, 0,
-                                                               __ATOMIC_RELAXED,
-                                                               __ATOMIC_RELAXED))
+                                                               __ATOMIC_RELAXED, __ATOMIC_RELAXED))
                     ;
                 continue;
             }

@@ -32,8 +32,7 @@ tk_status_t tkp_begin(tkp_mk_t *m, tk_level_t level, tk_error_t *err)
     int64_t ep = level == TK_LEVEL_SWITCH ? m->g->n : m->nserv;
 
     if (ep < 1)
-        return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
-                            "%s: the topology has no %s", m->kind,
+        return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0, "%s: the topology has no %s", m->kind,
                             level == TK_LEVEL_SWITCH ? "switches" : "servers (use level=switch)");
     return tk_pattern_new(&m->p, level, ep, "", m->g->spec, err);
 }
@@ -41,8 +40,8 @@ tk_status_t tkp_begin(tkp_mk_t *m, tk_level_t level, tk_error_t *err)
 tk_status_t tkp_level(tkp_mk_t *m, tk_level_t def, tk_level_t *level, tk_error_t *err)
 {
     const char *v;
-    tk_status_t st = tk_kv_str(m->kv, "level", 1, def == TK_LEVEL_SWITCH ? "switch" : "server",
-                               &v, err);
+    tk_status_t st =
+        tk_kv_str(m->kv, "level", 1, def == TK_LEVEL_SWITCH ? "switch" : "server", &v, err);
     if (st != TK_OK)
         return st;
     if (strcmp(v, "switch") == 0)
@@ -98,8 +97,7 @@ tk_status_t tkp_add_map(tkp_mk_t *m, const int64_t *map, int64_t k, tk_error_t *
     return st;
 }
 
-tk_status_t tkp_add_switch_map(tkp_mk_t *m, tk_level_t level, const int64_t *map,
-                               tk_error_t *err)
+tk_status_t tkp_add_switch_map(tkp_mk_t *m, tk_level_t level, const int64_t *map, tk_error_t *err)
 {
     const tk_graph_t *g = m->g;
     tk_status_t st = TK_OK;
@@ -128,8 +126,8 @@ static tk_status_t size_check(tkp_mk_t *m, double count, tk_error_t *err)
 
     if (count > (double)INT64_MAX / 2 || (lim && bytes > (double)lim))
         return tk_error_set(err, TK_ELIMIT, NULL, 0,
-                            "%s: %.4g demands (%.3g bytes) exceed the memory limit", m->kind,
-                            count, bytes);
+                            "%s: %.4g demands (%.3g bytes) exceed the memory limit", m->kind, count,
+                            bytes);
     return TK_OK;
 }
 
@@ -284,8 +282,8 @@ static tk_status_t gen_random_shift(tkp_mk_t *m, tk_error_t *err)
     if (!st)
         st = tkp_begin(m, level, err);
     if (!st && m->p->endpoints < 2)
-        st = tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
-                          "random-shift: needs at least 2 endpoints");
+        st =
+            tk_error_set(err, TK_EUNSUPPORTED, NULL, 0, "random-shift: needs at least 2 endpoints");
     if (!st)
         st = tk_rng_new(&r, m->seed, 0, err);
     if (!st) {
@@ -306,23 +304,23 @@ typedef struct kind {
 } kind_t;
 
 static const kind_t kinds[] = {
-    { "uniform", gen_uniform },
-    { "all-to-all", gen_all_to_all },
-    { "server-perm", gen_server_perm },
-    { "switch-perm", gen_switch_perm },
-    { "perm-distance", tkp_gen_perm_distance },
-    { "shift", gen_shift },
-    { "random-shift", gen_random_shift },
-    { "tornado", tkp_gen_tornado },
-    { "transpose", tkp_gen_transpose },
-    { "dim-shift", tkp_gen_dim_shift },
-    { "bit-complement", tkp_gen_bit_complement },
-    { "adv", tkp_gen_adv },
-    { "advr", tkp_gen_advr },
-    { "advc", tkp_gen_advc },
-    { "longest-matching", tkp_gen_longest_matching },
-    { "mixed", tkp_gen_mixed },
-    { "hotspot", tkp_gen_hotspot },
+    {"uniform", gen_uniform},
+    {"all-to-all", gen_all_to_all},
+    {"server-perm", gen_server_perm},
+    {"switch-perm", gen_switch_perm},
+    {"perm-distance", tkp_gen_perm_distance},
+    {"shift", gen_shift},
+    {"random-shift", gen_random_shift},
+    {"tornado", tkp_gen_tornado},
+    {"transpose", tkp_gen_transpose},
+    {"dim-shift", tkp_gen_dim_shift},
+    {"bit-complement", tkp_gen_bit_complement},
+    {"adv", tkp_gen_adv},
+    {"advr", tkp_gen_advr},
+    {"advc", tkp_gen_advc},
+    {"longest-matching", tkp_gen_longest_matching},
+    {"mixed", tkp_gen_mixed},
+    {"hotspot", tkp_gen_hotspot},
 };
 
 #define NKINDS ((int)(sizeof kinds / sizeof kinds[0]))
@@ -330,9 +328,10 @@ static const kind_t kinds[] = {
 const char *const *tk_pattern_kinds(void)
 {
     static const char *const names[] = {
-        "uniform", "all-to-all", "server-perm", "switch-perm", "perm-distance", "shift",
-        "random-shift", "tornado", "transpose", "dim-shift", "bit-complement", "adv", "advr",
-        "advc", "longest-matching", "mixed", "hotspot", "file", NULL,
+        "uniform",        "all-to-all",   "server-perm", "switch-perm", "perm-distance",
+        "shift",          "random-shift", "tornado",     "transpose",   "dim-shift",
+        "bit-complement", "adv",          "advr",        "advc",        "longest-matching",
+        "mixed",          "hotspot",      "file",        NULL,
     };
     return names;
 }
@@ -350,8 +349,8 @@ tk_status_t tkp_run_kind(tkp_mk_t *m, const char *kind, tk_error_t *err)
 }
 
 tk_status_t tk_pattern_make(const tk_graph_t *g, const char *kind, int nparams,
-                            char *const params[], uint64_t seed, int threads,
-                            tk_pattern_t **out, tk_error_t *err)
+                            char *const params[], uint64_t seed, int threads, tk_pattern_t **out,
+                            tk_error_t *err)
 {
     tkp_mk_t m;
     tk_status_t st;

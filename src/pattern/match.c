@@ -38,7 +38,7 @@ typedef struct hk {
     tk_id_t *mate_l, *mate_r;
     int32_t *dist;
     tk_id_t *queue;
-    int64_t *it;      /* DFS iterators */
+    int64_t *it; /* DFS iterators */
     tk_id_t *stack;
 } hk_t;
 
@@ -133,8 +133,8 @@ static int64_t hk_run(hk_t *h)
  * O(n + m).  stamp[] (n entries, zero at first) marks visits with u + 1,
  * so nothing is cleared between sources; queue[] has n entries.  The
  * sphere is left in queue[*first .. *last - 1]. */
-static void sphere(const tk_graph_t *g, tk_id_t u, int64_t lambda, int32_t *stamp,
-                   tk_id_t *queue, int64_t *first, int64_t *last)
+static void sphere(const tk_graph_t *g, tk_id_t u, int64_t lambda, int32_t *stamp, tk_id_t *queue,
+                   int64_t *first, int64_t *last)
 {
     int64_t head = 0, tail = 0, level_end;
     stamp[u] = u + 1;
@@ -187,8 +187,7 @@ tk_status_t tkp_gen_perm_distance(tkp_mk_t *m, tk_error_t *err)
     /* One depth-limited search per switch: the switches at distance
      * exactly lambda, shuffled with the stream (seed, u) so that the
      * matching depends on the seed and never on the thread count. */
-#pragma omp parallel num_threads(tkp_threads(m->threads)) \
-    reduction(| : fail) if (n > 64)
+#pragma omp parallel num_threads(tkp_threads(m->threads)) reduction(| : fail) if (n > 64)
     {
         int32_t *stamp = tk_calloc_array((size_t)n, sizeof *stamp);
         tk_id_t *queue = tk_malloc_array((size_t)n, sizeof *queue);
@@ -287,10 +286,13 @@ tk_status_t tkp_gen_perm_distance(tkp_mk_t *m, tk_error_t *err)
         if (radius == TK_INF)
             snprintf(why, sizeof why, " (the topology is not connected)");
         else if (lambda > radius)
-            snprintf(why, sizeof why, ": lambda exceeds the radius %" PRId32
-                     " (some switch has no switch at that distance)", radius);
+            snprintf(why, sizeof why,
+                     ": lambda exceeds the radius %" PRId32
+                     " (some switch has no switch at that distance)",
+                     radius);
         else
-            snprintf(why, sizeof why, " (radius %" PRId32 "; the largest matching at distance "
+            snprintf(why, sizeof why,
+                     " (radius %" PRId32 "; the largest matching at distance "
                      "%" PRId64 " covers %" PRId64 " of %" PRId64 " switches)",
                      radius, lambda, size, (int64_t)n);
         st = tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
@@ -349,8 +351,7 @@ tk_status_t tkp_gen_longest_matching(tkp_mk_t *m, tk_error_t *err)
     D = tk_malloc_array((size_t)n * (size_t)n, sizeof *D);
     if (!D)
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-#pragma omp parallel num_threads(tkp_threads(m->threads)) \
-    reduction(| : fail) if (n > 64)
+#pragma omp parallel num_threads(tkp_threads(m->threads)) reduction(| : fail) if (n > 64)
     {
 #pragma omp for schedule(dynamic, 8)
         for (tk_id_t s = 0; s < n; s++)

@@ -68,8 +68,7 @@ tk_status_t tk_pattern_reserve(tk_pattern_t *p, int64_t len, tk_error_t *err)
         return TK_OK;
     tk_demand_t *d = tk_realloc_array(p->d, (size_t)len, sizeof *d);
     if (!d)
-        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (%" PRId64 " demands)",
-                            len);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (%" PRId64 " demands)", len);
     p->d = d;
     p->alloc = len;
     return TK_OK;
@@ -79,8 +78,8 @@ tk_status_t tk_pattern_add(tk_pattern_t *p, int64_t src, int64_t dst, double w, 
 {
     if (src < 0 || src >= p->endpoints || dst < 0 || dst >= p->endpoints)
         return tk_error_set(err, TK_ERANGE, NULL, 0,
-                            "demand %" PRId64 " -> %" PRId64 ": endpoint outside 0..%" PRId64,
-                            src, dst, p->endpoints - 1);
+                            "demand %" PRId64 " -> %" PRId64 ": endpoint outside 0..%" PRId64, src,
+                            dst, p->endpoints - 1);
     if (!isfinite(w) || w <= 0)
         return tk_error_set(err, TK_EINVAL, NULL, 0,
                             "demand %" PRId64 " -> %" PRId64 ": weight %g must be finite and > 0",
@@ -176,7 +175,7 @@ static char *next_tok(char **s)
 
 tk_status_t tk_pattern_read(FILE *fp, const char *name, tk_pattern_t **out, tk_error_t *err)
 {
-    rd_t r = { fp, name ? name : "<stdin>", 0, NULL, 0 };
+    rd_t r = {fp, name ? name : "<stdin>", 0, NULL, 0};
     char *s, *spec = NULL, *topo = NULL;
     int level = -1;
     int64_t endpoints = -1, demands = -1;
@@ -201,8 +200,7 @@ tk_status_t tk_pattern_read(FILE *fp, const char *name, tk_pattern_t **out, tk_e
         }
         if (!b || strcmp(b, "1") != 0) {
             st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
-                              "unsupported pattern format version '%s' (expected 1)",
-                              b ? b : "");
+                              "unsupported pattern format version '%s' (expected 1)", b ? b : "");
             goto fail;
         }
     }
@@ -280,8 +278,7 @@ tk_status_t tk_pattern_read(FILE *fp, const char *name, tk_pattern_t **out, tk_e
         goto fail;
     }
     if (endpoints < 0) {
-        st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
-                          "no 'endpoints' line before 'demands'");
+        st = tk_error_set(err, TK_EFORMAT, r.name, r.line, "no 'endpoints' line before 'demands'");
         goto fail;
     }
     (void)level_line;
@@ -557,8 +554,8 @@ static int cmp_dw(const void *a, const void *b)
     return (x->dst > y->dst) - (x->dst < y->dst);
 }
 
-tk_status_t tk_pattern_to_switch(const tk_pattern_t *p, const tk_graph_t *g,
-                                 tk_swdemand_t *out, tk_error_t *err)
+tk_status_t tk_pattern_to_switch(const tk_pattern_t *p, const tk_graph_t *g, tk_swdemand_t *out,
+                                 tk_error_t *err)
 {
     tk_swdemand_t d;
     int64_t *first = NULL, *cnt = NULL;

@@ -23,12 +23,12 @@ typedef struct tkp_mk {
     const char *kind;
     uint64_t seed;
     int threads;
-    int randomized;        /* set by the generator: spec gets s=SEED      */
-    char spec[1024];       /* "kind k=v ...", built by tkp_spec_add       */
-    int64_t nserv;         /* total servers                               */
-    int64_t *first;        /* n+1 server prefix sums                      */
-    tk_id_t *sw_of;        /* nserv: switch of each server (lazily built)  */
-    tk_pattern_t *p;       /* the result                                  */
+    int randomized;  /* set by the generator: spec gets s=SEED      */
+    char spec[1024]; /* "kind k=v ...", built by tkp_spec_add       */
+    int64_t nserv;   /* total servers                               */
+    int64_t *first;  /* n+1 server prefix sums                      */
+    tk_id_t *sw_of;  /* nserv: switch of each server (lazily built)  */
+    tk_pattern_t *p; /* the result                                  */
 } tkp_mk_t;
 
 /* Append " k=v" (printf-style) to the canonical spec. */
@@ -50,8 +50,7 @@ tk_status_t tkp_add_map(tkp_mk_t *m, const int64_t *map, int64_t k, tk_error_t *
  * level server j of s sends to server j mod p(t) of t (every server of t
  * receives at most ceil(p(s)/p(t)) ... only equal counts are admissible;
  * callers check). */
-tk_status_t tkp_add_switch_map(tkp_mk_t *m, tk_level_t level, const int64_t *map,
-                               tk_error_t *err);
+tk_status_t tkp_add_switch_map(tkp_mk_t *m, tk_level_t level, const int64_t *map, tk_error_t *err);
 
 /* Run one kind (looked up by name) on m. */
 tk_status_t tkp_run_kind(tkp_mk_t *m, const char *kind, tk_error_t *err);

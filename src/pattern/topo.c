@@ -43,8 +43,7 @@ static tk_status_t grid_of(const tkp_mk_t *m, grid_t *gr, tk_error_t *err)
             int32_t x = g->coord[(size_t)u * gr->k + d];
             if (x < 0)
                 return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
-                                    "%s: switch %" PRId32 " has a negative coordinate", m->kind,
-                                    u);
+                                    "%s: switch %" PRId32 " has a negative coordinate", m->kind, u);
             if (x + 1 > gr->side[d])
                 gr->side[d] = x + 1;
         }

@@ -129,17 +129,17 @@ static tk_status_t dag_setup(const tk_router_t *r, tk_route_ws_t *ws, int mode, 
     d->ds = mode == RT_DAG_POLAR ? rt_dist_from(r, ws, s) : NULL;
     d->dt = rt_dist_to(r, ws, t);
     if (d->dt[s] == TK_INF)
-        return tk_error_set(err, TK_EDISCONNECTED, NULL, 0,
-                            "no path from %" PRId32 " to %" PRId32, s, t);
+        return tk_error_set(err, TK_EDISCONNECTED, NULL, 0, "no path from %" PRId32 " to %" PRId32,
+                            s, t);
     dag_count(d, ws);
     if (ws->cnt[s] == 0)
-        return tk_error_set(err, TK_EDISCONNECTED, NULL, 0,
-                            "no path from %" PRId32 " to %" PRId32, s, t);
+        return tk_error_set(err, TK_EDISCONNECTED, NULL, 0, "no path from %" PRId32 " to %" PRId32,
+                            s, t);
     return TK_OK;
 }
 
-tk_status_t rt_dag_count(const tk_router_t *r, tk_route_ws_t *ws, int mode, tk_id_t s,
-                         tk_id_t t, tk_route_count_t *out, tk_error_t *err)
+tk_status_t rt_dag_count(const tk_router_t *r, tk_route_ws_t *ws, int mode, tk_id_t s, tk_id_t t,
+                         tk_route_count_t *out, tk_error_t *err)
 {
     dag_t d;
     tk_status_t st = dag_setup(r, ws, mode, s, t, &d, err);
@@ -152,8 +152,8 @@ tk_status_t rt_dag_count(const tk_router_t *r, tk_route_ws_t *ws, int mode, tk_i
     return TK_OK;
 }
 
-tk_status_t rt_dag_paths(const tk_router_t *r, tk_route_ws_t *ws, int mode, tk_id_t s,
-                         tk_id_t t, uint64_t max_paths, tk_pathset_t *out, tk_error_t *err)
+tk_status_t rt_dag_paths(const tk_router_t *r, tk_route_ws_t *ws, int mode, tk_id_t s, tk_id_t t,
+                         uint64_t max_paths, tk_pathset_t *out, tk_error_t *err)
 {
     dag_t d;
     tk_status_t st = dag_setup(r, ws, mode, s, t, &d, err);
@@ -165,8 +165,8 @@ tk_status_t rt_dag_paths(const tk_router_t *r, tk_route_ws_t *ws, int mode, tk_i
         return st;
     if (max_paths && ws->cnt[s] > (double)max_paths)
         return tk_error_set(err, TK_ELIMIT, NULL, 0,
-                            "pair %" PRId32 ",%" PRId32 ": %.0f paths (more than %" PRIu64 ")",
-                            s, t, ws->cnt[s], max_paths);
+                            "pair %" PRId32 ",%" PRId32 ": %.0f paths (more than %" PRIu64 ")", s,
+                            t, ws->cnt[s], max_paths);
     double uni = 1.0 / ws->cnt[s];
     ws->stk[0] = s;
     ws->sarc[0] = g->off[s];
@@ -174,8 +174,7 @@ tk_status_t rt_dag_paths(const tk_router_t *r, tk_route_ws_t *ws, int mode, tk_i
     while (depth >= 0) {
         tk_id_t u = ws->stk[depth];
         if (u == t) {
-            st = rt_ps_push(out, ws->path, depth, mode == RT_DAG_ECMP ? ws->pw[depth] : uni,
-                            err);
+            st = rt_ps_push(out, ws->path, depth, mode == RT_DAG_ECMP ? ws->pw[depth] : uni, err);
             if (st)
                 return st;
             depth--;

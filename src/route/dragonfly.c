@@ -49,8 +49,7 @@ static inline int is_local(const tk_router_t *r, int64_t a, tk_id_t u)
 {
     const tk_graph_t *g = r->g;
     tk_id_t v = g->head[a];
-    return r->gof[u] == r->gof[v] && v != u &&
-           !(g->cls && (int)g->cls[a] == r->global_cls);
+    return r->gof[u] == r->gof[v] && v != u && !(g->cls && (int)g->cls[a] == r->global_cls);
 }
 
 static inline int32_t ld(const tk_router_t *r, tk_id_t u, tk_id_t v)
@@ -71,8 +70,7 @@ tk_status_t rt_dragonfly_prepare(tk_router_t *r, tk_error_t *err)
 
     if (!g->group)
         return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
-                            "%s: the graph has no groups (needs a Dragonfly-like topology)",
-                            model);
+                            "%s: the graph has no groups (needs a Dragonfly-like topology)", model);
     if (r->global_cls < 0)
         return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
                             "%s: the graph has no link class 'global'", model);
@@ -104,8 +102,8 @@ tk_status_t rt_dragonfly_prepare(tk_router_t *r, tk_error_t *err)
     gv = NULL;
     if ((int64_t)G * G > ((int64_t)1 << 26)) {
         free(q);
-        return tk_error_set(err, TK_ELIMIT, NULL, 0, "%s: %" PRId32 " groups is too many",
-                            model, G);
+        return tk_error_set(err, TK_ELIMIT, NULL, 0, "%s: %" PRId32 " groups is too many", model,
+                            G);
     }
     /* local distances */
     r->ldoff = tk_malloc_array((size_t)G, sizeof *r->ldoff);
@@ -147,8 +145,7 @@ tk_status_t rt_dragonfly_prepare(tk_router_t *r, tk_error_t *err)
                     return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
                                         "%s: group %" PRId32 " is not connected by local links "
                                         "(switches %" PRId32 " and %" PRId32 ")",
-                                        model, g->group[src], src,
-                                        r->gmem[r->gstart[gi] + j]);
+                                        model, g->group[src], src, r->gmem[r->gstart[gi] + j]);
                 }
         }
     }
@@ -248,8 +245,8 @@ static tk_status_t dfmin(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_
             return st;
         for (int64_t i = 0; i < ws->lp1.npaths; i++)
             if ((st = rt_ps_push(out, ws->lp1.arc + ws->lp1.off[i],
-                                 ws->lp1.off[i + 1] - ws->lp1.off[i], scale * ws->lp1.w[i],
-                                 err)) != TK_OK)
+                                 ws->lp1.off[i + 1] - ws->lp1.off[i], scale * ws->lp1.w[i], err)) !=
+                TK_OK)
                 return st;
         return TK_OK;
     }
@@ -274,8 +271,7 @@ static tk_status_t dfmin(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_
                 ws->path[l1] = ga;
                 for (int64_t x = 0; x < l2; x++)
                     ws->path[l1 + 1 + x] = ws->lp2.arc[ws->lp2.off[j] + x];
-                st = rt_ps_push(out, ws->path, l1 + 1 + l2,
-                                wk * ws->lp1.w[i] * ws->lp2.w[j], err);
+                st = rt_ps_push(out, ws->path, l1 + 1 + l2, wk * ws->lp1.w[i] * ws->lp2.w[j], err);
                 if (st)
                     return st;
             }

@@ -35,9 +35,8 @@
 /* ------------------------------------------------------------------------ */
 /* Parsing.                                                                 */
 
-static const char *const kind_name[] = {"min",           "ecmp",      "ksp",
-                                        "allpath",       "valiant",   "dragonfly-min",
-                                        "dragonfly-valiant", "polarized"};
+static const char *const kind_name[] = {
+    "min", "ecmp", "ksp", "allpath", "valiant", "dragonfly-min", "dragonfly-valiant", "polarized"};
 
 static int parse_pos(const char *s, int32_t *v)
 {
@@ -67,8 +66,7 @@ tk_status_t tk_route_parse(const char *text, tk_route_spec_t *out, tk_error_t *e
     if (!text)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "routing model: missing");
     if (strlen(text) >= sizeof buf)
-        return tk_error_set(err, TK_EINVAL, NULL, 0, "%.40s...: routing model text too long",
-                            text);
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "%.40s...: routing model text too long", text);
     if (!*text)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "routing model: empty");
     memset(&sp, 0, sizeof sp);
@@ -100,15 +98,14 @@ tk_status_t tk_route_parse(const char *text, tk_route_spec_t *out, tk_error_t *e
                                         kind_name[k], what);
                 if (parse_pos(colon + 1, &v) || v < 1 || v > 1000000)
                     return tk_error_set(err, TK_EINVAL, NULL, 0,
-                                        "%s: %s must be an integer from 1 to 1000000", text,
-                                        what);
+                                        "%s: %s must be an integer from 1 to 1000000", text, what);
                 if (k == TK_ROUTE_KSP)
                     sp.k = v;
                 else
                     sp.h = v;
             } else if (colon) {
-                return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: %s takes no ':' parameter",
-                                    text, kind_name[k]);
+                return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: %s takes no ':' parameter", text,
+                                    kind_name[k]);
             }
             continue;
         }
@@ -136,11 +133,11 @@ tk_status_t tk_route_parse(const char *text, tk_route_spec_t *out, tk_error_t *e
                                     "minfirst, ksp takes spread; hop lengths are CLASS=LEN)",
                                     text, tok);
             if (sp.kind != TK_ROUTE_VALIANT)
-                return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: option '%s' is for valiant",
-                                    text, tok);
+                return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: option '%s' is for valiant", text,
+                                    tok);
             if (have_mode)
-                return tk_error_set(err, TK_EINVAL, NULL, 0,
-                                    "%s: more than one valiant option", text);
+                return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: more than one valiant option",
+                                    text);
             have_mode = 1;
             sp.valiant = m;
             continue;
@@ -151,8 +148,8 @@ tk_status_t tk_route_parse(const char *text, tk_route_spec_t *out, tk_error_t *e
             return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: bad class name '%s'", text, tok);
         if (parse_pos(eq + 1, &v) || v < 1 || v > RT_MAX_WLEN)
             return tk_error_set(err, TK_EINVAL, NULL, 0,
-                                "%s: %s=%s: hop length must be an integer from 1 to %d", text,
-                                tok, eq + 1, RT_MAX_WLEN);
+                                "%s: %s=%s: hop length must be an integer from 1 to %d", text, tok,
+                                eq + 1, RT_MAX_WLEN);
         if (sp.kind == TK_ROUTE_ALLPATH || sp.kind == TK_ROUTE_DF_MIN ||
             sp.kind == TK_ROUTE_DF_VALIANT)
             return tk_error_set(err, TK_EINVAL, NULL, 0,
@@ -160,8 +157,8 @@ tk_status_t tk_route_parse(const char *text, tk_route_spec_t *out, tk_error_t *e
                                 kind_name[sp.kind]);
         for (int i = 0; i < sp.nweights; i++)
             if (strcmp(sp.wclass[i], tok) == 0)
-                return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: class '%s' given twice",
-                                    text, tok);
+                return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: class '%s' given twice", text,
+                                    tok);
         if (sp.nweights >= TK_MAX_CLASSES)
             return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: too many classes", text);
         strcpy(sp.wclass[sp.nweights], tok);
@@ -378,9 +375,8 @@ tk_status_t tk_router_new(const tk_graph_t *g, const tk_route_spec_t *spec, int 
     for (int i = 0; i < spec->nweights; i++) {
         int c = tk_graph_class_index(g, spec->wclass[i]);
         if (c < 0) {
-            st = tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
-                              "%s: the graph has no link class '%s'", spec->text,
-                              spec->wclass[i]);
+            st = tk_error_set(err, TK_EUNSUPPORTED, NULL, 0, "%s: the graph has no link class '%s'",
+                              spec->text, spec->wclass[i]);
             goto fail;
         }
         r->clen[c] = spec->wlen[i];
@@ -684,8 +680,7 @@ tk_status_t rt_ps_merge(tk_pathset_t *ps, tk_error_t *err)
         if (i > 0 && same_path(ps, ref[i - 1].i, p))
             o.w[o.npaths - 1] += ps->w[p];
         else
-            st = rt_ps_push(&o, ps->arc + ps->off[p], ps->off[p + 1] - ps->off[p], ps->w[p],
-                            err);
+            st = rt_ps_push(&o, ps->arc + ps->off[p], ps->off[p + 1] - ps->off[p], ps->w[p], err);
     }
     free(ref);
     if (st) {

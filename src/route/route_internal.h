@@ -14,21 +14,21 @@
 struct tk_router {
     const tk_graph_t *g;
     tk_route_spec_t spec;
-    tk_graph_t *rg;       /* reversed graph (directed graphs), else NULL      */
-    int weighted;         /* some class has a hop length other than 1          */
+    tk_graph_t *rg;               /* reversed graph (directed graphs), else NULL      */
+    int weighted;                 /* some class has a hop length other than 1          */
     int32_t clen[TK_MAX_CLASSES]; /* hop length per class index              */
-    int32_t *table;       /* all-pairs: table[t*n + v] = d(v, t), or NULL      */
+    int32_t *table;               /* all-pairs: table[t*n + v] = d(v, t), or NULL      */
     /* Groups (dragonfly-*). */
-    int global_cls;       /* class index of "global", -1 if none               */
-    int32_t ngroups;      /* groups, renumbered 0..ngroups-1 by first id       */
-    int32_t *gof;         /* n: renumbered group of each switch                */
-    int32_t *gstart;      /* ngroups+1: members gmem[gstart[g] .. ]            */
-    tk_id_t *gmem;        /* n switches sorted by (group, id)                  */
-    int32_t *lidx;        /* n: index of the switch in its group               */
-    int64_t *ldoff;       /* ngroups: offset of the group's local table        */
-    int32_t *ldist;       /* local hop distances (intra-group, non-global)     */
-    int64_t *gaoff;       /* ngroups^2+1: global arcs from group i to group j  */
-    int64_t *garc;        /*   are garc[gaoff[i*ngroups+j] .. ] (sorted ids)   */
+    int global_cls;  /* class index of "global", -1 if none               */
+    int32_t ngroups; /* groups, renumbered 0..ngroups-1 by first id       */
+    int32_t *gof;    /* n: renumbered group of each switch                */
+    int32_t *gstart; /* ngroups+1: members gmem[gstart[g] .. ]            */
+    tk_id_t *gmem;   /* n switches sorted by (group, id)                  */
+    int32_t *lidx;   /* n: index of the switch in its group               */
+    int64_t *ldoff;  /* ngroups: offset of the group's local table        */
+    int32_t *ldist;  /* local hop distances (intra-group, non-global)     */
+    int64_t *gaoff;  /* ngroups^2+1: global arcs from group i to group j  */
+    int64_t *garc;   /*   are garc[gaoff[i*ngroups+j] .. ] (sorted ids)   */
 };
 
 typedef struct rt_rank {
@@ -43,28 +43,28 @@ struct tk_route_ws {
     int64_t dkey[RT_NCACHE];
     uint64_t dtime[RT_NCACHE];
     uint64_t clock;
-    tk_id_t *queue;       /* n                                                */
-    int64_t *heap;        /* m + 1 (Dijkstra entries: dist << 32 | node)      */
+    tk_id_t *queue; /* n                                                */
+    int64_t *heap;  /* m + 1 (Dijkstra entries: dist << 32 | node)      */
     /* DAG counting */
-    uint32_t *stamp;      /* n                                                */
+    uint32_t *stamp; /* n                                                */
     uint32_t epoch;
     double *cnt, *hsum, *eh; /* n                                             */
     int32_t *hmin, *hmax;    /* n                                             */
     int32_t *nnext;          /* n: DAG out-arcs with a path to t              */
-    tk_id_t *stk;         /* n + 1                                            */
-    int64_t *sarc;        /* n + 1                                            */
-    int64_t *path;        /* 2n + 4 arcs                                      */
-    double *pw;           /* 2n + 4 weights along the path                    */
-    uint8_t *onpath;      /* n                                                */
-    int32_t *mind;        /* n + 1                                            */
+    tk_id_t *stk;            /* n + 1                                            */
+    int64_t *sarc;           /* n + 1                                            */
+    int64_t *path;           /* 2n + 4 arcs                                      */
+    double *pw;              /* 2n + 4 weights along the path                    */
+    uint8_t *onpath;         /* n                                                */
+    int32_t *mind;           /* n + 1                                            */
     /* ksp spread: the paths kept so far (a max-heap on their keys) */
-    uint64_t *skey;       /* scap: key of each kept path                      */
-    int64_t *sseq;        /* scap: its rank in the enumeration order          */
-    int64_t *shops;       /* scap: its hop count                              */
-    int64_t *sbuf;        /* scap * sstride arcs                              */
-    rt_rank_t *srank;     /* scap: the kept paths sorted by rank              */
+    uint64_t *skey;   /* scap: key of each kept path                      */
+    int64_t *sseq;    /* scap: its rank in the enumeration order          */
+    int64_t *shops;   /* scap: its hop count                              */
+    int64_t *sbuf;    /* scap * sstride arcs                              */
+    rt_rank_t *srank; /* scap: the kept paths sorted by rank              */
     int64_t scap, sstride, sbufcap;
-    tk_pathset_t seg1, seg2, tmp; /* valiant segments, tk_route_count  */
+    tk_pathset_t seg1, seg2, tmp;    /* valiant segments, tk_route_count  */
     tk_pathset_t lp1, lp2, dv1, dv2; /* dragonfly local / segment paths  */
 };
 
@@ -98,14 +98,13 @@ int32_t rt_dist(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t u, tk_id_t v);
 #define RT_DAG_MIN 0
 #define RT_DAG_ECMP 1
 #define RT_DAG_POLAR 2
-tk_status_t rt_dag_paths(const tk_router_t *r, tk_route_ws_t *ws, int mode, tk_id_t s,
-                         tk_id_t t, uint64_t max_paths, tk_pathset_t *out, tk_error_t *err);
-tk_status_t rt_dag_count(const tk_router_t *r, tk_route_ws_t *ws, int mode, tk_id_t s,
-                         tk_id_t t, tk_route_count_t *out, tk_error_t *err);
+tk_status_t rt_dag_paths(const tk_router_t *r, tk_route_ws_t *ws, int mode, tk_id_t s, tk_id_t t,
+                         uint64_t max_paths, tk_pathset_t *out, tk_error_t *err);
+tk_status_t rt_dag_count(const tk_router_t *r, tk_route_ws_t *ws, int mode, tk_id_t s, tk_id_t t,
+                         tk_route_count_t *out, tk_error_t *err);
 /* Number of DAG paths (min DAG) without stats; -1 on no path. */
-tk_status_t rt_simple_paths(const tk_router_t *r, tk_route_ws_t *ws, int ksp, tk_id_t s,
-                            tk_id_t t, uint64_t max_paths, tk_pathset_t *out,
-                            tk_error_t *err);
+tk_status_t rt_simple_paths(const tk_router_t *r, tk_route_ws_t *ws, int ksp, tk_id_t s, tk_id_t t,
+                            uint64_t max_paths, tk_pathset_t *out, tk_error_t *err);
 tk_status_t rt_valiant_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
                              uint64_t max_paths, tk_pathset_t *out, tk_error_t *err);
 tk_status_t rt_dragonfly_prepare(tk_router_t *r, tk_error_t *err);

@@ -95,8 +95,7 @@ static void sel_swap(tk_route_ws_t *ws, int64_t i, int64_t j)
 }
 
 /* Room for need paths of at most stride arcs. */
-static tk_status_t sel_reserve(tk_route_ws_t *ws, int64_t need, int64_t stride,
-                               tk_error_t *err)
+static tk_status_t sel_reserve(tk_route_ws_t *ws, int64_t need, int64_t stride, tk_error_t *err)
 {
     if (need > ws->scap || need * stride > ws->sbufcap) {
         int64_t c = need > ws->scap ? need : ws->scap;
@@ -127,8 +126,8 @@ static tk_status_t sel_reserve(tk_route_ws_t *ws, int64_t need, int64_t stride,
 /* Offer the listed path ws->path[0 .. hops-1] to the selection. */
 static tk_status_t sel_offer(tk_route_ws_t *ws, sel_t *sl, int64_t hops, tk_error_t *err)
 {
-    uint64_t key = tk_mix64(((uint64_t)(uint32_t)sl->s << 32 | (uint32_t)sl->t) ^
-                            0x5851f42d4c957f2du);
+    uint64_t key =
+        tk_mix64(((uint64_t)(uint32_t)sl->s << 32 | (uint32_t)sl->t) ^ 0x5851f42d4c957f2du);
     int64_t i;
     for (int64_t x = 0; x < hops; x++)
         key = tk_mix64(key ^ (uint64_t)ws->path[x]);
@@ -176,8 +175,8 @@ static tk_status_t sel_offer(tk_route_ws_t *ws, sel_t *sl, int64_t hops, tk_erro
  * by L (INT64_MAX if none).  ws->sarc[depth] counts the arcs of the switch
  * at that depth already tried; ws->mind[depth] holds the path length. */
 static tk_status_t bounded(const tk_router_t *r, tk_route_ws_t *ws, const int32_t *dt, tk_id_t s,
-                           tk_id_t t, int64_t L, int exact, int rotate, int64_t cap,
-                           sel_t *sel, tk_pathset_t *out, int64_t *cut, tk_error_t *err)
+                           tk_id_t t, int64_t L, int exact, int rotate, int64_t cap, sel_t *sel,
+                           tk_pathset_t *out, int64_t *cut, tk_error_t *err)
 {
     const tk_graph_t *g = r->g;
     int64_t depth = 0, best_cut = INT64_MAX;
@@ -192,7 +191,8 @@ static tk_status_t bounded(const tk_router_t *r, tk_route_ws_t *ws, const int32_
         tk_id_t u = ws->stk[depth];
         if (u == t || out->npaths >= cap) {
             if (u == t && out->npaths < cap && (!exact || len[depth] == L)) {
-                st = sel ? sel_offer(ws, sel, depth, err) : rt_ps_push(out, ws->path, depth, 0, err);
+                st =
+                    sel ? sel_offer(ws, sel, depth, err) : rt_ps_push(out, ws->path, depth, 0, err);
                 if (st != TK_OK)
                     break;
             }
@@ -235,17 +235,16 @@ static tk_status_t bounded(const tk_router_t *r, tk_route_ws_t *ws, const int32_
     return st;
 }
 
-tk_status_t rt_simple_paths(const tk_router_t *r, tk_route_ws_t *ws, int ksp, tk_id_t s,
-                            tk_id_t t, uint64_t max_paths, tk_pathset_t *out,
-                            tk_error_t *err)
+tk_status_t rt_simple_paths(const tk_router_t *r, tk_route_ws_t *ws, int ksp, tk_id_t s, tk_id_t t,
+                            uint64_t max_paths, tk_pathset_t *out, tk_error_t *err)
 {
     const int32_t *dt = rt_dist_to(r, ws, t);
     tk_status_t st;
     int64_t cut;
 
     if (dt[s] == TK_INF)
-        return tk_error_set(err, TK_EDISCONNECTED, NULL, 0,
-                            "no path from %" PRId32 " to %" PRId32, s, t);
+        return tk_error_set(err, TK_EDISCONNECTED, NULL, 0, "no path from %" PRId32 " to %" PRId32,
+                            s, t);
     if (ksp) {
         int64_t K = r->spec.k, L = dt[s];
         if (max_paths && (uint64_t)K > max_paths) {
@@ -287,8 +286,8 @@ tk_status_t rt_simple_paths(const tk_router_t *r, tk_route_ws_t *ws, int ksp, tk
         int64_t cap = max_paths ? (int64_t)max_paths + 1 : INT64_MAX;
         if (dt[s] > r->spec.h)
             return tk_error_set(err, TK_EDISCONNECTED, NULL, 0,
-                                "%s: no path from %" PRId32 " to %" PRId32
-                                " within %" PRId32 " hops (distance %" PRId32 ")",
+                                "%s: no path from %" PRId32 " to %" PRId32 " within %" PRId32
+                                " hops (distance %" PRId32 ")",
                                 r->spec.text, s, t, r->spec.h, dt[s]);
         st = bounded(r, ws, dt, s, t, r->spec.h, 0, 0, cap, NULL, out, &cut, err);
         if (st)

@@ -57,8 +57,8 @@ tk_status_t rt_valiant_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s,
         routes += (uint64_t)a->npaths * (uint64_t)b->npaths;
         if (cap && routes > cap)
             return tk_error_set(err, TK_ELIMIT, NULL, 0,
-                                "pair %" PRId32 ",%" PRId32 ": more than %" PRIu64 " paths", s,
-                                t, max_paths);
+                                "pair %" PRId32 ",%" PRId32 ": more than %" PRIu64 " paths", s, t,
+                                max_paths);
         for (int64_t i = 0; i < a->npaths; i++)
             for (int64_t j = 0; j < b->npaths; j++) {
                 int64_t l1 = a->off[i + 1] - a->off[i], l2 = b->off[j + 1] - b->off[j];

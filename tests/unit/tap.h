@@ -37,31 +37,32 @@ static int ok(int cond, const char *fmt, ...)
 }
 
 /* Compare integers, print both on failure. */
-#define is_int(got, want, ...)                                                         \
-    do {                                                                               \
-        long long tap_g_ = (long long)(got), tap_w_ = (long long)(want);               \
-        if (!ok(tap_g_ == tap_w_, __VA_ARGS__))                                        \
-            printf("#   got %lld, want %lld (%s:%d)\n", tap_g_, tap_w_, __FILE__, __LINE__); \
+#define is_int(got, want, ...)                                                                     \
+    do {                                                                                           \
+        long long tap_g_ = (long long)(got), tap_w_ = (long long)(want);                           \
+        if (!ok(tap_g_ == tap_w_, __VA_ARGS__))                                                    \
+            printf("#   got %lld, want %lld (%s:%d)\n", tap_g_, tap_w_, __FILE__, __LINE__);       \
     } while (0)
 
 /* Compare doubles within an absolute tolerance. */
-#define is_dbl(got, want, tol, ...)                                                    \
-    do {                                                                               \
-        double tap_g_ = (double)(got), tap_w_ = (double)(want);                        \
-        double tap_d_ = tap_g_ - tap_w_;                                               \
-        if (tap_d_ < 0) tap_d_ = -tap_d_;                                              \
-        if (!ok(tap_d_ <= (tol), __VA_ARGS__))                                         \
-            printf("#   got %.17g, want %.17g (%s:%d)\n", tap_g_, tap_w_, __FILE__, __LINE__); \
+#define is_dbl(got, want, tol, ...)                                                                \
+    do {                                                                                           \
+        double tap_g_ = (double)(got), tap_w_ = (double)(want);                                    \
+        double tap_d_ = tap_g_ - tap_w_;                                                           \
+        if (tap_d_ < 0)                                                                            \
+            tap_d_ = -tap_d_;                                                                      \
+        if (!ok(tap_d_ <= (tol), __VA_ARGS__))                                                     \
+            printf("#   got %.17g, want %.17g (%s:%d)\n", tap_g_, tap_w_, __FILE__, __LINE__);     \
     } while (0)
 
 /* Compare strings (NULL-safe). */
-#define is_str(got, want, ...)                                                         \
-    do {                                                                               \
-        const char *tap_g_ = (got), *tap_w_ = (want);                                  \
-        int tap_c_ = (tap_g_ && tap_w_) ? strcmp(tap_g_, tap_w_) == 0 : tap_g_ == tap_w_; \
-        if (!ok(tap_c_, __VA_ARGS__))                                                  \
-            printf("#   got '%s', want '%s' (%s:%d)\n", tap_g_ ? tap_g_ : "(null)",      \
-                   tap_w_ ? tap_w_ : "(null)", __FILE__, __LINE__);                    \
+#define is_str(got, want, ...)                                                                     \
+    do {                                                                                           \
+        const char *tap_g_ = (got), *tap_w_ = (want);                                              \
+        int tap_c_ = (tap_g_ && tap_w_) ? strcmp(tap_g_, tap_w_) == 0 : tap_g_ == tap_w_;          \
+        if (!ok(tap_c_, __VA_ARGS__))                                                              \
+            printf("#   got '%s', want '%s' (%s:%d)\n", tap_g_ ? tap_g_ : "(null)",                \
+                   tap_w_ ? tap_w_ : "(null)", __FILE__, __LINE__);                                \
     } while (0)
 
 static void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2), unused));

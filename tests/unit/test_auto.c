@@ -143,20 +143,19 @@ static void check_orbit_dist(tk_graph_t *g, const char *what)
     tk_auto_t r;
     tk_error_t err;
     tk_dist_summary_t a, b;
-    tk_dist_opts_t o1 = { 0, 1, 1, 0, NULL };
+    tk_dist_opts_t o1 = {0, 1, 1, 0, NULL};
     if (tk_auto_compute(g, NULL, &r, &err) != TK_OK) {
         ok(0, "%s: automorphisms", what);
         return;
     }
-    tk_dist_opts_t o2 = { 0, 1, 1, 0, r.orbit };
-    int good = tk_dist_summary(g, &o1, &a, &err) == TK_OK &&
-               tk_dist_summary(g, &o2, &b, &err) == TK_OK;
+    tk_dist_opts_t o2 = {0, 1, 1, 0, r.orbit};
+    int good =
+        tk_dist_summary(g, &o1, &a, &err) == TK_OK && tk_dist_summary(g, &o2, &b, &err) == TK_OK;
     good = good && a.diameter == b.diameter && a.radius == b.radius && a.pairs == b.pairs &&
            a.dist_sum == b.dist_sum && a.hist_len == b.hist_len &&
            memcmp(a.ecc, b.ecc, (size_t)g->n * sizeof *a.ecc) == 0 &&
            memcmp(a.hist, b.hist, (size_t)a.hist_len * sizeof *a.hist) == 0;
-    ok(good, "%s: orbit-accelerated distances identical (%lld orbits)", what,
-       (long long)r.norbits);
+    ok(good, "%s: orbit-accelerated distances identical (%lld orbits)", what, (long long)r.norbits);
     tk_dist_summary_destroy(&a);
     tk_dist_summary_destroy(&b);
     tk_auto_destroy(&r);
@@ -175,31 +174,29 @@ int main(void)
         check(must(tk_gen_complete(n, &g, &err), &g, &err), "K_n", fact(n), 1, 1, 1, 1);
     /* Hypercube Q_k: 2^k k!. */
     for (int k = 2; k <= 8; k++)
-        check(must(tk_gen_hypercube(k, &g, &err), &g, &err), "Q_k", ((uint64_t)1 << k) * fact(k),
-              1, 1, 1, 1);
+        check(must(tk_gen_hypercube(k, &g, &err), &g, &err), "Q_k", ((uint64_t)1 << k) * fact(k), 1,
+              1, 1, 1);
     /* Torus k x k, k >= 5: 8 k^2. */
     for (int64_t k = 5; k <= 9; k++) {
-        int64_t sides[2] = { k, k };
+        int64_t sides[2] = {k, k};
         check(must(tk_gen_grid(sides, 2, 1, &g, &err), &g, &err), "torus k x k",
               8 * (uint64_t)(k * k), 1, 1, 1, 1);
     }
     /* Hamming graphs H(d,q) = HyperX q^d: (q!)^d d!. */
     {
-        int64_t s3[3] = { 3, 3, 3 }, s2[2] = { 5, 5 }, s4[4] = { 2, 2, 2, 2 };
+        int64_t s3[3] = {3, 3, 3}, s2[2] = {5, 5}, s4[4] = {2, 2, 2, 2};
         check(must(tk_gen_hyperx(s3, 3, &g, &err), &g, &err), "H(3,3)",
               fact(3) * fact(3) * fact(3) * fact(3), 1, 1, 1, 1);
-        check(must(tk_gen_hyperx(s2, 2, &g, &err), &g, &err), "H(2,5)",
-              fact(5) * fact(5) * 2, 1, 1, 1, 1);
+        check(must(tk_gen_hyperx(s2, 2, &g, &err), &g, &err), "H(2,5)", fact(5) * fact(5) * 2, 1, 1,
+              1, 1);
         check(must(tk_gen_hyperx(s4, 4, &g, &err), &g, &err), "H(4,2) = Q_4", 384, 1, 1, 1, 1);
     }
     /* Kautz K(d,D) and de Bruijn B(d,D) digraphs: the symmetric group on the
      * alphabet, (d+1)! and d!. */
     check(must(tk_gen_kautz(2, 3, &g, &err), &g, &err), "Kautz K(2,3)", 6, 2, -1, 0, 0);
-    check(must(tk_gen_kautz(3, 3, &g, &err), &g, &err), "Kautz K(3,3)", 24, 2, -1, 0,
-          0);
+    check(must(tk_gen_kautz(3, 3, &g, &err), &g, &err), "Kautz K(3,3)", 24, 2, -1, 0, 0);
     check(must(tk_gen_debruijn(2, 4, &g, &err), &g, &err), "de Bruijn B(2,4)", 2, 8, -1, 0, 0);
-    check(must(tk_gen_debruijn(3, 3, &g, &err), &g, &err), "de Bruijn B(3,3)", 6, 5, -1,
-          0, 0);
+    check(must(tk_gen_debruijn(3, 3, &g, &err), &g, &err), "de Bruijn B(3,3)", 6, 5, -1, 0, 0);
 
     /* Petersen and Hoffman-Singleton from the data files. */
     {
@@ -314,7 +311,7 @@ int main(void)
         tk_builder_finish(b, &tt, &err);
         is_int(iso(c6, tt), 0, "C_6 vs two triangles: not isomorphic");
         ok(hash_of(c6) != hash_of(tt), "C_6 vs two triangles: hashes differ");
-        int64_t s44[2] = { 4, 4 };
+        int64_t s44[2] = {4, 4};
         tk_graph_t *t44, *q4;
         must(tk_gen_grid(s44, 2, 1, &t44, &err), &t44, &err);
         must(tk_gen_hypercube(4, &q4, &err), &q4, &err);
@@ -340,7 +337,7 @@ int main(void)
 
     /* Orbit acceleration of the distance summary. */
     {
-        int64_t s[2] = { 9, 7 }, hx[3] = { 3, 4, 2 };
+        int64_t s[2] = {9, 7}, hx[3] = {3, 4, 2};
         must(tk_gen_grid(s, 2, 1, &g, &err), &g, &err);
         check_orbit_dist(g, "torus 9x7");
         tk_graph_free(g);
@@ -356,9 +353,9 @@ int main(void)
         must(tk_gen_debruijn(2, 5, &g, &err), &g, &err);
         check_orbit_dist(g, "de Bruijn B(2,5)");
         tk_graph_free(g);
-        int32_t bad[3] = { 0, 0, 1 };
+        int32_t bad[3] = {0, 0, 1};
         tk_dist_summary_t a;
-        tk_dist_opts_t o = { 0, 0, 0, 0, bad };
+        tk_dist_opts_t o = {0, 0, 0, 0, bad};
         must(tk_gen_ring(3, &g, &err), &g, &err);
         ok(tk_dist_summary(g, &o, &a, &err) == TK_EINVAL,
            "an orbit array not naming the smallest switch is refused");
@@ -370,10 +367,10 @@ int main(void)
         tk_auto_t a;
         ok(tk_auto_compute(NULL, NULL, &a, &err) == TK_EINVAL, "NULL graph refused");
         must(tk_gen_hypercube(6, &g, &err), &g, &err);
-        tk_auto_opts_t lim = { 0, 1, 1, 1000 };
+        tk_auto_opts_t lim = {0, 1, 1, 1000};
         ok(tk_auto_compute(g, &lim, &a, &err) == TK_ELIMIT,
            "memory limit refuses the search up front (TK_ELIMIT)");
-        tk_auto_opts_t cap = { 2, 1, 1, 0 };
+        tk_auto_opts_t cap = {2, 1, 1, 0};
         ok(tk_auto_compute(g, &cap, &a, &err) == TK_OK && a.status == TK_AUTO_UNKNOWN,
            "a search capped at 2 nodes reports unknown");
         ok(a.orbit != NULL && a.norbits >= 1 && a.norbits <= 64,

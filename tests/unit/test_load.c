@@ -38,25 +38,24 @@ static tk_graph_t *from_edges(int n, int directed, const int (*e)[2], int m)
 
 static tk_graph_t *petersen(void)
 {
-    static const int e[15][2] = { { 0, 1 }, { 1, 2 }, { 2, 3 }, { 3, 4 }, { 4, 0 },
-                                  { 0, 5 }, { 1, 6 }, { 2, 7 }, { 3, 8 }, { 4, 9 },
-                                  { 5, 7 }, { 7, 9 }, { 9, 6 }, { 6, 8 }, { 8, 5 } };
+    static const int e[15][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}, {0, 5}, {1, 6}, {2, 7},
+                                 {3, 8}, {4, 9}, {5, 7}, {7, 9}, {9, 6}, {6, 8}, {8, 5}};
     return from_edges(10, 0, e, 15);
 }
 
 /* A small irregular graph with a parallel link (1-2 twice) and a pendant. */
 static tk_graph_t *odd_graph(void)
 {
-    static const int e[11][2] = { { 0, 1 }, { 1, 2 }, { 1, 2 }, { 2, 3 }, { 3, 0 }, { 3, 4 },
-                                  { 4, 5 }, { 5, 6 }, { 6, 3 }, { 2, 6 }, { 6, 7 } };
+    static const int e[11][2] = {{0, 1}, {1, 2}, {1, 2}, {2, 3}, {3, 0}, {3, 4},
+                                 {4, 5}, {5, 6}, {6, 3}, {2, 6}, {6, 7}};
     return from_edges(8, 0, e, 11);
 }
 
 /* A strongly connected digraph: a directed 7-cycle with three chords. */
 static tk_graph_t *digraph(void)
 {
-    static const int e[10][2] = { { 0, 1 }, { 1, 2 }, { 2, 3 }, { 3, 4 }, { 4, 5 },
-                                  { 5, 6 }, { 6, 0 }, { 0, 3 }, { 2, 5 }, { 4, 1 } };
+    static const int e[10][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5},
+                                 {5, 6}, {6, 0}, {0, 3}, {2, 5}, {4, 1}};
     return from_edges(7, 1, e, 10);
 }
 
@@ -132,7 +131,7 @@ static void bp_rec(const tk_graph_t *g, int u, int t, int maxh, int depth, int64
 static void bp_all(const tk_graph_t *g, int s, int t, int maxh)
 {
     int64_t stack[16];
-    char onp[64] = { 0 };
+    char onp[64] = {0};
     bp.np = 0;
     onp[s] = 1;
     bp_rec(g, s, t, maxh, 0, stack, onp);
@@ -186,8 +185,7 @@ static void floyd(const tk_graph_t *g, int *D)
 }
 
 /* ECMP by recursion: f at u splits evenly over arcs one hop closer to t. */
-static void brute_ecmp_rec(const tk_graph_t *g, const int *D, int u, int t, double f,
-                           double *load)
+static void brute_ecmp_rec(const tk_graph_t *g, const int *D, int u, int t, double f, double *load)
 {
     int n = g->n, cnt = 0;
     if (u == t)
@@ -232,7 +230,7 @@ static void check_graph(const char *name, const tk_graph_t *g)
     for (int pass = 0; pass < 2; pass++) { /* 0: random demands, 1: all-to-all */
         const tk_swdemand_t *dp = pass ? NULL : &dem;
         const char *pn = pass ? "all-to-all" : "random demands";
-#define W(s, t) (pass ? ((s) != (t) ? 1.0 : 0.0) : w[(s) * n + (t)])
+#define W(s, t) (pass ? ((s) != (t) ? 1.0 : 0.0) : w[(s)*n + (t)])
         /* min */
         memset(bl, 0, (size_t)m * sizeof *bl);
         for (int s = 0; s < n; s++)
@@ -255,8 +253,7 @@ static void check_graph(const char *name, const tk_graph_t *g)
             for (int t = 0; t < n; t++)
                 if (W(s, t) > 0)
                     brute_ecmp_rec(g, D, s, t, W(s, t), bl);
-        ok(tk_load_ecmp_graph(g, dp, NULL, 2, ld, &err) == TK_OK, "%s: ecmp, %s: runs", name,
-           pn);
+        ok(tk_load_ecmp_graph(g, dp, NULL, 2, ld, &err) == TK_OK, "%s: ecmp, %s: runs", name, pn);
         ok(maxrel(ld, bl, m) < 1e-12, "%s: ecmp, %s = brute force (rel err %g)", name, pn,
            maxrel(ld, bl, m));
         /* valiant all / exclude */
@@ -274,8 +271,8 @@ static void check_graph(const char *name, const tk_graph_t *g)
                         brute_min_pair(g, mid, t, W(s, t) * pm, bl);
                     }
                 }
-            ok(tk_load_valiant_graph(g, mode ? TK_VALIANT_EXCLUDE : TK_VALIANT_ALL, dp, NULL, 2,
-                                     ld, &err) == TK_OK,
+            ok(tk_load_valiant_graph(g, mode ? TK_VALIANT_EXCLUDE : TK_VALIANT_ALL, dp, NULL, 2, ld,
+                                     &err) == TK_OK,
                "%s: valiant,%s, %s: runs", name, mode ? "exclude" : "all", pn);
             ok(maxrel(ld, bl, m) < 1e-12, "%s: valiant,%s, %s = brute force (rel err %g)", name,
                mode ? "exclude" : "all", pn, maxrel(ld, bl, m));
@@ -294,8 +291,8 @@ static void check_graph(const char *name, const tk_graph_t *g)
             tk_status_t st = tk_load_allpath_graph(g, h, dp, NULL, 2, ld, &err);
             if (reach) {
                 ok(st == TK_OK, "%s: allpath:%d, %s: runs", name, h, pn);
-                ok(maxrel(ld, bl, m) < 1e-12, "%s: allpath:%d, %s = brute force (rel err %g)",
-                   name, h, pn, maxrel(ld, bl, m));
+                ok(maxrel(ld, bl, m) < 1e-12, "%s: allpath:%d, %s = brute force (rel err %g)", name,
+                   h, pn, maxrel(ld, bl, m));
             } else {
                 ok(st == TK_EDISCONNECTED && strstr(err.msg, "no path of at most"),
                    "%s: allpath:%d, %s: a pair beyond H hops is refused (%s)", name, h, pn,
@@ -464,11 +461,11 @@ static void check_closed_forms(void)
 
 static void check_errors_and_summary(void)
 {
-    static const int e[3][2] = { { 0, 1 }, { 2, 3 }, { 3, 4 } };
+    static const int e[3][2] = {{0, 1}, {2, 3}, {3, 4}};
     tk_graph_t *g = from_edges(5, 0, e, 3);
     tk_error_t err;
     double ld[8];
-    double w[25] = { 0 };
+    double w[25] = {0};
     tk_swdemand_t d;
     w[0 * 5 + 1] = 1;
     w[1 * 5 + 3] = 0.5;
@@ -501,7 +498,7 @@ static void check_errors_and_summary(void)
     tk_builder_add_ex(b, 0, 1, cl, 1, NULL);
     tk_builder_add_ex(b, 1, 2, cg, 2, NULL);
     tk_builder_finish(b, &g, NULL);
-    double al[4] = { 3, 1, 4, 2 }; /* arcs 0->1, 1->0, 1->2, 2->1 */
+    double al[4] = {3, 1, 4, 2}; /* arcs 0->1, 1->0, 1->2, 2->1 */
     tk_load_summary_t s;
     ok(tk_load_summarize(g, al, &s, &err) == TK_OK, "summarize runs");
     int lc = tk_graph_class_index(g, "local"), gc = tk_graph_class_index(g, "global");
@@ -516,7 +513,7 @@ static void check_errors_and_summary(void)
     tk_graph_free(g);
     is_dbl(tk_load_throughput(4, NULL), 0.25, 0, "throughput 1/max load");
     is_dbl(tk_load_throughput(0.5, NULL), 1, 0, "throughput capped at 1");
-    double inj[2] = { 1, 0.5 }, ej[2] = { 1.25, 1 };
+    double inj[2] = {1, 0.5}, ej[2] = {1.25, 1};
     tk_swdemand_t dd;
     memset(&dd, 0, sizeof dd);
     dd.n = 2;
@@ -541,14 +538,26 @@ int main(void)
     check_graph("Q_3", g);
     tk_graph_free(g);
     {
-        static const char *const generic[] = { "min", "ecmp", "ksp:3", "allpath:3",
-                                               "valiant", "valiant,exclude",
-                                               "valiant,minfirst", "polarized", NULL };
-        static const char *const dfly[] = { "min", "ecmp", "dragonfly-min",
-                                            "dragonfly-valiant", "min,global=2",
-                                            "ecmp,global=2", "min,global=3",
-                                            "ecmp,local=2,global=5", "valiant", "ksp:2",
-                                            NULL };
+        static const char *const generic[] = {"min",
+                                              "ecmp",
+                                              "ksp:3",
+                                              "allpath:3",
+                                              "valiant",
+                                              "valiant,exclude",
+                                              "valiant,minfirst",
+                                              "polarized",
+                                              NULL};
+        static const char *const dfly[] = {"min",
+                                           "ecmp",
+                                           "dragonfly-min",
+                                           "dragonfly-valiant",
+                                           "min,global=2",
+                                           "ecmp,global=2",
+                                           "min,global=3",
+                                           "ecmp,local=2,global=5",
+                                           "valiant",
+                                           "ksp:2",
+                                           NULL};
         g = petersen();
         check_models("petersen", g, generic);
         tk_graph_free(g);
@@ -564,8 +573,8 @@ int main(void)
         tk_graph_free(g);
         /* a classed digraph: directed 7-cycle ("-") with chords ("global") */
         {
-            static const char *const wd[] = { "min,global=2", "ecmp,global=3", NULL };
-            static const int ch[4][2] = { { 0, 3 }, { 2, 5 }, { 4, 1 }, { 6, 2 } };
+            static const char *const wd[] = {"min,global=2", "ecmp,global=3", NULL};
+            static const int ch[4][2] = {{0, 3}, {2, 5}, {4, 1}, {6, 2}};
             tk_builder_t *bd;
             int cgl;
             tk_builder_new(&bd, 7, 1, NULL);
@@ -580,7 +589,7 @@ int main(void)
             tk_graph_free(g);
         }
         /* Dragonfly+: leaf/spine groups, classes updown and global */
-        static const char *const dfp[] = { "dragonfly-min", "dragonfly-valiant", NULL };
+        static const char *const dfp[] = {"dragonfly-min", "dragonfly-valiant", NULL};
         tk_error_t e2;
         g = NULL;
         if (tk_gen_dfplus(2, 2, 1, 2, 5, TK_ARR_PALMTREE, 0, 0, &g, &e2) == TK_OK)

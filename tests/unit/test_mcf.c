@@ -56,8 +56,8 @@ static double solve_lp(const tk_graph_t *g, const tk_swdemand_t *d, tk_mcf_metho
     return res->theta;
 }
 
-static double solve(const tk_graph_t *g, const tk_swdemand_t *d, tk_mcf_method_t meth,
-                    double eps, tk_mcf_result_t *res)
+static double solve(const tk_graph_t *g, const tk_swdemand_t *d, tk_mcf_method_t meth, double eps,
+                    tk_mcf_result_t *res)
 {
     return solve_lp(g, d, meth, TK_MCF_LP_AUTO, eps, res);
 }
@@ -126,7 +126,7 @@ static void closed_forms(void)
         check_uniform(g, 2 * (n - 1) / n, what);
     }
     {
-        int64_t sides[2] = { 6, 6 };
+        int64_t sides[2] = {6, 6};
         double k = 6, n = 36;
         tk_gen_grid(sides, 2, 1, &g, &err);
         /* bisection: 2k arcs each way carry (n/2)^2/(n-1) */
@@ -184,11 +184,15 @@ static void antmill_cycle(void)
  * l global links to the next group: theta = l / (a p). */
 static void dragonfly_adv(void)
 {
-    struct { int a, h, p, g; const char *route; int l; } cases[] = {
-        { 4, 1, 2, 5, "min", 1 },
-        { 4, 2, 2, 9, "dragonfly-min", 1 },
-        { 4, 2, 2, 5, "dragonfly-min", 2 },
-        { 3, 2, 3, 4, "dragonfly-min", 2 },
+    struct {
+        int a, h, p, g;
+        const char *route;
+        int l;
+    } cases[] = {
+        {4, 1, 2, 5, "min", 1},
+        {4, 2, 2, 9, "dragonfly-min", 1},
+        {4, 2, 2, 5, "dragonfly-min", 2},
+        {3, 2, 3, 4, "dragonfly-min", 2},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         tk_graph_t *g;
@@ -199,10 +203,10 @@ static void dragonfly_adv(void)
         tk_router_t *r;
         tk_mcf_opts_t o;
         tk_mcf_result_t res;
-        char *params[] = { "i=1" };
+        char *params[] = {"i=1"};
         int a = cases[c].a, p = cases[c].p;
         if (!ok(tk_gen_dragonfly(p, a, cases[c].h, cases[c].g, TK_ARR_PALMTREE, 1, 0, &g, &err) ==
-                    TK_OK &&
+                        TK_OK &&
                     tk_pattern_make(g, "adv", 1, params, 1, 1, &pat, &err) == TK_OK &&
                     tk_pattern_to_switch(pat, g, &d, &err) == TK_OK &&
                     tk_route_parse(cases[c].route, &spec, &err) == TK_OK &&
@@ -300,8 +304,8 @@ static void special_cases(void)
     /* server limits: one switch sends 2 in its endpoints' units -> 1/2 */
     tk_gen_complete(4, &g, &err);
     {
-        tk_id_t s[1] = { 0 }, t[1] = { 1 };
-        double w[1] = { 0.25 };
+        tk_id_t s[1] = {0}, t[1] = {1};
+        double w[1] = {0.25};
         demand_build(&d, 4, 1, s, t, w);
         d.inject[0] = 2;
         d.eject[1] = 1;
@@ -345,8 +349,8 @@ static void special_cases(void)
     tk_mcf_demand_free(&d);
     /* no network demand: theta = inf */
     {
-        tk_id_t s[1] = { 0 }, t[1] = { 1 };
-        double w[1] = { 1 };
+        tk_id_t s[1] = {0}, t[1] = {1};
+        double w[1] = {1};
         demand_build(&d, 4, 0, s, t, w);
         ok(tk_mcf_solve(g, &d, &o, &res, &err) == TK_OK && isinf(res.theta),
            "no demand: theta inf");
@@ -360,8 +364,8 @@ static void special_cases(void)
     tk_builder_add(b, 2, 3, &err);
     tk_builder_finish(b, &g, &err);
     {
-        tk_id_t s[2] = { 0, 1 }, t[2] = { 1, 2 };
-        double w[2] = { 1, 1 };
+        tk_id_t s[2] = {0, 1}, t[2] = {1, 2};
+        double w[2] = {1, 1};
         demand_build(&d, 4, 2, s, t, w);
         ok(tk_mcf_solve(g, &d, &o, &res, &err) == TK_OK && res.theta == 0,
            "unreachable demand: theta 0");
@@ -371,8 +375,8 @@ static void special_cases(void)
     /* demands inside each component only: the nodes a source cannot reach
      * carry no demand, the answer is the single arc's capacity 1 */
     {
-        tk_id_t s[2] = { 0, 2 }, t[2] = { 1, 3 };
-        double w[2] = { 1, 1 };
+        tk_id_t s[2] = {0, 2}, t[2] = {1, 3};
+        double w[2] = {1, 1};
         demand_build(&d, 4, 2, s, t, w);
         o.method = TK_MCF_EXACT;
         tk_status_t st2 = tk_mcf_solve(g, &d, &o, &res, &err);
@@ -390,8 +394,8 @@ static void special_cases(void)
     tk_builder_add_ex(b, 2, 0, 0, 2.0, &err);
     tk_builder_finish(b, &g, &err);
     {
-        tk_id_t s[2] = { 0, 1 }, t[2] = { 2, 0 };
-        double w[2] = { 1, 1 };
+        tk_id_t s[2] = {0, 1}, t[2] = {2, 0};
+        double w[2] = {1, 1};
         demand_build(&d, 3, 2, s, t, w);
         tk_mcf_opts_init(&o);
         o.method = TK_MCF_EXACT;
@@ -451,8 +455,11 @@ static void barrier_vs_simplex(void)
         static const struct {
             int n, d, seed, uniform;
             int certifies; /* 1 yes, 0 no, -1 either */
-        } cases[] = { { 49, 8, 1, 1, 1 }, { 64, 8, 1, 1, 1 }, { 49, 8, 2, 1, 0 },
-                      { 40, 6, 4, 0, -1 }, { 30, 4, 1, 1, 0 } };
+        } cases[] = {{49, 8, 1, 1, 1},
+                     {64, 8, 1, 1, 1},
+                     {49, 8, 2, 1, 0},
+                     {40, 6, 4, 0, -1},
+                     {30, 4, 1, 1, 0}};
         tk_graph_t *g;
         tk_error_t err;
         tk_swdemand_t d;
@@ -506,8 +513,8 @@ static void barrier_vs_simplex(void)
             o.method = TK_MCF_EXACT;
             o.lp = TK_MCF_LP_BARRIER;
             o.server_limits = 1;
-            ok(tk_mcf_solve(g, &d, &o, &rb, &err) == TK_OK && rb.barrier == 1 &&
-                   rb.theta == 1 && rb.upper == 1 && rb.gap == 0 && rb.limited_by_servers,
+            ok(tk_mcf_solve(g, &d, &o, &rb, &err) == TK_OK && rb.barrier == 1 && rb.theta == 1 &&
+                   rb.upper == 1 && rb.gap == 0 && rb.limited_by_servers,
                "rrg(49,8) server limits: barrier capped at 1 (theta %.17g)", rb.theta);
             tk_mcf_result_destroy(&rb);
             /* a memory limit below the barrier's LP is TK_ELIMIT */

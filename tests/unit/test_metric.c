@@ -243,7 +243,7 @@ static tk_graph_t *random_graph(int64_t n, int64_t m, int directed, uint64_t see
 
 static int summary(const tk_graph_t *g, int threads, int32_t maxd, tk_dist_summary_t *s)
 {
-    tk_dist_opts_t o = { threads, 1, 1, maxd, NULL };
+    tk_dist_opts_t o = {threads, 1, 1, maxd, NULL};
     tk_error_t err;
     tk_status_t st = tk_dist_summary(g, &o, s, &err);
     if (st != TK_OK)
@@ -387,7 +387,7 @@ static void test_known(void)
     }
     /* Cycles: from a vertex, n^2/4 (n even) or (n^2-1)/4 (n odd). */
     {
-        const int64_t ns[] = { 3, 4, 5, 6, 7, 64, 65, 129, 200 };
+        const int64_t ns[] = {3, 4, 5, 6, 7, 64, 65, 129, 200};
         for (size_t i = 0; i < sizeof ns / sizeof *ns; i++) {
             int64_t n = ns[i];
             char name[32];
@@ -399,7 +399,7 @@ static void test_known(void)
     }
     /* Paths P_n: sum over ordered pairs n(n^2-1)/3, radius floor(n/2). */
     {
-        const int64_t ns[] = { 2, 3, 10, 65, 130 };
+        const int64_t ns[] = {2, 3, 10, 65, 130};
         for (size_t i = 0; i < sizeof ns / sizeof *ns; i++) {
             int64_t n = ns[i];
             char name[32];
@@ -427,15 +427,15 @@ static void test_known(void)
 
 static void test_grids(void)
 {
-    const int shapes[][3] = { { 4, 4, 4 }, { 5, 6, 7 }, { 3, 8, 2 }, { 9, 1, 10 } };
+    const int shapes[][3] = {{4, 4, 4}, {5, 6, 7}, {3, 8, 2}, {9, 1, 10}};
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
         const int *s = shapes[i];
         tk_graph_t *g = grid(3, s, 1);
         tk_dist_summary_t r;
         summary(g, 0, 0, &r);
         int32_t want = s[0] / 2 + s[1] / 2 + s[2] / 2;
-        is_int(r.diameter, want, "torus %dx%dx%d: diameter sum floor(s_i/2) = %d", s[0], s[1],
-               s[2], want);
+        is_int(r.diameter, want, "torus %dx%dx%d: diameter sum floor(s_i/2) = %d", s[0], s[1], s[2],
+               want);
         is_int(r.radius, want, "torus %dx%dx%d: radius = diameter", s[0], s[1], s[2]);
         tk_dist_summary_destroy(&r);
         tk_graph_free(g);
@@ -450,11 +450,11 @@ static void test_grids(void)
     /* Torus 5x6x7: no side below 5 except 6 -> girth 4 (a unit square);
      * 3x8x2 has a triangle (side 3). */
     {
-        const int s[3] = { 5, 6, 7 };
+        const int s[3] = {5, 6, 7};
         tk_graph_t *g = grid(3, s, 1);
         is_int(girth(g), 4, "torus 5x6x7: girth 4");
         tk_graph_free(g);
-        const int t[3] = { 3, 8, 5 };
+        const int t[3] = {3, 8, 5};
         g = grid(3, t, 1);
         is_int(girth(g), 3, "torus 3x8x5: girth 3");
         tk_graph_free(g);
@@ -464,7 +464,7 @@ static void test_grids(void)
 static void test_directed(void)
 {
     /* Kautz K(d,D): diameter D, (d+1)d^(D-1) switches, girth 2 (x y x y ...). */
-    const int kd[][2] = { { 2, 1 }, { 2, 3 }, { 3, 2 }, { 2, 5 }, { 4, 3 } };
+    const int kd[][2] = {{2, 1}, {2, 3}, {3, 2}, {2, 5}, {4, 3}};
     for (size_t i = 0; i < sizeof kd / sizeof *kd; i++) {
         int d = kd[i][0], D = kd[i][1];
         tk_graph_t *g = kautz(d, D);
@@ -481,7 +481,7 @@ static void test_directed(void)
         tk_graph_free(g);
     }
     /* de Bruijn B(d,D): diameter D, self-loop at 0...0 so girth 1. */
-    const int bd[][2] = { { 2, 3 }, { 2, 8 }, { 3, 4 }, { 5, 2 } };
+    const int bd[][2] = {{2, 3}, {2, 8}, {3, 4}, {5, 2}};
     for (size_t i = 0; i < sizeof bd / sizeof *bd; i++) {
         int d = bd[i][0], D = bd[i][1];
         tk_graph_t *g = debruijn(d, D);
@@ -494,7 +494,7 @@ static void test_directed(void)
     }
     /* Directed cycles: d(i, i+k) = k, so the sum from a vertex n(n-1)/2. */
     {
-        const int64_t ns[] = { 2, 3, 10, 64, 65, 150 };
+        const int64_t ns[] = {2, 3, 10, 64, 65, 150};
         for (size_t i = 0; i < sizeof ns / sizeof *ns; i++) {
             int64_t n = ns[i];
             char name[32];
@@ -627,8 +627,8 @@ static void test_small(void)
     tk_graph_t *g = el_build(&e);
     tk_dist_summary_t s;
     is_int(summary(g, 0, 0, &s), TK_OK, "n=1: ok");
-    ok(s.connected && s.diameter == 0 && s.radius == 0 && s.avg_distance == 0.0 &&
-           s.pairs == 0 && s.unreachable == 0,
+    ok(s.connected && s.diameter == 0 && s.radius == 0 && s.avg_distance == 0.0 && s.pairs == 0 &&
+           s.unreachable == 0,
        "n=1: connected, diameter 0, radius 0, avg 0");
     ok(s.hist_len == 1 && s.hist[0] == 1 && s.ecc[0] == 0, "n=1: hist [1], ecc [0]");
     is_int(girth(g), TK_INF, "n=1: girth inf");
@@ -663,9 +663,9 @@ static void test_against_bfs(void)
         int64_t n, m;
         int directed;
     } cases[] = {
-        { 130, 400, 0 }, { 130, 100, 0 }, { 130, 500, 1 }, { 130, 150, 1 },
-        { 1000, 3000, 0 }, { 1000, 1200, 1 }, { 1000, 5000, 1 }, { 777, 777, 0 },
-        { 63, 100, 0 }, { 64, 200, 1 }, { 65, 200, 0 },
+        {130, 400, 0},   {130, 100, 0},   {130, 500, 1},   {130, 150, 1},
+        {1000, 3000, 0}, {1000, 1200, 1}, {1000, 5000, 1}, {777, 777, 0},
+        {63, 100, 0},    {64, 200, 1},    {65, 200, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         tk_graph_t *g = random_graph(cases[i].n, cases[i].m, cases[i].directed, i + 1);
@@ -687,7 +687,7 @@ static void test_against_bfs(void)
 
 static void test_threads(void)
 {
-    const int64_t ns[] = { 1000, 300 };
+    const int64_t ns[] = {1000, 300};
     for (int k = 0; k < 2; k++) {
         tk_graph_t *g = random_graph(ns[k], 3 * ns[k], k, 99 + k);
         tk_dist_summary_t a, b, c;

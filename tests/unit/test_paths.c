@@ -37,9 +37,8 @@ static tk_graph_t *from_edges(int n, int directed, const int (*e)[2], int m)
 
 static tk_graph_t *petersen(void)
 {
-    static const int e[15][2] = { { 0, 1 }, { 1, 2 }, { 2, 3 }, { 3, 4 }, { 4, 0 },
-                                  { 0, 5 }, { 1, 6 }, { 2, 7 }, { 3, 8 }, { 4, 9 },
-                                  { 5, 7 }, { 7, 9 }, { 9, 6 }, { 6, 8 }, { 8, 5 } };
+    static const int e[15][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}, {0, 5}, {1, 6}, {2, 7},
+                                 {3, 8}, {4, 9}, {5, 7}, {7, 9}, {9, 6}, {6, 8}, {8, 5}};
     return from_edges(10, 0, e, 15);
 }
 
@@ -101,9 +100,9 @@ static uint64_t binom(int a, int b)
 typedef struct bf {
     const tk_graph_t *g;
     tk_id_t t;
-    int32_t h;        /* hop limit (n for none) */
+    int32_t h; /* hop limit (n for none) */
     uint8_t *on;
-    uint64_t *lens;   /* lens[L] = simple s->t paths of length L */
+    uint64_t *lens; /* lens[L] = simple s->t paths of length L */
 } bf_t;
 
 static void bf_dfs(bf_t *b, tk_id_t v, int32_t len)
@@ -125,11 +124,11 @@ static void bf_dfs(bf_t *b, tk_id_t v, int32_t len)
 
 /* Reference k-shortest and ALLPATH(H) results for the pairs listed (or all
  * pairs when np == 0). */
-static void bf_all(const tk_graph_t *g, int32_t k, int32_t H, const uint64_t *plist,
-                   uint64_t np, tk_ksp_result_t *r)
+static void bf_all(const tk_graph_t *g, int32_t k, int32_t H, const uint64_t *plist, uint64_t np,
+                   tk_ksp_result_t *r)
 {
     tk_id_t n = g->n;
-    bf_t b = { g, 0, n, calloc((size_t)n, 1), calloc((size_t)n + 1, sizeof(uint64_t)) };
+    bf_t b = {g, 0, n, calloc((size_t)n, 1), calloc((size_t)n + 1, sizeof(uint64_t))};
     memset(r, 0, sizeof *r);
     r->len_hist = calloc((size_t)n + 1, sizeof(uint64_t));
     r->allpath_min = UINT64_MAX;
@@ -206,15 +205,14 @@ static void show(const char *what, const tk_ksp_result_t *r)
 static void vs_brute(const char *name, const tk_graph_t *g, int k, int H)
 {
     tk_ksp_result_t got, want;
-    tk_ksp_opts_t o = { 2, k, H, 0, 0, 0 };
+    tk_ksp_opts_t o = {2, k, H, 0, 0, 0};
     tk_error_t err;
     if (tk_ksp(g, &o, &got, &err) != TK_OK) {
         ok(0, "%s: tk_ksp k=%d H=%d: %s", name, k, H, err.msg);
         return;
     }
     bf_all(g, k, H, NULL, 0, &want);
-    if (!ok(same_result(&got, &want, k, H), "%s: k=%d H=%d all pairs = brute force", name, k,
-            H)) {
+    if (!ok(same_result(&got, &want, k, H), "%s: k=%d H=%d all pairs = brute force", name, k, H)) {
         show("got", &got);
         show("want", &want);
     }
@@ -243,8 +241,8 @@ static void vs_brute(const char *name, const tk_graph_t *g, int k, int H)
         return;
     }
     bf_all(g, k, H, pl, np, &want);
-    if (!ok(same_result(&got, &want, k, H), "%s: k=%d H=%d 50 sampled pairs = brute force",
-            name, k, H)) {
+    if (!ok(same_result(&got, &want, k, H), "%s: k=%d H=%d 50 sampled pairs = brute force", name, k,
+            H)) {
         show("got", &got);
         show("want", &want);
     }
@@ -358,9 +356,8 @@ static void test_cycles(void)
     tk_sigma_summary(c, 2, &sc, NULL);
     int good = sa.len == sb.len;
     for (int d = 1; good && d < sa.len; d++)
-        good = sa.pairs[d] == sb.pairs[d] && sa.min[d] == sb.min[d] &&
-               sa.max[d] == sb.max[d] && sa.sum_lo[d] == sb.sum_lo[d] &&
-               sa.unique[d] == sb.unique[d];
+        good = sa.pairs[d] == sb.pairs[d] && sa.min[d] == sb.min[d] && sa.max[d] == sb.max[d] &&
+               sa.sum_lo[d] == sb.sum_lo[d] && sa.unique[d] == sb.unique[d];
     ok(good, "C_6 with two self-loops per switch: same sigma as C_6");
     /* C_6 with 0-1 doubled: pairs whose shortest paths use 0-1: distance 1
      * (0,1),(1,0): sigma 2; distance 2: (5,1),(0,2) and reverses: 2;
@@ -425,7 +422,7 @@ static void test_grid_complete_petersen(void)
     tk_graph_free(g);
 
     /* Two disjoint edges: 8 unreachable ordered pairs. */
-    static const int two[2][2] = { { 0, 1 }, { 2, 3 } };
+    static const int two[2][2] = {{0, 1}, {2, 3}};
     g = from_edges(4, 0, two, 2);
     good = tk_sigma_summary(g, 1, &s, NULL) == TK_OK && s.unreachable == 8 && s.pairs[1] == 4;
     ok(good, "two disjoint edges: 4 pairs at distance 1, 8 unreachable");
@@ -448,7 +445,7 @@ static void test_sigma_threads(void)
     ok(good, "rrg n=300 d=5: identical summary with 1 and 2 threads");
     /* Cross-check against tk_bfs distances: pair counts per distance. */
     int32_t *dist = malloc(300 * sizeof *dist);
-    uint64_t cnt[64] = { 0 };
+    uint64_t cnt[64] = {0};
     for (tk_id_t s = 0; s < 300; s++) {
         tk_bfs(g, s, dist, NULL);
         for (tk_id_t t = 0; t < 300; t++)
@@ -468,7 +465,7 @@ static void test_sigma_threads(void)
 /* --- k shortest / ALLPATH -------------------------------------------------- */
 static int ksp_run(const tk_graph_t *g, int k, int H, tk_ksp_result_t *r)
 {
-    tk_ksp_opts_t o = { 2, k, H, 0, 0, 0 };
+    tk_ksp_opts_t o = {2, k, H, 0, 0, 0};
     return tk_ksp(g, &o, r, NULL) == TK_OK;
 }
 
@@ -478,26 +475,25 @@ static void test_ksp_closed_forms(void)
     for (int n = 5; n <= 9; n++) {
         tk_graph_t *g = cycle(n, 0, 0, 0);
         uint64_t pairs = (uint64_t)n * (uint64_t)(n - 1);
-        int good = ksp_run(g, 2, 0, &r) && r.paths == 2 * pairs &&
-                   r.len_sum == (u128)n * pairs && r.short_pairs == 0;
+        int good = ksp_run(g, 2, 0, &r) && r.paths == 2 * pairs && r.len_sum == (u128)n * pairs &&
+                   r.short_pairs == 0;
         ok(good, "C_%d, k=2: two paths of lengths d and n-d per pair, average n/2", n);
         tk_ksp_result_destroy(&r);
-        good = ksp_run(g, 3, n - 1, &r) && r.paths == 2 * pairs &&
-               r.len_sum == (u128)n * pairs && r.short_pairs == pairs &&
-               r.allpath_min == 2 && r.allpath_max == 2;
+        good = ksp_run(g, 3, n - 1, &r) && r.paths == 2 * pairs && r.len_sum == (u128)n * pairs &&
+               r.short_pairs == pairs && r.allpath_min == 2 && r.allpath_max == 2;
         ok(good, "C_%d, k=3: every pair short (2 paths); ALLPATH(n-1) = 2", n);
         tk_ksp_result_destroy(&r);
         tk_graph_free(g);
     }
     /* K_4: 1 path of length 1, 2 of length 2, 2 of length 3 per pair. */
     tk_graph_t *g = complete(4);
-    int good = ksp_run(g, 3, 2, &r) && r.paths == 36 && r.len_sum == 12 * 5 &&
-               r.allpath_min == 3 && r.allpath_max == 3;
+    int good = ksp_run(g, 3, 2, &r) && r.paths == 36 && r.len_sum == 12 * 5 && r.allpath_min == 3 &&
+               r.allpath_max == 3;
     ok(good, "K_4, k=3: lengths 1+2+2 per pair; ALLPATH(2) = 3");
     tk_ksp_result_destroy(&r);
-    good = ksp_run(g, 6, 3, &r) && r.paths == 60 && r.len_sum == 12 * 11 &&
-           r.short_pairs == 12 && r.allpath_sum == 60 && r.len_hist_len == 4 &&
-           r.len_hist[1] == 12 && r.len_hist[2] == 24 && r.len_hist[3] == 24;
+    good = ksp_run(g, 6, 3, &r) && r.paths == 60 && r.len_sum == 12 * 11 && r.short_pairs == 12 &&
+           r.allpath_sum == 60 && r.len_hist_len == 4 && r.len_hist[1] == 12 &&
+           r.len_hist[2] == 24 && r.len_hist[3] == 24;
     ok(good, "K_4, k=6: 5 simple paths per pair (short), lengths 1,2,2,3,3");
     tk_ksp_result_destroy(&r);
     tk_graph_free(g);
@@ -509,8 +505,8 @@ static void test_ksp_closed_forms(void)
     tk_graph_free(g);
     /* Directed cycle: exactly one simple path per pair. */
     g = cycle(7, 1, 1, 0);
-    good = ksp_run(g, 4, 6, &r) && r.paths == 42 && r.short_pairs == 42 &&
-           r.len_sum == 7 * 21 && r.allpath_max == 1 && r.allpath_min == 1;
+    good = ksp_run(g, 4, 6, &r) && r.paths == 42 && r.short_pairs == 42 && r.len_sum == 7 * 21 &&
+           r.allpath_max == 1 && r.allpath_min == 1;
     ok(good, "directed C_7 with loops: one simple path per pair, total length 7*21");
     tk_ksp_result_destroy(&r);
     tk_graph_free(g);
@@ -545,12 +541,11 @@ static void test_ksp_brute(void)
     g = multipath(6, 2);
     vs_brute("doubled path P_6", g, 40, 5);
     tk_graph_free(g);
-    static const int tri[6][2] = { { 0, 1 }, { 1, 2 }, { 2, 0 }, { 3, 4 }, { 4, 5 }, { 5, 3 } };
+    static const int tri[6][2] = {{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {5, 3}};
     g = from_edges(6, 0, tri, 6);
     vs_brute("two triangles (disconnected)", g, 3, 2);
     tk_graph_free(g);
-    static const int tree[7][2] = { { 0, 1 }, { 0, 2 }, { 1, 3 }, { 1, 4 },
-                                    { 2, 5 }, { 2, 6 }, { 6, 7 } };
+    static const int tree[7][2] = {{0, 1}, {0, 2}, {1, 3}, {1, 4}, {2, 5}, {2, 6}, {6, 7}};
     g = from_edges(8, 0, tree, 7);
     vs_brute("tree on 8 switches", g, 2, 3);
     tk_graph_free(g);
@@ -562,7 +557,7 @@ static void test_ksp_threads(void)
     tk_gen_rrg(150, 6, 2, 0, &g, NULL);
     tk_ksp_result_t a, b;
     for (int sampled = 0; sampled <= 1; sampled++) {
-        tk_ksp_opts_t o1 = { 1, 8, 3, 0, sampled ? 5000 : 0, 4 };
+        tk_ksp_opts_t o1 = {1, 8, 3, 0, sampled ? 5000 : 0, 4};
         tk_ksp_opts_t o2 = o1;
         o2.threads = 2;
         int good = tk_ksp(g, &o1, &a, NULL) == TK_OK && tk_ksp(g, &o2, &b, NULL) == TK_OK &&
@@ -574,7 +569,7 @@ static void test_ksp_threads(void)
     }
     /* Raw paths: sampled = all-pairs on the sampled pairs is implied by
      * both modes agreeing on min/max over a dense sample. */
-    tk_ksp_opts_t o = { 2, 0, 3, 1, 0, 0 };
+    tk_ksp_opts_t o = {2, 0, 3, 1, 0, 0};
     int good = tk_ksp(g, &o, &a, NULL) == TK_OK;
     o.sample = 200000;
     good = good && tk_ksp(g, &o, &b, NULL) == TK_OK && a.allpath_min <= b.allpath_min &&
@@ -600,7 +595,7 @@ static void test_lemma9(void)
             }
             tk_graph_t *g = NULL;
             tk_ksp_result_t res;
-            tk_ksp_opts_t o = { 2, 0, H, 1, 0, 0 };
+            tk_ksp_opts_t o = {2, 0, H, 1, 0, 0};
             if (tk_gen_gdbg(N, r, &g, NULL) != TK_OK || tk_ksp(g, &o, &res, NULL) != TK_OK) {
                 bad++;
                 tk_graph_free(g);
@@ -621,8 +616,9 @@ static void test_lemma9(void)
             tk_ksp_result_destroy(&res);
             tk_graph_free(g);
         }
-    ok(bad == 0 && graphs > 150, "Lemma 9 on %d GDBG(N, r), N <= 60, r <= 7: raw paths >= "
-                                 "floor(r^H/N)",
+    ok(bad == 0 && graphs > 150,
+       "Lemma 9 on %d GDBG(N, r), N <= 60, r <= 7: raw paths >= "
+       "floor(r^H/N)",
        graphs);
 }
 
@@ -631,7 +627,7 @@ static void test_errors(void)
     tk_graph_t *g = complete(3);
     tk_ksp_result_t r;
     tk_error_t err;
-    tk_ksp_opts_t o = { 1, 0, 0, 0, 0, 0 };
+    tk_ksp_opts_t o = {1, 0, 0, 0, 0, 0};
     ok(tk_ksp(g, &o, &r, &err) == TK_EINVAL, "k=0 and H=0: TK_EINVAL");
     o.k = -1;
     ok(tk_ksp(g, &o, &r, &err) == TK_EINVAL && strncmp(err.msg, "k=-1", 4) == 0,
@@ -645,8 +641,7 @@ static void test_errors(void)
     int good = tk_ksp(g, &o, &r, &err) == TK_OK;
     /* Walks of length H from s to t != s in K_3 (eigenvalues 2, -1, -1):
      * (2^H - (-1)^H) / 3. */
-    ok(good && r.allpath_min == (((uint64_t)1 << 60) - 1) / 3 &&
-           r.allpath_max == r.allpath_min,
+    ok(good && r.allpath_min == (((uint64_t)1 << 60) - 1) / 3 && r.allpath_max == r.allpath_min,
        "K_3: (2^60-1)/3 raw paths of 60 hops between any two switches");
     if (good)
         tk_ksp_result_destroy(&r);

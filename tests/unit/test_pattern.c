@@ -45,8 +45,8 @@ static tk_graph_t *gen(const char *family, const char *params, int servers)
     return g;
 }
 
-static tk_pattern_t *make(const tk_graph_t *g, const char *kind, const char *params,
-                          uint64_t seed, tk_error_t *err)
+static tk_pattern_t *make(const tk_graph_t *g, const char *kind, const char *params, uint64_t seed,
+                          tk_error_t *err)
 {
     char buf[256], *argv[16];
     int argc = 0;
@@ -162,8 +162,8 @@ static void test_roundtrip(void)
         int same = q->len == p->len && q->level == p->level && q->endpoints == p->endpoints &&
                    strcmp(q->spec, p->spec) == 0;
         for (int64_t i = 0; same && i < q->len; i++)
-            same = q->d[i].src == p->d[i].src && q->d[i].dst == p->d[i].dst &&
-                   q->d[i].w == p->d[i].w;
+            same =
+                q->d[i].src == p->d[i].src && q->d[i].dst == p->d[i].dst && q->d[i].w == p->d[i].w;
         ok(same, "round trip is exact (1/3 reads back bit-identical)");
     } else {
         ok(0, "round trip is exact");
@@ -197,12 +197,12 @@ static void test_reader_errors(void)
                "truncated: 2 of 3", "truncated demands");
     read_fails("topokit-pattern 1\nlevel switch\nendpoints 3\ndemands 1\n0 1\n1 2\n", 6,
                "more demand lines", "too many demands");
-    read_fails("topokit-pattern 1\nlevel switch\nendpoints 3\ndemands 1\n0 3\n", 5,
-               "out of range", "id out of range");
-    read_fails("topokit-pattern 1\nlevel switch\nendpoints 3\ndemands 1\n0 -1\n", 5,
-               "bad endpoint", "negative id");
-    read_fails("topokit-pattern 1\nlevel switch\nendpoints 3\ndemands 1\n0 1 0\n", 5,
-               "bad weight", "zero weight");
+    read_fails("topokit-pattern 1\nlevel switch\nendpoints 3\ndemands 1\n0 3\n", 5, "out of range",
+               "id out of range");
+    read_fails("topokit-pattern 1\nlevel switch\nendpoints 3\ndemands 1\n0 -1\n", 5, "bad endpoint",
+               "negative id");
+    read_fails("topokit-pattern 1\nlevel switch\nendpoints 3\ndemands 1\n0 1 0\n", 5, "bad weight",
+               "zero weight");
     read_fails("topokit-pattern 1\nlevel switch\nendpoints 3\ndemands 1\n0 1 inf\n", 5,
                "bad weight", "infinite weight");
     read_fails("topokit-pattern 1\nlevel switch\nendpoints 3\ndemands 1\n0 1 1 1\n", 5,
@@ -360,12 +360,10 @@ static void test_simple_kinds(void)
     int64_t a = good ? (dst_of(p, 0) + 6) % 6 : 0;
     for (int64_t i = 0; good && i < 6; i++)
         good = dst_of(p, i) == (i + a) % 6;
-    ok(good && a >= 1 && a <= 5, "random-shift: one offset a in 1..5 for everyone (a=%d)",
-       (int)a);
+    ok(good && a >= 1 && a <= 5, "random-shift: one offset a in 1..5 for everyone (a=%d)", (int)a);
     tk_pattern_free(p);
     tk_graph_free(g);
 }
-
 
 /* --- perm-distance and longest-matching ------------------------------------ */
 
@@ -394,24 +392,29 @@ static void test_perm_distance(void)
         ecc_min = e < ecc_min ? e : ecc_min;
     }
     for (int lambda = 1; lambda <= ecc_min; lambda++) {
-        tk_pattern_t *p = make(g, "perm-distance", lambda == 1 ? "lambda=1 level=switch"
-                                                  : lambda == 2 ? "lambda=2 level=switch"
-                                                                : "lambda=3 level=switch",
+        tk_pattern_t *p = make(g, "perm-distance",
+                               lambda == 1   ? "lambda=1 level=switch"
+                               : lambda == 2 ? "lambda=2 level=switch"
+                                             : "lambda=3 level=switch",
                                5, &err);
         if (lambda > 3)
             break;
-        ok(all_at(p, D, n, lambda), "perm-distance lambda=%d on rrg(30,4): a derangement, "
-                                    "every pair at BFS distance %d",
+        ok(all_at(p, D, n, lambda),
+           "perm-distance lambda=%d on rrg(30,4): a derangement, "
+           "every pair at BFS distance %d",
            lambda, lambda);
-        tk_pattern_t *q = make(g, "perm-distance", lambda == 1 ? "lambda=1 level=switch"
-                                                  : lambda == 2 ? "lambda=2 level=switch"
-                                                                : "lambda=3 level=switch",
+        tk_pattern_t *q = make(g, "perm-distance",
+                               lambda == 1   ? "lambda=1 level=switch"
+                               : lambda == 2 ? "lambda=2 level=switch"
+                                             : "lambda=3 level=switch",
                                6, &err);
         int differ = 0;
         for (int64_t i = 0; p && q && i < p->len && i < q->len; i++)
             differ |= p->d[i].dst != q->d[i].dst;
-        ok(q && all_at(q, D, n, lambda) && differ, "lambda=%d: seed 6 gives another valid "
-                                                   "matching", lambda);
+        ok(q && all_at(q, D, n, lambda) && differ,
+           "lambda=%d: seed 6 gives another valid "
+           "matching",
+           lambda);
         tk_pattern_free(p);
         tk_pattern_free(q);
     }
@@ -453,8 +456,8 @@ static int best_total(const int *D, int n, int *perm, int k, int used)
 static void test_longest_matching(void)
 {
     const char *cases[][2] = {
-        { "rrg", "n=8 d=3" }, { "rrg", "n=8 d=4" }, { "ring", "n=7" }, { "hypercube", "dim=3" },
-        { "torus", "sides=2,3" }, { "complete", "n=5" }, { "rrg", "n=6 d=3" },
+        {"rrg", "n=8 d=3"},     {"rrg", "n=8 d=4"},  {"ring", "n=7"},    {"hypercube", "dim=3"},
+        {"torus", "sides=2,3"}, {"complete", "n=5"}, {"rrg", "n=6 d=3"},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         tk_graph_t *g = gen(cases[c][0], cases[c][1], -1);
@@ -615,7 +618,7 @@ static void test_dragonfly_kinds(void)
     /* 36 participants in a permutation; 36 others uniform over the 71
      * other servers.  A participant then receives 1 + 36/71, so every
      * weight is scaled by 71/107 to stay admissible. */
-    int cnt[72] = { 0 }, one = 0, many = 0;
+    int cnt[72] = {0}, one = 0, many = 0;
     double wmax = 0, wmin = 1;
     for (int64_t k = 0; p && k < p->len; k++) {
         cnt[p->d[k].src]++;

@@ -72,8 +72,8 @@ static void bl_merge(blist_t *l)
 }
 
 /* --- brute force: every simple path s -> t of at most H arcs ---------------- */
-static void bf_rec(const tk_graph_t *g, tk_id_t u, tk_id_t t, int H, int64_t *path, int d,
-                   char *on, blist_t *out)
+static void bf_rec(const tk_graph_t *g, tk_id_t u, tk_id_t t, int H, int64_t *path, int d, char *on,
+                   blist_t *out)
 {
     if (u == t) {
         bl_push(out, path, d, 0);
@@ -123,8 +123,7 @@ static int plen(const tk_graph_t *g, const int *clen, const bpath_t *p)
 
 /* Shortest (weighted) s->t paths by brute force over all simple paths; weights
  * uniform.  Returns the length. */
-static int bf_min(const tk_graph_t *g, const int *clen, tk_id_t s, tk_id_t t, int H,
-                  blist_t *out)
+static int bf_min(const tk_graph_t *g, const int *clen, tk_id_t s, tk_id_t t, int H, blist_t *out)
 {
     blist_t all = {0};
     int best = 1 << 30;
@@ -156,8 +155,7 @@ static int *bf_dist(const tk_graph_t *g, const int *clen, int H)
 
 /* ECMP weights: a path's weight is the product over its hops u->v of
  * 1 / (number of out-arcs u->w of u with len + D(w,t) = D(u,t)). */
-static void bf_ecmp(const tk_graph_t *g, const int *clen, const int *D, tk_id_t t,
-                    blist_t *l)
+static void bf_ecmp(const tk_graph_t *g, const int *clen, const int *D, tk_id_t t, blist_t *l)
 {
     for (int64_t i = 0; i < l->n; i++) {
         double w = 1;
@@ -297,12 +295,27 @@ static void test_parse(void)
         {"ecmp,local=3,global=2", "ecmp,global=2,local=3"},
         {"valiant,global=2,exclude", "valiant,exclude,global=2"},
     };
-    static const char *bad[] = {"",          "foo",         "ksp",          "ksp:0",
-                                "ksp:x",     "ksp:-1",      "allpath:",     "min:3",
-                                "min,",      "min,,x=1",    "min,global=0", "min,global=x",
-                                "min,exclude", "valiant,exclude,minfirst",  "min,a=1,a=2",
-                                "allpath:2,global=2", "dragonfly-min,global=2", "valiant,foo",
-                                "min,spread", "allpath:3,spread", "ksp:3,spread,spread"};
+    static const char *bad[] = {"",
+                                "foo",
+                                "ksp",
+                                "ksp:0",
+                                "ksp:x",
+                                "ksp:-1",
+                                "allpath:",
+                                "min:3",
+                                "min,",
+                                "min,,x=1",
+                                "min,global=0",
+                                "min,global=x",
+                                "min,exclude",
+                                "valiant,exclude,minfirst",
+                                "min,a=1,a=2",
+                                "allpath:2,global=2",
+                                "dragonfly-min,global=2",
+                                "valiant,foo",
+                                "min,spread",
+                                "allpath:3,spread",
+                                "ksp:3,spread,spread"};
     tk_route_spec_t sp;
     tk_error_t err;
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
@@ -319,8 +332,7 @@ static void test_parse(void)
     is_int(sp.kind, TK_ROUTE_KSP, "ksp kind");
     is_int(sp.k, 8, "ksp K");
     tk_route_parse("ecmp,local=3,global=2", &sp, NULL);
-    ok(sp.nweights == 2 && !strcmp(sp.wclass[0], "global") && sp.wlen[0] == 2 &&
-           sp.wlen[1] == 3,
+    ok(sp.nweights == 2 && !strcmp(sp.wclass[0], "global") && sp.wlen[0] == 2 && sp.wlen[1] == 3,
        "weights sorted by class");
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tk_status_t st = tk_route_parse(bad[i], &sp, &err);
@@ -494,7 +506,6 @@ static void test_counts(void)
     tk_pathset_destroy(&ps);
 }
 
-
 /* --- brute-force definitions of the other models ---------------------------- */
 
 /* ksp:K: every simple path sorted by (weighted length, rotated arc
@@ -655,8 +666,7 @@ static void bf_valiant(const tk_graph_t *g, int excl, tk_id_t s, tk_id_t t, blis
                 int64_t c[BMAX];
                 memcpy(c, a.p[i].a, (size_t)a.p[i].len * sizeof *c);
                 memcpy(c + a.p[i].len, b.p[j].a, (size_t)b.p[j].len * sizeof *c);
-                bl_push(l, c, a.p[i].len + b.p[j].len,
-                        a.p[i].w * b.p[j].w / (excl ? n - 2 : n));
+                bl_push(l, c, a.p[i].len + b.p[j].len, a.p[i].w * b.p[j].w / (excl ? n - 2 : n));
             }
     }
     bl_merge(l);
@@ -768,14 +778,23 @@ static void test_model(const char *gname, const char *model, int lim)
                 else
                     bf_ksp(g, NULL, sp.k, s, t, &bl);
                 break;
-            case TK_ROUTE_ALLPATH: bf_allpath(g, sp.h, s, t, &bl); break;
-            case TK_ROUTE_POLARIZED: bf_polar(g, D, s, t, &bl); break;
+            case TK_ROUTE_ALLPATH:
+                bf_allpath(g, sp.h, s, t, &bl);
+                break;
+            case TK_ROUTE_POLARIZED:
+                bf_polar(g, D, s, t, &bl);
+                break;
             case TK_ROUTE_VALIANT:
                 bf_valiant(g, sp.valiant == TK_VALIANT_EXCLUDE, s, t, &bl);
                 break;
-            case TK_ROUTE_DF_MIN: bf_dfmin(g, s, t, &bl); break;
-            case TK_ROUTE_DF_VALIANT: bf_dfval(g, s, t, &bl); break;
-            default: break;
+            case TK_ROUTE_DF_MIN:
+                bf_dfmin(g, s, t, &bl);
+                break;
+            case TK_ROUTE_DF_VALIANT:
+                bf_dfval(g, s, t, &bl);
+                break;
+            default:
+                break;
             }
             if (bl.n == 0) { /* no route (allpath:H beyond H): EDISCONNECTED */
                 nodisc++;
@@ -803,8 +822,7 @@ static void test_model(const char *gname, const char *model, int lim)
             }
         }
     if (nodisc)
-        tap_diag("%s %s: %d pairs without a route checked for EDISCONNECTED", gname, model,
-                 nodisc);
+        tap_diag("%s %s: %d pairs without a route checked for EDISCONNECTED", gname, model, nodisc);
     is_int(bad, 0, "%s %s: path sets and weights equal brute force", gname, model);
     is_int(badw, 0, "%s %s: weights sum to 1", gname, model);
     is_int(badc, 0, "%s %s: tk_route_count equals brute force", gname, model);
@@ -827,8 +845,8 @@ static void count_is(const char *gname, const char *model, tk_id_t s, tk_id_t t,
     tk_status_t st = r ? tk_route_count(r, ws, s, t, &c, NULL) : TK_EINTERNAL;
     ok(st == TK_OK && c.paths == paths && c.min_len == mn && c.max_len == mx &&
            fabs(c.avg_len - avg) < 1e-12,
-       "%s %s %d->%d: %s (got %.0f paths, len %d..%d avg %g)", gname, model, s, t, what,
-       c.paths, c.min_len, c.max_len, c.avg_len);
+       "%s %s %d->%d: %s (got %.0f paths, len %d..%d avg %g)", gname, model, s, t, what, c.paths,
+       c.min_len, c.max_len, c.avg_len);
     tk_route_ws_free(ws);
     tk_router_free(r);
     tk_graph_free(g);
