@@ -71,21 +71,21 @@ typedef struct tk_bounds {
  * N < 2, r < 1, k < 1; TK_ELIMIT for parameters above the TK_BOUNDS_MAX_*
  * limits or bounds that would overflow 128 bits ("H=9: r^H overflows ...").
  * Time O(log_r(kN) + H) (closed forms for r <= 2); no allocation. */
-tk_status_t tk_bounds_compute(const tk_bounds_params_t *p, tk_bounds_t *out, tk_error_t *err);
+TK_API tk_status_t tk_bounds_compute(const tk_bounds_params_t *p, tk_bounds_t *out, tk_error_t *err);
 
 /* Format an unsigned 128-bit integer in decimal into buf (at least 40
  * bytes).  Returns the length. */
-size_t tk_u128_format(char *buf, tk_u128_t v);
+TK_API size_t tk_u128_format(char *buf, tk_u128_t v);
 
 /* Format a ratio: "-" when den == 0, else the exact value correctly rounded
  * (half up) to `sig` significant digits (1..36), trailing fractional zeros
  * removed ("15/9" -> "1.6666666666666667" with sig 17, "3/2" -> "1.5").
  * The integer part is always written in full.  buf needs at least
  * sig + 80 bytes.  Returns the length.  Time O(sig + digits). */
-size_t tk_ratio_format(char *buf, tk_ratio_t q, int sig);
+TK_API size_t tk_ratio_format(char *buf, tk_ratio_t q, int sig);
 
 /* Nearest double of a ratio (NAN when den == 0); accurate to a few ulps. */
-double tk_ratio_double(tk_ratio_t q);
+TK_API double tk_ratio_double(tk_ratio_t q);
 
 /* Traffic and routing bounds (seeds 000 and 004): per-server throughput in
  * units of the link rate.  Inputs that are 0 (or Dbar <= 0) are absent and
@@ -115,7 +115,7 @@ typedef struct tk_traffic_bounds {
 /* Compute the traffic bounds.  Errors: TK_EINVAL for a negative or
  * non-finite Dbar ("Dbar=...: ..."), or lambda > 0 with p = 0 is fine (NA).
  * O(1). */
-tk_status_t tk_traffic_bounds(const tk_traffic_params_t *p, tk_traffic_bounds_t *out,
+TK_API tk_status_t tk_traffic_bounds(const tk_traffic_params_t *p, tk_traffic_bounds_t *out,
                               tk_error_t *err);
 
 #ifdef __cplusplus

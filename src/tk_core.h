@@ -21,6 +21,16 @@
 extern "C" {
 #endif
 
+/* TK_API marks the public API: libtopokit is built with -fvisibility=hidden,
+ * so only declarations carrying it are exported from the shared library.
+ * Everything else (internal helpers shared between the library's files) is
+ * hidden; the unit tests link the library's objects statically. */
+#if defined(__GNUC__)
+#define TK_API __attribute__((visibility("default")))
+#else
+#define TK_API
+#endif
+
 /* ------------------------------------------------------------------------ */
 /* Status codes and the error record.                                       */
 
@@ -50,22 +60,22 @@ typedef struct tk_error {
 } tk_error_t;
 
 /* Clear an error record (code TK_OK, empty strings).  err may be NULL. */
-void tk_error_clear(tk_error_t *err);
+TK_API void tk_error_clear(tk_error_t *err);
 
 /* Fill err (if not NULL) and return code.  where may be NULL.  Printf-style.
  * Typical use:  return tk_error_set(err, TK_EFORMAT, name, line, "bad id '%s'", tok); */
-tk_status_t tk_error_set(tk_error_t *err, tk_status_t code, const char *where, long line,
+TK_API tk_status_t tk_error_set(tk_error_t *err, tk_status_t code, const char *where, long line,
                          const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* Short English name of a status code ("out of memory", ...). */
-const char *tk_status_str(tk_status_t code);
+TK_API const char *tk_status_str(tk_status_t code);
 
 /* ------------------------------------------------------------------------ */
 /* Memory helpers: overflow-checked sizes.  All return NULL on failure or
  * overflow; callers turn that into TK_ENOMEM / TK_ELIMIT. */
-void *tk_malloc_array(size_t count, size_t size);
-void *tk_calloc_array(size_t count, size_t size);
-void *tk_realloc_array(void *p, size_t count, size_t size);
+TK_API void *tk_malloc_array(size_t count, size_t size);
+TK_API void *tk_calloc_array(size_t count, size_t size);
+TK_API void *tk_realloc_array(void *p, size_t count, size_t size);
 
 /* Largest switch count and arc count accepted anywhere (ids are int32). */
 #define TK_MAX_SWITCHES ((int64_t)INT32_MAX - 1)
@@ -75,10 +85,10 @@ void *tk_realloc_array(void *p, size_t count, size_t size);
  * bytes.  Default: the machine's physical memory; 0 means no limit.  The
  * value can be overridden with the environment variable TOPOKIT_MEMORY_LIMIT
  * (bytes, suffixes K/M/G/T) read by the tools, and passed in explicitly. */
-uint64_t tk_memory_limit_default(void);
+TK_API uint64_t tk_memory_limit_default(void);
 /* Bytes needed by a CSR graph of n switches and m arcs (with reverse arc
  * index, class and capacity arrays). */
-uint64_t tk_graph_bytes(int64_t n, int64_t m);
+TK_API uint64_t tk_graph_bytes(int64_t n, int64_t m);
 
 /* ------------------------------------------------------------------------ */
 /* Graph (switch-level topology).
@@ -127,10 +137,10 @@ typedef struct tk_graph {
 } tk_graph_t;
 
 /* Free a graph and everything it owns.  g may be NULL. */
-void tk_graph_free(tk_graph_t *g);
+TK_API void tk_graph_free(tk_graph_t *g);
 
 /* Deep copy. */
-tk_status_t tk_graph_copy(const tk_graph_t *g, tk_graph_t **out, tk_error_t *err);
+TK_API tk_status_t tk_graph_copy(const tk_graph_t *g, tk_graph_t **out, tk_error_t *err);
 
 /* Out-degree of u (arcs, so an undirected self-loop counts 2). */
 static inline int64_t tk_graph_degree(const tk_graph_t *g, tk_id_t u)
@@ -139,18 +149,18 @@ static inline int64_t tk_graph_degree(const tk_graph_t *g, tk_id_t u)
 }
 
 /* Number of links: arcs for directed graphs, arcs/2 for undirected ones. */
-int64_t tk_graph_links(const tk_graph_t *g);
+TK_API int64_t tk_graph_links(const tk_graph_t *g);
 /* Number of self-loop links. */
-int64_t tk_graph_loops(const tk_graph_t *g);
+TK_API int64_t tk_graph_loops(const tk_graph_t *g);
 /* Number of links that repeat an earlier link between the same ordered pair
  * (directed) or unordered pair (undirected): 0 for a simple graph. */
-int64_t tk_graph_parallel(const tk_graph_t *g);
+TK_API int64_t tk_graph_parallel(const tk_graph_t *g);
 /* Servers at switch u, and total servers. */
 static inline int32_t tk_graph_servers(const tk_graph_t *g, tk_id_t u)
 {
     return g->servers ? g->servers[u] : g->servers_uniform;
 }
-int64_t tk_graph_total_servers(const tk_graph_t *g);
+TK_API int64_t tk_graph_total_servers(const tk_graph_t *g);
 /* Capacity of arc a. */
 static inline double tk_graph_cap(const tk_graph_t *g, int64_t a)
 {
@@ -158,26 +168,26 @@ static inline double tk_graph_cap(const tk_graph_t *g, int64_t a)
 }
 /* Degree if every switch has the same out-degree (and in-degree for directed
  * graphs), else -1. */
-int64_t tk_graph_regular_degree(const tk_graph_t *g);
+TK_API int64_t tk_graph_regular_degree(const tk_graph_t *g);
 /* Is there an arc u->v?  O(log deg). */
-int tk_graph_has_arc(const tk_graph_t *g, tk_id_t u, tk_id_t v);
+TK_API int tk_graph_has_arc(const tk_graph_t *g, tk_id_t u, tk_id_t v);
 /* Look up a class by name; returns its index or -1. */
-int tk_graph_class_index(const tk_graph_t *g, const char *name);
+TK_API int tk_graph_class_index(const tk_graph_t *g, const char *name);
 
 /* Full consistency check (offsets, ids, sorting, symmetry and partner arcs of
  * undirected graphs, attribute ranges).  O(n + m). */
-tk_status_t tk_graph_validate(const tk_graph_t *g, tk_error_t *err);
+TK_API tk_status_t tk_graph_validate(const tk_graph_t *g, tk_error_t *err);
 
 /* Replace the spec string. */
-tk_status_t tk_graph_set_spec(tk_graph_t *g, const char *spec, tk_error_t *err);
+TK_API tk_status_t tk_graph_set_spec(tk_graph_t *g, const char *spec, tk_error_t *err);
 
 /* Structural equality (n, directedness, arcs with class names and
  * capacities, servers, groups, coordinates); the spec is not compared. */
-int tk_graph_equal(const tk_graph_t *a, const tk_graph_t *b);
+TK_API int tk_graph_equal(const tk_graph_t *a, const tk_graph_t *b);
 
 /* In-arc view for directed graphs: CSR of reversed arcs.  For undirected
  * graphs the graph is its own reverse.  Caller frees with tk_graph_free. */
-tk_status_t tk_graph_reverse(const tk_graph_t *g, tk_graph_t **out, tk_error_t *err);
+TK_API tk_status_t tk_graph_reverse(const tk_graph_t *g, tk_graph_t **out, tk_error_t *err);
 
 /* ------------------------------------------------------------------------ */
 /* Builder: collect links, then build a validated CSR graph.
@@ -192,27 +202,27 @@ tk_status_t tk_graph_reverse(const tk_graph_t *g, tk_graph_t **out, tk_error_t *
  * of range, TK_EINVAL for bad capacities or too many classes. */
 typedef struct tk_builder tk_builder_t;
 
-tk_status_t tk_builder_new(tk_builder_t **out, int64_t n, int directed, tk_error_t *err);
+TK_API tk_status_t tk_builder_new(tk_builder_t **out, int64_t n, int directed, tk_error_t *err);
 /* Hint the number of links to avoid reallocations. */
-tk_status_t tk_builder_reserve(tk_builder_t *b, int64_t links, tk_error_t *err);
-tk_status_t tk_builder_add(tk_builder_t *b, int64_t u, int64_t v, tk_error_t *err);
-tk_status_t tk_builder_add_ex(tk_builder_t *b, int64_t u, int64_t v, int cls, double cap,
+TK_API tk_status_t tk_builder_reserve(tk_builder_t *b, int64_t links, tk_error_t *err);
+TK_API tk_status_t tk_builder_add(tk_builder_t *b, int64_t u, int64_t v, tk_error_t *err);
+TK_API tk_status_t tk_builder_add_ex(tk_builder_t *b, int64_t u, int64_t v, int cls, double cap,
                               tk_error_t *err);
 /* Index of class `name`, adding it if new (at most TK_MAX_CLASSES). */
-tk_status_t tk_builder_class(tk_builder_t *b, const char *name, int *cls, tk_error_t *err);
-tk_status_t tk_builder_set_servers_uniform(tk_builder_t *b, int32_t p, tk_error_t *err);
-tk_status_t tk_builder_set_servers(tk_builder_t *b, int64_t u, int32_t p, tk_error_t *err);
-tk_status_t tk_builder_set_group(tk_builder_t *b, int64_t u, int32_t group, tk_error_t *err);
+TK_API tk_status_t tk_builder_class(tk_builder_t *b, const char *name, int *cls, tk_error_t *err);
+TK_API tk_status_t tk_builder_set_servers_uniform(tk_builder_t *b, int32_t p, tk_error_t *err);
+TK_API tk_status_t tk_builder_set_servers(tk_builder_t *b, int64_t u, int32_t p, tk_error_t *err);
+TK_API tk_status_t tk_builder_set_group(tk_builder_t *b, int64_t u, int32_t group, tk_error_t *err);
 /* Declare ncoord coordinates per switch (once), then set them per switch. */
-tk_status_t tk_builder_set_ncoord(tk_builder_t *b, int ncoord, tk_error_t *err);
-tk_status_t tk_builder_set_coord(tk_builder_t *b, int64_t u, const int32_t *coord, tk_error_t *err);
-tk_status_t tk_builder_set_spec(tk_builder_t *b, const char *spec, tk_error_t *err);
+TK_API tk_status_t tk_builder_set_ncoord(tk_builder_t *b, int ncoord, tk_error_t *err);
+TK_API tk_status_t tk_builder_set_coord(tk_builder_t *b, int64_t u, const int32_t *coord, tk_error_t *err);
+TK_API tk_status_t tk_builder_set_spec(tk_builder_t *b, const char *spec, tk_error_t *err);
 /* Number of links added so far. */
-int64_t tk_builder_links(const tk_builder_t *b);
+TK_API int64_t tk_builder_links(const tk_builder_t *b);
 /* Build the graph.  Consumes (frees) the builder whatever the outcome. */
-tk_status_t tk_builder_finish(tk_builder_t *b, tk_graph_t **out, tk_error_t *err);
+TK_API tk_status_t tk_builder_finish(tk_builder_t *b, tk_graph_t **out, tk_error_t *err);
 /* Free a builder without building.  b may be NULL. */
-void tk_builder_free(tk_builder_t *b);
+TK_API void tk_builder_free(tk_builder_t *b);
 
 /* ------------------------------------------------------------------------ */
 /* Random streams.
@@ -223,16 +233,16 @@ void tk_builder_free(tk_builder_t *b);
  * GSL's MT19937 seeded from a SplitMix64 hash of (seed, task). */
 typedef struct tk_rng tk_rng_t;
 
-tk_status_t tk_rng_new(tk_rng_t **out, uint64_t seed, uint64_t task, tk_error_t *err);
-void tk_rng_free(tk_rng_t *r);
+TK_API tk_status_t tk_rng_new(tk_rng_t **out, uint64_t seed, uint64_t task, tk_error_t *err);
+TK_API void tk_rng_free(tk_rng_t *r);
 /* Uniform integer in [0, n), n >= 1 (any 64-bit n, unbiased). */
-uint64_t tk_rng_below(tk_rng_t *r, uint64_t n);
+TK_API uint64_t tk_rng_below(tk_rng_t *r, uint64_t n);
 /* Uniform double in [0, 1). */
-double tk_rng_uniform(tk_rng_t *r);
+TK_API double tk_rng_uniform(tk_rng_t *r);
 /* The underlying gsl_rng (for GSL distributions).  Returns gsl_rng *. */
-void *tk_rng_gsl(tk_rng_t *r);
+TK_API void *tk_rng_gsl(tk_rng_t *r);
 /* SplitMix64 finaliser, exposed for deriving sub-seeds. */
-uint64_t tk_mix64(uint64_t x);
+TK_API uint64_t tk_mix64(uint64_t x);
 
 #ifdef __cplusplus
 }

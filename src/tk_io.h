@@ -25,8 +25,8 @@ typedef enum tk_format {
 /* Parse a format name ("native", "graph6", "g6", "sparse6", "s6",
  * "digraph6", "d6", "edges", "edgelist", "dot", "auto").  Returns TK_EINVAL
  * for unknown names. */
-tk_status_t tk_format_parse(const char *name, tk_format_t *fmt, tk_error_t *err);
-const char *tk_format_name(tk_format_t fmt);
+TK_API tk_status_t tk_format_parse(const char *name, tk_format_t *fmt, tk_error_t *err);
+TK_API const char *tk_format_name(tk_format_t fmt);
 
 /* Stream reader: several graphs may follow one another in one stream
  * (native records, or one graph6/sparse6/digraph6 line each; an edge list is
@@ -41,16 +41,16 @@ const char *tk_format_name(tk_format_t fmt);
  * would not fit before anything is allocated (TK_ELIMIT). */
 typedef struct tk_reader tk_reader_t;
 
-tk_status_t tk_reader_new(tk_reader_t **out, FILE *fp, const char *name, tk_format_t fmt,
+TK_API tk_status_t tk_reader_new(tk_reader_t **out, FILE *fp, const char *name, tk_format_t fmt,
                           uint64_t mem_limit, tk_error_t *err);
 /* Read the next graph.  Returns TK_OK and a new graph in *g, TK_EOF at the
  * end of the stream (no error), or an error (message with file and line). */
-tk_status_t tk_reader_next(tk_reader_t *r, tk_graph_t **g, tk_error_t *err);
+TK_API tk_status_t tk_reader_next(tk_reader_t *r, tk_graph_t **g, tk_error_t *err);
 /* Format of the last graph read. */
-tk_format_t tk_reader_format(const tk_reader_t *r);
+TK_API tk_format_t tk_reader_format(const tk_reader_t *r);
 /* 1-based index of the last graph read. */
-long tk_reader_count(const tk_reader_t *r);
-void tk_reader_free(tk_reader_t *r);
+TK_API long tk_reader_count(const tk_reader_t *r);
+TK_API void tk_reader_free(tk_reader_t *r);
 
 /* Write one graph in the given format.  Errors: TK_EUNSUPPORTED when the
  * format cannot represent the graph (graph6 needs a simple undirected graph;
@@ -60,10 +60,10 @@ void tk_reader_free(tk_reader_t *r);
  * coordinates) are dropped silently by graph6/sparse6/digraph6; the edge-list
  * writer keeps classes and capacities and states n and directedness in its
  * comment header. */
-tk_status_t tk_write_graph(FILE *fp, const tk_graph_t *g, tk_format_t fmt, tk_error_t *err);
+TK_API tk_status_t tk_write_graph(FILE *fp, const tk_graph_t *g, tk_format_t fmt, tk_error_t *err);
 
 /* Convenience: read exactly one graph from a file path ("-" = stdin). */
-tk_status_t tk_read_file(const char *path, tk_format_t fmt, uint64_t mem_limit, tk_graph_t **g,
+TK_API tk_status_t tk_read_file(const char *path, tk_format_t fmt, uint64_t mem_limit, tk_graph_t **g,
                          tk_error_t *err);
 
 #ifdef __cplusplus

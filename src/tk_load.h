@@ -38,7 +38,7 @@ extern "C" {
  * allpath:H O(sources x simple paths of <= H hops); other models the cost
  * of tk_route_paths for every demand.  Memory O(n + m) per thread
  * (tk_load_bytes), never O(n^2). */
-tk_status_t tk_load_compute(const tk_router_t *r, const tk_swdemand_t *dem, int threads,
+TK_API tk_status_t tk_load_compute(const tk_router_t *r, const tk_swdemand_t *dem, int threads,
                             double *arcload, tk_error_t *err);
 
 /* The switch-level all-to-all routed by `r` without materialising it (no
@@ -48,7 +48,7 @@ tk_status_t tk_load_compute(const tk_router_t *r, const tk_swdemand_t *dem, int 
  * tk_load_compute; memory O(m + n) per thread.
  * Errors: TK_EINVAL (a weight not finite or negative), TK_EDISCONNECTED,
  * TK_ELIMIT, TK_ENOMEM. */
-tk_status_t tk_load_all_to_all(const tk_router_t *r, const double *srcw, int threads,
+TK_API tk_status_t tk_load_all_to_all(const tk_router_t *r, const double *srcw, int threads,
                                double *arcload, tk_error_t *err);
 
 /* The default pattern of topo-load(1) and the "uniform" of topo-antmill(1)
@@ -65,7 +65,7 @@ tk_status_t tk_load_all_to_all(const tk_router_t *r, const double *srcw, int thr
  * The saturation throughput is then
  * min(1, 1 / max(cap_load / capacity), limit).
  * Errors: as tk_load_all_to_all.  n < 2: all loads 0. */
-tk_status_t tk_load_uniform(const tk_router_t *r, int threads, double *pair_load, double *cap_load,
+TK_API tk_status_t tk_load_uniform(const tk_router_t *r, int threads, double *pair_load, double *cap_load,
                             double *limit, tk_error_t *err);
 
 /* Bytes of workspace the engines need with `threads` threads (0 counts
@@ -73,7 +73,7 @@ tk_status_t tk_load_uniform(const tk_router_t *r, int threads, double *pair_load
  * tk_load_compute lowers its thread count to fit the machine's physical
  * memory and refuses (TK_ELIMIT) when one thread does not fit; callers with
  * a tighter limit compare this estimate first.  O(1). */
-uint64_t tk_load_bytes(const tk_graph_t *g, int threads);
+TK_API uint64_t tk_load_bytes(const tk_graph_t *g, int threads);
 
 /* Summary of arc loads.  For undirected graphs each direction of a link is
  * its own arc (capacity per direction).  Per class c (0 .. nclasses-1) and
@@ -85,16 +85,16 @@ typedef struct tk_load_summary {
     int64_t *arcs;    /* nclasses+1: arcs in the class                */
     int64_t argmax;   /* an arc of largest load/capacity (smallest id) */
 } tk_load_summary_t;
-tk_status_t tk_load_summarize(const tk_graph_t *g, const double *arcload, tk_load_summary_t *out,
+TK_API tk_status_t tk_load_summarize(const tk_graph_t *g, const double *arcload, tk_load_summary_t *out,
                               tk_error_t *err);
-void tk_load_summary_destroy(tk_load_summary_t *s);
+TK_API void tk_load_summary_destroy(tk_load_summary_t *s);
 
 /* Saturation throughput per server implied by loads in link-capacity units
  * at offered load 1 (tk_pattern_to_switch's units): min(1, 1 / max load),
  * and never above the injection/ejection limits of dem (1 / largest
  * endpoint total).  For the one-unit-per-pair all-to-all, scale first:
  * see topo-load(1). */
-double tk_load_throughput(double max_load, const tk_swdemand_t *dem);
+TK_API double tk_load_throughput(double max_load, const tk_swdemand_t *dem);
 
 #ifdef __cplusplus
 }

@@ -87,7 +87,7 @@ typedef struct tk_mcf_opts {
 } tk_mcf_opts_t;
 
 /* Defaults: auto, eps 0.01, no time limit, no server limits, no links. */
-void tk_mcf_opts_init(tk_mcf_opts_t *o);
+TK_API void tk_mcf_opts_init(tk_mcf_opts_t *o);
 
 typedef struct tk_mcf_result {
     double theta;           /* feasible concurrent multiplier (lower bound) */
@@ -109,8 +109,8 @@ typedef struct tk_mcf_result {
     double *sat_load; /* flow / capacity at theta                      */
 } tk_mcf_result_t;
 
-void tk_mcf_result_init(tk_mcf_result_t *r);
-void tk_mcf_result_destroy(tk_mcf_result_t *r);
+TK_API void tk_mcf_result_init(tk_mcf_result_t *r);
+TK_API void tk_mcf_result_destroy(tk_mcf_result_t *r);
 
 /* Maximum concurrent flow of demands d on g with unrestricted routing.
  * d->n must equal g->n.  A demand set with no network demand has theta =
@@ -120,7 +120,7 @@ void tk_mcf_result_destroy(tk_mcf_result_t *r);
  * Exact: LP of (S*m + 1) columns and (S*(n-1) + m) rows, S sources with
  * demand; simplex time is superlinear.  Approx: O(phases * S * m log n)
  * time, O(m + n) memory per thread. */
-tk_status_t tk_mcf_solve(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
+TK_API tk_status_t tk_mcf_solve(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
                          tk_mcf_result_t *out, tk_error_t *err);
 
 /* Maximum concurrent flow restricted to the paths of a routing model: one
@@ -144,7 +144,7 @@ tk_status_t tk_mcf_solve(const tk_graph_t *g, const tk_swdemand_t *d, const tk_m
  * the barrier's flow uses (accepted when it meets the barrier's bound
  * within 1e-9), else the simplex over all paths.  Errors as tk_mcf_solve,
  * plus the router's. */
-tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d, uint64_t max_paths,
+TK_API tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d, uint64_t max_paths,
                                const tk_mcf_opts_t *o, tk_mcf_result_t *out, tk_error_t *err);
 
 /* Uniform all-to-all in topokit(7) units: every switch s sends
@@ -152,13 +152,13 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d, uin
  * endpoint offers load 1; inject/eject are 1.  Free with tk_mcf_demand_free.
  * Errors: TK_ELIMIT (n^2 entries beyond mem_limit, 0 = none), TK_ENOMEM,
  * TK_EINVAL (n < 2).  Time and memory O(n^2). */
-tk_status_t tk_mcf_uniform(const tk_graph_t *g, uint64_t mem_limit, tk_swdemand_t *out,
+TK_API tk_status_t tk_mcf_uniform(const tk_graph_t *g, uint64_t mem_limit, tk_swdemand_t *out,
                            tk_error_t *err);
 /* Free the arrays of a demand set built by tk_mcf_uniform (or by hand with
  * malloc) and zero it. */
-void tk_mcf_demand_free(tk_swdemand_t *d);
+TK_API void tk_mcf_demand_free(tk_swdemand_t *d);
 
-const char *tk_mcf_method_name(tk_mcf_method_t m);
+TK_API const char *tk_mcf_method_name(tk_mcf_method_t m);
 
 #ifdef __cplusplus
 }

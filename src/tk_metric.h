@@ -55,19 +55,19 @@ typedef struct tk_dist_summary {
  * number of sources searched at once.  Time O(n * m / word) with the
  * bit-parallel engine.  Results do not depend on the thread count.
  * Free the arrays with tk_dist_summary_destroy. */
-tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts, tk_dist_summary_t *out,
+TK_API tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts, tk_dist_summary_t *out,
                             tk_error_t *err);
-void tk_dist_summary_destroy(tk_dist_summary_t *s);
+TK_API void tk_dist_summary_destroy(tk_dist_summary_t *s);
 
 /* Single-source BFS: dist[] (n entries, caller-allocated) gets hop counts
  * from s, TK_INF for unreachable switches.  O(n + m). */
-tk_status_t tk_bfs(const tk_graph_t *g, tk_id_t s, int32_t *dist, tk_error_t *err);
+TK_API tk_status_t tk_bfs(const tk_graph_t *g, tk_id_t s, int32_t *dist, tk_error_t *err);
 
 /* Girth: length of a shortest cycle.  Undirected graphs: of the underlying
  * multigraph (a self-loop is a cycle of length 1, two parallel links one of
  * length 2).  Directed graphs: shortest directed cycle (self-loop 1, an arc
  * pair u->v->u 2).  TK_INF if acyclic.  O(n * m) worst case. */
-tk_status_t tk_girth(const tk_graph_t *g, int threads, int32_t *girth, tk_error_t *err);
+TK_API tk_status_t tk_girth(const tk_graph_t *g, int threads, int32_t *girth, tk_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -35,7 +35,7 @@ extern "C" {
  * Errors: TK_EINVAL (NULL argument), TK_ERANGE (s out of range, or some
  * count exceeds 2^128 - 1: the graph is refused, no count is rounded).
  * Time O(n + m), no allocation. */
-tk_status_t tk_sigma_from(const tk_graph_t *g, tk_id_t s, int32_t *dist, unsigned __int128 *sigma,
+TK_API tk_status_t tk_sigma_from(const tk_graph_t *g, tk_id_t s, int32_t *dist, unsigned __int128 *sigma,
                           tk_id_t *queue, tk_error_t *err);
 
 /* Shortest-path count statistics by distance, over the ordered pairs (s,t),
@@ -62,13 +62,13 @@ typedef struct tk_sigma_summary {
  * count, whatever the thread count).
  * Time O(n (n + m)); memory O(n) per thread (28 bytes per switch) plus
  * O(diameter) for the result. */
-tk_status_t tk_sigma_summary(const tk_graph_t *g, int threads, tk_sigma_summary_t *out,
+TK_API tk_status_t tk_sigma_summary(const tk_graph_t *g, int threads, tk_sigma_summary_t *out,
                              tk_error_t *err);
-void tk_sigma_summary_destroy(tk_sigma_summary_t *s);
+TK_API void tk_sigma_summary_destroy(tk_sigma_summary_t *s);
 
 /* Average of the sigma values at distance d as a double (sum / pairs);
  * 0 when there is no pair at that distance. */
-double tk_sigma_summary_avg(const tk_sigma_summary_t *s, int32_t d);
+TK_API double tk_sigma_summary_avg(const tk_sigma_summary_t *s, int32_t d);
 
 /* ------------------------------------------------------------------------ */
 /* k shortest simple paths and hop-limited simple-path counts.              */
@@ -136,9 +136,9 @@ typedef struct tk_ksp_result {
  * Free with tk_ksp_result_destroy.
  * Errors: TK_EINVAL (k < 0, H < 0, both 0, n < 2 for sampling),
  * TK_ERANGE (a raw-path count exceeds 2^64 - 1), TK_ENOMEM. */
-tk_status_t tk_ksp(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_ksp_result_t *out,
+TK_API tk_status_t tk_ksp(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_ksp_result_t *out,
                    tk_error_t *err);
-void tk_ksp_result_destroy(tk_ksp_result_t *r);
+TK_API void tk_ksp_result_destroy(tk_ksp_result_t *r);
 
 #ifdef __cplusplus
 }

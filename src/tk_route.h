@@ -91,7 +91,7 @@ typedef struct tk_route_spec {
 
 /* Parse a model's text form.  Errors: TK_EINVAL with a message that starts
  * with the text ("ksp:0: K must be at least 1"). */
-tk_status_t tk_route_parse(const char *text, tk_route_spec_t *out, tk_error_t *err);
+TK_API tk_status_t tk_route_parse(const char *text, tk_route_spec_t *out, tk_error_t *err);
 
 /* A routing model prepared for one graph (distance tables, group
  * structure, ...).  Immutable after tk_router_new, so one router serves
@@ -100,16 +100,16 @@ tk_status_t tk_route_parse(const char *text, tk_route_spec_t *out, tk_error_t *e
  * classes for dragonfly-*, an unknown class in a weight option),
  * TK_EDISCONNECTED, TK_ELIMIT, TK_ENOMEM. */
 typedef struct tk_router tk_router_t;
-tk_status_t tk_router_new(const tk_graph_t *g, const tk_route_spec_t *spec, int threads,
+TK_API tk_status_t tk_router_new(const tk_graph_t *g, const tk_route_spec_t *spec, int threads,
                           uint64_t mem_limit, tk_router_t **out, tk_error_t *err);
-void tk_router_free(tk_router_t *r);
-const tk_graph_t *tk_router_graph(const tk_router_t *r);
-const tk_route_spec_t *tk_router_spec(const tk_router_t *r);
+TK_API void tk_router_free(tk_router_t *r);
+TK_API const tk_graph_t *tk_router_graph(const tk_router_t *r);
+TK_API const tk_route_spec_t *tk_router_spec(const tk_router_t *r);
 
 /* Per-thread workspace of a router. */
 typedef struct tk_route_ws tk_route_ws_t;
-tk_status_t tk_route_ws_new(const tk_router_t *r, tk_route_ws_t **out, tk_error_t *err);
-void tk_route_ws_free(tk_route_ws_t *ws);
+TK_API tk_status_t tk_route_ws_new(const tk_router_t *r, tk_route_ws_t **out, tk_error_t *err);
+TK_API void tk_route_ws_free(tk_route_ws_t *ws);
 
 /* A weighted set of paths of one pair: path i is the arcs
  * arc[off[i] .. off[i+1]-1] (arc ids of the graph, in order from s to t)
@@ -121,14 +121,14 @@ typedef struct tk_pathset {
     double *w;
     int64_t cap_paths, cap_arcs; /* allocated sizes (internal) */
 } tk_pathset_t;
-void tk_pathset_init(tk_pathset_t *ps);
-void tk_pathset_destroy(tk_pathset_t *ps);
+TK_API void tk_pathset_init(tk_pathset_t *ps);
+TK_API void tk_pathset_destroy(tk_pathset_t *ps);
 
 /* The paths of pair (s, t) under the router's model, at most max_paths of
  * them (0 = no limit): more is TK_ELIMIT, so a caller never enumerates a
  * factorial set by accident (use tk_route_count or the load engine).
  * Deterministic order.  Errors: TK_ERANGE (ids), TK_ELIMIT, TK_ENOMEM. */
-tk_status_t tk_route_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
+TK_API tk_status_t tk_route_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
                            uint64_t max_paths, tk_pathset_t *out, tk_error_t *err);
 
 /* Path count and length statistics of one pair, by counting where the
@@ -140,7 +140,7 @@ typedef struct tk_route_count {
     int32_t min_len, max_len;
     double avg_len;
 } tk_route_count_t;
-tk_status_t tk_route_count(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
+TK_API tk_status_t tk_route_count(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
                            tk_route_count_t *out, tk_error_t *err);
 
 #ifdef __cplusplus

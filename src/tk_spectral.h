@@ -23,7 +23,7 @@ typedef enum tk_eig_solver {
 } tk_eig_solver_t;
 
 /* Name of a solver: "auto", "dense", "lanczos", "cholmod", "none". */
-const char *tk_eig_solver_name(tk_eig_solver_t s);
+TK_API const char *tk_eig_solver_name(tk_eig_solver_t s);
 
 typedef struct tk_spectral_opts {
     tk_eig_solver_t solver; /* TK_EIG_AUTO or a forced solver              */
@@ -82,7 +82,7 @@ typedef struct tk_bisect_result {
  * Time: dense O(n^3); Lanczos O(k (m + k n)) for k iterations; CHOLMOD
  * the factorisation plus O(k (nnz(factor) + k n)).  Memory: dense 2 n^2
  * doubles, Lanczos k n doubles, CHOLMOD the factor. */
-tk_status_t tk_laplacian_lambda2(const tk_graph_t *g, const tk_spectral_opts_t *opts,
+TK_API tk_status_t tk_laplacian_lambda2(const tk_graph_t *g, const tk_spectral_opts_t *opts,
                                  double *lambda2, double *vec, tk_eig_solver_t *used,
                                  tk_error_t *err);
 
@@ -95,9 +95,9 @@ tk_status_t tk_laplacian_lambda2(const tk_graph_t *g, const tk_spectral_opts_t *
  * the thread count.  Errors as tk_laplacian_lambda2.  Free `out` with
  * tk_bisect_result_destroy (also after an error).
  * Time: the eigen-solve plus O(passes * m log n) per candidate cut. */
-tk_status_t tk_bisect(const tk_graph_t *g, const tk_spectral_opts_t *opts, tk_bisect_result_t *out,
+TK_API tk_status_t tk_bisect(const tk_graph_t *g, const tk_spectral_opts_t *opts, tk_bisect_result_t *out,
                       tk_error_t *err);
-void tk_bisect_result_destroy(tk_bisect_result_t *r);
+TK_API void tk_bisect_result_destroy(tk_bisect_result_t *r);
 
 #ifdef __cplusplus
 }

@@ -24,7 +24,7 @@ typedef struct tk_sample_stats {
  * mean at `level` (0 < level < 1, e.g. 0.95): mean +- halfwidth.
  * Errors: TK_EINVAL (n < 1, a value not finite, level outside (0,1)).
  * Time O(n), no allocation. */
-tk_status_t tk_sample_stats(const double *x, int64_t n, double level, tk_sample_stats_t *out,
+TK_API tk_status_t tk_sample_stats(const double *x, int64_t n, double level, tk_sample_stats_t *out,
                             tk_error_t *err);
 
 #ifdef __cplusplus

@@ -23,6 +23,6 @@
 #include "tk_mcf.h"
 
 /* Library version string, e.g. "0.1.0". */
-const char *tk_version(void);
+TK_API const char *tk_version(void);
 
 #endif /* TOPOKIT_H */

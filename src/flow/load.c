@@ -192,7 +192,7 @@ static tk_status_t engine_run(const engine_t *e, int threads, double *arcload, t
         accs[tid] = acc;
         int ok = cacc && acc && ws;
         if (!ok) {
-#pragma omp critical(tk_load_err)
+#pragma omp critical
             if (bad_unit > -1) {
                 bad_unit = -1;
                 tk_error_set(&bad_err, TK_ENOMEM, NULL, 0, "link load: out of memory");
@@ -213,7 +213,7 @@ static tk_status_t engine_run(const engine_t *e, int threads, double *arcload, t
                 tk_error_t le;
                 tk_error_clear(&le);
                 if (e->unit(e->ctx, ws, (tk_id_t)u, cacc, &le) != TK_OK) {
-#pragma omp critical(tk_load_err)
+#pragma omp critical
                     if (u < bad_unit) {
                         bad_unit = u;
                         bad_err = le;

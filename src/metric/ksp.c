@@ -596,7 +596,7 @@ tk_status_t tk_ksp(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_ksp_result
                 }
             }
         }
-#pragma omp critical(tk_ksp_merge)
+#pragma omp critical
         {
             if (ok)
                 merge(out, &w.r);

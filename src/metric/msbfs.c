@@ -404,7 +404,7 @@ tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts, tk_
                 __atomic_store_n(&cancel, 1, __ATOMIC_RELAXED);
         }
         if (have) {
-#pragma omp critical(tk_msbfs_merge)
+#pragma omp critical
             {
                 pairs += ws.pairs;
                 dist_sum += ws.dist_sum;

@@ -238,7 +238,7 @@ tk_status_t tk_sigma_summary(const tk_graph_t *g, int threads, tk_sigma_summary_
                 __atomic_store_n(&failed, 1, __ATOMIC_RELAXED);
             }
         }
-#pragma omp critical(tk_sigma_merge)
+#pragma omp critical
         {
             if (lst != TK_OK) {
                 /* Report the failure with the smallest status code seen
