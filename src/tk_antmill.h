@@ -64,8 +64,8 @@ typedef struct tk_antmill_stats {
  * cut at depth delta that counts shortest paths capped at 2; O(n + m) more
  * for the search.  Time: O(n * ball(delta) * d) for the table; the search
  * is randomized, typically O(n^2 log n) for an RRG. */
-TK_API tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts, tk_id_t *cycle,
-                              tk_antmill_stats_t *stats, tk_error_t *err);
+TK_API tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts,
+                                     tk_id_t *cycle, tk_antmill_stats_t *stats, tk_error_t *err);
 
 /* Independent verifier.  Checks that cycle (len entries) is a Hamiltonian
  * cycle of g (len == n, ids in range, no repeats, an arc x_i -> x_{i+1} for
@@ -74,8 +74,8 @@ TK_API tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_
  * then line i+1) name the input in errors: TK_EFORMAT with where:line of
  * the offending entry.  Time O(n * (n + m)), memory O(n). */
 TK_API tk_status_t tk_antmill_verify(const tk_graph_t *g, const tk_id_t *cycle, int64_t len,
-                              const char *where, const long *lines, int32_t *delta,
-                              tk_error_t *err);
+                                     const char *where, const long *lines, int32_t *delta,
+                                     tk_error_t *err);
 
 /* Cycle file (topokit-formats(5)): `#` comment lines and blank lines are
  * ignored; every other line holds one switch id.  Reads the ids into a new
@@ -83,13 +83,13 @@ TK_API tk_status_t tk_antmill_verify(const tk_graph_t *g, const tk_id_t *cycle, 
  * by the caller with free()).  Checks each id against n (TK_ERANGE), repeats
  * (TK_EFORMAT naming the first line) and the count (TK_EFORMAT).  Does not
  * check adjacency: tk_antmill_verify does.  Time O(len + n). */
-TK_API tk_status_t tk_cycle_read(FILE *fp, const char *name, int64_t n, tk_id_t **cycle, int64_t *len,
-                          long **lines, tk_error_t *err);
+TK_API tk_status_t tk_cycle_read(FILE *fp, const char *name, int64_t n, tk_id_t **cycle,
+                                 int64_t *len, long **lines, tk_error_t *err);
 /* Write a cycle file: the comment lines `# topokit-cycle 1`, `# topology
  * SPEC`, `# delta D` and `# seed S` (omitted when comment is NULL, else the
  * free text `comment` after them), then one id per line. */
-TK_API tk_status_t tk_cycle_write(FILE *fp, const tk_graph_t *g, const tk_id_t *cycle, int32_t delta,
-                           const char *comment, tk_error_t *err);
+TK_API tk_status_t tk_cycle_write(FILE *fp, const tk_graph_t *g, const tk_id_t *cycle,
+                                  int32_t delta, const char *comment, tk_error_t *err);
 
 /* The (H, lambda)-Ant-mill pattern of a cycle: server j of x_i sends weight 1
  * to server j of x_{i+lambda} (server level; every switch must have the same
@@ -98,7 +98,7 @@ TK_API tk_status_t tk_cycle_write(FILE *fp, const tk_graph_t *g, const tk_id_t *
  * to the spec "antmill lambda=L".  Errors: TK_EINVAL (lambda, unequal
  * servers), TK_ENOMEM.  Time O(n p). */
 TK_API tk_status_t tk_antmill_pattern(const tk_graph_t *g, const tk_id_t *cycle, int32_t lambda,
-                               const char *spec_extra, tk_pattern_t **out, tk_error_t *err);
+                                      const char *spec_extra, tk_pattern_t **out, tk_error_t *err);
 
 /* Medoid of m points of k features (row-major x[i*k + f]): features are
  * standardized (z-scores with the population standard deviation; a constant
@@ -107,7 +107,7 @@ TK_API tk_status_t tk_antmill_pattern(const tk_graph_t *g, const tk_id_t *cycle,
  * z (may be NULL) receives the standardized features, sumdist (may be NULL)
  * the summed distances.  Errors: TK_EINVAL (m < 1, k < 1).  Time O(m^2 k). */
 TK_API tk_status_t tk_medoid_select(const double *x, int64_t m, int k, double *z, double *sumdist,
-                             int64_t *medoid, tk_error_t *err);
+                                    int64_t *medoid, tk_error_t *err);
 
 #ifdef __cplusplus
 }

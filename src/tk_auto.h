@@ -113,7 +113,7 @@ typedef struct tk_auto {
  * worst), plus O(generators * m log deg) for the arc orbits.  Memory
  * O(n + m).  Not thread-safe (see above). */
 TK_API tk_status_t tk_auto_compute(const tk_graph_t *g, const tk_auto_opts_t *opts, tk_auto_t *out,
-                            tk_error_t *err);
+                                   tk_error_t *err);
 TK_API void tk_auto_destroy(tk_auto_t *a);
 
 /* Isomorphism test: *iso = 1 if a and b are isomorphic in the sense above
@@ -123,8 +123,8 @@ TK_API void tk_auto_destroy(tk_auto_t *a);
  * opts is given; a capped-out search gives TK_EUNSUPPORTED).
  * Errors: as tk_auto_compute.  Time and memory: as tk_auto_compute on each
  * graph.  Not thread-safe. */
-TK_API tk_status_t tk_auto_isomorphic(const tk_graph_t *a, const tk_graph_t *b, const tk_auto_opts_t *opts,
-                               int *iso, tk_error_t *err);
+TK_API tk_status_t tk_auto_isomorphic(const tk_graph_t *a, const tk_graph_t *b,
+                                      const tk_auto_opts_t *opts, int *iso, tk_error_t *err);
 
 #ifdef __cplusplus
 }

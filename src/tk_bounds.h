@@ -71,7 +71,8 @@ typedef struct tk_bounds {
  * N < 2, r < 1, k < 1; TK_ELIMIT for parameters above the TK_BOUNDS_MAX_*
  * limits or bounds that would overflow 128 bits ("H=9: r^H overflows ...").
  * Time O(log_r(kN) + H) (closed forms for r <= 2); no allocation. */
-TK_API tk_status_t tk_bounds_compute(const tk_bounds_params_t *p, tk_bounds_t *out, tk_error_t *err);
+TK_API tk_status_t tk_bounds_compute(const tk_bounds_params_t *p, tk_bounds_t *out,
+                                     tk_error_t *err);
 
 /* Format an unsigned 128-bit integer in decimal into buf (at least 40
  * bytes).  Returns the length. */
@@ -116,7 +117,7 @@ typedef struct tk_traffic_bounds {
  * non-finite Dbar ("Dbar=...: ..."), or lambda > 0 with p = 0 is fine (NA).
  * O(1). */
 TK_API tk_status_t tk_traffic_bounds(const tk_traffic_params_t *p, tk_traffic_bounds_t *out,
-                              tk_error_t *err);
+                                     tk_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -65,7 +65,7 @@ TK_API void tk_error_clear(tk_error_t *err);
 /* Fill err (if not NULL) and return code.  where may be NULL.  Printf-style.
  * Typical use:  return tk_error_set(err, TK_EFORMAT, name, line, "bad id '%s'", tok); */
 TK_API tk_status_t tk_error_set(tk_error_t *err, tk_status_t code, const char *where, long line,
-                         const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+                                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* Short English name of a status code ("out of memory", ...). */
 TK_API const char *tk_status_str(tk_status_t code);
@@ -207,7 +207,7 @@ TK_API tk_status_t tk_builder_new(tk_builder_t **out, int64_t n, int directed, t
 TK_API tk_status_t tk_builder_reserve(tk_builder_t *b, int64_t links, tk_error_t *err);
 TK_API tk_status_t tk_builder_add(tk_builder_t *b, int64_t u, int64_t v, tk_error_t *err);
 TK_API tk_status_t tk_builder_add_ex(tk_builder_t *b, int64_t u, int64_t v, int cls, double cap,
-                              tk_error_t *err);
+                                     tk_error_t *err);
 /* Index of class `name`, adding it if new (at most TK_MAX_CLASSES). */
 TK_API tk_status_t tk_builder_class(tk_builder_t *b, const char *name, int *cls, tk_error_t *err);
 TK_API tk_status_t tk_builder_set_servers_uniform(tk_builder_t *b, int32_t p, tk_error_t *err);
@@ -215,7 +215,8 @@ TK_API tk_status_t tk_builder_set_servers(tk_builder_t *b, int64_t u, int32_t p,
 TK_API tk_status_t tk_builder_set_group(tk_builder_t *b, int64_t u, int32_t group, tk_error_t *err);
 /* Declare ncoord coordinates per switch (once), then set them per switch. */
 TK_API tk_status_t tk_builder_set_ncoord(tk_builder_t *b, int ncoord, tk_error_t *err);
-TK_API tk_status_t tk_builder_set_coord(tk_builder_t *b, int64_t u, const int32_t *coord, tk_error_t *err);
+TK_API tk_status_t tk_builder_set_coord(tk_builder_t *b, int64_t u, const int32_t *coord,
+                                        tk_error_t *err);
 TK_API tk_status_t tk_builder_set_spec(tk_builder_t *b, const char *spec, tk_error_t *err);
 /* Number of links added so far. */
 TK_API int64_t tk_builder_links(const tk_builder_t *b);

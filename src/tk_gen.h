@@ -25,14 +25,14 @@ TK_API int tk_kv_has(const tk_kv_t *kv, const char *key);
  * "missing parameter KEY".  Non-numeric, trailing junk or out of range:
  * TK_EINVAL / TK_ERANGE naming the key. */
 TK_API tk_status_t tk_kv_int(tk_kv_t *kv, const char *key, int64_t min, int64_t max, int has_def,
-                      int64_t def, int64_t *out, tk_error_t *err);
+                             int64_t def, int64_t *out, tk_error_t *err);
 /* Comma-separated list of integers in [min, max], 1..maxcount entries.
  * *out is allocated (caller frees), *count set. */
-TK_API tk_status_t tk_kv_int_list(tk_kv_t *kv, const char *key, int64_t min, int64_t max, int maxcount,
-                           int64_t **out, int *count, tk_error_t *err);
+TK_API tk_status_t tk_kv_int_list(tk_kv_t *kv, const char *key, int64_t min, int64_t max,
+                                  int maxcount, int64_t **out, int *count, tk_error_t *err);
 /* String value, or def (may be NULL) when absent and has_def. */
-TK_API tk_status_t tk_kv_str(tk_kv_t *kv, const char *key, int has_def, const char *def, const char **out,
-                      tk_error_t *err);
+TK_API tk_status_t tk_kv_str(tk_kv_t *kv, const char *key, int has_def, const char *def,
+                             const char **out, tk_error_t *err);
 /* TK_EINVAL "unknown parameter KEY for FAMILY" for the first unused key. */
 TK_API tk_status_t tk_kv_check_unused(const tk_kv_t *kv, const char *family, tk_error_t *err);
 
@@ -69,15 +69,15 @@ TK_API const tk_family_t *tk_family_find(const char *name);
  * (unknown family or key, missing key, non-integer value, empty list item:
  * topo-gen exits 2); impossible values give TK_ERANGE and sizes that do not
  * fit TK_ELIMIT (exit 1).  Messages start with the parameter. */
-TK_API tk_status_t tk_generate(const char *family, int argc, char *const argv[], const tk_gen_opts_t *o,
-                        tk_graph_t **g, tk_error_t *err);
+TK_API tk_status_t tk_generate(const char *family, int argc, char *const argv[],
+                               const tk_gen_opts_t *o, tk_graph_t **g, tk_error_t *err);
 
 /* ------------------------------------------------------------------------ */
 /* Direct generator entry points (servers per switch = 1; spec set). */
 
 /* Random simple connected d-regular graph on n switches; see topo-gen(1). */
-TK_API tk_status_t tk_gen_rrg(int64_t n, int64_t d, uint64_t seed, uint64_t mem_limit, tk_graph_t **g,
-                       tk_error_t *err);
+TK_API tk_status_t tk_gen_rrg(int64_t n, int64_t d, uint64_t seed, uint64_t mem_limit,
+                              tk_graph_t **g, tk_error_t *err);
 /* Generalized De Bruijn digraph: i -> (i*r + a) mod n, 0 <= a < r. */
 TK_API tk_status_t tk_gen_gdbg(int64_t n, int64_t r, tk_graph_t **g, tk_error_t *err);
 /* Imase-Itoh digraph: i -> (-i*d - a) mod n, 1 <= a <= d. */
@@ -89,7 +89,8 @@ TK_API tk_status_t tk_gen_debruijn(int64_t d, int64_t D, tk_graph_t **g, tk_erro
 TK_API tk_status_t tk_gen_complete(int64_t n, tk_graph_t **g, tk_error_t *err);
 TK_API tk_status_t tk_gen_ring(int64_t n, tk_graph_t **g, tk_error_t *err);
 /* Torus (wrap=1) or mesh (wrap=0) with the given side lengths. */
-TK_API tk_status_t tk_gen_grid(const int64_t *sides, int ndims, int wrap, tk_graph_t **g, tk_error_t *err);
+TK_API tk_status_t tk_gen_grid(const int64_t *sides, int ndims, int wrap, tk_graph_t **g,
+                               tk_error_t *err);
 TK_API tk_status_t tk_gen_hypercube(int64_t dim, tk_graph_t **g, tk_error_t *err);
 /* HyperX / Hamming graph: complete graph along every dimension. */
 TK_API tk_status_t tk_gen_hyperx(const int64_t *sides, int ndims, tk_graph_t **g, tk_error_t *err);
@@ -105,13 +106,15 @@ enum { TK_ARR_PALMTREE = 0, TK_ARR_ABSOLUTE = 1, TK_ARR_CIRCULANT = 2, TK_ARR_RA
  * used by TK_ARR_RANDOM only.  Errors: TK_ERANGE, TK_ELIMIT, TK_ENOMEM.
  * Time and memory O(g*a*(a+h)). */
 TK_API tk_status_t tk_gen_dragonfly(int64_t p, int64_t a, int64_t h, int64_t g, int arrangement,
-                             uint64_t seed, uint64_t mem_limit, tk_graph_t **out, tk_error_t *err);
+                                    uint64_t seed, uint64_t mem_limit, tk_graph_t **out,
+                                    tk_error_t *err);
 /* Dragonfly+ / Megafly: g groups of L leaves and S spines (complete
  * bipartite, class "updown"), p servers per leaf, h global links per spine
  * (class "global", arranged as tk_gen_dragonfly with the spines as routers).
  * Errors and cost as tk_gen_dragonfly. */
-TK_API tk_status_t tk_gen_dfplus(int64_t L, int64_t S, int64_t p, int64_t h, int64_t g, int arrangement,
-                          uint64_t seed, uint64_t mem_limit, tk_graph_t **out, tk_error_t *err);
+TK_API tk_status_t tk_gen_dfplus(int64_t L, int64_t S, int64_t p, int64_t h, int64_t g,
+                                 int arrangement, uint64_t seed, uint64_t mem_limit,
+                                 tk_graph_t **out, tk_error_t *err);
 /* Slim Fly (MMS graph) for a prime power q = 4w + delta, delta in {-1,0,1}:
  * 2q^2 switches of degree (3q - delta)/2.  Errors: TK_ERANGE, TK_ELIMIT,
  * TK_ENOMEM.  Time and memory O(q^3). */
@@ -121,12 +124,12 @@ TK_API tk_status_t tk_gen_slimfly(int64_t q, uint64_t mem_limit, tk_graph_t **ou
  * q a prime power.  Errors: TK_ERANGE, TK_ELIMIT, TK_ENOMEM.  Time and
  * memory O(q^3). */
 TK_API tk_status_t tk_gen_projective(int64_t q, int levi, uint64_t mem_limit, tk_graph_t **out,
-                              tk_error_t *err);
+                                     tk_error_t *err);
 /* Fat-tree (folded Clos) of k-port switches, k even, levels 2 or 3; p
  * servers per leaf switch (p < 0: k/2), none elsewhere.  Errors: TK_ERANGE,
  * TK_ELIMIT, TK_ENOMEM.  Time and memory O(k^3). */
-TK_API tk_status_t tk_gen_fattree(int64_t k, int levels, int64_t p, uint64_t mem_limit, tk_graph_t **out,
-                           tk_error_t *err);
+TK_API tk_status_t tk_gen_fattree(int64_t k, int levels, int64_t p, uint64_t mem_limit,
+                                  tk_graph_t **out, tk_error_t *err);
 
 #ifdef __cplusplus
 }

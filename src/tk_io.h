@@ -42,7 +42,7 @@ TK_API const char *tk_format_name(tk_format_t fmt);
 typedef struct tk_reader tk_reader_t;
 
 TK_API tk_status_t tk_reader_new(tk_reader_t **out, FILE *fp, const char *name, tk_format_t fmt,
-                          uint64_t mem_limit, tk_error_t *err);
+                                 uint64_t mem_limit, tk_error_t *err);
 /* Read the next graph.  Returns TK_OK and a new graph in *g, TK_EOF at the
  * end of the stream (no error), or an error (message with file and line). */
 TK_API tk_status_t tk_reader_next(tk_reader_t *r, tk_graph_t **g, tk_error_t *err);
@@ -63,8 +63,8 @@ TK_API void tk_reader_free(tk_reader_t *r);
 TK_API tk_status_t tk_write_graph(FILE *fp, const tk_graph_t *g, tk_format_t fmt, tk_error_t *err);
 
 /* Convenience: read exactly one graph from a file path ("-" = stdin). */
-TK_API tk_status_t tk_read_file(const char *path, tk_format_t fmt, uint64_t mem_limit, tk_graph_t **g,
-                         tk_error_t *err);
+TK_API tk_status_t tk_read_file(const char *path, tk_format_t fmt, uint64_t mem_limit,
+                                tk_graph_t **g, tk_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -39,7 +39,7 @@ extern "C" {
  * of tk_route_paths for every demand.  Memory O(n + m) per thread
  * (tk_load_bytes), never O(n^2). */
 TK_API tk_status_t tk_load_compute(const tk_router_t *r, const tk_swdemand_t *dem, int threads,
-                            double *arcload, tk_error_t *err);
+                                   double *arcload, tk_error_t *err);
 
 /* The switch-level all-to-all routed by `r` without materialising it (no
  * n x n demand matrix): srcw[s] (1 for every s when srcw == NULL, i.e.
@@ -49,7 +49,7 @@ TK_API tk_status_t tk_load_compute(const tk_router_t *r, const tk_swdemand_t *de
  * Errors: TK_EINVAL (a weight not finite or negative), TK_EDISCONNECTED,
  * TK_ELIMIT, TK_ENOMEM. */
 TK_API tk_status_t tk_load_all_to_all(const tk_router_t *r, const double *srcw, int threads,
-                               double *arcload, tk_error_t *err);
+                                      double *arcload, tk_error_t *err);
 
 /* The default pattern of topo-load(1) and the "uniform" of topo-antmill(1)
  * and topo-medoid(1): the switch-level all-to-all in which, at offered load
@@ -65,8 +65,8 @@ TK_API tk_status_t tk_load_all_to_all(const tk_router_t *r, const double *srcw, 
  * The saturation throughput is then
  * min(1, 1 / max(cap_load / capacity), limit).
  * Errors: as tk_load_all_to_all.  n < 2: all loads 0. */
-TK_API tk_status_t tk_load_uniform(const tk_router_t *r, int threads, double *pair_load, double *cap_load,
-                            double *limit, tk_error_t *err);
+TK_API tk_status_t tk_load_uniform(const tk_router_t *r, int threads, double *pair_load,
+                                   double *cap_load, double *limit, tk_error_t *err);
 
 /* Bytes of workspace the engines need with `threads` threads (0 counts
  * as 1) on graph g: about 32 bytes per arc and 64 per switch per thread.
@@ -85,8 +85,8 @@ typedef struct tk_load_summary {
     int64_t *arcs;    /* nclasses+1: arcs in the class                */
     int64_t argmax;   /* an arc of largest load/capacity (smallest id) */
 } tk_load_summary_t;
-TK_API tk_status_t tk_load_summarize(const tk_graph_t *g, const double *arcload, tk_load_summary_t *out,
-                              tk_error_t *err);
+TK_API tk_status_t tk_load_summarize(const tk_graph_t *g, const double *arcload,
+                                     tk_load_summary_t *out, tk_error_t *err);
 TK_API void tk_load_summary_destroy(tk_load_summary_t *s);
 
 /* Saturation throughput per server implied by loads in link-capacity units

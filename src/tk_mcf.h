@@ -121,7 +121,7 @@ TK_API void tk_mcf_result_destroy(tk_mcf_result_t *r);
  * demand; simplex time is superlinear.  Approx: O(phases * S * m log n)
  * time, O(m + n) memory per thread. */
 TK_API tk_status_t tk_mcf_solve(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
-                         tk_mcf_result_t *out, tk_error_t *err);
+                                tk_mcf_result_t *out, tk_error_t *err);
 
 /* Maximum concurrent flow restricted to the paths of a routing model: one
  * variable per path of each demand pair's path set (tk_route_paths, at most
@@ -144,8 +144,9 @@ TK_API tk_status_t tk_mcf_solve(const tk_graph_t *g, const tk_swdemand_t *d, con
  * the barrier's flow uses (accepted when it meets the barrier's bound
  * within 1e-9), else the simplex over all paths.  Errors as tk_mcf_solve,
  * plus the router's. */
-TK_API tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d, uint64_t max_paths,
-                               const tk_mcf_opts_t *o, tk_mcf_result_t *out, tk_error_t *err);
+TK_API tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
+                                      uint64_t max_paths, const tk_mcf_opts_t *o,
+                                      tk_mcf_result_t *out, tk_error_t *err);
 
 /* Uniform all-to-all in topokit(7) units: every switch s sends
  * p(s)/(n-1) to every other switch (p(s) servers, 1 when none), so each
@@ -153,7 +154,7 @@ TK_API tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t 
  * Errors: TK_ELIMIT (n^2 entries beyond mem_limit, 0 = none), TK_ENOMEM,
  * TK_EINVAL (n < 2).  Time and memory O(n^2). */
 TK_API tk_status_t tk_mcf_uniform(const tk_graph_t *g, uint64_t mem_limit, tk_swdemand_t *out,
-                           tk_error_t *err);
+                                  tk_error_t *err);
 /* Free the arrays of a demand set built by tk_mcf_uniform (or by hand with
  * malloc) and zero it. */
 TK_API void tk_mcf_demand_free(tk_swdemand_t *d);

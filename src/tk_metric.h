@@ -55,8 +55,8 @@ typedef struct tk_dist_summary {
  * number of sources searched at once.  Time O(n * m / word) with the
  * bit-parallel engine.  Results do not depend on the thread count.
  * Free the arrays with tk_dist_summary_destroy. */
-TK_API tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts, tk_dist_summary_t *out,
-                            tk_error_t *err);
+TK_API tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts,
+                                   tk_dist_summary_t *out, tk_error_t *err);
 TK_API void tk_dist_summary_destroy(tk_dist_summary_t *s);
 
 /* Single-source BFS: dist[] (n entries, caller-allocated) gets hop counts

@@ -35,8 +35,8 @@ extern "C" {
  * Errors: TK_EINVAL (NULL argument), TK_ERANGE (s out of range, or some
  * count exceeds 2^128 - 1: the graph is refused, no count is rounded).
  * Time O(n + m), no allocation. */
-TK_API tk_status_t tk_sigma_from(const tk_graph_t *g, tk_id_t s, int32_t *dist, unsigned __int128 *sigma,
-                          tk_id_t *queue, tk_error_t *err);
+TK_API tk_status_t tk_sigma_from(const tk_graph_t *g, tk_id_t s, int32_t *dist,
+                                 unsigned __int128 *sigma, tk_id_t *queue, tk_error_t *err);
 
 /* Shortest-path count statistics by distance, over the ordered pairs (s,t),
  * s != t, with t reachable from s.  Index d = 1 .. len-1 is the distance
@@ -63,7 +63,7 @@ typedef struct tk_sigma_summary {
  * Time O(n (n + m)); memory O(n) per thread (28 bytes per switch) plus
  * O(diameter) for the result. */
 TK_API tk_status_t tk_sigma_summary(const tk_graph_t *g, int threads, tk_sigma_summary_t *out,
-                             tk_error_t *err);
+                                    tk_error_t *err);
 TK_API void tk_sigma_summary_destroy(tk_sigma_summary_t *s);
 
 /* Average of the sigma values at distance d as a double (sum / pairs);
@@ -137,7 +137,7 @@ typedef struct tk_ksp_result {
  * Errors: TK_EINVAL (k < 0, H < 0, both 0, n < 2 for sampling),
  * TK_ERANGE (a raw-path count exceeds 2^64 - 1), TK_ENOMEM. */
 TK_API tk_status_t tk_ksp(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_ksp_result_t *out,
-                   tk_error_t *err);
+                          tk_error_t *err);
 TK_API void tk_ksp_result_destroy(tk_ksp_result_t *r);
 
 #ifdef __cplusplus

@@ -51,12 +51,13 @@ typedef struct tk_pattern {
 
 /* New empty pattern.  spec and topology may be NULL (stored as ""). */
 TK_API tk_status_t tk_pattern_new(tk_pattern_t **out, tk_level_t level, int64_t endpoints,
-                           const char *spec, const char *topology, tk_error_t *err);
+                                  const char *spec, const char *topology, tk_error_t *err);
 TK_API void tk_pattern_free(tk_pattern_t *p);
 
 /* Append a demand.  Errors: TK_ERANGE (id outside 0..endpoints-1),
  * TK_EINVAL (w not finite or <= 0), TK_ENOMEM. */
-TK_API tk_status_t tk_pattern_add(tk_pattern_t *p, int64_t src, int64_t dst, double w, tk_error_t *err);
+TK_API tk_status_t tk_pattern_add(tk_pattern_t *p, int64_t src, int64_t dst, double w,
+                                  tk_error_t *err);
 
 /* Read one pattern file (format in topokit-formats(5)).  name is used in
  * error messages (file:line).  Errors: TK_EFORMAT, TK_ERANGE, TK_EIO,
@@ -72,7 +73,7 @@ TK_API tk_status_t tk_pattern_write(FILE *fp, const tk_pattern_t *p, tk_error_t 
  * and receives at most 1, with a relative tolerance of 1e-9).  `where` names
  * the pattern in messages.  Errors: TK_EINVAL, TK_ERANGE. */
 TK_API tk_status_t tk_pattern_check(const tk_pattern_t *p, const tk_graph_t *g, const char *where,
-                             tk_error_t *err);
+                                    tk_error_t *err);
 
 /* Switch-level demands in link-capacity units at offered load 1, compressed
  * by source: the demands of switch s are dst[off[s] .. off[s+1]-1] with
@@ -96,13 +97,13 @@ typedef struct tk_swdemand {
 
 /* Aggregate a pattern (checked against g first) to switch-level demands.
  * Free with tk_swdemand_destroy.  Time O(len log len + n). */
-TK_API tk_status_t tk_pattern_to_switch(const tk_pattern_t *p, const tk_graph_t *g, tk_swdemand_t *out,
-                                 tk_error_t *err);
+TK_API tk_status_t tk_pattern_to_switch(const tk_pattern_t *p, const tk_graph_t *g,
+                                        tk_swdemand_t *out, tk_error_t *err);
 /* The switch-level all-to-all of topo-load(1)'s default: one unit from every
  * switch to every other switch (not scaled by servers).  Memory O(n^2):
  * refused with TK_ELIMIT beyond the memory limit `mem_limit` (0 = none). */
-TK_API tk_status_t tk_swdemand_all_to_all(const tk_graph_t *g, uint64_t mem_limit, tk_swdemand_t *out,
-                                   tk_error_t *err);
+TK_API tk_status_t tk_swdemand_all_to_all(const tk_graph_t *g, uint64_t mem_limit,
+                                          tk_swdemand_t *out, tk_error_t *err);
 TK_API void tk_swdemand_destroy(tk_swdemand_t *d);
 
 /* ------------------------------------------------------------------------ */
@@ -114,8 +115,8 @@ TK_API void tk_swdemand_destroy(tk_swdemand_t *d);
  * what the kind needs, e.g. groups for adv, or no permutation at distance
  * lambda exists), TK_ELIMIT, TK_ENOMEM. */
 TK_API tk_status_t tk_pattern_make(const tk_graph_t *g, const char *kind, int nparams,
-                            char *const params[], uint64_t seed, int threads, tk_pattern_t **out,
-                            tk_error_t *err);
+                                   char *const params[], uint64_t seed, int threads,
+                                   tk_pattern_t **out, tk_error_t *err);
 
 /* Names of the pattern kinds, NULL-terminated. */
 TK_API const char *const *tk_pattern_kinds(void);

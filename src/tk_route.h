@@ -101,7 +101,7 @@ TK_API tk_status_t tk_route_parse(const char *text, tk_route_spec_t *out, tk_err
  * TK_EDISCONNECTED, TK_ELIMIT, TK_ENOMEM. */
 typedef struct tk_router tk_router_t;
 TK_API tk_status_t tk_router_new(const tk_graph_t *g, const tk_route_spec_t *spec, int threads,
-                          uint64_t mem_limit, tk_router_t **out, tk_error_t *err);
+                                 uint64_t mem_limit, tk_router_t **out, tk_error_t *err);
 TK_API void tk_router_free(tk_router_t *r);
 TK_API const tk_graph_t *tk_router_graph(const tk_router_t *r);
 TK_API const tk_route_spec_t *tk_router_spec(const tk_router_t *r);
@@ -129,7 +129,7 @@ TK_API void tk_pathset_destroy(tk_pathset_t *ps);
  * factorial set by accident (use tk_route_count or the load engine).
  * Deterministic order.  Errors: TK_ERANGE (ids), TK_ELIMIT, TK_ENOMEM. */
 TK_API tk_status_t tk_route_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
-                           uint64_t max_paths, tk_pathset_t *out, tk_error_t *err);
+                                  uint64_t max_paths, tk_pathset_t *out, tk_error_t *err);
 
 /* Path count and length statistics of one pair, by counting where the
  * model allows it (min, ecmp, valiant, polarized count on DAGs; ksp and
@@ -141,7 +141,7 @@ typedef struct tk_route_count {
     double avg_len;
 } tk_route_count_t;
 TK_API tk_status_t tk_route_count(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
-                           tk_route_count_t *out, tk_error_t *err);
+                                  tk_route_count_t *out, tk_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -83,8 +83,8 @@ typedef struct tk_bisect_result {
  * the factorisation plus O(k (nnz(factor) + k n)).  Memory: dense 2 n^2
  * doubles, Lanczos k n doubles, CHOLMOD the factor. */
 TK_API tk_status_t tk_laplacian_lambda2(const tk_graph_t *g, const tk_spectral_opts_t *opts,
-                                 double *lambda2, double *vec, tk_eig_solver_t *used,
-                                 tk_error_t *err);
+                                        double *lambda2, double *vec, tk_eig_solver_t *used,
+                                        tk_error_t *err);
 
 /* Bisection bandwidth bounds: lb = lambda2 * floor(n/2) * ceil(n/2) / n
  * (a bisection has sides of floor(n/2) and ceil(n/2) switches) and ub the
@@ -95,8 +95,8 @@ TK_API tk_status_t tk_laplacian_lambda2(const tk_graph_t *g, const tk_spectral_o
  * the thread count.  Errors as tk_laplacian_lambda2.  Free `out` with
  * tk_bisect_result_destroy (also after an error).
  * Time: the eigen-solve plus O(passes * m log n) per candidate cut. */
-TK_API tk_status_t tk_bisect(const tk_graph_t *g, const tk_spectral_opts_t *opts, tk_bisect_result_t *out,
-                      tk_error_t *err);
+TK_API tk_status_t tk_bisect(const tk_graph_t *g, const tk_spectral_opts_t *opts,
+                             tk_bisect_result_t *out, tk_error_t *err);
 TK_API void tk_bisect_result_destroy(tk_bisect_result_t *r);
 
 #ifdef __cplusplus

@@ -25,7 +25,7 @@ typedef struct tk_sample_stats {
  * Errors: TK_EINVAL (n < 1, a value not finite, level outside (0,1)).
  * Time O(n), no allocation. */
 TK_API tk_status_t tk_sample_stats(const double *x, int64_t n, double level, tk_sample_stats_t *out,
-                            tk_error_t *err);
+                                   tk_error_t *err);
 
 #ifdef __cplusplus
 }
