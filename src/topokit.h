@@ -8,6 +8,7 @@
 #define TOPOKIT_VERSION_MINOR 1
 
 #include "tk_core.h"
+#include "tk_par.h"
 #include "tk_io.h"
 #include "tk_gen.h"
 #include "tk_metric.h"
