@@ -1119,6 +1119,244 @@ static void test_refuse(void)
     tk_graph_free(g);
 }
 
+/* Canonical Dragonflies, dragonfly-valiant: with one global link per
+ * group pair (a=8 h=4 g=33) every pair of routers in different groups has
+ * one path per intermediate, 264 - 16 = 248 of weight 1/248; with four
+ * (g=9) 4 x 4 per intermediate, 56 x 16 = 896 of weight 1/896.  Each path
+ * names its intermediate (outside both groups), reaches it at hop phase2,
+ * and every intermediate has the same number of paths.  Sources: every
+ * router of g=9, the routers of the first three groups of g=33. */
+static void test_dfv_census(void)
+{
+    static const struct {
+        int64_t g, nsrc;
+        int64_t paths, per_via;
+    } cases[] = {{33, 24, 248, 1}, {9, 72, 896, 16}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        tk_graph_t *g = NULL;
+        tk_gen_dragonfly(4, 8, 4, cases[c].g, TK_ARR_PALMTREE, 1, 0, &g, NULL);
+        tk_route_ws_t *ws = NULL;
+        tk_router_t *r = g ? router(g, "dragonfly-valiant", &ws) : NULL;
+        tk_pathset_t ps;
+        int64_t pairs = 0, bad = 0;
+        int *cnt = calloc((size_t)(g ? g->n : 1), sizeof *cnt);
+        double want = 1.0 / (double)cases[c].paths;
+        tk_pathset_init(&ps);
+        for (tk_id_t s = 0; r && s < cases[c].nsrc; s++)
+            for (tk_id_t t = 0; t < g->n; t++) {
+                if (g->group[s] == g->group[t])
+                    continue;
+                pairs++;
+                if (tk_route_paths(r, ws, s, t, 0, &ps, NULL) != TK_OK ||
+                    ps.npaths != cases[c].paths) {
+                    bad++;
+                    continue;
+                }
+                memset(cnt, 0, (size_t)g->n * sizeof *cnt);
+                for (int64_t i = 0; i < ps.npaths; i++) {
+                    tk_id_t m = ps.via[i];
+                    int64_t p2 = ps.phase2[i], hops = ps.off[i + 1] - ps.off[i];
+                    if (ps.w[i] != want || m < 0 || g->group[m] == g->group[s] ||
+                        g->group[m] == g->group[t] || p2 < 1 || p2 >= hops ||
+                        g->head[ps.arc[ps.off[i] + p2 - 1]] != m) {
+                        bad++;
+                        break;
+                    }
+                    cnt[m]++;
+                }
+                for (tk_id_t m = 0; m < g->n; m++)
+                    if (g->group[m] != g->group[s] && g->group[m] != g->group[t] &&
+                        cnt[m] != cases[c].per_via)
+                        bad++;
+            }
+        ok(r && pairs > 0 && bad == 0,
+           "dfly(4,8,4,%lld) dragonfly-valiant: %lld pairs in different groups, each %lld paths "
+           "of weight 1/%lld, %lld per intermediate, via and phase2 right (%lld bad)",
+           (long long)cases[c].g, (long long)pairs, (long long)cases[c].paths,
+           (long long)cases[c].paths, (long long)cases[c].per_via, (long long)bad);
+        free(cnt);
+        tk_pathset_destroy(&ps);
+        tk_route_ws_free(ws);
+        tk_router_free(r);
+        tk_graph_free(g);
+    }
+}
+
+/* tk_pathset_merge_walks: the Valiant draws of C6 0 -> 1 merge into the 6
+ * walks of the hand count, weights added (the three 5-hop walks keep 1/12,
+ * 0-5-4-3-2-1 gets 1/6 from its two draws); a merged walk whose draws
+ * disagree has no intermediate. */
+static void test_merge_walks(void)
+{
+    tk_graph_t *g = gen("ring6");
+    tk_route_ws_t *ws = NULL;
+    tk_router_t *r = router(g, "valiant", &ws);
+    tk_pathset_t ps;
+    tk_pathset_init(&ps);
+    tk_route_paths(r, ws, 0, 1, 0, &ps, NULL);
+    is_int(ps.npaths, 8, "ring6 valiant 0->1: 8 draws");
+    ok(tk_pathset_merge_walks(&ps, NULL) == TK_OK && ps.npaths == 6, "merged: 6 walks");
+    double sum = 0;
+    int two = -1;
+    for (int64_t i = 0; i < ps.npaths; i++) {
+        sum += ps.w[i];
+        if (ps.off[i + 1] - ps.off[i] == 5 && g->head[ps.arc[ps.off[i]]] == 5 &&
+            g->head[ps.arc[ps.off[i] + 1]] == 4 && g->head[ps.arc[ps.off[i] + 2]] == 3)
+            two = (int)i;
+    }
+    ok(fabs(sum - 1) < 1e-15, "merged weights sum to 1");
+    ok(two >= 0 && fabs(ps.w[two] - 1.0 / 6) < 1e-15 && ps.via[two] == -1 && ps.phase2[two] == -1,
+       "0-5-4-3-2-1: weight 1/12 + 1/12, its draws (m = 3, 4) disagree: no intermediate");
+    ok(ps.off[1] - ps.off[0] == 1 && ps.via[0] == -1 && fabs(ps.w[0] - 1.0 / 3) < 1e-15,
+       "0-1: the draws m = 0 and m = 1 (phases differ) merge to 1/3, no intermediate");
+    tk_pathset_destroy(&ps);
+    tk_route_ws_free(ws);
+    tk_router_free(r);
+    tk_graph_free(g);
+}
+
+/* tk_route_candidates against the path sets: for valiant, the minimal
+ * candidates are min's paths and group m holds the draws through m with
+ * their weights times n (the probability of m), for every m but s and t;
+ * for dragonfly-valiant, min is dragonfly-min and the groups are the
+ * routers outside both groups; models without intermediates give their
+ * own paths and no group.  Hop counts per class add up to each path's
+ * length, and on a Dragonfly every non-minimal candidate between
+ * different groups takes exactly 2 global hops. */
+static int same_paths(const tk_pathset_t *a, int64_t a0, const tk_pathset_t *b, int64_t b0,
+                      int64_t n, double scale)
+{
+    for (int64_t i = 0; i < n; i++) {
+        int64_t la = a->off[a0 + i + 1] - a->off[a0 + i], lb = b->off[b0 + i + 1] - b->off[b0 + i];
+        if (la != lb ||
+            memcmp(a->arc + a->off[a0 + i], b->arc + b->off[b0 + i], (size_t)la * sizeof *a->arc) !=
+                0 ||
+            fabs(a->w[a0 + i] * scale - b->w[b0 + i]) > 1e-15 || a->via[a0 + i] != b->via[b0 + i])
+            return 0;
+    }
+    return 1;
+}
+
+/* Append path i of src to dst with its weight times scale (test-local). */
+static void ps_add(tk_pathset_t *dst, const tk_pathset_t *src, int64_t i, double scale)
+{
+    int64_t len = src->off[i + 1] - src->off[i], base = dst->npaths ? dst->off[dst->npaths] : 0;
+    int64_t np = dst->npaths + 1;
+    dst->off = realloc(dst->off, (size_t)(np + 1) * sizeof *dst->off);
+    dst->arc = realloc(dst->arc, (size_t)(base + len + 1) * sizeof *dst->arc);
+    dst->w = realloc(dst->w, (size_t)np * sizeof *dst->w);
+    dst->via = realloc(dst->via, (size_t)np * sizeof *dst->via);
+    dst->phase2 = realloc(dst->phase2, (size_t)np * sizeof *dst->phase2);
+    if (!dst->off || !dst->arc || !dst->w || !dst->via || !dst->phase2)
+        abort();
+    dst->off[0] = 0;
+    memcpy(dst->arc + base, src->arc + src->off[i], (size_t)len * sizeof *dst->arc);
+    dst->w[np - 1] = src->w[i] * scale;
+    dst->via[np - 1] = src->via[i];
+    dst->phase2[np - 1] = src->phase2[i];
+    dst->off[np] = base + len;
+    dst->npaths = np;
+    dst->cap_paths = np;
+    dst->cap_arcs = base + len;
+}
+
+static void test_candidates(const char *gname, const char *model, const char *minmodel)
+{
+    tk_graph_t *g = gen(gname);
+    tk_route_ws_t *ws = NULL, *wm = NULL;
+    tk_router_t *r = router(g, model, &ws), *rm = router(g, minmodel, &wm);
+    tk_route_cands_t c;
+    tk_pathset_t mp, all;
+    int bad = 0, badh = 0, badg = 0;
+    int gl = tk_graph_class_index(g, "global");
+    tk_route_spec_t sp;
+    tk_route_parse(model, &sp, NULL);
+    int two_phase = !strncmp(model, "valiant", 7) || !strcmp(model, "dragonfly-valiant");
+    tk_route_cands_init(&c);
+    tk_pathset_init(&mp);
+    tk_pathset_init(&all);
+    for (tk_id_t s = 0; r && rm && s < g->n; s++)
+        for (tk_id_t t = 0; t < g->n; t++) {
+            if (tk_route_candidates(r, ws, s, t, 0, &c, NULL) != TK_OK ||
+                tk_route_paths(rm, wm, s, t, 0, &mp, NULL) != TK_OK ||
+                tk_route_paths(r, ws, s, t, 0, &all, NULL) != TK_OK) {
+                bad++;
+                continue;
+            }
+            if (c.min.npaths != mp.npaths || !same_paths(&mp, 0, &c.min, 0, mp.npaths, 1.0))
+                bad++;
+            int64_t want_groups = 0;
+            if (two_phase && s != t) {
+                for (tk_id_t m = 0; m < g->n; m++)
+                    want_groups += g->group
+                                       ? g->group[m] != g->group[s] && g->group[m] != g->group[t]
+                                       : m != s && m != t;
+            }
+            if (c.ngroups != want_groups)
+                badg++;
+            double gws = 0;
+            for (int64_t k = 0; k < c.ngroups; k++) {
+                gws += c.gw[k];
+                /* group k = the model's draws through gvia[k], their
+                 * weights divided by the probability of gvia[k] */
+                tk_pathset_t grp, sub;
+                double pm = 0;
+                tk_pathset_init(&grp);
+                tk_pathset_init(&sub);
+                for (int64_t i = 0; i < all.npaths; i++)
+                    if (all.via[i] == c.gvia[k]) {
+                        ps_add(&sub, &all, i, 1.0);
+                        pm += all.w[i];
+                    }
+                for (int64_t i = c.goff[k]; i < c.goff[k + 1]; i++) {
+                    bad += c.nonmin.via[i] != c.gvia[k];
+                    ps_add(&grp, &c.nonmin, i, pm);
+                }
+                tk_pathset_merge_walks(&grp, NULL);
+                tk_pathset_merge_walks(&sub, NULL);
+                if (grp.npaths != sub.npaths || !same_paths(&sub, 0, &grp, 0, sub.npaths, 1.0))
+                    badg++;
+                tk_pathset_destroy(&grp);
+                tk_pathset_destroy(&sub);
+            }
+            if (c.ngroups && fabs(gws - 1) > 1e-12)
+                badg++;
+            /* hops per class */
+            for (int pass = 0; pass < 2; pass++) {
+                const tk_pathset_t *ps = pass ? &c.nonmin : &c.min;
+                const int32_t *h = pass ? c.nonmin_hops : c.min_hops;
+                for (int64_t i = 0; i < ps->npaths; i++) {
+                    int64_t tot = 0, glob = 0;
+                    for (int k = 0; k < c.nclasses; k++)
+                        tot += h[i * c.nclasses + k];
+                    for (int64_t x = ps->off[i]; x < ps->off[i + 1]; x++)
+                        glob += gl >= 0 && g->cls[ps->arc[x]] == gl;
+                    if (tot != ps->off[i + 1] - ps->off[i] ||
+                        (gl >= 0 && h[i * c.nclasses + gl] != glob) ||
+                        (gl >= 0 && pass && g->group[s] != g->group[t] && glob != 2))
+                        badh++;
+                }
+            }
+        }
+    is_int(bad, 0, "%s %s candidates: minimal = %s paths, groups name their intermediate", gname,
+           model, minmodel);
+    is_int(badg, 0,
+           "%s %s candidates: one group per intermediate holding the model's draws through it "
+           "(weights over its probability), probabilities sum to 1",
+
+           gname, model);
+    is_int(badh, 0, "%s %s candidates: hop counts per class%s", gname, model,
+           gl >= 0 ? " (2 global hops per non-minimal candidate between groups)" : "");
+    tk_route_cands_destroy(&c);
+    tk_pathset_destroy(&mp);
+    tk_pathset_destroy(&all);
+    tk_route_ws_free(ws);
+    tk_route_ws_free(wm);
+    tk_router_free(r);
+    tk_router_free(rm);
+    tk_graph_free(g);
+}
+
 int main(void)
 {
     test_parse();
@@ -1169,6 +1407,13 @@ int main(void)
     test_model("df-a4h2", "dragonfly-min", 99, bfm_dfmin);
     test_model("df-a4h2", "dragonfly-valiant", 3, bfm_dfval);
     test_hand();
+    test_dfv_census();
+    test_merge_walks();
+    test_candidates("petersen", "valiant", "min");
+    test_candidates("cube3", "valiant,exclude", "min");
+    test_candidates("df-a4h2", "dragonfly-valiant", "dragonfly-min");
+    test_candidates("df-a2h1", "dragonfly-valiant", "dragonfly-min");
+    test_candidates("petersen", "ksp:3", "ksp:3");
     test_trunk();
     test_refuse();
     return tap_done();
