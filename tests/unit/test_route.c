@@ -1343,7 +1343,6 @@ static void test_candidates(const char *gname, const char *model, const char *mi
     is_int(badg, 0,
            "%s %s candidates: one group per intermediate holding the model's draws through it "
            "(weights over its probability), probabilities sum to 1",
-
            gname, model);
     is_int(badh, 0, "%s %s candidates: hop counts per class%s", gname, model,
            gl >= 0 ? " (2 global hops per non-minimal candidate between groups)" : "");
