@@ -297,7 +297,8 @@ static void ms_plan_free(ms_plan_t *p)
  * frontier of a batch at up to min(64 W, diameter) levels, so wide batches
  * pay off on low-diameter graphs only: probe the depth with one plain BFS
  * and use W = 1 for deep graphs.  Otherwise the widest batch that still
- * gives at least 8 batches (enough for 8 threads, or 2 each on 4): a
+ * gives at least 4 batches (2 each for 2 threads; wider batches save
+ * adjacency passes, and graphs with few batches take milliseconds): a
  * property of the graph, never of the thread count. */
 static tk_status_t ms_width(const tk_graph_t *g, int64_t nsrc, int *W, tk_error_t *err)
 {
@@ -312,7 +313,7 @@ static tk_status_t ms_width(const tk_graph_t *g, int64_t nsrc, int *W, tk_error_
                 depth = d[v];
     free(d);
     *W = depth >= 32 ? 1 : MS_MAXW;
-    while (*W > 1 && (nsrc + 64 * *W - 1) / (64 * *W) < 8)
+    while (*W > 1 && (nsrc + 64 * *W - 1) / (64 * *W) < 4)
         *W /= 2;
     return TK_OK;
 }
