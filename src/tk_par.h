@@ -113,8 +113,7 @@ TK_API tk_status_t tk_par_run(const tk_par_job_t *job, int64_t lo, int64_t hi, i
 
 /* The whole job into out[0 .. width-1] as doubles (tk_par_run over every
  * unit, then tk_acc_to_double). */
-TK_API tk_status_t tk_par_sum(const tk_par_job_t *job, int threads, double *out,
-                              tk_error_t *err);
+TK_API tk_status_t tk_par_sum(const tk_par_job_t *job, int threads, double *out, tk_error_t *err);
 
 #ifdef __cplusplus
 }

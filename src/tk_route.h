@@ -188,12 +188,12 @@ typedef struct tk_route_cands {
     tk_pathset_t min;
     tk_pathset_t nonmin;
     int64_t ngroups;
-    tk_id_t *gvia;        /* ngroups                              */
-    int64_t *goff;        /* ngroups + 1                          */
-    double *gw;           /* ngroups                              */
+    tk_id_t *gvia; /* ngroups                              */
+    int64_t *goff; /* ngroups + 1                          */
+    double *gw;    /* ngroups                              */
     int nclasses;
-    int32_t *min_hops;    /* min.npaths * nclasses                */
-    int32_t *nonmin_hops; /* nonmin.npaths * nclasses             */
+    int32_t *min_hops;                         /* min.npaths * nclasses                */
+    int32_t *nonmin_hops;                      /* nonmin.npaths * nclasses             */
     int64_t cap_groups, cap_minh, cap_nonminh; /* allocated (internal) */
 } tk_route_cands_t;
 TK_API void tk_route_cands_init(tk_route_cands_t *c);

@@ -23,7 +23,4 @@
 #include "tk_antmill.h"
 #include "tk_mcf.h"
 
-/* Library version string, e.g. "0.1.0". */
-TK_API const char *tk_version(void);
-
 #endif /* TOPOKIT_H */

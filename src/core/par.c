@@ -37,8 +37,7 @@ tk_status_t tk_acc_new(int64_t width, int scale_exp, tk_acc_t **out, tk_error_t 
     uint64_t lim = tk_memory_limit_default();
     if (lim && (uint64_t)width > lim / sizeof(i128))
         return tk_error_set(err, TK_ELIMIT, NULL, 0,
-                            "accumulator: %lld entries exceed the memory limit",
-                            (long long)width);
+                            "accumulator: %lld entries exceed the memory limit", (long long)width);
     tk_acc_t *a = calloc(1, sizeof *a);
     i128 *v = tk_calloc_array((size_t)width + 1, sizeof *v);
     if (!a || !v) {
@@ -254,8 +253,8 @@ static void run_chunk(const tk_par_job_t *job, void *ws, int64_t lo, int64_t hi,
     }
 }
 
-tk_status_t tk_par_run(const tk_par_job_t *job, int64_t lo, int64_t hi, int threads,
-                       tk_acc_t *acc, tk_error_t *err)
+tk_status_t tk_par_run(const tk_par_job_t *job, int64_t lo, int64_t hi, int threads, tk_acc_t *acc,
+                       tk_error_t *err)
 {
     if (!job || !acc || (!job->unit == !job->unit_exact))
         return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_par_run: bad job");

@@ -57,8 +57,8 @@ static tk_status_t parse_head(const char *text, char *tok, tk_route_spec_t *sp, 
     if (!colon)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: %s needs :%s", text, m->name, what);
     if (parse_pos(colon + 1, &v) || v < 1 || v > RT_MAX_PARAM)
-        return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: %s must be an integer from 1 to %d",
-                            text, what, RT_MAX_PARAM);
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: %s must be an integer from 1 to %d", text,
+                            what, RT_MAX_PARAM);
     if (m->opts & RT_OPT_K)
         sp->k = v;
     else
@@ -166,8 +166,7 @@ static tk_status_t canonical(const char *text, tk_route_spec_t *sp, tk_error_t *
         len += (size_t)snprintf(sp->text + len, sizeof sp->text - len, ",%s=%" PRId32,
                                 sp->wclass[i], sp->wlen[i]);
     if (len >= sizeof sp->text)
-        return tk_error_set(err, TK_EINVAL, NULL, 0, "%.40s...: routing model text too long",
-                            text);
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "%.40s...: routing model text too long", text);
     return TK_OK;
 }
 

@@ -77,8 +77,7 @@ tk_status_t rt_ps_push_via(tk_pathset_t *ps, const int64_t *arcs, int64_t len, d
     return TK_OK;
 }
 
-tk_status_t rt_ps_append(tk_pathset_t *dst, const tk_pathset_t *src, double scale,
-                         tk_error_t *err)
+tk_status_t rt_ps_append(tk_pathset_t *dst, const tk_pathset_t *src, double scale, tk_error_t *err)
 {
     for (int64_t i = 0; i < src->npaths; i++) {
         tk_status_t st = rt_ps_push_via(dst, src->arc + src->off[i], src->off[i + 1] - src->off[i],

@@ -14,9 +14,9 @@
 #include "route/route_internal.h"
 
 /* Every model, in tk_route_kind_t order. */
-static const rt_model_t *const models[] = {
-    &rt_model_min,     &rt_model_ecmp,  &rt_model_ksp,       &rt_model_allpath,
-    &rt_model_valiant, &rt_model_dfmin, &rt_model_dfvaliant, &rt_model_polarized};
+static const rt_model_t *const models[] = {&rt_model_min,       &rt_model_ecmp,     &rt_model_ksp,
+                                           &rt_model_allpath,   &rt_model_valiant,  &rt_model_dfmin,
+                                           &rt_model_dfvaliant, &rt_model_polarized};
 #define NMODELS ((int)(sizeof models / sizeof models[0]))
 
 const rt_model_t *rt_model_of(tk_route_kind_t kind)
@@ -311,8 +311,8 @@ tk_status_t tk_route_load_job(const tk_router_t *r, const tk_rows_t *rows, tk_lo
     return r->model->load(r, rows, job, err);
 }
 
-tk_status_t tk_route_pair_load(const tk_router_t *r, tk_route_ws_t *ws, tk_pathset_t *ps,
-                               tk_id_t s, tk_id_t t, double wd, uint64_t max_paths, double *buf,
+tk_status_t tk_route_pair_load(const tk_router_t *r, tk_route_ws_t *ws, tk_pathset_t *ps, tk_id_t s,
+                               tk_id_t t, double wd, uint64_t max_paths, double *buf,
                                tk_error_t *err)
 {
     tk_status_t st = tk_route_paths(r, ws, s, t, max_paths, ps, err);

@@ -97,10 +97,10 @@ typedef enum rt_table {
 } rt_table_t;
 
 /* What a model's text form takes besides its name (tk_route_parse). */
-#define RT_OPT_K 1       /* ":K", stored in spec.k (required)             */
-#define RT_OPT_H 2       /* ":H", stored in spec.h (required)             */
-#define RT_OPT_SPREAD 4  /* ",spread"                                     */
-#define RT_OPT_VALIANT 8 /* ",all" / ",exclude" / ",minfirst"             */
+#define RT_OPT_K 1        /* ":K", stored in spec.k (required)             */
+#define RT_OPT_H 2        /* ":H", stored in spec.h (required)             */
+#define RT_OPT_SPREAD 4   /* ",spread"                                     */
+#define RT_OPT_VALIANT 8  /* ",all" / ",exclude" / ",minfirst"             */
 #define RT_OPT_WEIGHTS 16 /* ",CLASS=LEN" hop lengths                     */
 
 struct rt_model {
@@ -143,8 +143,8 @@ extern const rt_model_t rt_model_min, rt_model_ecmp, rt_model_polarized, rt_mode
  * TK_ENOMEM on failure. */
 tk_status_t rt_ps_push_via(tk_pathset_t *ps, const int64_t *arcs, int64_t len, double w,
                            tk_id_t via, int32_t phase2, tk_error_t *err);
-static inline tk_status_t rt_ps_push(tk_pathset_t *ps, const int64_t *arcs, int64_t len,
-                                     double w, tk_error_t *err)
+static inline tk_status_t rt_ps_push(tk_pathset_t *ps, const int64_t *arcs, int64_t len, double w,
+                                     tk_error_t *err)
 {
     return rt_ps_push_via(ps, arcs, len, w, -1, -1, err);
 }
@@ -160,8 +160,7 @@ static inline void rt_ps_clear(tk_pathset_t *ps)
  * added in that order). */
 tk_status_t rt_ps_sort(tk_pathset_t *ps, int merge, tk_error_t *err);
 /* Every path of src appended to dst with its weight times scale. */
-tk_status_t rt_ps_append(tk_pathset_t *dst, const tk_pathset_t *src, double scale,
-                         tk_error_t *err);
+tk_status_t rt_ps_append(tk_pathset_t *dst, const tk_pathset_t *src, double scale, tk_error_t *err);
 /* Count, lengths and traffic-weighted mean length of a path set. */
 void rt_ps_count(const tk_pathset_t *ps, tk_route_count_t *out);
 /* The concatenations a.b of every path of a with every path of b, weight
@@ -214,8 +213,8 @@ tk_status_t rt_dag_count(const tk_router_t *r, tk_route_ws_t *ws, int mode, tk_i
 
 /* Simple paths (simple.c): the K shortest (ksp = 1) or all of at most H
  * hops (ksp = 0). */
-tk_status_t rt_simple_paths(const tk_router_t *r, tk_route_ws_t *ws, int ksp, tk_id_t s,
-                            tk_id_t t, uint64_t max_paths, tk_pathset_t *out, tk_error_t *err);
+tk_status_t rt_simple_paths(const tk_router_t *r, tk_route_ws_t *ws, int ksp, tk_id_t s, tk_id_t t,
+                            uint64_t max_paths, tk_pathset_t *out, tk_error_t *err);
 
 /* Candidates of a model without intermediates: its paths are the minimal
  * candidates (candidates.c). */

@@ -58,8 +58,8 @@ tk_status_t tk_route_load_job(const tk_router_t *r, const tk_rows_t *rows, tk_lo
  * different intermediates are merged first, so the sums are those of the
  * distinct walks.  At most max_paths paths (TK_ELIMIT beyond);
  * TK_EDISCONNECTED when the pair has no path. */
-tk_status_t tk_route_pair_load(const tk_router_t *r, tk_route_ws_t *ws, tk_pathset_t *ps,
-                               tk_id_t s, tk_id_t t, double wd, uint64_t max_paths, double *buf,
+tk_status_t tk_route_pair_load(const tk_router_t *r, tk_route_ws_t *ws, tk_pathset_t *ps, tk_id_t s,
+                               tk_id_t t, double wd, uint64_t max_paths, double *buf,
                                tk_error_t *err);
 
 /* A router of g without the connectivity check and without distance

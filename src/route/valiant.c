@@ -92,9 +92,8 @@ static tk_status_t valiant_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_
     return rt_ps_sort(out, 0, err);
 }
 
-static tk_status_t valiant_candidates(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s,
-                                      tk_id_t t, uint64_t max_paths, tk_route_cands_t *out,
-                                      tk_error_t *err)
+static tk_status_t valiant_candidates(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
+                                      uint64_t max_paths, tk_route_cands_t *out, tk_error_t *err)
 {
     tk_id_t n = r->g->n;
     tk_status_t st = rt_dag_paths(r, ws, RT_DAG_MIN, s, t, max_paths, &out->min, err);
@@ -106,9 +105,9 @@ static tk_status_t valiant_candidates(const tk_router_t *r, tk_route_ws_t *ws, t
             continue;
         if ((st = segments(r, ws, s, m, t, max_paths, err)) != TK_OK)
             return st;
-        if (max_paths && (uint64_t)out->nonmin.npaths + (uint64_t)ws->seg1.npaths *
-                                                            (uint64_t)ws->seg2.npaths >
-                             max_paths)
+        if (max_paths &&
+            (uint64_t)out->nonmin.npaths + (uint64_t)ws->seg1.npaths * (uint64_t)ws->seg2.npaths >
+                max_paths)
             return too_many(s, t, max_paths, err);
         if ((st = rt_cands_add_group(out, m, gw, err)) != TK_OK)
             return st;

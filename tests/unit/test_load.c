@@ -253,7 +253,8 @@ static void check_graph(const char *name, const tk_graph_t *g)
             for (int t = 0; t < n; t++)
                 if (W(s, t) > 0)
                     brute_ecmp_rec(g, D, s, t, W(s, t), bl);
-        ok(tk_load_graph(g, "ecmp", dp, NULL, 2, ld, &err) == TK_OK, "%s: ecmp, %s: runs", name, pn);
+        ok(tk_load_graph(g, "ecmp", dp, NULL, 2, ld, &err) == TK_OK, "%s: ecmp, %s: runs", name,
+           pn);
         ok(maxrel(ld, bl, m) < 1e-12, "%s: ecmp, %s = brute force (rel err %g)", name, pn,
            maxrel(ld, bl, m));
         /* valiant all / exclude */
@@ -271,7 +272,8 @@ static void check_graph(const char *name, const tk_graph_t *g)
                         brute_min_pair(g, mid, t, W(s, t) * pm, bl);
                     }
                 }
-            ok(tk_load_graph(g, mode ? "valiant,exclude" : "valiant", dp, NULL, 2, ld, &err) == TK_OK,
+            ok(tk_load_graph(g, mode ? "valiant,exclude" : "valiant", dp, NULL, 2, ld, &err) ==
+                   TK_OK,
                "%s: valiant,%s, %s: runs", name, mode ? "exclude" : "all", pn);
             ok(maxrel(ld, bl, m) < 1e-12, "%s: valiant,%s, %s = brute force (rel err %g)", name,
                mode ? "exclude" : "all", pn, maxrel(ld, bl, m));
@@ -485,7 +487,8 @@ static void check_errors_and_summary(void)
     ok(tk_load_graph(g, "min", &d, NULL, 1, ld, &err) == TK_OK && ld[0] == 2.5 && ld[1] == 0,
        "min: demand inside one component is routed");
     d.n = 4;
-    ok(tk_load_graph(g, "min", &d, NULL, 1, ld, &err) == TK_EINVAL, "demands of another size: EINVAL");
+    ok(tk_load_graph(g, "min", &d, NULL, 1, ld, &err) == TK_EINVAL,
+       "demands of another size: EINVAL");
     d.n = 5;
     dem_free(&d);
     tk_graph_free(g);
