@@ -104,12 +104,20 @@ matches() {
         }'
 }
 
+# The commands go into TAP descriptions, which lib.sh prints with echo: where
+# echo reads backslash escapes (dash), double the backslashes.
+if [ "$(echo 'a\\b')" = 'a\b' ]; then
+    echo_safe() { printf '%s' "$1" | sed 's/\\/\\\\/g'; }
+else
+    echo_safe() { printf '%s' "$1"; }
+fi
+
 # run_example PAGE N COMMAND WANTFILE: one command and its shown output.
 run_example() {
     local base=$1 n=$2 cmd=$3 want=$4 work="$TMPD/$1" rc
     (cd "$work" && timeout 60 bash -o pipefail -c "$cmd" </dev/null >"$TMPD/.got" 2>"$TMPD/.err")
     rc=$?
-    ok $rc "$base example $n: $cmd" || diag "exit $rc" "$(head -c 600 "$TMPD/.err")"
+    ok $rc "$base example $n: $(echo_safe "$cmd")" || diag "exit $rc" "$(head -c 600 "$TMPD/.err")"
     if [ "$(cat "$want")" = "..." ]; then
         elided=$((elided + 1))
     else
