@@ -1,19 +1,21 @@
 # man-examples.sh - run every EXAMPLES command of every man page and compare
-# what it prints with what the page shows.
+# what it prints with what the page shows (jq's mantest), so that a page
+# cannot drift from its tool.
 #
 # The convention, for the EXAMPLES section of a page (man/man1, man5, man7):
 #
 #   - Inside a .Bd -literal/.Ed block, a line starting with "$ " is a
 #     command.  It runs with bash -o pipefail in a scratch directory, with
-#     the built tools first on PATH, and must exit 0 within 60 seconds.
-#     The examples of one page run in order in one directory, so a command
-#     may read the files an earlier one wrote.  A command is one line.
+#     the built tools first on PATH and standard input empty, and must exit
+#     0 within 60 seconds.  The examples of one page run in order in one
+#     directory, so a command may read the files an earlier one wrote.  A
+#     command is one line.
 #   - The lines after a command, up to the next "$ " line or .Ed, are its
 #     standard output, compared exactly (tabs are tabs) once the roff
 #     escapes are undone: \e is a backslash, \- and \(mi a minus sign, \&
 #     nothing, \(ba |, \(aq ', \(dq ", \(ga `, \(ha ^, \(ti ~.  Standard
-#     error is not compared (an example that would print on it says
-#     2>/dev/null).
+#     error is not compared: an example whose point is a message shows it
+#     with 2>&1 (and "|| echo exit $?" for a failing command).
 #   - No lines after a command: it must print nothing (a command that writes
 #     a file with -o or >).
 #   - A line that is exactly "..." (written \&... in the page, as a roff
@@ -22,14 +24,13 @@
 #     "..." alone for an output the page does not show.
 #   - "..." inside a line stands for any text within that line: a value
 #     that varies from run to run, such as the seconds topo-mcf and
-#     topo-antmill report.
-#   - Lines of a block before its first "$ " line are not run (use such a
-#     block to show an error message on a terminal).
+#     topo-antmill report, or an elided part of a long JSON line.
+#   - Lines of a block before its first "$ " line are not run.
 #
 # Every page must pass mandoc -Tlint -Wwarning and have at least one example
-# that shows its output (not empty, not only "...").  The pages are read from $TK_SRCDIR,
-# nothing is written there.  MAN_PAGES="topo-gen.1 topokit.7" limits the
-# run to those pages.
+# that shows its output (not empty, not only "...").  The pages are read
+# from $TK_SRCDIR; nothing is written there.  MAN_PAGES="topo-gen.1
+# topokit.7" limits the run to those pages.
 . "$TK_SRCDIR/tests/cli/lib.sh"
 
 # The examples of a page as a stream of records: "C<TAB>command" for a
@@ -122,6 +123,7 @@ run_example() {
         elided=$((elided + 1))
     else
         if [ -s "$want" ]; then shown=$((shown + 1)); else silent=$((silent + 1)); fi
+        grep -q '[.][.][.]' "$want" && partly=$((partly + 1))
         matches "$want" "$TMPD/.got"
         ok $? "$base example $n prints the output shown" ||
             diag "$(diff "$want" "$TMPD/.got" | head -n 30)" "(< page, > tool)"
@@ -139,7 +141,7 @@ for page in $pages; do
         ok $? "$base: mandoc -Tlint finds no warnings" || diag "$lint"
     fi
     mkdir -p "$TMPD/$base"
-    count=0 shown=0 silent=0 elided=0 cmd=
+    count=0 shown=0 partly=0 silent=0 elided=0 cmd=
     : >"$TMPD/.want"
     while IFS= read -r rec; do
         case $rec in
@@ -156,6 +158,6 @@ $(examples "$page")
 EOF_EX
     [ "$count" -gt 0 ] && run_example "$base" "$count" "$cmd" "$TMPD/.want"
     [ "$shown" -gt 0 ]
-    ok $? "$base: $count examples, $shown show their output, $silent print nothing, $elided elided"
+    ok $? "$base: $count examples: $shown show their output ($partly in part), $silent print nothing, $elided not shown"
 done
 done_testing
