@@ -110,11 +110,24 @@ TK_API tk_status_t tk_load_summarize(const tk_graph_t *g, const double *arcload,
                                      tk_load_summary_t *out, tk_error_t *err);
 TK_API void tk_load_summary_destroy(tk_load_summary_t *s);
 
-/* Saturation throughput per server implied by loads in link-capacity units
- * at offered load 1 (tk_pattern_to_switch's units): min(1, 1 / max load),
- * and never above the injection/ejection limits of dem (1 / largest
- * endpoint total).  For the one-unit-per-pair all-to-all, scale first:
- * see topo-load(1). */
+/* Saturation throughput per server (topokit(7), UNITS): the largest
+ * offered load, at most 1, at which every demand is carried:
+ * min(1, theta, limit).  theta is the multiplier of the demands the
+ * network carries (1 / the largest load per capacity at offered load 1,
+ * +inf when no link is loaded; a maximum-concurrent-flow theta), limit the
+ * injection/ejection limit (tk_swdemand_limit; 1 when there is none).
+ * The one formula topo-load, topo-mcf and topo-antmill print. */
+TK_API double tk_throughput(double theta, double limit);
+
+/* The injection/ejection limit of switch-level demands: 1 / the largest
+ * total any single endpoint sends or receives (dem's inject and eject),
+ * or 1 when no endpoint sends or receives more than 1 (or dem is NULL). */
+TK_API double tk_swdemand_limit(const tk_swdemand_t *dem);
+
+/* tk_throughput of loads in link-capacity units at offered load 1
+ * (tk_pattern_to_switch's units): theta = 1 / max_load, limit
+ * tk_swdemand_limit(dem).  For the one-unit-per-pair all-to-all, scale
+ * first: see topo-load(1). */
 TK_API double tk_load_throughput(double max_load, const tk_swdemand_t *dem);
 
 #ifdef __cplusplus

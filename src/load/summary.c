@@ -4,6 +4,7 @@
  */
 #include <config.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,19 +63,34 @@ void tk_load_summary_destroy(tk_load_summary_t *s)
     memset(s, 0, sizeof *s);
 }
 
+/* tk_throughput: see tk_load.h. */
+double tk_throughput(double theta, double limit)
+{
+    double th = 1.0;
+    if (theta < th)
+        th = theta;
+    if (limit < th)
+        th = limit;
+    return th;
+}
+
+/* tk_swdemand_limit: see tk_load.h. */
+double tk_swdemand_limit(const tk_swdemand_t *dem)
+{
+    double lim = 1.0;
+    if (dem && dem->inject && dem->eject) {
+        for (tk_id_t s = 0; s < dem->n; s++) {
+            if (dem->inject[s] > 0 && 1.0 / dem->inject[s] < lim)
+                lim = 1.0 / dem->inject[s];
+            if (dem->eject[s] > 0 && 1.0 / dem->eject[s] < lim)
+                lim = 1.0 / dem->eject[s];
+        }
+    }
+    return lim;
+}
+
 /* tk_load_throughput: see tk_load.h. */
 double tk_load_throughput(double max_load, const tk_swdemand_t *dem)
 {
-    double th = 1.0;
-    if (max_load > 0 && 1.0 / max_load < th)
-        th = 1.0 / max_load;
-    if (dem && dem->inject && dem->eject) {
-        for (tk_id_t s = 0; s < dem->n; s++) {
-            if (dem->inject[s] > 0 && 1.0 / dem->inject[s] < th)
-                th = 1.0 / dem->inject[s];
-            if (dem->eject[s] > 0 && 1.0 / dem->eject[s] < th)
-                th = 1.0 / dem->eject[s];
-        }
-    }
-    return th;
+    return tk_throughput(max_load > 0 ? 1.0 / max_load : INFINITY, tk_swdemand_limit(dem));
 }

@@ -524,6 +524,14 @@ static void check_errors_and_summary(void)
     dd.inject = inj;
     dd.eject = ej;
     is_dbl(tk_load_throughput(0.5, &dd), 0.8, 1e-15, "throughput capped by ejection 1/1.25");
+    is_dbl(tk_swdemand_limit(&dd), 0.8, 1e-15, "limit of the demands 1/1.25");
+    is_dbl(tk_swdemand_limit(NULL), 1, 0, "no demands: limit 1");
+    /* The one formula: min(1, theta, limit). */
+    is_dbl(tk_throughput(0.25, 1), 0.25, 0, "tk_throughput: theta below 1");
+    is_dbl(tk_throughput(3, 1), 1, 0, "tk_throughput: capped at 1");
+    is_dbl(tk_throughput(INFINITY, 0.5), 0.5, 0, "tk_throughput: nothing loaded, the limit");
+    is_dbl(tk_throughput(0.7, 0.6), 0.6, 0, "tk_throughput: the limit below theta");
+    is_dbl(tk_load_throughput(0, NULL), 1, 0, "no load, no limit: 1");
 }
 
 int main(void)
