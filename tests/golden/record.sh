@@ -27,6 +27,10 @@ LC_ALL=C
 export LC_ALL
 GOLDEN_TMP=$(mktemp -d "${TMPDIR:-/tmp}/tk-golden.XXXXXX")
 trap 'rm -rf "$GOLDEN_TMP"' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 141' PIPE
+trap 'exit 143' TERM
 . "$gold/lib.sh"
 golden_tools "$bindir" || exit 2
 

@@ -14,6 +14,10 @@ GOLDEN_SRC=$TK_SRCDIR
 gold=$TK_SRCDIR/tests/golden
 GOLDEN_TMP=$(mktemp -d "${TMPDIR:-/tmp}/tk-golden.XXXXXX")
 trap 'rm -rf "$GOLDEN_TMP"' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 141' PIPE
+trap 'exit 143' TERM
 . "$gold/lib.sh"
 if ! golden_tools "$TK_BUILDDIR"; then
     echo "Bail out! cannot set up the tools of $TK_BUILDDIR"
@@ -29,9 +33,11 @@ tap_n=0 tap_fail=0 tab=$(printf '\t')
 while IFS="$tab" read -r name cmd; do
     if [ -n "${GOLDEN_ONLY:-}" ]; then
         keep=no
+        set -f # the globs are for case names, not files
         for pat in $GOLDEN_ONLY; do
             case $name in $pat) keep=yes ;; esac
         done
+        set +f
         [ "$keep" = yes ] || continue
     fi
     want=$gold/expected/$name.out
