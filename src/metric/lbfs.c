@@ -47,14 +47,17 @@ int tk_lbfs_init(tk_lbfs_t *b, const tk_graph_t *g, int want_dag)
     return 0;
 }
 
-/* The search body, instantiated for both head types (HT) and with or
- * without DAG recording (DAG, a constant).  Without the DAG and without
- * sigma and nin, a bottom-up switch stops at its first frontier
- * neighbour. */
-#define LBFS_RUN(NAME, HT, DAG)                                                                    \
+/* The search body, instantiated for both head types (HT) and for what it
+ * records: the DAG (DAG, 0 or 1), sigma (SIG) and nin (NIN), each 0, 1,
+ * or -1 for "when the pointer is not NULL", so that the engines' inner
+ * loops test nothing they do not need.  Without the DAG and without sigma
+ * and nin, a bottom-up switch stops at its first frontier neighbour. */
+#define LBFS_RUN(NAME, HT, DAG, SIG, NIN)                                                          \
     static void NAME(const tk_graph_t *g, const HT *headp, const int64_t *rev, tk_id_t s,          \
-                     tk_lbfs_t *b, double *restrict sigma, int32_t *restrict nin)                  \
+                     tk_lbfs_t *b, double *restrict sigma_p, int32_t *restrict nin_p)              \
     {                                                                                              \
+        double *restrict sigma = SIG == 0 ? NULL : sigma_p;                                        \
+        int32_t *restrict nin = NIN == 0 ? NULL : nin_p;                                           \
         const int64_t *off = g->off;                                                               \
         const HT *restrict head = headp;                                                           \
         int32_t *restrict dist = b->dist;                                                          \
@@ -170,25 +173,39 @@ int tk_lbfs_init(tk_lbfs_t *b, const tk_graph_t *g, int want_dag)
         b->dseg[b->nlev] = nd;                                                                     \
         b->nvis = qt;                                                                              \
     }
-LBFS_RUN(run32_dag, tk_id_t, 1)
-LBFS_RUN(run16_dag, uint16_t, 1)
-LBFS_RUN(run32, tk_id_t, 0)
-LBFS_RUN(run16, uint16_t, 0)
+LBFS_RUN(run32_any, tk_id_t, 1, -1, -1)
+LBFS_RUN(run16_any, uint16_t, 1, -1, -1)
+LBFS_RUN(run32_sig, tk_id_t, 1, 1, 0)
+LBFS_RUN(run16_sig, uint16_t, 1, 1, 0)
+LBFS_RUN(run32_nin, tk_id_t, 1, 0, 1)
+LBFS_RUN(run16_nin, uint16_t, 1, 0, 1)
+LBFS_RUN(run32, tk_id_t, 0, -1, -1)
+LBFS_RUN(run16, uint16_t, 0, -1, -1)
 #undef LBFS_RUN
 
 void tk_lbfs_run(const tk_graph_t *g, const uint16_t *head16, const int64_t *rev, tk_id_t s,
                  tk_lbfs_t *b, double *sigma, int32_t *nin)
 {
-    if (b->dag) {
-        if (head16)
-            run16_dag(g, head16, rev, s, b, sigma, nin);
-        else
-            run32_dag(g, g->head, rev, s, b, sigma, nin);
-    } else {
+    if (!b->dag) {
         if (head16)
             run16(g, head16, rev, s, b, sigma, nin);
         else
             run32(g, g->head, rev, s, b, sigma, nin);
+    } else if (sigma && !nin) { /* the min engine */
+        if (head16)
+            run16_sig(g, head16, rev, s, b, sigma, nin);
+        else
+            run32_sig(g, g->head, rev, s, b, sigma, nin);
+    } else if (!sigma && nin) { /* the ecmp engine */
+        if (head16)
+            run16_nin(g, head16, rev, s, b, sigma, nin);
+        else
+            run32_nin(g, g->head, rev, s, b, sigma, nin);
+    } else {
+        if (head16)
+            run16_any(g, head16, rev, s, b, sigma, nin);
+        else
+            run32_any(g, g->head, rev, s, b, sigma, nin);
     }
 }
 
