@@ -47,6 +47,19 @@ int tk_lbfs_init(tk_lbfs_t *b, const tk_graph_t *g, int want_dag)
     return 0;
 }
 
+/* x when keep is 1, +0.0 when it is 0, without a branch (and without
+ * x * 0, which is NaN for an infinite count): sv + lbfs_keep(x, 0) is sv
+ * exactly, so a branch-free sum adds the same values in the same order as
+ * a sum over the kept terms only. */
+static inline double lbfs_keep(double x, int keep)
+{
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    bits &= (uint64_t)0 - (uint64_t)keep;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
 /* The search body, instantiated for both head types (HT) and for what it
  * records: the DAG (DAG, 0 or 1), sigma (SIG) and nin (NIN), each 0, 1,
  * or -1 for "when the pointer is not NULL", so that the engines' inner
@@ -106,19 +119,27 @@ int tk_lbfs_init(tk_lbfs_t *b, const tk_graph_t *g, int want_dag)
                         continue; /* found top-down meanwhile */                                   \
                     double sv = 0;                                                                 \
                     int32_t cnt = 0;                                                               \
-                    for (int64_t a = off[v], end = off[v + 1]; a < end; a++) {                     \
-                        tk_id_t u = head[a];                                                       \
-                        if (dist[u] == L) {                                                        \
+                    if (first_only) {                                                              \
+                        for (int64_t a = off[v], end = off[v + 1]; a < end; a++)                   \
+                            if (dist[head[a]] == L) {                                              \
+                                cnt = 1;                                                           \
+                                break;                                                             \
+                            }                                                                      \
+                    } else {                                                                       \
+                        /* Every neighbour, branch-free: whether a neighbour is on the             \
+                         * frontier is a coin toss for the predictor. */                           \
+                        for (int64_t a = off[v], end = off[v + 1]; a < end; a++) {                 \
+                            tk_id_t u = head[a];                                                   \
+                            int hit = dist[u] == L;                                                \
                             if (sigma)                                                             \
-                                sv += sigma[u];                                                    \
-                            cnt++;                                                                 \
+                                sv += lbfs_keep(sigma[u], hit);                                    \
+                            cnt += hit;                                                            \
                             if (DAG) {                                                             \
                                 dag[nd] = rev[a];                                                  \
                                 dhead[nd] = v;                                                     \
-                                dtail[nd++] = u;                                                   \
+                                dtail[nd] = u;                                                     \
+                                nd += hit;                                                         \
                             }                                                                      \
-                            if (first_only)                                                        \
-                                break;                                                             \
                         }                                                                          \
                     }                                                                              \
                     if (cnt) {                                                                     \
