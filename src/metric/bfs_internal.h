@@ -31,7 +31,12 @@ typedef struct tk_lbfs {
     tk_id_t *order;  /* n: switches by level                                 */
     int64_t *lstart; /* n+2: level L is order[lstart[L] .. lstart[L+1]-1]    */
     int64_t *dseg;   /* n+2: DAG arcs into level L are dseg[L] .. dseg[L+1]-1 */
-    int64_t *dag;    /* m: DAG arcs u->v (arc ids of g), or NULL             */
+    int64_t *dag;    /* m: DAG arcs u->v, or NULL; recorded as the arc u->v
+                        when searched without rev (directed graphs), as its
+                        partner v->u with rev (undirected graphs: then the
+                        accumulations of a sweep, which visits the arcs
+                        into a level grouped by tail or by head, land in
+                        one adjacency row at a time)                       */
     tk_id_t *dtail;  /* m: their tails u                                     */
     tk_id_t *dhead;  /* m: their heads v                                     */
     tk_id_t *unv;    /* n: unvisited switches (bottom-up)                    */

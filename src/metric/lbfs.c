@@ -135,7 +135,7 @@ static inline double lbfs_keep(double x, int keep)
                                 sv += lbfs_keep(sigma[u], hit);                                    \
                             cnt += hit;                                                            \
                             if (DAG) {                                                             \
-                                dag[nd] = rev[a];                                                  \
+                                dag[nd] = a; /* v -> u */                                          \
                                 dhead[nd] = v;                                                     \
                                 dtail[nd] = u;                                                     \
                                 nd += hit;                                                         \
@@ -178,7 +178,7 @@ static inline double lbfs_keep(double x, int keep)
                         if (nin)                                                                   \
                             nin[v] += in_dag;                                                      \
                         if (DAG) {                                                                 \
-                            dag[nd] = a;                                                           \
+                            dag[nd] = rev ? rev[a] : a; /* v -> u, or u -> v (directed) */         \
                             dhead[nd] = v;                                                         \
                             dtail[nd] = u;                                                         \
                             nd += in_dag;                                                          \

@@ -10,9 +10,9 @@
  * farthest first, splits its flow (its own demand to t plus what it
  * received) evenly over those arcs.  O(n + m) per destination.  On
  * undirected graphs the split is pulled along the recorded DAG of the
- * reverse search, one level at a time; the DAG arc u->v (u one hop
- * closer) then carries v's share on arc v->u = rev(u->v), which the job
- * folds through rev[].  With hop lengths: Dial's buckets (weighted.c).
+ * search from t, one level at a time: the search records each DAG arc
+ * u->v (u one hop closer to t) as its partner v->u, the arc v's share
+ * travels on.  With hop lengths: Dial's buckets (weighted.c).
  */
 #include <config.h>
 
@@ -134,8 +134,8 @@ static int ecmp_fill(const ecmp_ctx_t *c, tk_id_t t, double *in)
 }
 
 /* Undirected: pull, farthest level first: in[v] becomes v's share per next
- * hop once its level is complete; the DAG arc u->v carries it on rev(u->v)
- * (folded by the job) into u. */
+ * hop once its level is complete; it travels on the recorded arc v->u
+ * into u. */
 static void ecmp_pull(const tk_lbfs_t *b, const int32_t *restrict nnext, double *restrict in,
                       double *restrict buf)
 {
@@ -241,7 +241,6 @@ static tk_status_t ecmp_job(const tk_graph_t *g, const tk_rows_t *rows, tk_load_
     job->par.units = g->n;
     job->par.width = g->m;
     job->par.bound = tk_rows_total(rows);
-    job->par.fold_map = g->directed ? NULL : g->rev;
     job->par.ws_bytes = (size_t)(g->n + 1) * 60u + (size_t)g->m * 16u;
     job->par.ctx = c;
     job->par.ws_new = ecmp_ws_new;

@@ -151,6 +151,8 @@ tk_status_t rt_min_job(const tk_graph_t *g, const void *fctx, rt_fill_fn fill, r
     job->par.units = g->n;
     job->par.width = g->m;
     job->par.bound = bound;
+    /* undirected: the search records each DAG arc as its partner */
+    job->par.fold_map = g->directed ? NULL : g->rev;
     job->par.ws_bytes = (size_t)(g->n + 1) * 68u + (size_t)g->m * 12u;
     job->par.ctx = c;
     job->par.ws_new = min_ws_new;
