@@ -127,11 +127,14 @@ static inline double lbfs_keep(double x, int keep)
                             }                                                                      \
                     } else {                                                                       \
                         /* Every neighbour, branch-free: whether a neighbour is on the             \
-                         * frontier is a coin toss for the predictor. */                           \
+                         * frontier is a coin toss for the predictor.  With the DAG, sigma         \
+                         * is summed afterwards over the recorded parents: the same terms in       \
+                         * the same order, a chain of additions as long as the parents. */         \
+                        int64_t nd0 = nd;                                                          \
                         for (int64_t a = off[v], end = off[v + 1]; a < end; a++) {                 \
                             tk_id_t u = head[a];                                                   \
                             int hit = dist[u] == L;                                                \
-                            if (sigma)                                                             \
+                            if (sigma && !DAG)                                                     \
                                 sv += lbfs_keep(sigma[u], hit);                                    \
                             cnt += hit;                                                            \
                             if (DAG) {                                                             \
@@ -141,6 +144,9 @@ static inline double lbfs_keep(double x, int keep)
                                 nd += hit;                                                         \
                             }                                                                      \
                         }                                                                          \
+                        if (sigma && DAG)                                                          \
+                            for (int64_t k = nd0; k < nd; k++)                                     \
+                                sv += sigma[dtail[k]];                                             \
                     }                                                                              \
                     if (cnt) {                                                                     \
                         dist[v] = dn;                                                              \
