@@ -247,55 +247,25 @@ done:
     return rc;
 }
 
+/* The cycle of --delta D, --hat or --max-delta (raised up to the radius,
+ * which bounds every cycle's delta). */
 static int find_cycle(const args_t *a, const tk_graph_t *g, result_t *res)
 {
     tk_error_t err;
     tk_antmill_opts_t o;
-    tk_antmill_stats_t st;
-    struct timespec t0, t;
-    tk_id_t *c2 = NULL;
-    int32_t d;
 
     tk_error_clear(&err);
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     memset(&o, 0, sizeof o);
     o.seed = a->seed;
     o.budget = a->budget;
     o.mem_limit = a->mem;
     o.threads = a->threads;
     o.delta = a->hat || a->maxdelta ? 0 : a->delta;
-    if (tk_antmill_search(g, &o, res->cycle, &st, &err) ||
-        tk_antmill_verify(g, res->cycle, g->n, NULL, NULL, &res->delta, &err)) {
+    if (tk_antmill_max_delta(g, &o, a->maxdelta ? res->ds.radius : 0, res->cycle, &res->delta, NULL,
+                             &err)) {
         cli_error(&err);
         return 1;
     }
-    if (!a->maxdelta)
-        return 0;
-    c2 = malloc((size_t)g->n * sizeof *c2);
-    if (!c2) {
-        cli_errorf("out of memory");
-        return 1;
-    }
-    /* Every cycle of an undirected graph of girth g has delta >= (g-1)/2;
-     * raise delta one by one up to the radius (an upper bound). */
-    for (d = res->delta + 1; d <= res->ds.radius && d < g->n; d = res->delta + 1) {
-        clock_gettime(CLOCK_MONOTONIC, &t);
-        double used = (double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec);
-        if (a->budget > 0 && used >= a->budget)
-            break;
-        o.delta = d;
-        o.budget = a->budget > 0 ? a->budget - used : 0;
-        tk_error_clear(&err);
-        if (tk_antmill_search(g, &o, c2, &st, &err) != TK_OK)
-            break;
-        if (tk_antmill_verify(g, c2, g->n, NULL, NULL, &res->delta, &err)) {
-            cli_error(&err);
-            free(c2);
-            return 1;
-        }
-        memcpy(res->cycle, c2, (size_t)g->n * sizeof *c2);
-    }
-    free(c2);
     return 0;
 }
 
