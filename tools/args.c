@@ -149,7 +149,10 @@ int cli_parse_double(const char *s, double min, double max, unsigned flags, doub
             return reason(why, "not a finite number");
         x = *s == '-' ? -HUGE_VAL : HUGE_VAL;
     } else if (is_word(s, "nan", NULL)) {
-        return reason(why, "not a finite number");
+        if (!(flags & CLI_NAN))
+            return reason(why, "not a finite number");
+        *v = NAN;
+        return 0;
     } else if (!decimal_syntax(s)) {
         return reason(why, "not a number");
     } else {
@@ -196,6 +199,8 @@ int cli_parse_range(const char *s, cli_range_t *r, char *why)
         return reason(why, "range step must be at least 1");
     if (x[0] > x[1])
         return reason(why, "reversed range (%" PRIu64 " > %" PRIu64 ")", x[0], x[1]);
+    if ((x[1] - x[0]) / x[2] == UINT64_MAX) /* its count would not fit */
+        return reason(why, "range of more than 2^64-1 values");
     r->lo = x[0];
     r->hi = x[1];
     r->step = x[2];

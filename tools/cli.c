@@ -345,6 +345,20 @@ const char *cli_graph_name(const tk_graph_t *g, const char *input, long index, c
     return buf;
 }
 
+tk_id_t cli_arc_tail(const tk_graph_t *g, int64_t arc)
+{
+    tk_id_t lo = 0, hi = g->n - 1;
+
+    while (lo < hi) { /* the last u with off[u] <= arc */
+        tk_id_t mid = lo + (hi - lo + 1) / 2;
+        if (g->off[mid] <= arc)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
 void cli_set_threads(int n)
 {
 #ifdef _OPENMP

@@ -48,14 +48,11 @@ void cli_getopt_default(int c, char *const argv[], const char *usage, void (*hel
  *             least 1", "must be between 1 and 4096"
  *   u64       digits (a seed)               "not a non-negative integer"
  *   decimals  [+-]digits[.digits][e[+-]digits], finite unless CLI_INF
- *             ("inf" then allowed), in [min, max] (CLI_GT_MIN, CLI_LT_MAX:
- *             open ends; -HUGE_VAL / HUGE_VAL: none)   "not a number",
- *             "not a finite number" (nan, inf), "must be greater than 0
- *             and at most 0.5"
- *   ranges    LO, LO:HI or LO:HI:STEP of u64s, LO <= HI, STEP >= 1
- *   choices   one of a NULL-terminated list; returns its index
- *             "must be exact, approx or auto"
- * No blanks, no hexadecimal, no trailing text anywhere.
+ *             ("inf" then allowed) or CLI_NAN ("nan" then gives NaN), in [min, max] (CLI_GT_MIN,
+ * CLI_LT_MAX: open ends; -HUGE_VAL / HUGE_VAL: none)   "not a number", "not a finite number" (nan,
+ * inf), "must be greater than 0 and at most 0.5" ranges    LO, LO:HI or LO:HI:STEP of u64s, LO <=
+ * HI, STEP >= 1 choices   one of a NULL-terminated list; returns its index "must be exact, approx
+ * or auto" No blanks, no hexadecimal, no trailing text anywhere.
  *
  * Options (cli_*_arg): on error "PROG: OPTION VALUE: REASON", then "Try
  * 'PROG --help'", exit 2.  KEY=VALUE parameters (cli_kv_parse): the error
@@ -64,6 +61,7 @@ void cli_getopt_default(int c, char *const argv[], const char *usage, void (*hel
 #define CLI_GT_MIN 1u /* decimals: value > min (not >=) */
 #define CLI_LT_MAX 2u /* decimals: value < max (not <=) */
 #define CLI_INF 4u    /* decimals: "inf" (and overflow) allowed */
+#define CLI_NAN 8u    /* decimals: "nan" allowed, as NaN (data: the caller judges) */
 
 typedef struct cli_range {
     uint64_t lo, hi, step;
@@ -180,6 +178,9 @@ void cli_print_double(FILE *fp, double v);
  * Tabs and newlines in the spec are replaced by spaces.  Returns buf. */
 const char *cli_graph_name(const tk_graph_t *g, const char *input, long index, char *buf,
                            size_t len);
+/* The tail of an arc (CSR: the switch whose arc range holds it), by
+ * binary search over g->off: O(log n). */
+tk_id_t cli_arc_tail(const tk_graph_t *g, int64_t arc);
 /* --threads N: set the OpenMP thread count (N >= 1); results never depend
  * on it.  0 leaves the runtime default (OMP_NUM_THREADS). */
 void cli_set_threads(int n);
