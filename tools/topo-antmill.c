@@ -1,6 +1,7 @@
 /*
  * topo-antmill - Hamiltonian cycles with unique shortest paths up to delta
- * (seed 000), their verification, and the (H, lambda)-Ant-mill pattern
+ * (the Ant Mill paper: an adverse traffic pattern for networks on random
+ * regular graphs), their verification, and the (H, lambda)-Ant-mill pattern
  * files.  See topo-antmill(1).
  */
 #include <config.h>
@@ -52,10 +53,10 @@ typedef struct args {
 static void help(void)
 {
     printf("usage: %s\n\n", usage);
-    fputs("Ant Mill (seed 000): a Hamiltonian cycle x_0..x_{n-1} of the topology whose\n"
-          "windows x_i..x_{i+delta} all have D(x_i, x_{i+delta}) = delta and a unique\n"
-          "shortest path, by randomized rotation-extension with backtracking; one TSV\n"
-          "row per graph with the columns\n"
+    fputs("Ant Mill: a Hamiltonian cycle x_0..x_{n-1} of the topology whose windows\n"
+          "x_i..x_{i+delta} all have D(x_i, x_{i+delta}) = delta and a unique shortest\n"
+          "path (the adverse pattern of the Ant Mill paper), by randomized\n"
+          "rotation-extension with backtracking; one TSV row per graph with the columns\n"
           "  name n delta lambda radius diameter avg_distance servers throughput_bound\n"
           "  slowdown uniform_min_throughput uniform_ratio adverse time\n\n"
           "Options:\n"
@@ -114,6 +115,8 @@ static void parse_args(int argc, char **argv, args_t *a)
         {NULL, 0, NULL, 0},
     };
     int c, modes = 0;
+    int64_t v;
+    char why[CLI_WHY_MAX];
 
     memset(a, 0, sizeof *a);
     a->seed = 1;
@@ -140,20 +143,17 @@ static void parse_args(int argc, char **argv, args_t *a)
         case OPT_LAMBDA:
             if (strcmp(optarg, "all") == 0)
                 a->lambda_all = 1;
+            else if (cli_parse_int(optarg, 1, INT32_MAX - 1, &v, why))
+                cli_arg_fail("--lambda", optarg, "%s, or all", why);
             else
-                a->lambda = (int32_t)cli_int_arg("--lambda", optarg, 1, INT32_MAX - 1);
+                a->lambda = (int32_t)v;
             break;
         case 's':
             a->seed = cli_u64_arg("--seed", optarg);
             break;
-        case OPT_BUDGET: {
-            char *end;
-            double b = strtod(optarg, &end);
-            if (*optarg == '\0' || *end != '\0' || !(b >= 0) || b > 1e9)
-                cli_usage_fail(usage, "invalid value '%s' for --budget: want seconds >= 0", optarg);
-            a->budget = b;
+        case OPT_BUDGET:
+            a->budget = cli_double_arg("--budget", optarg, 0, 1e9, 0);
             break;
-        }
         case OPT_NOUNI:
             a->no_uniform = 1;
             break;
@@ -201,7 +201,6 @@ typedef struct result {
     int32_t lambda;
     tk_dist_summary_t ds;
     double uniform; /* NAN when skipped */
-    double seconds;
 } result_t;
 
 /* Uniform min throughput per server: topo-load's default pattern under
@@ -323,7 +322,7 @@ static int write_pattern(const args_t *a, const tk_graph_t *g, const result_t *r
     return cli_out_commit(&out) ? 1 : 0;
 }
 
-static double am_seconds_since(const struct timespec *t0)
+static double seconds_since(const struct timespec *t0)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -337,51 +336,76 @@ static void print_header(FILE *fp)
           fp);
 }
 
-static int process(args_t *a, const tk_graph_t *g, const char *input, long index)
+/* Everything of one graph before its outputs: distances, the cycle (found
+ * or read), lambda, the uniform throughput.  0, or 1 with the error
+ * printed. */
+static int compute(const args_t *a, const tk_graph_t *g, const char *name, result_t *res)
 {
     tk_error_t err;
     tk_dist_opts_t dopts;
-    result_t res;
-    char name[1024];
-    int rc = 1;
-    struct timespec t0;
-    double p, d;
-    cli_out_t out = {0};
 
-    memset(&res, 0, sizeof res);
-    res.uniform = NAN;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     tk_error_clear(&err);
-    cli_graph_name(g, input, index, name, sizeof name);
     memset(&dopts, 0, sizeof dopts);
     dopts.threads = a->threads;
-    if (tk_dist_summary(g, &dopts, &res.ds, &err)) {
+    if (tk_dist_summary(g, &dopts, &res->ds, &err)) {
         cli_error(&err);
         return 1;
     }
-    if (!res.ds.connected) {
+    if (!res->ds.connected) {
         cli_errorf("%s: the topology is not %sconnected: no Hamiltonian cycle", name,
                    g->directed ? "strongly " : "");
-        goto done;
+        return 1;
     }
-    res.cycle = malloc((size_t)g->n * sizeof *res.cycle);
-    if (!res.cycle) {
+    res->cycle = malloc((size_t)g->n * sizeof *res->cycle);
+    if (!res->cycle) {
         cli_errorf("out of memory");
-        goto done;
+        return 1;
     }
-    if (a->verify ? read_cycle(a, g, &res) : find_cycle(a, g, &res))
-        goto done;
-    res.lambda = a->lambda ? a->lambda : (res.delta > 0 ? res.delta : 1);
-    if (res.lambda >= g->n) {
-        cli_errorf("--lambda %" PRId32 ": must be less than n=%" PRId32, res.lambda, g->n);
-        goto done;
+    if (a->verify ? read_cycle(a, g, res) : find_cycle(a, g, res))
+        return 1;
+    res->lambda = a->lambda ? a->lambda : (res->delta > 0 ? res->delta : 1);
+    if (res->lambda >= g->n) {
+        cli_errorf("--lambda %" PRId32 ": must be less than n=%" PRId32, res->lambda, g->n);
+        return 1;
     }
-    p = (double)tk_graph_total_servers(g) / (double)g->n;
-    if (p < 1)
-        p = 1;
-    if (!a->no_uniform && !a->no_row && uniform_throughput(a, g, &res.uniform))
-        goto done;
-    /* outputs: cycle, patterns, then the row */
+    if (!a->no_uniform && !a->no_row && uniform_throughput(a, g, &res->uniform))
+        return 1;
+    return 0;
+}
+
+/* -P: one pattern file, or with --lambda all PREFIX.L.pat for L = 1..delta. */
+static int write_patterns(const args_t *a, const tk_graph_t *g, const result_t *res)
+{
+    if (!a->lambda_all)
+        return write_pattern(a, g, res, res->lambda, a->pattern);
+    if (res->delta < 1) {
+        cli_errorf("--lambda all: the cycle has delta 0");
+        return 1;
+    }
+    for (int32_t L = 1; L <= res->delta; L++) {
+        size_t len = strlen(a->pattern) + 32;
+        char *path = malloc(len);
+        int r;
+        if (!path) {
+            cli_errorf("out of memory");
+            return 1;
+        }
+        snprintf(path, len, "%s.%" PRId32 ".pat", a->pattern, L);
+        r = write_pattern(a, g, res, L, path);
+        free(path);
+        if (r)
+            return 1;
+    }
+    return 0;
+}
+
+/* The files: -o CYCLE (committed only when the patterns are written too)
+ * and -P. */
+static int write_files(const args_t *a, const tk_graph_t *g, const result_t *res)
+{
+    tk_error_t err;
+    cli_out_t out;
+
     if (a->output) {
         char comment[128];
         snprintf(comment, sizeof comment, "seed %" PRIu64 "%s", a->seed,
@@ -389,90 +413,83 @@ static int process(args_t *a, const tk_graph_t *g, const char *input, long index
                  : a->hat  ? " (H-hat)"
                            : "");
         if (cli_out_open(&out, a->output))
-            goto done;
-        if (tk_cycle_write(out.fp, g, res.cycle, res.delta, comment, &err)) {
+            return 1;
+        if (tk_cycle_write(out.fp, g, res->cycle, res->delta, comment, &err)) {
             cli_error(&err);
             cli_out_abort(&out);
-            goto done;
+            return 1;
         }
     }
-    if (a->pattern) {
-        if (a->lambda_all) {
-            if (res.delta < 1) {
-                cli_errorf("--lambda all: the cycle has delta 0");
-                goto abort;
-            }
-            for (int32_t L = 1; L <= res.delta; L++) {
-                size_t len = strlen(a->pattern) + 32;
-                char *path = malloc(len);
-                if (!path) {
-                    cli_errorf("out of memory");
-                    goto abort;
-                }
-                snprintf(path, len, "%s.%" PRId32 ".pat", a->pattern, L);
-                int r = write_pattern(a, g, &res, L, path);
-                free(path);
-                if (r)
-                    goto abort;
-            }
-        } else if (write_pattern(a, g, &res, res.lambda, a->pattern)) {
-            goto abort;
-        }
+    if (a->pattern && write_patterns(a, g, res)) {
+        if (a->output)
+            cli_out_abort(&out);
+        return 1;
     }
-    if (a->output && cli_out_commit(&out))
-        goto done;
-    if (a->no_row) {
+    return a->output && cli_out_commit(&out) ? 1 : 0;
+}
+
+/* The row of one graph: the cycle and the bounds of the Ant Mill pattern
+ * (throughput_bound = 1 / (p lambda) under minimal routing, Remark 1 of the
+ * Ant Mill paper) against the uniform load. */
+static void print_row(const args_t *a, const tk_graph_t *g, const char *name, const result_t *res,
+                      const struct timespec *t0)
+{
+    double p = (double)tk_graph_total_servers(g) / (double)g->n;
+    double d = (double)g->m / (double)g->n; /* (out-)degree */
+    double bound;
+    char secs[32];
+    cli_row_t row;
+
+    if (p < 1)
+        p = 1;
+    bound = 1.0 / (p * res->lambda);
+    if (bound > 1)
+        bound = 1;
+    cli_row_begin(&row, stdout, a->json);
+    cli_cell_str(&row, "name", name);
+    cli_cell_int(&row, "n", g->n, 0);
+    cli_cell_int(&row, "delta", res->delta, 0);
+    cli_cell_int(&row, "lambda", res->lambda, 0);
+    cli_cell_int(&row, "radius", res->ds.radius, TK_INF);
+    cli_cell_int(&row, "diameter", res->ds.diameter, TK_INF);
+    cli_cell_double(&row, "avg_distance", res->ds.avg_distance);
+    cli_cell_double(&row, "servers", p);
+    cli_cell_double(&row, "throughput_bound", bound);
+    cli_cell_double(&row, "slowdown", d * res->lambda / res->ds.avg_distance);
+    if (isnan(res->uniform)) {
+        cli_cell_str(&row, "uniform_min_throughput", "-");
+        cli_cell_str(&row, "uniform_ratio", "-");
+        cli_cell_str(&row, "adverse", "-");
+    } else {
+        cli_cell_double(&row, "uniform_min_throughput", res->uniform);
+        cli_cell_double(&row, "uniform_ratio", res->uniform / bound);
+        cli_cell_str(&row, "adverse", 2 * bound < res->uniform ? "yes" : "no");
+    }
+    snprintf(secs, sizeof secs, "%.3f", seconds_since(t0));
+    cli_cell_num(&row, "time", secs);
+    cli_row_end(&row);
+}
+
+static int process(args_t *a, const tk_graph_t *g, const char *input, long index)
+{
+    result_t res;
+    char name[1024];
+    struct timespec t0;
+    int rc = 1;
+
+    memset(&res, 0, sizeof res);
+    res.uniform = NAN;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    cli_graph_name(g, input, index, name, sizeof name);
+    if (compute(a, g, name, &res) == 0 && write_files(a, g, &res) == 0) {
         rc = 0;
-        goto done;
-    }
-    if (!a->header_done) {
-        if (!a->json)
-            print_header(stdout);
-        a->header_done = 1;
-    }
-    d = (double)g->m / (double)g->n; /* (out-)degree */
-    {
-        double bound = 1.0 / (p * res.lambda);
-        if (bound > 1)
-            bound = 1;
-        cli_row_t row;
-        char secs[32];
-        cli_row_begin(&row, stdout, a->json);
-        cli_cell_str(&row, "name", name);
-        cli_cell_int(&row, "n", g->n, 0);
-        cli_cell_int(&row, "delta", res.delta, 0);
-        cli_cell_int(&row, "lambda", res.lambda, 0);
-        cli_cell_int(&row, "radius", res.ds.radius, TK_INF);
-        cli_cell_int(&row, "diameter", res.ds.diameter, TK_INF);
-        cli_cell_double(&row, "avg_distance", res.ds.avg_distance);
-        cli_cell_double(&row, "servers", p);
-        cli_cell_double(&row, "throughput_bound", bound);
-        cli_cell_double(&row, "slowdown", d * res.lambda / res.ds.avg_distance);
-        if (isnan(res.uniform)) {
-            cli_cell_str(&row, "uniform_min_throughput", "-");
-            cli_cell_str(&row, "uniform_ratio", "-");
-            cli_cell_str(&row, "adverse", "-");
-        } else {
-            cli_cell_double(&row, "uniform_min_throughput", res.uniform);
-            cli_cell_double(&row, "uniform_ratio", res.uniform / bound);
-            cli_cell_str(&row, "adverse", 2 * bound < res.uniform ? "yes" : "no");
+        if (!a->no_row) { /* -o - or -P -: stdout holds that file */
+            if (!a->header_done && !a->json)
+                print_header(stdout);
+            a->header_done = 1;
+            print_row(a, g, name, &res, &t0);
         }
-        snprintf(secs, sizeof secs, "%.3f", am_seconds_since(&t0));
-        if (a->json) { /* a number, not a string */
-            fputs(",\"time\":", stdout);
-            fputs(secs, stdout);
-        } else {
-            fputc('\t', stdout);
-            fputs(secs, stdout);
-        }
-        cli_row_end(&row);
     }
-    rc = 0;
-    goto done;
-abort:
-    if (a->output)
-        cli_out_abort(&out);
-done:
     free(res.cycle);
     tk_dist_summary_destroy(&res.ds);
     return rc;
