@@ -167,6 +167,33 @@ int cli_parse_double(const char *s, double min, double max, unsigned flags, doub
     return 0;
 }
 
+int cli_parse_size(const char *s, uint64_t *v, char *why)
+{
+    static const char units[] = "kmgt";
+    const char *unit = s + strlen(s);
+    char *num, tmp[CLI_WHY_MAX];
+    double x, mult = 1;
+    int bad;
+
+    /* the number, then K, M, G or T (powers of 1024), then an optional B */
+    if (unit > s && (unit[-1] == 'B' || unit[-1] == 'b'))
+        unit--;
+    if (unit > s && unit[-1] && strchr(units, unit[-1] | 0x20)) {
+        mult = (double)(UINT64_C(1) << (10 * (strchr(units, unit[-1] | 0x20) - units + 1)));
+        unit--;
+    }
+    num = strndup(s, (size_t)(unit - s));
+    if (!num)
+        return reason(why, "out of memory");
+    bad = cli_parse_double(num, 0, HUGE_VAL, 0, &x, tmp);
+    free(num);
+    if (bad)
+        return reason(why, "not a size (bytes, or a number with K, M, G or T)");
+    x *= mult;
+    *v = x >= 1.8e19 ? 0 : (uint64_t)x; /* beyond 2^64: no limit */
+    return 0;
+}
+
 int cli_parse_range(const char *s, cli_range_t *r, char *why)
 {
     const char *part = s;

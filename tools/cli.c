@@ -111,50 +111,16 @@ void cli_print_version(void)
 uint64_t cli_mem_limit(void)
 {
     const char *s = getenv("TOPOKIT_MEMORY_LIMIT");
-    char *end;
-    double v;
-    uint64_t mult = 1;
+    char why[CLI_WHY_MAX];
+    uint64_t v;
 
     if (!s || !*s)
         return tk_memory_limit_default();
-    errno = 0;
-    v = strtod(s, &end);
-    if (end == s || errno || v < 0) {
-        cli_warnf("ignoring TOPOKIT_MEMORY_LIMIT='%s': not a size", s);
+    if (cli_parse_size(s, &v, why)) {
+        cli_warnf("ignoring TOPOKIT_MEMORY_LIMIT='%s': %s", s, why);
         return tk_memory_limit_default();
     }
-    switch (*end) {
-    case 'k':
-    case 'K':
-        mult = 1ULL << 10;
-        end++;
-        break;
-    case 'm':
-    case 'M':
-        mult = 1ULL << 20;
-        end++;
-        break;
-    case 'g':
-    case 'G':
-        mult = 1ULL << 30;
-        end++;
-        break;
-    case 't':
-    case 'T':
-        mult = 1ULL << 40;
-        end++;
-        break;
-    default:
-        break;
-    }
-    if (*end == 'B' || *end == 'b')
-        end++;
-    if (*end) {
-        cli_warnf("ignoring TOPOKIT_MEMORY_LIMIT='%s': not a size", s);
-        return tk_memory_limit_default();
-    }
-    v *= (double)mult;
-    return v >= 1.8e19 ? 0 : (uint64_t)v;
+    return v;
 }
 
 FILE *cli_open_input(const char *path, const char **name)

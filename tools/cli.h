@@ -71,6 +71,10 @@ int cli_parse_int(const char *s, int64_t min, int64_t max, int64_t *v, char *why
 int cli_parse_u64(const char *s, uint64_t *v, char *why);
 int cli_parse_double(const char *s, double min, double max, unsigned flags, double *v, char *why);
 int cli_parse_range(const char *s, cli_range_t *r, char *why);
+/* A size in bytes: a decimal >= 0 with an optional K, M, G or T (powers
+ * of 1024) and an optional B ("512M", "1.5GB"); 2^64 and beyond give 0 (no
+ * limit: the meaning of 0 in TOPOKIT_MEMORY_LIMIT). */
+int cli_parse_size(const char *s, uint64_t *v, char *why);
 int cli_parse_choice(const char *s, const char *const choices[], char *why);
 uint64_t cli_range_count(const cli_range_t *r); /* values LO, LO+STEP, ... <= HI */
 uint64_t cli_range_last(const cli_range_t *r);  /* the largest of them */

@@ -170,6 +170,34 @@ static void ranges(void)
     range_fails("18446744073709551616", "not a non-negative integer or range LO:HI[:STEP]");
 }
 
+static void sizes(void)
+{
+    static const struct {
+        const char *s;
+        uint64_t v;
+    } good[] = {{"0", 0},
+                {"4096", 4096},
+                {"10b", 10},
+                {"2k", 2048},
+                {"512M", UINT64_C(512) << 20},
+                {"1.5GB", UINT64_C(3) << 29},
+                {"1e3", 1000},
+                {"2T", UINT64_C(2) << 40},
+                {"20000000T", 0}}; /* beyond 2^64: no limit */
+    static const char *const bad[] = {"",     "x",  "-1", "M",    "B",   "1KK",
+                                      "5MB ", " 5", "1P", "0x10", "nan", "inf"};
+    char why[CLI_WHY_MAX];
+    uint64_t v;
+
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++)
+        ok(cli_parse_size(good[i].s, &v, why) == 0 && v == good[i].v, "size '%s' is %llu",
+           good[i].s, (unsigned long long)good[i].v);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        ok(cli_parse_size(bad[i], &v, why) == -1 &&
+               strcmp(why, "not a size (bytes, or a number with K, M, G or T)") == 0,
+           "size '%s' refused", bad[i]);
+}
+
 static void choices(void)
 {
     static const char *const abc[] = {"exact", "approx", "auto", NULL};
@@ -263,6 +291,7 @@ int main(void)
     integers();
     decimals();
     ranges();
+    sizes();
     choices();
     kv_lists();
     numbers();
