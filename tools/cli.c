@@ -53,6 +53,12 @@ void cli_error(const tk_error_t *err)
     fputc('\n', stderr);
 }
 
+void cli_graph_error(const char *input, long index, const tk_error_t *err)
+{
+    fprintf(stderr, "%s: %s: graph %ld: %s\n", prog_name, input, index,
+            err->msg[0] ? err->msg : tk_status_str(err->code));
+}
+
 void cli_errorf(const char *fmt, ...)
 {
     va_list ap;

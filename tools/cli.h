@@ -22,6 +22,9 @@ const char *cli_prog(void);
 
 /* "PROG: WHERE:LINE: message" (WHERE and LINE omitted when empty/0). */
 void cli_error(const tk_error_t *err);
+/* "PROG: INPUT: graph INDEX: message": an error about one graph of an input
+ * (err->where is not shown: the graph is the place). */
+void cli_graph_error(const char *input, long index, const tk_error_t *err);
 /* "PROG: message" */
 void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "PROG: warning: message" */

@@ -95,6 +95,21 @@ enum {
     OPT_VERSION
 };
 
+/* -o and -P: which outputs go where. */
+static void check_outputs(args_t *a)
+{
+    if (a->lambda_all && !a->pattern)
+        cli_usage_fail(usage, "--lambda all needs -P PREFIX");
+    if (a->lambda_all && strcmp(a->pattern, "-") == 0)
+        cli_usage_fail(usage, "--lambda all needs a file PREFIX, not '-'");
+    if (a->output && a->pattern && strcmp(a->output, "-") == 0 && strcmp(a->pattern, "-") == 0)
+        cli_usage_fail(usage, "-o - and -P - cannot both use standard output");
+    /* -o - or -P -: that file is the standard output, and the row is not
+     * printed */
+    a->no_row =
+        (a->output && strcmp(a->output, "-") == 0) || (a->pattern && strcmp(a->pattern, "-") == 0);
+}
+
 static void parse_args(int argc, char **argv, args_t *a)
 {
     static const struct option longopts[] = {
@@ -180,16 +195,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         cli_usage_fail(usage, "--delta, --max-delta, --hat and --verify exclude each other");
     if (modes == 0)
         a->maxdelta = 1;
-    if (a->lambda_all && !a->pattern)
-        cli_usage_fail(usage, "--lambda all needs -P PREFIX");
-    if (a->lambda_all && strcmp(a->pattern, "-") == 0)
-        cli_usage_fail(usage, "--lambda all needs a file PREFIX, not '-'");
-    if (a->output && a->pattern && strcmp(a->output, "-") == 0 && strcmp(a->pattern, "-") == 0)
-        cli_usage_fail(usage, "-o - and -P - cannot both use standard output");
-    /* -o - or -P -: that file is the standard output, and the row is not
-     * printed */
-    a->no_row =
-        (a->output && strcmp(a->output, "-") == 0) || (a->pattern && strcmp(a->pattern, "-") == 0);
+    check_outputs(a);
     if (argc - optind > 1)
         cli_usage_fail(usage, "one TOPOLOGY operand at most");
     a->input = optind < argc ? argv[optind] : NULL;
@@ -516,23 +522,28 @@ static int each(void *ctx, tk_graph_t *g, const char *input, long index)
     return r ? CLI_EACH_FAILED : CLI_EACH_OK;
 }
 
+/* Every graph of the input, or with -o, -P or --verify its only graph. */
+static int run(args_t *a)
+{
+    int rc;
+
+    cli_set_threads(a->threads);
+    a->mem = cli_mem_limit();
+    rc = cli_each_graph(a->input, a->mem, NULL, each, a);
+    if (a->only) {
+        if (!rc && !a->failed && process(a, a->only, a->only_input, 1))
+            rc = 1;
+        tk_graph_free(a->only);
+        free(a->only_input);
+    }
+    return rc || a->failed ? CLI_EXIT_DATA : CLI_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     args_t a;
-    int rc;
 
     cli_set_prog("topo-antmill");
     parse_args(argc, argv, &a);
-    cli_set_threads(a.threads);
-    a.mem = cli_mem_limit();
-    rc = cli_each_graph(a.input, a.mem, NULL, each, &a);
-    if (a.only) {
-        if (!rc && !a.failed && process(&a, a.only, a.only_input, 1))
-            rc = 1;
-        tk_graph_free(a.only);
-        free(a.only_input);
-    }
-    if (a.failed)
-        rc = 1;
-    return rc ? CLI_EXIT_DATA : CLI_EXIT_OK;
+    return run(&a);
 }

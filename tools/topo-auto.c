@@ -214,8 +214,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     cli_progress("%s: graph %ld: n=%" PRId64 ": automorphisms", input, index, (int64_t)g->n);
     tk_error_clear(&err);
     if (tk_auto_compute(g, &opts, &r, &err) != TK_OK) {
-        cli_errorf("%s: graph %ld: %s", input, index,
-                   err.msg[0] ? err.msg : tk_status_str(err.code));
+        cli_graph_error(input, index, &err);
         return 1;
     }
     print_header(out, a);

@@ -745,6 +745,22 @@ static int run_traffic(const args_t *a)
     return out_end(&out, rc);
 }
 
+/* The mode: --traffic, --measured, a sweep (N= or r= given) or graphs. */
+static int run(const args_t *a)
+{
+    int sweep = 0;
+
+    cli_set_threads(a->threads);
+    if (a->traffic)
+        return run_traffic(a);
+    if (a->measured)
+        return run_measured(a);
+    for (int i = 0; i < a->nparams; i++)
+        if (strncmp(a->params[i], "N=", 2) == 0 || strncmp(a->params[i], "r=", 2) == 0)
+            sweep = 1;
+    return sweep ? run_sweep(a) : graph_mode(a);
+}
+
 int main(int argc, char **argv)
 {
     args_t a;
@@ -752,18 +768,7 @@ int main(int argc, char **argv)
 
     cli_set_prog(argv[0]);
     parse_args(argc, argv, &a);
-    cli_set_threads(a.threads);
-    if (a.traffic)
-        rc = run_traffic(&a);
-    else if (a.measured)
-        rc = run_measured(&a);
-    else {
-        int sweep = 0;
-        for (int i = 0; i < a.nparams; i++)
-            if (strncmp(a.params[i], "N=", 2) == 0 || strncmp(a.params[i], "r=", 2) == 0)
-                sweep = 1;
-        rc = sweep ? run_sweep(&a) : graph_mode(&a);
-    }
+    rc = run(&a);
     free(a.params);
     free(a.files);
     return rc;

@@ -291,8 +291,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     tk_auto_destroy(&sym);
     if (fail || tk_girth(g, a->threads, &r.girth, &err) != TK_OK) {
         tk_dist_summary_destroy(&r.s);
-        cli_errorf("%s: graph %ld: %s", input, index,
-                   err.msg[0] ? err.msg : tk_status_str(err.code));
+        cli_graph_error(input, index, &err);
         return 1;
     }
     print_header(out, a);

@@ -290,8 +290,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
                  (int64_t)g->n, g->m);
     tk_error_clear(&err);
     if (tk_ksp(g, &opts, &r, &err) != TK_OK) {
-        cli_errorf("%s: graph %ld: %s", input, index,
-                   err.msg[0] ? err.msg : tk_status_str(err.code));
+        cli_graph_error(input, index, &err);
         return 1;
     }
     print_header(out, a);

@@ -348,8 +348,7 @@ static void print_row(FILE *fp, const args_t *a, const result_t *r, const int64_
 
 static int fail_graph(const char *input, long index, const tk_error_t *err)
 {
-    cli_errorf("%s: graph %ld: %s", input, index,
-               err->msg[0] ? err->msg : tk_status_str(err->code));
+    cli_graph_error(input, index, err);
     return 1;
 }
 

@@ -314,7 +314,7 @@ static int split_words(char *s, char **w, int max)
 
 /* One graph and one pattern (index k: files first, then --make). */
 static int solve_one(args_t *a, const tk_graph_t *g, const tk_router_t *router, int k,
-                     const char *input, result_t *res, tk_error_t *err)
+                     result_t *res, tk_error_t *err)
 {
     tk_swdemand_t d;
     tk_pattern_t *made = NULL;
@@ -367,7 +367,6 @@ static int solve_one(args_t *a, const tk_graph_t *g, const tk_router_t *router, 
     else
         tk_swdemand_destroy(&d);
     tk_pattern_free(made);
-    (void)input;
     return st;
 }
 
@@ -390,7 +389,7 @@ static int table_row(void *ctx, FILE *out, const tk_graph_t *g, const char *inpu
         return 1;
     }
     for (int k = 0; k < nres && !failed; k++) {
-        if (solve_one(a, g, router, k, input, &res[k], &err) != TK_OK) {
+        if (solve_one(a, g, router, k, &res[k], &err) != TK_OK) {
             set_where(&err, name);
             cli_error(&err);
             failed = 1;

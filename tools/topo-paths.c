@@ -291,7 +291,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         tk_error_set(&err, TK_EINVAL, NULL, 0, "empty graph");
     else if (!(a->pairs ? per_pair : summary)(out, a, g, name, &err))
         return 0;
-    cli_errorf("%s: graph %ld: %s", input, index, err.msg[0] ? err.msg : tk_status_str(err.code));
+    cli_graph_error(input, index, &err);
     return 1;
 }
 

@@ -457,8 +457,7 @@ done:
     tk_route_ws_free(ws);
     tk_router_free(r);
     if (rc)
-        cli_errorf("%s: graph %ld: %s", input, index,
-                   err.msg[0] ? err.msg : tk_status_str(err.code));
+        cli_graph_error(input, index, &err);
     return rc;
 }
 
