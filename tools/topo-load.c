@@ -197,27 +197,40 @@ static void print_header(FILE *fp, args_t *a)
     }
 }
 
-/* Arc order of --top: load / capacity descending, then arc id. */
-static const double *sort_key;
+/* An arc and its load / capacity, for the order of --top. */
+typedef struct arc_load {
+    double load;
+    int64_t arc;
+} arc_load_t;
+
+/* Load descending, then arc id: a total order (loads are never NaN). */
 static int by_load(const void *x, const void *y)
 {
-    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-    if (sort_key[a] != sort_key[b])
-        return sort_key[a] > sort_key[b] ? -1 : 1;
-    return a < b ? -1 : a > b;
+    const arc_load_t *a = x, *b = y;
+
+    if (a->load != b->load)
+        return a->load > b->load ? -1 : 1;
+    return a->arc < b->arc ? -1 : a->arc > b->arc;
 }
 
-static int64_t *top_arcs(const result_t *r, int64_t k)
+/* Every arc, hottest first.  NULL when out of memory. */
+static int64_t *top_arcs(const result_t *r)
 {
     const tk_graph_t *g = r->g;
+    arc_load_t *al = tk_malloc_array((size_t)g->m + 1, sizeof *al);
     int64_t *idx = tk_malloc_array((size_t)g->m + 1, sizeof *idx);
-    if (!idx)
+
+    if (!al || !idx) {
+        free(al);
+        free(idx);
         return NULL;
+    }
     for (int64_t x = 0; x < g->m; x++)
-        idx[x] = x;
-    sort_key = r->load;
-    qsort(idx, (size_t)g->m, sizeof *idx, by_load);
-    (void)k;
+        al[x] = (arc_load_t){r->load[x], x};
+    qsort(al, (size_t)g->m, sizeof *al, by_load);
+    for (int64_t i = 0; i < g->m; i++)
+        idx[i] = al[i].arc;
+    free(al);
     return idx;
 }
 
@@ -449,7 +462,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
             }
         }
     }
-    if (a->top && !(idx = top_arcs(&r, a->top))) {
+    if (a->top && !(idx = top_arcs(&r))) {
         tk_error_set(&err, TK_ENOMEM, NULL, 0, "out of memory");
         rc = fail_graph(input, index, &err);
         goto done;
