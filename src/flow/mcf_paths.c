@@ -419,6 +419,13 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d, uin
             if (!(d->w[e] > 0))
                 continue;
             st = tk_route_paths(r, ws, s, d->dst[e], max_paths, &ps, err);
+            /* A column per distinct walk: draws through different
+             * intermediates that give the same walk are one column. */
+            for (int64_t p = 0; st == TK_OK && p < ps.npaths; p++)
+                if (ps.via[p] >= 0) {
+                    st = tk_pathset_merge_walks(&ps, err);
+                    break;
+                }
             if (st != TK_OK)
                 goto done;
             if (ps.npaths == 0) {
