@@ -162,6 +162,18 @@ int cli_out_open(cli_out_t *o, const char *path)
         return 0;
     }
     o->path = strdup(path);
+    /* A device or a pipe (/dev/null, /dev/stdout, a FIFO) is written in
+     * place: renaming a file over it would replace the device itself. */
+    struct stat sb;
+    if (o->path && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
+        o->fp = fopen(path, "w");
+        if (!o->fp) {
+            cli_errorf("%s: %s", path, strerror(errno));
+            cli_out_abort(o);
+            return -1;
+        }
+        return 0;
+    }
     slash = strrchr(path, '/');
     dirlen = slash ? (size_t)(slash - path + 1) : 0;
     o->tmp = malloc(dirlen + 32);
@@ -249,6 +261,11 @@ int cli_out_commit(cli_out_t *o)
         cli_errorf("%s: write error: %s", o->path, strerror(errno));
         cli_out_abort(o);
         return -1;
+    }
+    if (!o->tmp) { /* written in place */
+        free(o->path);
+        o->path = NULL;
+        return 0;
     }
     /* mkstemp creates 0600; give the file the usual permissions. */
     {

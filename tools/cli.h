@@ -145,7 +145,9 @@ int cli_field_index(char *const *fields, int n, const char *name);
 
 /* Output with atomic replace: NULL or "-" is stdout; otherwise a temporary
  * file in the same directory renamed over PATH by cli_out_commit.  A failed
- * run calls cli_out_abort and leaves nothing behind. */
+ * run calls cli_out_abort and leaves nothing behind.  An existing PATH that
+ * is neither a regular file nor a directory (/dev/null, a FIFO) is written
+ * in place: a rename would replace the device. */
 typedef struct cli_out {
     FILE *fp;
     char *path;

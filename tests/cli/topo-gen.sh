@@ -207,5 +207,20 @@ run topo-gen hypercube dim=3 -o "$TMPD/o/q3.topo"
 ok $? "-o writes the same bytes as stdout"
 [ "$(ls -A "$TMPD/o" | sort | tr '\n' ' ')" = "keep.topo q3.topo " ]
 ok $? "-o: no temporary file left after success"
+# -o to a device or a pipe writes in place: renaming a temporary file over
+# /dev/null would replace the device (as root, it did).
+mkfifo "$TMPD/o/fifo"
+cat "$TMPD/o/fifo" >"$TMPD/fifo.out" &
+run topo-gen hypercube dim=3 -o "$TMPD/o/fifo"
+wait
+[ "$rc" -eq 0 ] && [ -p "$TMPD/o/fifo" ] && [ "$(topo-gen hypercube dim=3)" = "$(cat "$TMPD/fifo.out")" ]
+ok $? "-o FIFO: written in place, still a FIFO"
+if mknod "$TMPD/o/null" c 1 3 2>/dev/null; then
+    run topo-gen hypercube dim=3 -o "$TMPD/o/null"
+    [ "$rc" -eq 0 ] && [ -c "$TMPD/o/null" ]
+    ok $? "-o to a copy of /dev/null: written in place, still a character device"
+else
+    ok 0 "# SKIP mknod needs root (-o to a character device)"
+fi
 
 done_testing
