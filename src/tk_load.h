@@ -62,7 +62,7 @@ TK_API tk_status_t tk_load_all_to_all(const tk_router_t *r, const double *srcw, 
  * 1, switch s sends p(s)/(n-1) link-capacity units to every other switch
  * (p(s) its servers, 1 when it has none).
  *   pair_load  (m entries or NULL) the loads at one unit per ordered pair
- *              (seed 003's Lemma 4 count)
+ *              (the count of Lemma 4 of Faizian et al.)
  *   cap_load   (m entries) the loads in link-capacity units
  *   limit      (or NULL) the ejection limit: 1 / the largest total an
  *              endpoint receives (1 when no endpoint receives more than 1)
@@ -88,6 +88,13 @@ TK_API tk_status_t tk_load_plan_new(const tk_router_t *r, const tk_swdemand_t *d
                                     const double *srcw, tk_load_plan_t **out, tk_error_t *err);
 TK_API const tk_par_job_t *tk_load_plan_job(const tk_load_plan_t *p);
 TK_API void tk_load_plan_free(tk_load_plan_t *p);
+
+/* The saturation throughput per server of tk_load_uniform's pattern (the
+ * default of topo-load(1)) under r: tk_throughput(1 / the largest load per
+ * capacity, the ejection limit); 1 when n < 2.  The "uniform" column of
+ * topo-antmill(1).  Errors: as tk_load_uniform. */
+TK_API tk_status_t tk_load_uniform_throughput(const tk_router_t *r, int threads, double *out,
+                                              tk_error_t *err);
 
 /* Bytes of workspace the engines need with `threads` threads (0 counts
  * as 1) on graph g: about 32 bytes per arc and 64 per switch per thread.

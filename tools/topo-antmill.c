@@ -210,44 +210,19 @@ typedef struct result {
 } result_t;
 
 /* Uniform min throughput per server: topo-load's default pattern under
- * min routing (tk_load_uniform), the same value topo-load prints. */
+ * min routing, the same value topo-load prints. */
 static int uniform_throughput(const args_t *a, const tk_graph_t *g, double *out)
 {
     tk_error_t err;
     tk_route_spec_t spec;
     tk_router_t *r = NULL;
-    tk_load_summary_t sum;
-    double *load = NULL, limit = 1;
-    int rc = 1;
 
-    memset(&sum, 0, sizeof sum);
     tk_error_clear(&err);
-    if (g->n < 2) {
-        *out = 1;
-        return 0;
-    }
-    if (tk_route_parse("min", &spec, &err) || tk_router_new(g, &spec, a->threads, a->mem, &r, &err))
-        goto done;
-    load = tk_malloc_array((size_t)(g->m > 0 ? g->m : 1), sizeof *load);
-    if (!load) {
-        tk_error_set(&err, TK_ENOMEM, NULL, 0, "out of memory");
-        goto done;
-    }
-    if (tk_load_uniform(r, a->threads, NULL, load, &limit, &err) ||
-        tk_load_summarize(g, load, &sum, &err))
-        goto done;
-    *out = sum.max_load[sum.nclasses] > 0 ? 1 / sum.max_load[sum.nclasses] : 1;
-    if (*out > 1)
-        *out = 1;
-    if (limit < *out)
-        *out = limit;
-    rc = 0;
-done:
+    int rc = tk_route_parse("min", &spec, &err) ||
+             tk_router_new(g, &spec, a->threads, a->mem, &r, &err) ||
+             tk_load_uniform_throughput(r, a->threads, out, &err);
     if (rc)
         cli_error(&err);
-    free(load);
-    if (sum.max_load)
-        tk_load_summary_destroy(&sum);
     tk_router_free(r);
     return rc;
 }

@@ -163,12 +163,7 @@ typedef struct result {
 
 static double throughput_of(double cap_max, double limit)
 {
-    double th = 1.0;
-    if (cap_max > 0 && 1.0 / cap_max < th)
-        th = 1.0 / cap_max;
-    if (limit < th)
-        th = limit;
-    return th;
+    return tk_throughput(cap_max > 0 ? 1.0 / cap_max : INFINITY, limit);
 }
 
 /* Class columns: every class with arcs other than the unlabelled "-". */

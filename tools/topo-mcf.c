@@ -262,7 +262,7 @@ static void print_result(FILE *fp, const args_t *a, const tk_graph_t *g, const c
     cli_row_begin(&row, fp, a->json);
     key_cells(&row, a, name, res);
     cli_cell_double(&row, "theta", r->theta);
-    cli_cell_double(&row, "throughput", r->theta < 1 ? r->theta : 1);
+    cli_cell_double(&row, "throughput", tk_throughput(r->theta, 1.0));
     cli_cell_double(&row, "upper_bound", r->upper);
     cli_cell_double(&row, "gap", r->gap);
     cli_cell_text(&row, "method", tk_mcf_method_name(r->method));

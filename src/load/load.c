@@ -12,6 +12,7 @@
  */
 #include <config.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,4 +192,35 @@ tk_status_t tk_load_uniform(const tk_router_t *r, int threads, double *pair_load
                 *limit = 1.0 / recv;
         }
     return TK_OK;
+}
+
+/* tk_load_uniform_throughput: see tk_load.h. */
+tk_status_t tk_load_uniform_throughput(const tk_router_t *r, int threads, double *out,
+                                       tk_error_t *err)
+{
+    const tk_graph_t *g;
+    tk_load_summary_t sum;
+    double limit = 1;
+    tk_status_t st;
+    if (!r || !out)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_load_uniform_throughput: NULL argument");
+    g = tk_router_graph(r);
+    if (g->n < 2) {
+        *out = 1;
+        return TK_OK;
+    }
+    double *load = tk_malloc_array((size_t)(g->m > 0 ? g->m : 1), sizeof *load);
+    if (!load)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    memset(&sum, 0, sizeof sum);
+    st = tk_load_uniform(r, threads, NULL, load, &limit, err);
+    if (st == TK_OK)
+        st = tk_load_summarize(g, load, &sum, err);
+    if (st == TK_OK) {
+        double ml = sum.max_load[sum.nclasses];
+        *out = tk_throughput(ml > 0 ? 1.0 / ml : INFINITY, limit);
+    }
+    tk_load_summary_destroy(&sum);
+    free(load);
+    return st;
 }
