@@ -72,8 +72,9 @@ typedef struct tk_par_job {
     int64_t width;           /* accumulator entries                         */
     double bound;            /* double jobs: an upper bound of the absolute
                                 total of any entry (sets F); 0 means 1     */
-    const int64_t *fold_map; /* NULL, or width entries: buffer entry i adds
-                                into accumulator entry fold_map[i]         */
+    const int64_t *fold_map; /* NULL, or a permutation of 0 .. width-1:
+                                buffer entry i adds into accumulator entry
+                                fold_map[i] (e.g. an arc's partner)         */
     size_t ws_bytes;         /* workspace bytes per thread (memory check)   */
     void *ctx;               /* shared, read-only during the run            */
     /* Per-thread workspace (NULL: none).  ws_new returns NULL when out of
@@ -105,7 +106,8 @@ TK_API void tk_par_slice(const tk_par_job_t *job, int64_t i, int64_t parts, int6
  * machine's physical memory.  On failure the run stops early and returns
  * the status and error of the smallest failing unit of [lo, hi) (the same
  * whatever the thread count); acc is then unspecified.
- * Errors: TK_EINVAL (bad range, acc of another shape, no unit function),
+ * Errors: TK_EINVAL (bad range, acc of another shape, no unit function,
+ * a fold map that is not a permutation),
  * TK_ELIMIT (one thread's buffers exceed the memory limit), TK_ENOMEM, or
  * a unit's error. */
 TK_API tk_status_t tk_par_run(const tk_par_job_t *job, int64_t lo, int64_t hi, int threads,

@@ -169,26 +169,51 @@ static inline i128 to_fixed(double y)
     return (i128)(((unsigned __int128)hi << 64) + (uint64_t)rest);
 }
 
-/* acc += trunc(buf * scale) entry by entry (through map when given), and
- * clear buf. */
-static void fold_double(i128 *acc, double *buf, int64_t w, double scale, const int64_t *map)
+/* acc += trunc(buf * scale) entry by entry, and clear buf.  With a fold
+ * map, buffer entry inv[t] goes to accumulator entry t (inv is the
+ * inverse of the job's permutation): the accumulator is walked in order,
+ * which costs less than scattering into it. */
+static void fold_double(i128 *acc, double *buf, int64_t w, double scale, const int64_t *inv)
 {
-    for (int64_t a = 0; a < w; a++) {
+    for (int64_t t = 0; t < w; t++) {
+        int64_t a = inv ? inv[t] : t;
         if (buf[a] != 0) {
-            acc[map ? map[a] : a] += to_fixed(buf[a] * scale);
+            acc[t] += to_fixed(buf[a] * scale);
             buf[a] = 0;
         }
     }
 }
 
-static void fold_exact(i128 *acc, int64_t *buf, int64_t w, const int64_t *map)
+static void fold_exact(i128 *acc, int64_t *buf, int64_t w, const int64_t *inv)
 {
-    for (int64_t a = 0; a < w; a++) {
+    for (int64_t t = 0; t < w; t++) {
+        int64_t a = inv ? inv[t] : t;
         if (buf[a] != 0) {
-            acc[map ? map[a] : a] += buf[a];
+            acc[t] += buf[a];
             buf[a] = 0;
         }
     }
+}
+
+/* The inverse of the job's fold map, or NULL with *bad set when the map
+ * is not a permutation of 0 .. w-1. */
+static int64_t *fold_inverse(const int64_t *map, int64_t w, int *bad)
+{
+    int64_t *inv = tk_malloc_array((size_t)w + 1, sizeof *inv);
+    *bad = 0;
+    if (!inv)
+        return NULL;
+    for (int64_t t = 0; t < w; t++)
+        inv[t] = -1;
+    for (int64_t a = 0; a < w; a++) {
+        if (map[a] < 0 || map[a] >= w || inv[map[a]] >= 0) {
+            *bad = 1;
+            free(inv);
+            return NULL;
+        }
+        inv[map[a]] = a;
+    }
+    return inv;
 }
 
 /* Threads to use: the request, at most one per chunk, and only as many as
@@ -273,11 +298,22 @@ tk_status_t tk_par_run(const tk_par_job_t *job, int64_t lo, int64_t hi, int thre
     if (st != TK_OK)
         return st;
 
+    int64_t *inv = NULL;
+    if (job->fold_map) {
+        int bad;
+        inv = fold_inverse(job->fold_map, w, &bad);
+        if (!inv)
+            return bad ? tk_error_set(err, TK_EINVAL, NULL, 0,
+                                      "tk_par_run: the fold map is not a permutation")
+                       : tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (parallel driver)");
+    }
     double scale = ldexp(1.0, acc->scale_exp);
     size_t bsize = job->unit ? sizeof(double) : sizeof(int64_t);
     i128 **accs = calloc((size_t)nt, sizeof *accs);
-    if (!accs)
+    if (!accs) {
+        free(inv);
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (parallel driver)");
+    }
     run_state_t rs;
     rs.bad_unit = INT64_MAX;
     tk_error_clear(&rs.bad_err);
@@ -305,9 +341,9 @@ tk_status_t tk_par_run(const tk_par_job_t *job, int64_t lo, int64_t hi, int thre
             int64_t ulo = (c0 + k) * c, uhi = ulo + c < hi ? ulo + c : hi;
             run_chunk(job, ws, ulo, uhi, buf, &rs);
             if (job->unit)
-                fold_double(tacc, buf, w, scale, job->fold_map);
+                fold_double(tacc, buf, w, scale, inv);
             else
-                fold_exact(tacc, buf, w, job->fold_map);
+                fold_exact(tacc, buf, w, inv);
         }
         free(buf);
         if (ws)
@@ -329,6 +365,7 @@ tk_status_t tk_par_run(const tk_par_job_t *job, int64_t lo, int64_t hi, int thre
     for (int t = 0; t < nt; t++)
         free(accs[t]);
     free(accs);
+    free(inv);
     return st;
 }
 

@@ -173,6 +173,26 @@ static void test_synthetic(void)
     tk_acc_free(a);
     tk_acc_free(b);
     ok(tk_par_run(&job, 0, 0, 1, NULL, &err) == TK_EINVAL, "NULL accumulator: EINVAL");
+
+    /* A fold map: entry i of the buffer lands in entry map[i]. */
+    int64_t map[W];
+    for (int i = 0; i < W; i++)
+        map[i] = (i * 5 + 3) % W; /* a permutation: 5 and 97 are coprime */
+    double *plain = calloc(W, sizeof *plain), *folded = calloc(W, sizeof *folded);
+    tk_par_sum(&job, 2, plain, NULL);
+    job.fold_map = map;
+    ok(tk_par_sum(&job, 2, folded, NULL) == TK_OK, "a job with a fold map runs");
+    int same = 1;
+    for (int i = 0; i < W; i++)
+        same &= folded[map[i]] == plain[i];
+    ok(same, "fold map: entry i lands in entry map[i], bit for bit");
+    test_splits("synthetic doubles, folded", &job);
+    map[7] = map[8];
+    is_int(tk_par_sum(&job, 1, folded, &err), TK_EINVAL,
+           "a fold map that is not a permutation: EINVAL (%s)", err.msg);
+    job.fold_map = NULL;
+    free(plain);
+    free(folded);
 }
 
 static void test_exact(void)
