@@ -178,20 +178,20 @@ static void test_synthetic(void)
     int64_t map[W];
     for (int i = 0; i < W; i++)
         map[i] = (i * 5 + 3) % W; /* a permutation: 5 and 97 are coprime */
-    double *plain = calloc(W, sizeof *plain), *folded = calloc(W, sizeof *folded);
-    tk_par_sum(&job, 2, plain, NULL);
+    double *unfolded = calloc(W, sizeof *unfolded), *folded = calloc(W, sizeof *folded);
+    tk_par_sum(&job, 2, unfolded, NULL);
     job.fold_map = map;
     ok(tk_par_sum(&job, 2, folded, NULL) == TK_OK, "a job with a fold map runs");
-    int same = 1;
+    int same_fold = 1;
     for (int i = 0; i < W; i++)
-        same &= folded[map[i]] == plain[i];
-    ok(same, "fold map: entry i lands in entry map[i], bit for bit");
+        same_fold &= folded[map[i]] == unfolded[i];
+    ok(same_fold, "fold map: entry i lands in entry map[i], bit for bit");
     test_splits("synthetic doubles, folded", &job);
     map[7] = map[8];
     is_int(tk_par_sum(&job, 1, folded, &err), TK_EINVAL,
            "a fold map that is not a permutation: EINVAL (%s)", err.msg);
     job.fold_map = NULL;
-    free(plain);
+    free(unfolded);
     free(folded);
 }
 
