@@ -278,47 +278,25 @@ static void run_chunk(const tk_par_job_t *job, void *ws, int64_t lo, int64_t hi,
     }
 }
 
-tk_status_t tk_par_run(const tk_par_job_t *job, int64_t lo, int64_t hi, int threads, tk_acc_t *acc,
-                       tk_error_t *err)
-{
-    if (!job || !acc || (!job->unit == !job->unit_exact))
-        return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_par_run: bad job");
-    int64_t c = job_chunk(job), w = job->width;
-    if (lo < 0 || hi > job->units || lo > hi || lo % c != 0 || (hi % c != 0 && hi != job->units))
-        return tk_error_set(err, TK_EINVAL, NULL, 0,
-                            "tk_par_run: slice [%lld, %lld) is not cut at chunk boundaries",
-                            (long long)lo, (long long)hi);
-    if (acc->width != w || acc->scale_exp != tk_par_scale_exp(job))
-        return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_par_run: accumulator of another job");
-    int64_t c0 = lo / c, nchunks = (hi - lo + c - 1) / c;
-    if (nchunks == 0)
-        return TK_OK;
-    int nt = 1;
-    tk_status_t st = thread_count(job, threads, nchunks, &nt, err);
-    if (st != TK_OK)
-        return st;
-
-    int64_t *inv = NULL;
-    if (job->fold_map) {
-        int bad;
-        inv = fold_inverse(job->fold_map, w, &bad);
-        if (!inv)
-            return bad ? tk_error_set(err, TK_EINVAL, NULL, 0,
-                                      "tk_par_run: the fold map is not a permutation")
-                       : tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (parallel driver)");
-    }
-    double scale = ldexp(1.0, acc->scale_exp);
-    size_t bsize = job->unit ? sizeof(double) : sizeof(int64_t);
-    i128 **accs = calloc((size_t)nt, sizeof *accs);
-    if (!accs) {
-        free(inv);
-        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (parallel driver)");
-    }
+/* One run: the chunks [c0, c0 + nchunks) of the job, on nt threads. */
+typedef struct run {
+    const tk_par_job_t *job;
+    int64_t c0, nchunks, hi; /* chunks, and the end of the slice           */
+    int nt;
+    const int64_t *inv; /* inverse of the fold map, or NULL           */
+    double scale;       /* 2^F                                        */
+    i128 **accs;        /* nt thread accumulators                     */
     run_state_t rs;
-    rs.bad_unit = INT64_MAX;
-    tk_error_clear(&rs.bad_err);
+} run_t;
 
-#pragma omp parallel num_threads(nt)
+/* Every thread: its buffer, accumulator and workspace, then chunks until
+ * none is left, each folded into the thread's accumulator. */
+static void run_threads(run_t *R)
+{
+    const tk_par_job_t *job = R->job;
+    int64_t c = job_chunk(job), w = job->width;
+    size_t bsize = job->unit ? sizeof(double) : sizeof(int64_t);
+#pragma omp parallel num_threads(R->nt)
     {
         int tid = 0;
 #ifdef _OPENMP
@@ -328,43 +306,98 @@ tk_status_t tk_par_run(const tk_par_job_t *job, int64_t lo, int64_t hi, int thre
         i128 *tacc = tk_calloc_array((size_t)w + 1, sizeof *tacc);
         void *ws = job->ws_new ? job->ws_new(job->ctx) : NULL;
         int ok = buf && tacc && (ws || !job->ws_new);
-        accs[tid] = tacc;
+        R->accs[tid] = tacc;
         if (!ok) {
             tk_error_t e;
             tk_error_set(&e, TK_ENOMEM, NULL, 0, "out of memory (parallel driver)");
-            record_failure(&rs, -1, &e);
+            record_failure(&R->rs, -1, &e);
         }
 #pragma omp for schedule(dynamic, 1)
-        for (int64_t k = 0; k < nchunks; k++) {
+        for (int64_t k = 0; k < R->nchunks; k++) {
             if (!ok)
                 continue;
-            int64_t ulo = (c0 + k) * c, uhi = ulo + c < hi ? ulo + c : hi;
-            run_chunk(job, ws, ulo, uhi, buf, &rs);
+            int64_t ulo = (R->c0 + k) * c, uhi = ulo + c < R->hi ? ulo + c : R->hi;
+            run_chunk(job, ws, ulo, uhi, buf, &R->rs);
             if (job->unit)
-                fold_double(tacc, buf, w, scale, inv);
+                fold_double(tacc, buf, w, R->scale, R->inv);
             else
-                fold_exact(tacc, buf, w, inv);
+                fold_exact(tacc, buf, w, R->inv);
         }
         free(buf);
         if (ws)
             job->ws_free(ws);
     }
-    if (rs.bad_unit != INT64_MAX) {
-        st = rs.bad_err.code ? rs.bad_err.code : TK_EINTERNAL;
-        if (err)
-            *err = rs.bad_err;
-    } else {
-        for (int t = 0; t < nt; t++)
-            if (!accs[t])
-                st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (parallel driver)");
+}
+
+/* The arguments of tk_par_run. */
+static tk_status_t check_run(const tk_par_job_t *job, int64_t lo, int64_t hi, const tk_acc_t *acc,
+                             tk_error_t *err)
+{
+    if (!job || !acc || (!job->unit == !job->unit_exact))
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_par_run: bad job");
+    int64_t c = job_chunk(job);
+    if (lo < 0 || hi > job->units || lo > hi || lo % c != 0 || (hi % c != 0 && hi != job->units))
+        return tk_error_set(err, TK_EINVAL, NULL, 0,
+                            "tk_par_run: slice [%lld, %lld) is not cut at chunk boundaries",
+                            (long long)lo, (long long)hi);
+    if (acc->width != job->width || acc->scale_exp != tk_par_scale_exp(job))
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_par_run: accumulator of another job");
+    return TK_OK;
+}
+
+tk_status_t tk_par_run(const tk_par_job_t *job, int64_t lo, int64_t hi, int threads, tk_acc_t *acc,
+                       tk_error_t *err)
+{
+    tk_status_t st = check_run(job, lo, hi, acc, err);
+    if (st != TK_OK)
+        return st;
+    run_t R;
+    memset(&R, 0, sizeof R);
+    int64_t c = job_chunk(job), w = job->width;
+    R.job = job;
+    R.hi = hi;
+    R.c0 = lo / c;
+    R.nchunks = (hi - lo + c - 1) / c;
+    R.nt = 1;
+    R.scale = ldexp(1.0, acc->scale_exp);
+    R.rs.bad_unit = INT64_MAX;
+    tk_error_clear(&R.rs.bad_err);
+    if (R.nchunks == 0)
+        return TK_OK;
+    if ((st = thread_count(job, threads, R.nchunks, &R.nt, err)) != TK_OK)
+        return st;
+    int64_t *inv = NULL;
+    if (job->fold_map) {
+        int bad;
+        if (!(inv = fold_inverse(job->fold_map, w, &bad)))
+            return bad ? tk_error_set(err, TK_EINVAL, NULL, 0,
+                                      "tk_par_run: the fold map is not a permutation")
+                       : tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (parallel driver)");
     }
-    if (st == TK_OK)
-        for (int t = 0; t < nt; t++)
+    R.inv = inv;
+    R.accs = calloc((size_t)R.nt, sizeof *R.accs);
+    if (!R.accs) {
+        free(inv);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (parallel driver)");
+    }
+    run_threads(&R);
+    /* The smallest failing unit's error, or the thread accumulators added
+     * into acc (integer sums: their order does not matter). */
+    if (R.rs.bad_unit != INT64_MAX) {
+        st = R.rs.bad_err.code ? R.rs.bad_err.code : TK_EINTERNAL;
+        if (err)
+            *err = R.rs.bad_err;
+    }
+    for (int t = 0; t < R.nt && st == TK_OK; t++)
+        if (!R.accs[t]) /* a thread that never started */
+            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (parallel driver)");
+    for (int t = 0; t < R.nt; t++) {
+        if (st == TK_OK)
             for (int64_t i = 0; i < w; i++)
-                acc->v[i] += accs[t][i];
-    for (int t = 0; t < nt; t++)
-        free(accs[t]);
-    free(accs);
+                acc->v[i] += R.accs[t][i];
+        free(R.accs[t]);
+    }
+    free(R.accs);
     free(inv);
     return st;
 }

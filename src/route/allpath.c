@@ -68,28 +68,18 @@ static void *ap_ws_new(void *ctxp)
     return w;
 }
 
-static tk_status_t ap_unit(void *ctxp, void *wsp, int64_t unit, double *cacc, tk_error_t *err)
+/* Pass 1: cnt[t] = the simple paths of at most h hops from s to t.  On
+ * TK_ELIMIT the marks of the unfinished path are cleared. */
+static tk_status_t ap_count(const ap_ctx_t *c, ap_ws_t *w, tk_id_t s, tk_error_t *err)
 {
-    const ap_ctx_t *c = ctxp;
-    ap_ws_t *w = wsp;
-    const tk_graph_t *g = c->g;
-    const int64_t *off = g->off;
-    const tk_id_t *head = g->head;
-    double *cnt = w->cnt, *wt = w->wt, *sum = w->sum;
+    const int64_t *off = c->g->off;
+    const tk_id_t *head = c->g->head;
     tk_id_t *node = w->node;
-    int64_t *arc = w->arc, *in = w->in;
+    int64_t *arc = w->arc;
     uint8_t *onp = w->onp;
-    int32_t h = c->h;
-    tk_id_t s = (tk_id_t)unit;
-    tk_status_t st = TK_OK;
-
-    if (!rt_rows_fill(c->rows, s, wt)) {
-        rt_rows_clear(c->rows, s, wt);
-        return TK_OK;
-    }
-    /* Pass 1: number of simple paths of at most h hops from s to each t. */
+    int32_t h = c->h, d = 0;
     double visits = 0;
-    int32_t d = 0;
+
     node[0] = s;
     arc[0] = off[s];
     onp[s] = 1;
@@ -99,12 +89,14 @@ static tk_status_t ap_unit(void *ctxp, void *wsp, int64_t unit, double *cacc, tk
             tk_id_t v = head[arc[d]++];
             if (onp[v])
                 continue;
-            cnt[v] += 1;
+            w->cnt[v] += 1;
             if (++visits > LOAD_MAX_ALLPATH) {
-                st = tk_error_set(err, TK_ELIMIT, NULL, 0,
-                                  "allpath:%ld: more than %.0f paths from switch %ld", (long)h,
-                                  LOAD_MAX_ALLPATH, (long)s);
-                break;
+                for (int32_t k = 0; k <= d && k <= h; k++)
+                    onp[node[k]] = 0;
+                onp[s] = 0;
+                return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                                    "allpath:%ld: more than %.0f paths from switch %ld", (long)h,
+                                    LOAD_MAX_ALLPATH, (long)s);
             }
             if (d + 1 < h) {
                 d++;
@@ -117,56 +109,79 @@ static tk_status_t ap_unit(void *ctxp, void *wsp, int64_t unit, double *cacc, tk
             d--;
         }
     }
-    if (st == TK_OK) {
-        for (tk_id_t t = 0; t < g->n; t++) {
-            if (wt[t] != 0 && cnt[t] == 0) {
-                st = tk_error_set(err, TK_EDISCONNECTED, NULL, 0,
-                                  "switch %ld has no path of at most %ld hops to switch %ld",
-                                  (long)s, (long)h, (long)t);
-                break;
-            }
-            wt[t] = cnt[t] > 0 ? wt[t] / cnt[t] : 0; /* share of one path */
-        }
-    }
-    if (st == TK_OK) {
-        /* Pass 2: every arc gets the shares of the paths through it. */
-        d = 0;
-        node[0] = s;
-        arc[0] = off[s];
-        sum[0] = 0;
-        onp[s] = 1;
-        while (d >= 0) {
-            tk_id_t u = node[d];
-            if (d < h && arc[d] < off[u + 1]) {
-                int64_t a = arc[d]++;
-                tk_id_t v = head[a];
-                if (onp[v])
-                    continue;
-                if (d + 1 < h) {
-                    d++;
-                    node[d] = v;
-                    arc[d] = off[v];
-                    in[d] = a;
-                    sum[d] = wt[v];
-                    onp[v] = 1;
-                } else {
-                    cacc[a] += wt[v];
-                    sum[d] += wt[v];
-                }
+    return TK_OK;
+}
+
+/* Pass 2: every arc gets the shares wt[t] of the paths through it (sum[d]
+ * collects the shares below depth d). */
+static void ap_distribute(const ap_ctx_t *c, ap_ws_t *w, tk_id_t s, double *cacc)
+{
+    const int64_t *off = c->g->off;
+    const tk_id_t *head = c->g->head;
+    const double *wt = w->wt;
+    double *sum = w->sum;
+    tk_id_t *node = w->node;
+    int64_t *arc = w->arc, *in = w->in;
+    uint8_t *onp = w->onp;
+    int32_t h = c->h, d = 0;
+
+    node[0] = s;
+    arc[0] = off[s];
+    sum[0] = 0;
+    onp[s] = 1;
+    while (d >= 0) {
+        tk_id_t u = node[d];
+        if (d < h && arc[d] < off[u + 1]) {
+            int64_t a = arc[d]++;
+            tk_id_t v = head[a];
+            if (onp[v])
+                continue;
+            if (d + 1 < h) {
+                d++;
+                node[d] = v;
+                arc[d] = off[v];
+                in[d] = a;
+                sum[d] = wt[v];
+                onp[v] = 1;
             } else {
-                onp[u] = 0;
-                if (d > 0) {
-                    cacc[in[d]] += sum[d];
-                    sum[d - 1] += sum[d];
-                }
-                d--;
+                cacc[a] += wt[v];
+                sum[d] += wt[v];
             }
+        } else {
+            onp[u] = 0;
+            if (d > 0) {
+                cacc[in[d]] += sum[d];
+                sum[d - 1] += sum[d];
+            }
+            d--;
         }
-    } else {
-        for (int32_t k = 0; k <= d && k <= h; k++)
-            onp[node[k]] = 0;
-        onp[s] = 0;
     }
+}
+
+static tk_status_t ap_unit(void *ctxp, void *wsp, int64_t unit, double *cacc, tk_error_t *err)
+{
+    const ap_ctx_t *c = ctxp;
+    ap_ws_t *w = wsp;
+    const tk_graph_t *g = c->g;
+    double *cnt = w->cnt, *wt = w->wt;
+    tk_id_t s = (tk_id_t)unit;
+    tk_status_t st;
+
+    if (!rt_rows_fill(c->rows, s, wt)) {
+        rt_rows_clear(c->rows, s, wt);
+        return TK_OK;
+    }
+    st = ap_count(c, w, s, err);
+    for (tk_id_t t = 0; t < g->n && st == TK_OK; t++) {
+        if (wt[t] != 0 && cnt[t] == 0)
+            st = tk_error_set(err, TK_EDISCONNECTED, NULL, 0,
+                              "switch %ld has no path of at most %ld hops to switch %ld", (long)s,
+                              (long)c->h, (long)t);
+        else
+            wt[t] = cnt[t] > 0 ? wt[t] / cnt[t] : 0; /* the share of one path */
+    }
+    if (st == TK_OK)
+        ap_distribute(c, w, s, cacc);
     for (tk_id_t t = 0; t < g->n; t++)
         cnt[t] = 0;
     memset(wt, 0, (size_t)g->n * sizeof *wt);

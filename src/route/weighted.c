@@ -130,97 +130,116 @@ static void wt_dial(const wt_ctx_t *c, const tk_graph_t *h, tk_id_t s, wt_ws_t *
     }
 }
 
+/* The demands of unit x into wt: min, row x (source x); ecmp, column x
+ * (destination x).  Returns 0 when there are none. */
+static int wt_fill(const wt_ctx_t *c, tk_id_t x, double *wt)
+{
+    if (!c->ecmp) {
+        if (rt_rows_fill(c->rows, x, wt))
+            return 1;
+        rt_rows_clear(c->rows, x, wt);
+        return 0;
+    }
+    if (c->cols.off) {
+        if (c->cols.off[x] == c->cols.off[x + 1])
+            return 0;
+        for (int64_t i = c->cols.off[x]; i < c->cols.off[x + 1]; i++)
+            wt[c->cols.src[i]] += c->cols.w[i];
+        return 1;
+    }
+    for (tk_id_t s = 0; s < c->g->n; s++)
+        wt[s] = s == x ? 0 : (c->rows->srcw ? c->rows->srcw[s] : 1.0);
+    return 1;
+}
+
+/* min from source x (distances known, in w->order): sigma and the DAG
+ * arcs of each switch forward in distance order, then backward coef(u) =
+ * wt(u)/sigma(u) + the sum of coef over u's DAG arcs, each arc u->v
+ * carrying sigma(u) coef(v). */
+static void wt_min(const wt_ctx_t *c, wt_ws_t *w, tk_id_t x, double *cacc)
+{
+    const tk_graph_t *g = c->g;
+    const int32_t *dist = w->dist;
+    double *sigma = w->sigma, *coef = w->coef, *wt = w->wt;
+    int64_t nd = 0;
+    for (int64_t i = 0; i < w->nord; i++)
+        sigma[w->order[i]] = 0;
+    sigma[x] = 1;
+    for (int64_t i = 0; i < w->nord; i++) {
+        tk_id_t u = w->order[i];
+        w->dstart[i] = nd;
+        for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
+            tk_id_t v = g->head[a];
+            if (dist[v] == dist[u] + wt_len(c, g, a)) {
+                sigma[v] += sigma[u];
+                w->dag[nd++] = a;
+            }
+        }
+    }
+    w->dstart[w->nord] = nd;
+    for (int64_t i = w->nord - 1; i >= 0; i--) {
+        tk_id_t u = w->order[i];
+        double su = sigma[u], sum = 0;
+        for (int64_t k = w->dstart[i]; k < w->dstart[i + 1]; k++) {
+            int64_t a = w->dag[k];
+            double cv = coef[g->head[a]];
+            cacc[a] += su * cv;
+            sum += cv;
+        }
+        coef[u] = wt[u] / su + sum;
+    }
+}
+
+/* ecmp towards x (distances to x known): farthest first, every switch
+ * splits its flow evenly over its arcs to next hops. */
+static void wt_ecmp(const wt_ctx_t *c, wt_ws_t *w, double *cacc)
+{
+    const tk_graph_t *g = c->g;
+    const int32_t *dist = w->dist;
+    double *wt = w->wt;
+    for (int64_t i = w->nord - 1; i >= 1; i--) {
+        tk_id_t u = w->order[i];
+        double f = wt[u];
+        if (f == 0)
+            continue;
+        int64_t cnt = 0;
+        for (int64_t a = g->off[u]; a < g->off[u + 1]; a++)
+            cnt += dist[g->head[a]] + wt_len(c, g, a) == dist[u];
+        double share = f / (double)cnt;
+        for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
+            tk_id_t v = g->head[a];
+            if (dist[v] + wt_len(c, g, a) == dist[u]) {
+                cacc[a] += share;
+                wt[v] += share;
+            }
+        }
+    }
+}
+
 static tk_status_t wt_unit(void *ctxp, void *wsp, int64_t unit, double *cacc, tk_error_t *err)
 {
     const wt_ctx_t *c = ctxp;
     wt_ws_t *w = wsp;
-    const tk_graph_t *g = c->g;
-    tk_id_t n = g->n, x = (tk_id_t)unit;
-    int32_t *dist = w->dist;
-    double *sigma = w->sigma, *coef = w->coef, *wt = w->wt;
+    tk_id_t n = c->g->n, x = (tk_id_t)unit;
     tk_status_t st = TK_OK;
-    /* cells of the bucket lists hold switch ids; reuse dag[] as storage */
-    tk_id_t *cellv = (tk_id_t *)w->dag;
 
-    if (!c->ecmp) {
-        if (!rt_rows_fill(c->rows, x, wt)) {
-            rt_rows_clear(c->rows, x, wt);
-            return TK_OK;
+    if (!wt_fill(c, x, w->wt))
+        return TK_OK;
+    /* cells of the bucket lists hold switch ids; dag[] is their storage */
+    wt_dial(c, c->ecmp ? c->rg : c->g, x, w, (tk_id_t *)w->dag);
+    for (tk_id_t t = 0; t < n && w->nord < n; t++)
+        if (w->wt[t] != 0 && w->dist[t] == TK_INF) {
+            st = tk_error_set(err, TK_EDISCONNECTED, NULL, 0, "switch %ld cannot reach switch %ld",
+                              (long)(c->ecmp ? t : x), (long)(c->ecmp ? x : t));
+            break;
         }
-    } else if (c->cols.off) {
-        if (c->cols.off[x] == c->cols.off[x + 1])
-            return TK_OK;
-        for (int64_t i = c->cols.off[x]; i < c->cols.off[x + 1]; i++)
-            wt[c->cols.src[i]] += c->cols.w[i];
-    } else {
-        for (tk_id_t s = 0; s < n; s++)
-            wt[s] = s == x ? 0 : (c->rows->srcw ? c->rows->srcw[s] : 1.0);
-    }
-    wt_dial(c, c->ecmp ? c->rg : g, x, w, cellv);
-    if (w->nord < n) {
-        for (tk_id_t t = 0; t < n; t++) {
-            if (wt[t] != 0 && dist[t] == TK_INF) {
-                st = c->ecmp ? tk_error_set(err, TK_EDISCONNECTED, NULL, 0,
-                                            "switch %ld cannot reach switch %ld", (long)t, (long)x)
-                             : tk_error_set(err, TK_EDISCONNECTED, NULL, 0,
-                                            "switch %ld cannot reach switch %ld", (long)x, (long)t);
-                break;
-            }
-        }
-    }
-    if (st == TK_OK && !c->ecmp) {
-        /* Forward in distance order: sigma and the DAG arcs of each u. */
-        int64_t nd = 0;
-        for (int64_t i = 0; i < w->nord; i++)
-            sigma[w->order[i]] = 0;
-        sigma[x] = 1;
-        for (int64_t i = 0; i < w->nord; i++) {
-            tk_id_t u = w->order[i];
-            w->dstart[i] = nd;
-            for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
-                tk_id_t v = g->head[a];
-                if (dist[v] == dist[u] + wt_len(c, g, a)) {
-                    sigma[v] += sigma[u];
-                    w->dag[nd++] = a;
-                }
-            }
-        }
-        w->dstart[w->nord] = nd;
-        /* Backward: coef(u) = wt(u)/sigma(u) + sum of coef over DAG arcs. */
-        for (int64_t i = w->nord - 1; i >= 0; i--) {
-            tk_id_t u = w->order[i];
-            double su = sigma[u], sum = 0;
-            for (int64_t k = w->dstart[i]; k < w->dstart[i + 1]; k++) {
-                int64_t a = w->dag[k];
-                double cv = coef[g->head[a]];
-                cacc[a] += su * cv;
-                sum += cv;
-            }
-            coef[u] = wt[u] / su + sum;
-        }
-    } else if (st == TK_OK) {
-        /* ecmp: farthest first, even split over the next hops. */
-        for (int64_t i = w->nord - 1; i >= 1; i--) {
-            tk_id_t u = w->order[i];
-            double f = wt[u];
-            if (f == 0)
-                continue;
-            int64_t cnt = 0;
-            for (int64_t a = g->off[u]; a < g->off[u + 1]; a++)
-                cnt += dist[g->head[a]] + wt_len(c, g, a) == dist[u];
-            double share = f / (double)cnt;
-            for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
-                tk_id_t v = g->head[a];
-                if (dist[v] + wt_len(c, g, a) == dist[u]) {
-                    cacc[a] += share;
-                    wt[v] += share;
-                }
-            }
-        }
-    }
+    if (st == TK_OK && !c->ecmp)
+        wt_min(c, w, x, cacc);
+    else if (st == TK_OK)
+        wt_ecmp(c, w, cacc);
     for (int64_t i = 0; i < w->nord; i++)
-        dist[w->order[i]] = TK_INF;
-    memset(wt, 0, (size_t)n * sizeof *wt);
+        w->dist[w->order[i]] = TK_INF;
+    memset(w->wt, 0, (size_t)n * sizeof *w->wt);
     return st;
 }
 
