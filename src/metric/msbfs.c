@@ -90,17 +90,111 @@ static int ms_ws_alloc(ms_ws_t *ws, int64_t n, int W)
  * only switches whose `next` word was written are masked (list `touch`), so
  * a level costs O(W * (arcs out of the frontier + touched switches)) and a
  * high-diameter graph does not pay O(n) per level. */
-static inline __attribute__((always_inline)) int ms_batch_w(const tk_graph_t *g, ms_ws_t *ws,
-                                                            const int W, const tk_id_t *src, int k,
-                                                            uint64_t wt, int32_t *ecc, int32_t maxd,
-                                                            int *cancel)
+#define MS_INLINE static inline __attribute__((always_inline))
+
+/* One level's push: next[u] |= front[v] for every arc v->u out of the
+ * frontier act[0 .. nact-1] (`next` is all zero here).  A sparse level
+ * also lists the switches it touches (returned count, in touch); a dense
+ * one (frontier above n/16 switches) returns -1: every switch is masked,
+ * which is cheaper than the bookkeeping. */
+MS_INLINE int64_t ms_push(const tk_graph_t *g, const int W, const uint64_t *front, uint64_t *next,
+                          const tk_id_t *act, int64_t nact, tk_id_t *touch, uint8_t *mark)
 {
-    const int64_t n = g->n;
     const int64_t *off = g->off;
     const tk_id_t *head = g->head;
+    const int dense = nact > g->n / 16;
+    int64_t ntouch = 0;
+    for (int64_t i = 0; i < nact; i++) {
+        tk_id_t v = act[i];
+        const uint64_t *fv = front + (int64_t)v * W;
+        if (dense) {
+            for (int64_t a = off[v]; a < off[v + 1]; a++) {
+                uint64_t *nu = next + (int64_t)head[a] * W;
+                for (int w = 0; w < W; w++)
+                    nu[w] |= fv[w];
+            }
+        } else {
+            for (int64_t a = off[v]; a < off[v + 1]; a++) {
+                tk_id_t u = head[a];
+                uint64_t *nu = next + (int64_t)u * W;
+                if (!mark[u]) {
+                    mark[u] = 1;
+                    touch[ntouch++] = u;
+                }
+                for (int w = 0; w < W; w++)
+                    nu[w] |= fv[w];
+            }
+        }
+    }
+    return dense ? -1 : ntouch;
+}
+
+/* Mask the written `next` words by ~seen and count the new bits (*cnt);
+ * the switches with new bits, listed in touch, form the next frontier
+ * (returned count); grew[w] collects the sources that found a switch. */
+MS_INLINE int64_t ms_mask(int64_t n, const int W, int64_t ntouch, uint64_t *next, uint64_t *seen,
+                          tk_id_t *touch, uint8_t *mark, uint64_t *cnt, uint64_t *grew)
+{
+    int64_t nnew = 0;
+    const int64_t nscan = ntouch < 0 ? n : ntouch;
+    for (int64_t i = 0; i < nscan; i++) {
+        tk_id_t u = ntouch < 0 ? (tk_id_t)i : touch[i];
+        uint64_t *nu = next + (int64_t)u * W, *su = seen + (int64_t)u * W;
+        uint64_t any = 0;
+        mark[u] = 0;
+        for (int w = 0; w < W; w++) {
+            uint64_t x = nu[w] & ~su[w];
+            su[w] |= x;
+            nu[w] = x;
+            any |= x;
+            *cnt += (uint64_t)__builtin_popcountll(x);
+            grew[w] |= x;
+        }
+        if (any)
+            touch[nnew++] = u;
+    }
+    return nnew;
+}
+
+/* Eccentricities of the batch: a source reached every switch iff its bit
+ * is set in every seen word; else TK_INF.  Returns 1 when some source
+ * missed a switch. */
+MS_INLINE int ms_ecc(int64_t n, const int W, const uint64_t *seen, int k, const int32_t *last,
+                     int32_t *ecc)
+{
+    uint64_t all[MS_MAXW];
+    int inf = 0;
+    for (int w = 0; w < W; w++)
+        all[w] = ~(uint64_t)0;
+    for (int64_t i = 0; i < n * W; i += W)
+        for (int w = 0; w < W; w++)
+            all[w] &= seen[i + w];
+    for (int i = 0; i < k; i++) {
+        if (all[i >> 6] >> (i & 63) & 1) {
+            ecc[i] = last[i];
+        } else {
+            ecc[i] = TK_INF;
+            inf = 1;
+        }
+    }
+    return inf;
+}
+
+/* One batch: sources src[0 .. k-1] (k <= 64*W).  Writes ecc[0 .. k-1] and
+ * adds to the workspace sums.  Returns 1 when max_diameter (maxd > 0) was
+ * exceeded or *cancel was raised by another batch, else 0.  W is a constant
+ * in each specialised copy (see ms_batch).
+ *
+ * Only switches with a non-zero frontier word are visited (list `act`), and
+ * only switches whose `next` word was written are masked (list `touch`), so
+ * a level costs O(W * (arcs out of the frontier + touched switches)) and a
+ * high-diameter graph does not pay O(n) per level. */
+MS_INLINE int ms_batch_w(const tk_graph_t *g, ms_ws_t *ws, const int W, const tk_id_t *src, int k,
+                         uint64_t wt, int32_t *ecc, int32_t maxd, int *cancel)
+{
+    const int64_t n = g->n;
     uint64_t *seen = ws->seen, *front = ws->front, *next = ws->next;
     tk_id_t *act = ws->act, *touch = ws->touch;
-    uint8_t *mark = ws->mark;
     int32_t last[64 * MS_MAXW];
     int64_t nact = 0;
     int stop = 0;
@@ -115,63 +209,13 @@ static inline __attribute__((always_inline)) int ms_batch_w(const tk_graph_t *g,
         act[nact++] = (tk_id_t)v;
         last[i] = 0;
     }
-
-    int32_t level = 0;
-    for (;;) {
-        level++;
-        /* Push: next[u] |= front[v] for every arc v->u out of the frontier.
-         * `next` is all zero here.  A sparse level also lists the switches
-         * it touches; a dense one (frontier above n/16 switches) masks
-         * every switch instead, which is cheaper than the bookkeeping. */
-        const int dense = nact > n / 16;
-        int64_t ntouch = 0;
-        for (int64_t i = 0; i < nact; i++) {
-            tk_id_t v = act[i];
-            const uint64_t *fv = front + (int64_t)v * W;
-            if (dense) {
-                for (int64_t a = off[v]; a < off[v + 1]; a++) {
-                    uint64_t *nu = next + (int64_t)head[a] * W;
-                    for (int w = 0; w < W; w++)
-                        nu[w] |= fv[w];
-                }
-            } else {
-                for (int64_t a = off[v]; a < off[v + 1]; a++) {
-                    tk_id_t u = head[a];
-                    uint64_t *nu = next + (int64_t)u * W;
-                    if (!mark[u]) {
-                        mark[u] = 1;
-                        touch[ntouch++] = u;
-                    }
-                    for (int w = 0; w < W; w++)
-                        nu[w] |= fv[w];
-                }
-            }
-        }
+    for (int32_t level = 1;; level++) {
+        int64_t ntouch = ms_push(g, W, front, next, act, nact, touch, ws->mark);
         /* Clear the old frontier: it becomes the next all-zero `next`. */
         for (int64_t i = 0; i < nact; i++)
             memset(front + (int64_t)act[i] * W, 0, (size_t)W * sizeof *front);
-        /* Mask the written words by ~seen and count; the switches with new
-         * bits form the next frontier (listed in `touch`, reused). */
-        uint64_t cnt = 0;
-        uint64_t grew[MS_MAXW] = {0};
-        int64_t nnew = 0;
-        const int64_t nscan = dense ? n : ntouch;
-        for (int64_t i = 0; i < nscan; i++) {
-            tk_id_t u = dense ? (tk_id_t)i : touch[i];
-            uint64_t *nu = next + (int64_t)u * W, *su = seen + (int64_t)u * W;
-            uint64_t any = 0;
-            mark[u] = 0;
-            for (int w = 0; w < W; w++) {
-                uint64_t x = nu[w] & ~su[w];
-                su[w] |= x;
-                nu[w] = x;
-                any |= x;
-                cnt += (uint64_t)__builtin_popcountll(x);
-                grew[w] |= x;
-            }
-            if (any)
-                touch[nnew++] = u;
-        }
+        uint64_t cnt = 0, grew[MS_MAXW] = {0};
+        int64_t nnew = ms_mask(n, W, ntouch, next, seen, touch, ws->mark, &cnt, grew);
         uint64_t *t = front;
         front = next;
         next = t;
@@ -204,24 +248,7 @@ static inline __attribute__((always_inline)) int ms_batch_w(const tk_graph_t *g,
     ws->touch = touch;
     if (stop)
         return 1;
-
-    /* A source reached every switch iff its bit is set in every seen word. */
-    uint64_t all[MS_MAXW];
-    for (int w = 0; w < W; w++)
-        all[w] = ~(uint64_t)0;
-    for (int64_t i = 0; i < n * W; i += W)
-        for (int w = 0; w < W; w++)
-            all[w] &= seen[i + w];
-    int inf = 0;
-    for (int i = 0; i < k; i++) {
-        if (all[i >> 6] >> (i & 63) & 1) {
-            ecc[i] = last[i];
-        } else {
-            ecc[i] = TK_INF;
-            inf = 1;
-        }
-    }
-    return maxd > 0 && inf;
+    return ms_ecc(n, W, seen, k, last, ecc) && maxd > 0;
 }
 
 static int ms_batch(const tk_graph_t *g, ms_ws_t *ws, int W, const tk_id_t *src, int k, uint64_t wt,
