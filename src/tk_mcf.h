@@ -20,7 +20,7 @@
  *           TK_MCF_AUTO_BARRIER_MAX when the certified barrier answers;
  *           approx otherwise.
  *
- * GLPK is confined to src/flow/mcf_glpk.c: its terminal output is off and
+ * GLPK is confined to src/mcf/mcf_glpk.c: its terminal output is off and
  * its fatal errors come back as TK_EINTERNAL through glp_error_hook.
  */
 #ifndef TK_MCF_H
