@@ -104,6 +104,9 @@ TK_API tk_status_t tk_pattern_to_switch(const tk_pattern_t *p, const tk_graph_t 
  * refused with TK_ELIMIT beyond the memory limit `mem_limit` (0 = none). */
 TK_API tk_status_t tk_swdemand_all_to_all(const tk_graph_t *g, uint64_t mem_limit,
                                           tk_swdemand_t *out, tk_error_t *err);
+/* Free the arrays of a demand set (from tk_pattern_to_switch,
+ * tk_swdemand_all_to_all or tk_mcf_uniform, or built by hand with malloc)
+ * and zero it.  d may be NULL. */
 TK_API void tk_swdemand_destroy(tk_swdemand_t *d);
 
 /* ------------------------------------------------------------------------ */

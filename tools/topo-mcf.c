@@ -367,7 +367,6 @@ static int solve_one(args_t *a, const tk_graph_t *g, const tk_router_t *router, 
     const tk_pattern_t *p = NULL;
     tk_mcf_opts_t o = a->opts;
     tk_status_t st;
-    int own_uniform = 0;
 
     memset(&d, 0, sizeof d);
     res->pattern = "uniform";
@@ -402,16 +401,12 @@ static int solve_one(args_t *a, const tk_graph_t *g, const tk_router_t *router, 
         st = tk_mcf_uniform(g, a->opts.mem_limit, &d, err);
         if (st != TK_OK)
             return st;
-        own_uniform = 1;
     }
     if (router)
         st = tk_mcf_solve_paths(router, &d, a->max_paths, &o, &res->r, err);
     else
         st = tk_mcf_solve(g, &d, &o, &res->r, err);
-    if (own_uniform)
-        tk_mcf_demand_free(&d);
-    else
-        tk_swdemand_destroy(&d);
+    tk_swdemand_destroy(&d);
     tk_pattern_free(made);
     (void)input;
     return st;

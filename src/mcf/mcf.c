@@ -47,18 +47,6 @@ const char *tk_mcf_method_name(tk_mcf_method_t m)
     }
 }
 
-void tk_mcf_demand_free(tk_swdemand_t *d)
-{
-    if (!d)
-        return;
-    free(d->off);
-    free(d->dst);
-    free(d->w);
-    free(d->inject);
-    free(d->eject);
-    memset(d, 0, sizeof *d);
-}
-
 tk_status_t tk_mcf_uniform(const tk_graph_t *g, uint64_t mem_limit, tk_swdemand_t *out,
                            tk_error_t *err)
 {
@@ -81,7 +69,7 @@ tk_status_t tk_mcf_uniform(const tk_graph_t *g, uint64_t mem_limit, tk_swdemand_
     d.inject = tk_malloc_array((size_t)n, sizeof *d.inject);
     d.eject = tk_malloc_array((size_t)n, sizeof *d.eject);
     if (!d.off || !d.dst || !d.w || !d.inject || !d.eject) {
-        tk_mcf_demand_free(&d);
+        tk_swdemand_destroy(&d);
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "uniform: out of memory");
     }
     int64_t k = 0;

@@ -93,7 +93,7 @@ static void check_uniform(tk_graph_t *g, double want, const char *what)
        "%s: approx reported gap %.3g <= eps %.3g", what, ap.gap, eps);
     tk_mcf_result_destroy(&ex);
     tk_mcf_result_destroy(&ap);
-    tk_mcf_demand_free(&d);
+    tk_swdemand_destroy(&d);
     tk_graph_free(g);
 }
 
@@ -174,7 +174,7 @@ static void antmill_cycle(void)
         is_dbl(res.theta, 1.0 / (p * lambda) + 1.0 / (p * (n - lambda)), 1e-9,
                "ant mill lambda=%d unrestricted: 1/(p l) + 1/(p (n-l))", lambda);
         tk_mcf_result_destroy(&res);
-        tk_mcf_demand_free(&d);
+        tk_swdemand_destroy(&d);
     }
     tk_router_free(r);
     tk_graph_free(g);
@@ -287,7 +287,7 @@ static void paths_vs_arcs(void)
         tk_mcf_result_destroy(&rp);
         tk_mcf_result_destroy(&rx);
         tk_router_free(r);
-        tk_mcf_demand_free(&d);
+        tk_swdemand_destroy(&d);
         tk_graph_free(g);
     }
 }
@@ -336,7 +336,7 @@ static void special_cases(void)
         d.w[0] = -1;
         tk_mcf_opts_init(&o);
         is_int(tk_mcf_solve(g, &d, &o, &res, &err), TK_EINVAL, "negative demand refused");
-        tk_mcf_demand_free(&d);
+        tk_swdemand_destroy(&d);
     }
     tk_graph_free(g);
     /* size mismatch */
@@ -346,7 +346,7 @@ static void special_cases(void)
     tk_gen_complete(4, &g, &err);
     tk_mcf_opts_init(&o);
     is_int(tk_mcf_solve(g, &d, &o, &res, &err), TK_EINVAL, "demands of 5 switches on K_4 refused");
-    tk_mcf_demand_free(&d);
+    tk_swdemand_destroy(&d);
     /* no network demand: theta = inf */
     {
         tk_id_t s[1] = {0}, t[1] = {1};
@@ -355,7 +355,7 @@ static void special_cases(void)
         ok(tk_mcf_solve(g, &d, &o, &res, &err) == TK_OK && isinf(res.theta),
            "no demand: theta inf");
         tk_mcf_result_destroy(&res);
-        tk_mcf_demand_free(&d);
+        tk_swdemand_destroy(&d);
     }
     tk_graph_free(g);
     /* unreachable: two components -> 0 */
@@ -370,7 +370,7 @@ static void special_cases(void)
         ok(tk_mcf_solve(g, &d, &o, &res, &err) == TK_OK && res.theta == 0,
            "unreachable demand: theta 0");
         tk_mcf_result_destroy(&res);
-        tk_mcf_demand_free(&d);
+        tk_swdemand_destroy(&d);
     }
     /* demands inside each component only: the nodes a source cannot reach
      * carry no demand, the answer is the single arc's capacity 1 */
@@ -384,7 +384,7 @@ static void special_cases(void)
            "two components, demand inside each: theta 1 (got %g)", res.theta);
         o.method = TK_MCF_AUTO;
         tk_mcf_result_destroy(&res);
-        tk_mcf_demand_free(&d);
+        tk_swdemand_destroy(&d);
     }
     /* directed graphs and capacities: directed 3-cycle, arc caps 2 */
     tk_graph_free(g);
@@ -403,7 +403,7 @@ static void special_cases(void)
         tk_mcf_solve(g, &d, &o, &res, &err);
         is_dbl(res.theta, 1, 1e-9, "directed C_3, capacity 2: theta 1");
         tk_mcf_result_destroy(&res);
-        tk_mcf_demand_free(&d);
+        tk_swdemand_destroy(&d);
     }
     tk_graph_free(g);
 }
@@ -439,7 +439,7 @@ static void failures(void)
     o.method = TK_MCF_EXACT;
     o.mem_limit = 1000;
     is_int(tk_mcf_solve(g, &d, &o, &res, &err), TK_ELIMIT, "exact LP over the memory limit");
-    tk_mcf_demand_free(&d);
+    tk_swdemand_destroy(&d);
     tk_graph_free(g);
 }
 
@@ -522,7 +522,7 @@ static void barrier_vs_simplex(void)
             ok(tk_mcf_solve(g, &d, &o, &rb, &err) == TK_ELIMIT && strstr(err.msg, "memory"),
                "barrier over the memory limit: %s", err.msg);
         }
-        tk_mcf_demand_free(&d);
+        tk_swdemand_destroy(&d);
         tk_graph_free(g);
     }
 }
