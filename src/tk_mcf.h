@@ -74,16 +74,15 @@ typedef enum tk_mcf_lp {
 
 typedef struct tk_mcf_opts {
     tk_mcf_method_t method;
-    double eps;          /* approx: target relative gap (0 < eps < 1)     */
-    double time_limit;   /* seconds, 0 = none: TK_ELIMIT when reached     */
-    int server_limits;   /* enforce inject[s] * theta <= 1, eject alike   */
-    int links;           /* fill the saturated-arc list of the result     */
-    int threads;         /* approx: OpenMP threads (0 = runtime default)  */
-    uint64_t mem_limit;  /* bytes (0 = none): larger LPs are TK_ELIMIT    */
-    tk_mcf_lp_t lp;      /* exact: simplex, barrier or auto               */
-    int no_presolve;     /* routed: the whole LP, no split check and no
-                            row generation                              */
-    int test_glpk_error; /* testing only: provoke a GLPK error            */
+    double eps;         /* approx: target relative gap (0 < eps < 1)     */
+    double time_limit;  /* seconds, 0 = none: TK_ELIMIT when reached     */
+    int server_limits;  /* enforce inject[s] * theta <= 1, eject alike   */
+    int links;          /* fill the saturated-arc list of the result     */
+    int threads;        /* approx: OpenMP threads (0 = runtime default)  */
+    uint64_t mem_limit; /* bytes (0 = none): larger LPs are TK_ELIMIT    */
+    tk_mcf_lp_t lp;     /* exact: simplex, barrier or auto               */
+    int no_presolve;    /* routed: the whole LP, no split check and no
+                           row generation                              */
 } tk_mcf_opts_t;
 
 /* Defaults: auto, eps 0.01, no time limit, no server limits, no links. */

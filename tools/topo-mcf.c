@@ -92,7 +92,6 @@ enum {
     OPT_THREADS,
     OPT_VERSION,
     OPT_MAXPATHS,
-    OPT_TESTGLPK,
     OPT_NOPRESOLVE
 };
 
@@ -125,7 +124,6 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
-        {"test-glpk-error", no_argument, NULL, OPT_TESTGLPK},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -192,9 +190,6 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case OPT_JSON:
             a->json = 1;
-            break;
-        case OPT_TESTGLPK:
-            a->opts.test_glpk_error = 1;
             break;
         case OPT_THREADS:
             a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);

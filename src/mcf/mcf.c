@@ -298,8 +298,8 @@ tk_status_t mcf_solve_lp(const tk_graph_t *g, mcf_lpbuf_t *b, int nrows, int nco
             return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         }
     }
-    st = mcf_glpk_solve(&lp, o->time_limit, o->test_glpk_error, pricer, pctx, sep, sctx, &theta,
-                        dual, act, &out->iterations, &out->rounds, err);
+    st = mcf_glpk_solve(&lp, o->time_limit, 0, pricer, pctx, sep, sctx, &theta, dual, act,
+                        &out->iterations, &out->rounds, err);
     if (st == TK_OK) {
         /* GLPK may settle theta on its bound within its feasibility
          * tolerance; the certified bound itself is then the optimum */
