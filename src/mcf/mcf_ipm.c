@@ -19,8 +19,9 @@
  * Mehrotra's predictor-corrector (Nocedal & Wright, Numerical Optimization,
  * algorithm 14.3) with separate primal and dual step lengths.  Each step
  * solves the normal equations A D A' dy = r with D = X/Z by CHOLMOD's
- * supernodal Cholesky of A D^1/2 (A D^1/2)' (ordered once), refined
- * iteratively against the unfactored matrix.
+ * supernodal Cholesky of A D^1/2 (A D^1/2)' (ordered once; through the
+ * glue, src/metric/chol_internal.h), refined iteratively against the
+ * unfactored matrix.
  *
  * The result is certified, not trusted: the lower bound is a flow rebuilt
  * from the iterate's splits (exact conservation, every demand served at
@@ -38,9 +39,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cholmod.h>
-
 #include "mcf_internal.h"
+#include "metric/chol_internal.h"
 
 #define IPM_MAX_ITER 120
 
@@ -58,16 +58,15 @@ struct ipm {
     const tk_swdemand_t *d;
     int64_t S, nr, ncons, nx, N; /* sources, rows, conservation rows, flows, variables */
     int64_t m;
-    tk_id_t *src;    /* S */
-    int32_t *rowid;  /* S*n: row of (k, v) + 1, 0 when none */
-    int64_t *kstart; /* S+1: first flow column of source k */
-    int64_t *carc;   /* nx: arc of flow column j */
-    double *b;       /* nr */
-    cholmod_common c;
-    int cstarted;
-    cholmod_sparse *A; /* nr x N: lambda, flow, slack columns, scaled */
-    cholmod_factor *L;
-    cholmod_dense *B;
+    tk_id_t *src;     /* S */
+    int32_t *rowid;   /* S*n: row of (k, v) + 1, 0 when none */
+    int64_t *kstart;  /* S+1: first flow column of source k */
+    int64_t *carc;    /* nx: arc of flow column j */
+    double *b;        /* nr */
+    tk_chol_aat_t *F; /* the factor of A D A' (A D^1/2 in Ap, Ai, Ax) */
+    int *Ap, *Ai;     /* nr x N: lambda, flow, slack columns */
+    double *Ax;       /* scaled values of A: A D^1/2 */
+    int64_t nnz;      /* A's entries */
     double *aval;     /* unscaled values of A */
     double *r0, *res; /* nr: refinement */
     double *tmp;      /* N */
@@ -85,15 +84,7 @@ struct ipm {
 
 static void ipm_free(ipm_t *P)
 {
-    if (P->cstarted) {
-        if (P->A)
-            cholmod_free_sparse(&P->A, &P->c);
-        if (P->L)
-            cholmod_free_factor(&P->L, &P->c);
-        if (P->B)
-            cholmod_free_dense(&P->B, &P->c);
-        cholmod_finish(&P->c);
-    }
+    tk_chol_aat_free(P->F);
     free(P->src);
     free(P->rowid);
     free(P->kstart);
@@ -109,13 +100,14 @@ static void ipm_free(ipm_t *P)
     free(P->rowarc);
 }
 
-static tk_status_t chol_err(ipm_t *P, const char *what, tk_error_t *err)
+/* The matrix A of nr rows and N columns with room for nzmax entries: its
+ * arrays are the factor's (P->F). */
+static tk_status_t ipm_matrix(ipm_t *P, int64_t nzmax, tk_error_t *err)
 {
-    int st = P->c.status;
-    tk_status_t code = st == CHOLMOD_OUT_OF_MEMORY ? TK_ENOMEM
-                       : st == CHOLMOD_TOO_LARGE   ? TK_ELIMIT
-                                                   : TK_EINTERNAL;
-    return tk_error_set(err, code, NULL, 0, "barrier: CHOLMOD %s failed (status %d)", what, st);
+    tk_status_t st = tk_chol_aat_new(P->nr, P->N, nzmax, "barrier", &P->F, err);
+    if (st == TK_OK)
+        tk_chol_aat_arrays(P->F, &P->Ap, &P->Ai, &P->Ax);
+    return st;
 }
 
 /* Each source's hop-count shortest-path DAG: dag_order fills key, the BFS
@@ -170,23 +162,21 @@ static void prune(const ipm_t *P, const double *key, const tk_id_t *q, int64_t q
  * allocate the right-hand side. */
 static tk_status_t ipm_analyse(ipm_t *P, const tk_mcf_opts_t *o, const char *hint, tk_error_t *err)
 {
-    memcpy(P->A->x, P->aval, (size_t)P->A->nzmax * sizeof(double));
-    P->c.nmethods = 1;
-    P->c.method[0].ordering = CHOLMOD_AMD;
-    P->L = cholmod_analyze(P->A, &P->c);
-    if (!P->L || P->c.status < CHOLMOD_OK)
-        return chol_err(P, "analysis", err);
-    if (o->mem_limit && P->c.lnz * 12.0 + (double)P->A->nzmax * 40 > (double)o->mem_limit)
+    double lnz = 0;
+    tk_status_t st;
+
+    memcpy(P->Ax, P->aval, (size_t)P->nnz * sizeof(double));
+    if ((st = tk_chol_aat_analyze(P->F, &lnz, err)) != TK_OK)
+        return st;
+    if (o->mem_limit && lnz * 12.0 + (double)P->nnz * 40 > (double)o->mem_limit)
         return tk_error_set(err, TK_ELIMIT, NULL, 0,
-                            "barrier factor of %.0f nonzeros is over the memory limit%s", P->c.lnz,
+                            "barrier factor of %.0f nonzeros is over the memory limit%s", lnz,
                             hint);
-    P->B = cholmod_allocate_dense((size_t)P->nr, 1, (size_t)P->nr, CHOLMOD_REAL, &P->c);
-    if (!P->B)
-        return chol_err(P, "allocation", err);
     return TK_OK;
 }
 
-/* Build rows, columns and the CHOLMOD matrix; analyse the pattern. */
+/* Build rows, columns and the matrix A (in the factor's arrays); analyse
+ * the pattern. */
 static tk_status_t ipm_build(ipm_t *P, const tk_mcf_opts_t *o, tk_error_t *err)
 {
     const tk_graph_t *g = P->g;
@@ -273,23 +263,17 @@ static tk_status_t ipm_build(ipm_t *P, const tk_mcf_opts_t *o, tk_error_t *err)
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         goto done;
     }
-    cholmod_start(&P->c);
-    P->cstarted = 1;
-    P->c.print = 0;
-    P->c.error_handler = NULL;
-    P->c.supernodal = CHOLMOD_SUPERNODAL;
-    P->A = cholmod_allocate_sparse((size_t)P->nr, (size_t)P->N, (size_t)(3 * nx + 2 * m), 1, 1, 0,
-                                   CHOLMOD_REAL, &P->c);
+    if ((st = ipm_matrix(P, 3 * nx + 2 * m, err)) != TK_OK)
+        goto done;
     P->aval = tk_malloc_array((size_t)(3 * nx + 2 * m) + 1, sizeof *P->aval);
-    if (!P->A || !P->aval) {
-        st = P->A ? tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory")
-                  : chol_err(P, "allocation", err);
+    if (!P->aval) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         goto done;
     }
-    /* pass 2: the columns (rows sorted within each column, as CHOLMOD
+    /* pass 2: the columns (rows sorted within each column, as the factor
      * wants: tail row, head row, capacity row) */
     {
-        int *Ap = P->A->p, *Ai = P->A->i;
+        int *Ap = P->Ap, *Ai = P->Ai;
         int64_t j = 0, z = 0;
         Ap[j++] = 0; /* lambda */
         for (int64_t a = 0; a < m; a++) {
@@ -339,7 +323,7 @@ static tk_status_t ipm_build(ipm_t *P, const tk_mcf_opts_t *o, tk_error_t *err)
             j++;
         }
         Ap[j] = (int)z;
-        P->A->nzmax = (size_t)z;
+        P->nnz = z;
     }
     st = ipm_analyse(P, o, " (use --method approx)", err);
 done:
@@ -362,7 +346,7 @@ static double norm_inf(const double *v, int64_t len)
 /* r = A x (x over all N variables, theta first). */
 static void ipm_ax(const ipm_t *P, const double *x, double *r)
 {
-    const int *Ap = P->A->p, *Ai = P->A->i;
+    const int *Ap = P->Ap, *Ai = P->Ai;
     for (int64_t i = 0; i < P->nr; i++)
         r[i] = 0;
     for (int64_t j = 0; j < P->N; j++)
@@ -373,7 +357,7 @@ static void ipm_ax(const ipm_t *P, const double *x, double *r)
 /* r = A' y. */
 static void ipm_aty(const ipm_t *P, const double *y, double *r)
 {
-    const int *Ap = P->A->p, *Ai = P->A->i;
+    const int *Ap = P->Ap, *Ai = P->Ai;
     for (int64_t j = 0; j < P->N; j++) {
         double s = 0;
         for (int p = Ap[j]; p < Ap[j + 1]; p++)
@@ -385,25 +369,17 @@ static void ipm_aty(const ipm_t *P, const double *y, double *r)
 /* Solve M_s v = r in place (r, v: nr). */
 static tk_status_t ipm_solve_s(ipm_t *P, double *r, tk_error_t *err)
 {
-    cholmod_dense *X;
-    memcpy(P->B->x, r, (size_t)P->nr * sizeof(double));
-    X = cholmod_solve(CHOLMOD_A, P->L, P->B, &P->c);
-    if (!X || P->c.status < CHOLMOD_OK) {
-        if (X)
-            cholmod_free_dense(&X, &P->c);
-        return chol_err(P, "solve", err);
-    }
-    memcpy(r, X->x, (size_t)P->nr * sizeof(double));
-    cholmod_free_dense(&X, &P->c);
-    return TK_OK;
+    return tk_chol_aat_solve(P->F, r, err);
 }
 
 /* Factor M = A D A' for D = x / z (all 1 when x is NULL), filled into D. */
 static tk_status_t ipm_factor(ipm_t *P, const double *x, const double *z, double *D,
                               tk_error_t *err)
 {
-    const int *Ap = P->A->p;
-    double *Ax = P->A->x, beta[2] = {0, 0}, dmax = 0;
+    const int *Ap = P->Ap;
+    double *Ax = P->Ax, beta = 0, dmax = 0;
+    int not_posdef = 0;
+    tk_status_t st = TK_OK;
     for (int64_t j = 0; j < P->N; j++) {
         D[j] = x ? x[j] / z[j] : 1;
         double sd = sqrt(D[j]);
@@ -417,13 +393,12 @@ static tk_status_t ipm_factor(ipm_t *P, const double *x, const double *z, double
      * defined, and ipm_solve works against the unshifted M; the
      * certification judges the result, never this solve */
     for (int tries = 0; tries < 8; tries++) {
-        if (cholmod_factorize_p(P->A, beta, NULL, 0, P->L, &P->c) && P->c.status == CHOLMOD_OK)
-            return TK_OK;
-        if (P->c.status != CHOLMOD_NOT_POSDEF)
+        st = tk_chol_aat_factor(P->F, beta, &not_posdef, err);
+        if (st == TK_OK || !not_posdef)
             break;
-        beta[0] = beta[0] > 0 ? beta[0] * 100 : 1e-14 * (dmax > 1 ? dmax : 1);
+        beta = beta > 0 ? beta * 100 : 1e-14 * (dmax > 1 ? dmax : 1);
     }
-    return chol_err(P, "factorisation", err);
+    return st;
 }
 
 /* res = r - M v with M = A D A' computed from the unscaled matrix. */
@@ -695,8 +670,8 @@ static tk_status_t ipm_round(ipm_t *P, const tk_mcf_opts_t *o, double t0, cert_t
         ipm_aty(P, dy, x);
         for (int64_t i = 0; i < nr; i++)
             y[i] = 0;
-        for (int p = ((int *)P->A->p)[0]; p < ((int *)P->A->p)[1]; p++)
-            y[((int *)P->A->i)[p]] = P->c0 * P->aval[p]; /* A c, c = c0 e_0 */
+        for (int p = P->Ap[0]; p < P->Ap[1]; p++)
+            y[P->Ai[p]] = P->c0 * P->aval[p]; /* A c, c = c0 e_0 */
         if ((st = ipm_solve(P, D, y, err)) != TK_OK)
             goto done;
         ipm_aty(P, y, z);
@@ -924,7 +899,7 @@ done:
  */
 static double path_bound(const ipm_t *P, const double *len)
 {
-    const int *Ap = P->A->p, *Ai = P->A->i;
+    const int *Ap = P->Ap, *Ai = P->Ai;
     double num = 0, den = 0;
     for (int64_t r = 0; r < P->nr - P->np; r++)
         num += len[P->rowarc[r]] * tk_graph_cap(P->g, P->rowarc[r]);
@@ -950,7 +925,7 @@ static double path_bound(const ipm_t *P, const double *len)
  * load (m) gets the flow's arc loads at that theta. */
 static double path_flow(const ipm_t *P, const double *x, const double *z, int purify, double *load)
 {
-    const int *Ap = P->A->p, *Ai = P->A->i;
+    const int *Ap = P->Ap, *Ai = P->Ai;
     double peak = 0;
     for (int64_t a = 0; a < P->m; a++)
         load[a] = 0;
@@ -1019,6 +994,7 @@ static tk_status_t ipm_build_paths(ipm_t *P, const mcf_pathlp_t *L, const tk_mcf
 {
     const tk_graph_t *g = P->g;
     int64_t m = g->m, np = L->npairs, mu = 0, nz;
+    tk_status_t st;
 
     P->m = m;
     P->np = np;
@@ -1058,17 +1034,10 @@ static tk_status_t ipm_build_paths(ipm_t *P, const mcf_pathlp_t *L, const tk_mcf
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
     for (int64_t r = 0; r < mu; r++)
         P->b[np + r] = tk_graph_cap(g, P->rowarc[r]);
-    cholmod_start(&P->c);
-    P->cstarted = 1;
-    P->c.print = 0;
-    P->c.error_handler = NULL;
-    P->c.supernodal = CHOLMOD_SUPERNODAL;
-    P->A = cholmod_allocate_sparse((size_t)P->nr, (size_t)P->N, (size_t)nz, 1, 1, 0, CHOLMOD_REAL,
-                                   &P->c);
-    if (!P->A)
-        return chol_err(P, "allocation", err);
+    if ((st = ipm_matrix(P, nz, err)) != TK_OK)
+        return st;
     {
-        int *Ap = P->A->p, *Ai = P->A->i;
+        int *Ap = P->Ap, *Ai = P->Ai;
         int64_t j = 0, z = 0, k = -1;
         Ap[j++] = 0; /* theta */
         Ai[z] = (int)(np - 1);
@@ -1101,7 +1070,7 @@ static tk_status_t ipm_build_paths(ipm_t *P, const mcf_pathlp_t *L, const tk_mcf
             P->aval[z++] = 1;
         }
         Ap[j] = (int)z;
-        P->A->nzmax = (size_t)z;
+        P->nnz = z;
     }
     return ipm_analyse(P, o, "", err);
 }

@@ -46,6 +46,7 @@
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_vector.h>
 
+#include "chol_internal.h"
 #include "spectral_internal.h"
 #include "tk_metric.h"
 
