@@ -62,14 +62,14 @@ typedef enum tk_mcf_lp {
  * from this many path columns (tests/bench/RESULTS.md: GDBG(150, 8) with
  * 3 servers per switch, ALLPATH(3), server permutation, about 1700
  * columns: barrier 0.4 s, simplex 0.5 s; a random shift, about 1100
- * columns: 0.15 s against 0.1 s; seed 003 Figure 14's GDBG(300, 16), 4200
- * columns: 1-2 s against 7 s). */
+ * columns: 0.15 s against 0.1 s; GDBG(300, 16) of Figure 14 of Faizian et
+ * al., "Random Regular Graph and Generalized De Bruijn Graph with
+ * k-shortest Path Routing", 4200 columns: 1-2 s against 7 s). */
 #define TK_MCF_AUTO_PATH_BARRIER_COLS 1500
 /* ... and when the split check (which runs unless --no-presolve) loads at least this fraction of
- * the arcs to capacity: below it the simplex starts row generation from few rows and wins (seed 003
- * Figure 14's RRG from N = 500, 0.01-0.2 of the arcs: 2-6x faster than
- * the barrier); above it the barrier does (GDBG ALLPATH(3) and RRG(300,
- * 16) ksp:15, 0.45-0.7: 3-8x). */
+ * the arcs to capacity: below it the simplex starts row generation from few rows and wins (Faizian
+ * et al.'s Figure 14 RRG from N = 500, 0.01-0.2 of the arcs: 2-6x faster than the barrier); above
+ * it the barrier does (GDBG ALLPATH(3) and RRG(300, 16) ksp:15, 0.45-0.7: 3-8x). */
 #define TK_MCF_AUTO_PATH_BARRIER_START 0.3
 
 typedef struct tk_mcf_opts {

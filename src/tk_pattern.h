@@ -14,9 +14,10 @@
  * (one link's speed); a switch-level endpoint stands for all the servers of
  * its switch together, so weight w from switch s is w * p(s) link-capacity
  * units, where p(s) is the number of servers at s (a switch with no servers
- * counts as one endpoint of speed 1: seed 003's one node per switch).  A
- * pattern is admissible when every endpoint sends at most 1 and receives at
- * most 1 in these units.
+ * counts as one endpoint of speed 1: the one node per switch of Faizian et
+ * al., "Random Regular Graph and Generalized De Bruijn Graph with
+ * k-shortest Path Routing").  A pattern is admissible when every endpoint
+ * sends at most 1 and receives at most 1 in these units.
  */
 #ifndef TK_PATTERN_H
 #define TK_PATTERN_H

@@ -143,8 +143,10 @@ static double bound_value(const bound_t *B, const tk_graph_t *g)
  * (ties: the first path).  With the a-priori bound tb, such a flow proves
  * theta = tb without an LP: with plain ksp:K the K paths of a pair often
  * share their first arc (depth-first ties) and that source's cut is the
- * bound; on the random regular graphs of seed 003's Figure 14 from N = 500
- * this settles most samples (tests/bench/RESULTS.md).  Deterministic; O(passes * SPLIT_CHUNKS *
+ * bound; on the random regular graphs of Figure 14 of Faizian et al.,
+ * "Random Regular Graph and Generalized De Bruijn Graph with k-shortest
+ * Path Routing", from N = 500 this settles most samples
+ * (tests/bench/RESULTS.md).  Deterministic; O(passes * SPLIT_CHUNKS *
  * the pool's entries) time.  load: m doubles, frac: ncols doubles. */
 #define SPLIT_CHUNKS 16
 #define SPLIT_PASSES 4

@@ -1,11 +1,15 @@
 /*
  * bounds.c - exact theoretical bounds of regular topologies (tk_bounds.h).
  *
- * Sources: seed 003 (Faizian et al., RRG and GDBG with k-shortest-path
- * routing) Lemmas 1, 2, 3, 4, 7, 9, 10; the Moore bound; Cerf, Cowan, Mullin
- * and Stanton (Networks 4, 1974) as quoted in seed 003 Sec. III-B; Singla,
- * Godfrey and Kolla (NSDI 2014) Theorem 1; seed 000 Definition 1 and
- * Remark 1; seed 004 Sec. 3.2.2.  The formulas are written out in
+ * Sources: Faizian, Mollah, Yuan, Pakin and Lang, "Random Regular Graph
+ * and Generalized De Bruijn Graph with k-shortest Path Routing", Lemmas 1,
+ * 2, 3, 4, 7, 9, 10; the Moore bound; Cerf, Cowan, Mullin and Stanton
+ * (Networks 4, 1974) as quoted in Faizian et al. Sec. III-B; Singla,
+ * Godfrey and Kolla (NSDI 2014) Theorem 1; the Ant Mill paper (the adverse
+ * pattern of Hamiltonian cycles with unique shortest paths on random
+ * regular graphs) Definition 1 and Remark 1; Fuentes, Vallejo, Camarero,
+ * Beivide and Valero, "Network Unfairness in Dragonfly Topologies",
+ * Sec. 3.2.2.  The formulas are written out in
  * topo-bounds(1).  All integer work is in checked unsigned 128-bit
  * arithmetic.
  */
@@ -334,7 +338,7 @@ tk_status_t tk_traffic_bounds(const tk_traffic_params_t *p, tk_traffic_bounds_t 
         t.theta_u = (double)p->d / ((double)p->p * p->Dbar);
         if (t.theta_u > 1)
             t.theta_u = 1;
-        t.valiant_ub = t.theta_u / 2; /* seed 000 Sec. 2: Valiant gives half */
+        t.valiant_ub = t.theta_u / 2; /* Ant Mill paper Sec. 2: Valiant gives half */
     }
     if (p->p && p->lambda)
         t.antmill_ub = 1.0 / ((double)p->p * (double)p->lambda);

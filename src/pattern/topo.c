@@ -183,8 +183,10 @@ static void dimshift_fn(const grid_t *gr, const void *ctx, int64_t *x)
             x[d] = (x[d] + ds->i) % gr->side[d];
 }
 
-/* dim-shift dims=XY i=I (seed 002's D-i-shift): the coordinates of the
- * named dimensions (X Y Z W = 0 1 2 3, or digits) advance by I. */
+/* dim-shift dims=XY i=I (the D-i-shift of Cano, Camarero, Martinez and
+ * Beivide, "Analysing Mechanisms for Virtual Channel Management in
+ * Low-Diameter Networks"): the coordinates of the named dimensions
+ * (X Y Z W = 0 1 2 3, or digits) advance by I. */
 tk_status_t tkp_gen_dim_shift(tkp_mk_t *m, tk_error_t *err)
 {
     grid_t gr;
@@ -478,9 +480,11 @@ static void scale_admissible(tkp_mk_t *m)
     }
 }
 
-/* advc (seed 004): R_out of group g is the lowest-id switch of g with a
- * link into group g+1; the servers of g send equal shares to every server
- * of the groups (other than g) that R_out links to. */
+/* advc (Fuentes, Vallejo, Camarero, Beivide and Valero, "Network
+ * Unfairness in Dragonfly Topologies"): R_out of group g is the lowest-id
+ * switch of g with a link into group g+1; the servers of g send equal
+ * shares to every server of the groups (other than g) that R_out links
+ * to. */
 tk_status_t tkp_gen_advc(tkp_mk_t *m, tk_error_t *err)
 {
     const tk_graph_t *g = m->g;
@@ -547,7 +551,8 @@ tk_status_t tkp_gen_advc(tkp_mk_t *m, tk_error_t *err)
 }
 
 /* ------------------------------------------------------------------------ */
-/* mixed base=perm|shift percent=X level=router|node (seed 001). */
+/* mixed base=perm|shift percent=X level=router|node (Chaulagain and Yuan,
+ * "Enhanced UGAL Routing Schemes for Dragonfly Networks"). */
 tk_status_t tkp_gen_mixed(tkp_mk_t *m, tk_error_t *err)
 {
     const tk_graph_t *g = m->g;
@@ -624,7 +629,8 @@ tk_status_t tkp_gen_mixed(tkp_mk_t *m, tk_error_t *err)
                 map[ids[x]] = ids[perm[x]];
             free(perm);
         } else {
-            /* Seed 001's shift: server k of group j to server k of j+1. */
+            /* Chaulagain and Yuan's shift: server k of group j to server
+             * k of j+1. */
             int64_t per = gs.sfirst[1] - gs.sfirst[0];
             int64_t *a = tk_malloc_array((size_t)per, sizeof *a);
             int64_t *b = tk_malloc_array((size_t)per, sizeof *b);

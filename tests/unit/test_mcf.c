@@ -136,9 +136,10 @@ static void closed_forms(void)
     }
 }
 
-/* Remark 1 (seed 000): switch x_i sends all p of its servers' traffic to
- * x_{i+lambda} along a cycle with unique shortest paths: under minimal
- * routing every cycle arc carries p*lambda, so theta = 1/(p lambda). */
+/* Remark 1 of the Ant Mill paper (the adverse pattern of Hamiltonian
+ * cycles with unique shortest paths on random regular graphs): switch x_i sends all p of its
+ * servers' traffic to x_{i+lambda} along a cycle with unique shortest paths: under minimal routing
+ * every cycle arc carries p*lambda, so theta = 1/(p lambda). */
 static void antmill_cycle(void)
 {
     tk_graph_t *g;
