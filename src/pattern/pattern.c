@@ -551,11 +551,81 @@ static int cmp_dw(const void *a, const void *b)
     return (x->dst > y->dst) - (x->dst < y->dst);
 }
 
+/* The switch of endpoint e (first: the server prefix sums at server
+ * level). */
+static tk_id_t switch_of(const tk_pattern_t *p, const int64_t *first, tk_id_t n, int64_t e)
+{
+    return p->level == TK_LEVEL_SWITCH ? (tk_id_t)e : server_switch(first, n, e);
+}
+
+/* d's inject / eject: the largest send / receive total (snd, rcv) of an
+ * endpoint at each switch. */
+static void endpoint_limits(const tk_pattern_t *p, const int64_t *first, tk_id_t n,
+                            const double *snd, const double *rcv, tk_swdemand_t *d)
+{
+    for (int64_t e = 0; e < p->endpoints; e++) {
+        tk_id_t u = switch_of(p, first, n, e);
+        if (snd[e] > d->inject[u])
+            d->inject[u] = snd[e];
+        if (rcv[e] > d->eject[u])
+            d->eject[u] = rcv[e];
+    }
+}
+
+/* The demands as (destination switch, link-capacity units) in buf,
+ * bucketed by source switch (counting sort): afterwards cnt[s] (n + 1
+ * entries, zero on entry) is the end of row s. */
+static void bucket_by_source(const tk_pattern_t *p, const tk_graph_t *g, const int64_t *first,
+                             int64_t *cnt, dw_t *buf)
+{
+    tk_id_t n = g->n;
+
+    for (int64_t i = 0; i < p->len; i++)
+        cnt[switch_of(p, first, n, p->d[i].src) + 1]++;
+    for (tk_id_t u = 0; u < n; u++)
+        cnt[u + 1] += cnt[u];
+    for (int64_t i = 0; i < p->len; i++) {
+        const tk_demand_t *x = &p->d[i];
+        tk_id_t s = switch_of(p, first, n, x->src), t = switch_of(p, first, n, x->dst);
+        double w = p->level == TK_LEVEL_SWITCH ? x->w * sw_speed(g, s) : x->w;
+        buf[cnt[s]].dst = t;
+        buf[cnt[s]].w = w;
+        cnt[s]++;
+    }
+}
+
+/* Sort each row of buf (ends cnt[s]) by destination and merge it in place
+ * into d->off (one entry per pair), same-switch demand into d->local.
+ * Returns the merged length. */
+static int64_t merge_rows(tk_id_t n, const int64_t *cnt, dw_t *buf, tk_swdemand_t *d)
+{
+    int64_t len = 0, start = 0;
+
+    for (tk_id_t s = 0; s < n; s++) {
+        int64_t end = cnt[s];
+        qsort(buf + start, (size_t)(end - start), sizeof *buf, cmp_dw);
+        d->off[s] = len;
+        for (int64_t i = start; i < end; i++) {
+            if (buf[i].dst == s) {
+                d->local += buf[i].w;
+                continue;
+            }
+            if (len > d->off[s] && buf[len - 1].dst == buf[i].dst)
+                buf[len - 1].w += buf[i].w;
+            else
+                buf[len++] = buf[i];
+        }
+        start = end;
+    }
+    d->off[n] = len;
+    return len;
+}
+
 tk_status_t tk_pattern_to_switch(const tk_pattern_t *p, const tk_graph_t *g, tk_swdemand_t *out,
                                  tk_error_t *err)
 {
     tk_swdemand_t d;
-    int64_t *first = NULL, *cnt = NULL;
+    int64_t *first = NULL, *cnt = NULL, len;
     double *snd = NULL, *rcv = NULL;
     dw_t *buf = NULL;
     tk_status_t st;
@@ -573,83 +643,40 @@ tk_status_t tk_pattern_to_switch(const tk_pattern_t *p, const tk_graph_t *g, tk_
     buf = tk_malloc_array((size_t)(p->len ? p->len : 1), sizeof *buf);
     if (!d.off || !d.inject || !d.eject || !cnt || !buf) {
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-        goto fail;
+        goto done;
     }
     if (p->level == TK_LEVEL_SERVER) {
         st = tk_pattern_server_first(g, &first, err);
         if (st != TK_OK)
-            goto fail;
+            goto done;
     }
     st = endpoint_totals(p, g, &snd, &rcv, err);
     if (st != TK_OK)
-        goto fail;
-#define SW_OF(e) (p->level == TK_LEVEL_SWITCH ? (tk_id_t)(e) : server_switch(first, n, (e)))
-    for (int64_t e = 0; e < p->endpoints; e++) {
-        tk_id_t u = SW_OF(e);
-        if (snd[e] > d.inject[u])
-            d.inject[u] = snd[e];
-        if (rcv[e] > d.eject[u])
-            d.eject[u] = rcv[e];
-    }
-    /* Bucket by source switch (counting sort), then sort and merge each row. */
-    for (int64_t i = 0; i < p->len; i++)
-        cnt[SW_OF(p->d[i].src) + 1]++;
-    for (tk_id_t u = 0; u < n; u++)
-        cnt[u + 1] += cnt[u];
-    for (int64_t i = 0; i < p->len; i++) {
-        const tk_demand_t *x = &p->d[i];
-        tk_id_t s = SW_OF(x->src), t = SW_OF(x->dst);
-        double w = p->level == TK_LEVEL_SWITCH ? x->w * sw_speed(g, s) : x->w;
-        buf[cnt[s]].dst = t;
-        buf[cnt[s]].w = w;
-        cnt[s]++;
-    }
-#undef SW_OF
-    /* cnt[s] is now the end of row s (= start of row s+1). */
-    int64_t len = 0, start = 0;
-    for (tk_id_t s = 0; s < n; s++) {
-        int64_t end = cnt[s];
-        qsort(buf + start, (size_t)(end - start), sizeof *buf, cmp_dw);
-        d.off[s] = len;
-        for (int64_t i = start; i < end; i++) {
-            if (buf[i].dst == s) {
-                d.local += buf[i].w;
-                continue;
-            }
-            if (len > d.off[s] && buf[len - 1].dst == buf[i].dst)
-                buf[len - 1].w += buf[i].w;
-            else
-                buf[len++] = buf[i];
-        }
-        start = end;
-    }
-    d.off[n] = len;
+        goto done;
+    endpoint_limits(p, first, n, snd, rcv, &d);
+    bucket_by_source(p, g, first, cnt, buf);
+    len = merge_rows(n, cnt, buf, &d);
     d.len = len;
     d.dst = tk_malloc_array((size_t)(len ? len : 1), sizeof *d.dst);
     d.w = tk_malloc_array((size_t)(len ? len : 1), sizeof *d.w);
     if (!d.dst || !d.w) {
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-        goto fail;
+        goto done;
     }
     for (int64_t i = 0; i < len; i++) {
         d.dst[i] = buf[i].dst;
         d.w[i] = buf[i].w;
         d.total += buf[i].w;
     }
-    free(first);
-    free(cnt);
-    free(buf);
-    free(snd);
-    free(rcv);
     *out = d;
-    return TK_OK;
-fail:
+done:
     free(first);
     free(cnt);
     free(buf);
     free(snd);
     free(rcv);
-    tk_swdemand_destroy(&d);
+    if (st != TK_OK)
+        tk_swdemand_destroy(&d);
     return st;
 }
 
