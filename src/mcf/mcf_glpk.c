@@ -42,54 +42,11 @@ static int glue_quiet(void *info, const char *s)
     return 1; /* nonzero: GLPK prints nothing */
 }
 
-tk_status_t mcf_glpk_solve(const mcf_lp_t *lp, double time_limit, int test_error,
-                           mcf_pricer_fn pricer, void *pctx, mcf_separator_fn sep, void *sctx,
-                           double *theta, double *dual, double *act, int64_t *iters,
-                           int64_t *rounds, tk_error_t *err)
+/* The LP into P: maximise theta (column 1, bounded by lp->theta_ub),
+ * flows >= 0, equality rows then capacity rows, GLPK's scaling.  With
+ * test_error a column bound out of range makes GLPK fail. */
+static void load_lp(glp_prob *P, const mcf_lp_t *lp, int test_error)
 {
-    glue_ctx_t ctx;
-    double t0 = mcf_now();
-    double *volatile rdual = NULL, *volatile xcol = NULL;
-    mcf_newcols_t nc;
-    mcf_newrows_t nr;
-    tk_error_t tk_err_local;
-    tk_status_t tst;
-    glp_prob *volatile P = NULL;
-    glp_smcp parm;
-    int ret = 0, st = 0;
-    int ncap = lp->nrows - lp->nfixed;
-
-    if (pricer && sep)
-        return tk_error_set(err, TK_EINTERNAL, NULL, 0, "column and row generation together");
-    memset(&nc, 0, sizeof nc);
-    memset(&nr, 0, sizeof nr);
-    tk_error_clear(&tk_err_local);
-    *rounds = 0;
-    if (pricer) {
-        rdual = tk_malloc_array((size_t)lp->nrows + 1, sizeof *rdual);
-        if (!rdual)
-            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-    }
-    if (sep) {
-        xcol = tk_malloc_array((size_t)lp->ncols + 1, sizeof *xcol);
-        if (!xcol) {
-            free(rdual);
-            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-        }
-    }
-    glp_term_out(GLP_OFF);
-    glp_term_hook(glue_quiet, NULL);
-    if (setjmp(ctx.jb)) {
-        free(rdual);
-        free(xcol);
-        /* GLPK called glp_error: its environment is unusable; free it all
-         * (this also frees P).  The next GLPK call starts a fresh one. */
-        glp_free_env();
-        return tk_error_set(err, TK_EINTERNAL, NULL, 0, "GLPK failed (internal solver error)");
-    }
-    glp_error_hook(glue_hook, &ctx);
-
-    P = glp_create_prob();
     glp_set_obj_dir(P, GLP_MAX);
     glp_add_rows(P, lp->nrows);
     glp_add_cols(P, lp->ncols);
@@ -108,7 +65,140 @@ tk_status_t mcf_glpk_solve(const mcf_lp_t *lp, double time_limit, int test_error
         glp_set_col_bnds(P, lp->ncols + 1, GLP_LO, 0.0, 0.0); /* column out of range */
     glp_load_matrix(P, lp->nnz, lp->ia, lp->ja, lp->ar);
     glp_scale_prob(P, GLP_SF_AUTO);
+}
 
+/* The pricer or the separator of a solve (at most one), its work array
+ * (row duals or column values, 1-based) and what it last returned. */
+typedef struct gen {
+    mcf_pricer_fn pricer;
+    void *pctx;
+    mcf_separator_fn sep;
+    void *sctx;
+    double *work;
+    tk_status_t st;
+    tk_error_t err;
+} gen_t;
+
+/* Row generation's new capacity rows (upper bounds only). */
+static void add_rows(glp_prob *P, const mcf_newrows_t *nr)
+{
+    int first = glp_add_rows(P, (int)nr->nrows);
+    for (int64_t i = 0; i < nr->nrows; i++) {
+        int len = (int)(nr->rowptr[i + 1] - nr->rowptr[i]);
+        glp_set_row_bnds(P, first + (int)i, GLP_UP, 0.0, nr->ub[i]);
+        glp_set_mat_row(P, first + (int)i, len, nr->col + nr->rowptr[i] - 1,
+                        nr->val + nr->rowptr[i] - 1);
+    }
+}
+
+/* Column generation's new flow columns (>= 0). */
+static void add_cols(glp_prob *P, const mcf_newcols_t *nc)
+{
+    int first = glp_add_cols(P, (int)nc->ncols);
+    for (int64_t j = 0; j < nc->ncols; j++) {
+        int len = (int)(nc->colptr[j + 1] - nc->colptr[j]);
+        glp_set_col_bnds(P, first + (int)j, GLP_LO, 0.0, 0.0);
+        /* GLPK reads ind[1..len], val[1..len]: pass pointers one before */
+        glp_set_mat_col(P, first + (int)j, len, nc->row + nc->colptr[j] - 1,
+                        nc->val + nc->colptr[j] - 1);
+    }
+}
+
+/* After an optimal solve: the separator's violated capacity rows or the
+ * pricer's improving columns join P.  Returns 1 when some did (solve
+ * again), 0 when none did (optimal for the whole LP) or the callback
+ * failed (gen->st). */
+static int generate(glp_prob *P, const mcf_lp_t *lp, gen_t *gen, glp_smcp *parm)
+{
+    if (gen->sep) {
+        mcf_newrows_t nr;
+        memset(&nr, 0, sizeof nr);
+        for (int j = 1; j <= lp->ncols; j++)
+            gen->work[j] = glp_get_col_prim(P, j);
+        gen->st = gen->sep(gen->sctx, gen->work, lp->ncols, &nr, &gen->err);
+        if (gen->st != TK_OK || nr.nrows == 0)
+            return 0;
+        add_rows(P, &nr);
+        /* the new rows' slacks enter the basis: it stays dual feasible, so
+         * the dual simplex goes on from it */
+        parm->meth = GLP_DUALP;
+        return 1;
+    }
+    mcf_newcols_t nc;
+    memset(&nc, 0, sizeof nc);
+    for (int i = 1; i <= lp->nrows; i++)
+        gen->work[i] = glp_get_row_dual(P, i);
+    gen->st = gen->pricer(gen->pctx, gen->work, &nc, &gen->err);
+    if (gen->st != TK_OK || nc.ncols == 0)
+        return 0;
+    add_cols(P, &nc);
+    return 1;
+}
+
+/* The optimum: theta (>= 0), the iteration count, and the duals and
+ * activities of every capacity row at the end (row generation may have
+ * added some). */
+static void read_solution(glp_prob *P, const mcf_lp_t *lp, double *theta, double *dual, double *act,
+                          int64_t *iters)
+{
+    int ncap = glp_get_num_rows(P) - lp->nfixed;
+
+    *theta = glp_get_obj_val(P);
+    if (*theta < 0)
+        *theta = 0;
+    if (iters)
+        *iters = glp_get_it_cnt(P);
+    for (int i = 0; i < ncap; i++) {
+        if (dual)
+            dual[i] = glp_get_row_dual(P, lp->nfixed + 1 + i);
+        if (act)
+            act[i] = glp_get_row_prim(P, lp->nfixed + 1 + i);
+    }
+}
+
+/* Give the problem and the error hook back. */
+static void glue_end(glp_prob *P)
+{
+    glp_delete_prob(P);
+    glp_error_hook(NULL, NULL);
+}
+
+tk_status_t mcf_glpk_solve(const mcf_lp_t *lp, double time_limit, int test_error,
+                           mcf_pricer_fn pricer, void *pctx, mcf_separator_fn sep, void *sctx,
+                           double *theta, double *dual, double *act, int64_t *iters,
+                           int64_t *rounds, tk_error_t *err)
+{
+    glue_ctx_t ctx;
+    double t0 = mcf_now();
+    double *volatile work = NULL;
+    gen_t gen = {pricer, pctx, sep, sctx, NULL, TK_OK, {0}};
+    glp_prob *volatile P = NULL;
+    glp_smcp parm;
+    int ret = 0, st = 0;
+
+    if (pricer && sep)
+        return tk_error_set(err, TK_EINTERNAL, NULL, 0, "column and row generation together");
+    tk_error_clear(&gen.err);
+    *rounds = 0;
+    if (pricer || sep) {
+        work = tk_malloc_array((size_t)(pricer ? lp->nrows : lp->ncols) + 1, sizeof *work);
+        if (!work)
+            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        gen.work = work;
+    }
+    glp_term_out(GLP_OFF);
+    glp_term_hook(glue_quiet, NULL);
+    if (setjmp(ctx.jb)) {
+        free(work);
+        /* GLPK called glp_error: its environment is unusable; free it all
+         * (this also frees P).  The next GLPK call starts a fresh one. */
+        glp_free_env();
+        return tk_error_set(err, TK_EINTERNAL, NULL, 0, "GLPK failed (internal solver error)");
+    }
+    glp_error_hook(glue_hook, &ctx);
+
+    P = glp_create_prob();
+    load_lp(P, lp, test_error);
     glp_init_smcp(&parm);
     parm.msg_lev = GLP_MSG_OFF;
     /* measured (tests/bench/mcf.sh): primal is several times faster on the
@@ -116,6 +206,7 @@ tk_status_t mcf_glpk_solve(const mcf_lp_t *lp, double time_limit, int test_error
     parm.meth = pricer ? GLP_PRIMAL : GLP_DUALP;
     parm.presolve = GLP_OFF; /* presolve would drop the basis between rounds */
     glp_adv_basis(P, 0);
+    /* solve, and while the pricer or separator adds something, again */
     for (;;) {
         if (time_limit > 0) {
             double left = time_limit - (mcf_now() - t0);
@@ -127,89 +218,29 @@ tk_status_t mcf_glpk_solve(const mcf_lp_t *lp, double time_limit, int test_error
         }
         ret = glp_simplex(P, &parm);
         st = glp_get_status(P);
-        if (ret != 0 || st != GLP_OPT || !(pricer || sep))
+        if (ret != 0 || st != GLP_OPT || !(pricer || sep) || !generate(P, lp, &gen, &parm))
             break;
-        if (sep) {
-            for (int j = 1; j <= lp->ncols; j++)
-                xcol[j] = glp_get_col_prim(P, j);
-            tst = sep(sctx, xcol, lp->ncols, &nr, &tk_err_local);
-            if (tst != TK_OK) {
-                glp_delete_prob(P);
-                glp_error_hook(NULL, NULL);
-                free(rdual);
-                free(xcol);
-                if (err)
-                    *err = tk_err_local;
-                return tst;
-            }
-            if (nr.nrows > 0) {
-                int first = glp_add_rows(P, (int)nr.nrows);
-                for (int64_t i = 0; i < nr.nrows; i++) {
-                    int len = (int)(nr.rowptr[i + 1] - nr.rowptr[i]);
-                    glp_set_row_bnds(P, first + (int)i, GLP_UP, 0.0, nr.ub[i]);
-                    glp_set_mat_row(P, first + (int)i, len, nr.col + nr.rowptr[i] - 1,
-                                    nr.val + nr.rowptr[i] - 1);
-                }
-                /* the new rows' slacks enter the basis: it stays dual
-                 * feasible, so the dual simplex goes on from it */
-                parm.meth = GLP_DUALP;
-                (*rounds)++;
-                continue;
-            }
-            break;
-        }
-        for (int i = 1; i <= lp->nrows; i++)
-            rdual[i] = glp_get_row_dual(P, i);
-        tst = pricer(pctx, rdual, &nc, &tk_err_local);
-        if (tst != TK_OK) {
-            glp_delete_prob(P);
-            glp_error_hook(NULL, NULL);
-            free(rdual);
-            if (err)
-                *err = tk_err_local;
-            return tst;
-        }
-        if (nc.ncols == 0)
-            break;
-        int first = glp_add_cols(P, (int)nc.ncols);
-        for (int64_t j = 0; j < nc.ncols; j++) {
-            int len = (int)(nc.colptr[j + 1] - nc.colptr[j]);
-            glp_set_col_bnds(P, first + (int)j, GLP_LO, 0.0, 0.0);
-            /* GLPK reads ind[1..len], val[1..len]: pass pointers one before */
-            glp_set_mat_col(P, first + (int)j, len, nc.row + nc.colptr[j] - 1,
-                            nc.val + nc.colptr[j] - 1);
-        }
         (*rounds)++;
     }
-    free(rdual);
-    free(xcol);
-    rdual = xcol = NULL;
+    free(work);
+    work = NULL;
+    if (gen.st != TK_OK) {
+        glue_end(P);
+        if (err)
+            *err = gen.err;
+        return gen.st;
+    }
     if (ret == GLP_ETMLIM) {
-        glp_delete_prob(P);
-        glp_error_hook(NULL, NULL);
+        glue_end(P);
         return tk_error_set(err, TK_ELIMIT, NULL, 0, "time limit of %g s reached (exact LP)",
                             time_limit);
     }
     if (ret != 0 || st != GLP_OPT) {
-        glp_delete_prob(P);
-        glp_error_hook(NULL, NULL);
+        glue_end(P);
         return tk_error_set(err, TK_EINTERNAL, NULL, 0,
                             "GLPK simplex failed (return code %d, status %d)", ret, st);
     }
-    *theta = glp_get_obj_val(P);
-    if (*theta < 0)
-        *theta = 0;
-    if (iters)
-        *iters = glp_get_it_cnt(P);
-    /* every capacity row at the end: row generation may have added some */
-    ncap = glp_get_num_rows(P) - lp->nfixed;
-    for (int i = 0; i < ncap; i++) {
-        if (dual)
-            dual[i] = glp_get_row_dual(P, lp->nfixed + 1 + i);
-        if (act)
-            act[i] = glp_get_row_prim(P, lp->nfixed + 1 + i);
-    }
-    glp_delete_prob(P);
-    glp_error_hook(NULL, NULL);
+    read_solution(P, lp, theta, dual, act, iters);
+    glue_end(P);
     return TK_OK;
 }
