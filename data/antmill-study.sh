@@ -1,15 +1,18 @@
 #!/bin/sh
-# antmill-study.sh - seed 000's Ant Mill analysis of one topology, end to end.
+# antmill-study.sh - the Ant Mill analysis of one topology, end to end, after
+# the Ant Mill paper (an adverse traffic pattern for networks built on random
+# regular graphs: every server of switch x_i of a Hamiltonian cycle whose
+# windows of length delta have unique shortest paths sends to x_{i+lambda}).
 #
 #   sh antmill-study.sh [FAMILY KEY=VALUE ... [-p SERVERS] [-s SEED]]
 #
 # Default: the 1224-switch random regular graph of degree 24 with 9 servers
 # per switch (k = 3.07 in d^k = 2 n ln n, servers ~ d / average distance, as
-# seed 000 sets them).  Steps: generate the topology (topo-gen), its distance
-# summary (topo-dist), the Hamiltonian cycle with unique shortest paths up to
+# the Ant Mill paper sets them).  Steps: generate the topology (topo-gen),
+# its distance summary (topo-dist), the Hamiltonian cycle with unique shortest paths up to
 # the largest delta found (topo-antmill --max-delta) and a plain Hamiltonian
 # cycle (--hat), then the saturation throughput under each routing of the
-# patterns seed 000 compares (topo-pattern, topo-load): uniform, random
+# patterns the paper compares (topo-pattern, topo-load): uniform, random
 # server permutation, switch permutations at distance delta and at the
 # radius (longest matching), (H-hat, delta)- and (H, delta)-Ant-mill.
 # Prints two TSV tables on standard output: the graph row of topo-antmill

@@ -67,6 +67,9 @@ TK_API void tk_error_clear(tk_error_t *err);
 TK_API tk_status_t tk_error_set(tk_error_t *err, tk_status_t code, const char *where, long line,
                                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* Library version string, e.g. "0.1.0". */
+TK_API const char *tk_version(void);
+
 /* Short English name of a status code ("out of memory", ...). */
 TK_API const char *tk_status_str(tk_status_t code);
 

@@ -2,22 +2,28 @@
  * tk_load.h - analytic link load of a switch-level demand set under a
  * routing model, and the saturation throughput it implies (topo-load(1)).
  *
- * Fast engines where counting replaces path lists (ARCHITECTURE.md):
+ * Each routing model brings its load engine (src/route/, see tk_route.h);
+ * counting replaces path lists wherever the model allows it:
  *   min       per source, Brandes-style dependency accumulation on the
  *             shortest-path DAG: pair (s,t) puts w*sigma(s,u)*sigma(v,t)/
  *             sigma(s,t) on arc u->v;  O(m) per source with demands
  *   ecmp      per destination, even split of the flow at every switch over
  *             its shortest next hops;  O(m) per destination
- *   valiant*  the two segments' aggregate demands, then min
+ *   valiant   the two segments' aggregate demands, then min
  *   allpath:H per source, depth-H search with the per-pair path counts
- *   others    per pair through tk_route_paths
- * Sums are accumulated in a deterministic order (or in fixed point), so
- * loads are byte-identical whatever the thread count.
+ *   dragonfly-valiant
+ *             aggregate demands routed by dragonfly-min
+ *   min, ecmp with hop lengths: Dial's buckets
+ *   others    per pair through tk_route_paths (equal walks merged)
+ * The work runs on the deterministic parallel driver (tk_par.h): loads are
+ * byte-identical whatever the thread count, and a plan's units can be
+ * split into slices whose accumulators merge to the same bytes.
  */
 #ifndef TK_LOAD_H
 #define TK_LOAD_H
 
 #include "tk_core.h"
+#include "tk_par.h"
 #include "tk_pattern.h"
 #include "tk_route.h"
 
@@ -68,6 +74,21 @@ TK_API tk_status_t tk_load_all_to_all(const tk_router_t *r, const double *srcw, 
 TK_API tk_status_t tk_load_uniform(const tk_router_t *r, int threads, double *pair_load,
                                    double *cap_load, double *limit, tk_error_t *err);
 
+/* A load computation split open, for callers that run slices of it (a
+ * `--shard i/P` run, an MPI rank): the demands dem (or, with dem == NULL,
+ * the all-to-all with srcw as in tk_load_all_to_all) routed by r, as a job
+ * of the parallel driver.  Its accumulator has one entry per arc; run any
+ * slices of its units with tk_par_run (tk_par_slice cuts them), merge the
+ * accumulators with tk_acc_merge and convert with tk_acc_to_double: the
+ * loads of tk_load_compute, bit for bit.  The plan keeps pointers into r
+ * and dem: keep both alive until tk_load_plan_free.
+ * Errors: as tk_load_compute. */
+typedef struct tk_load_plan tk_load_plan_t;
+TK_API tk_status_t tk_load_plan_new(const tk_router_t *r, const tk_swdemand_t *dem,
+                                    const double *srcw, tk_load_plan_t **out, tk_error_t *err);
+TK_API const tk_par_job_t *tk_load_plan_job(const tk_load_plan_t *p);
+TK_API void tk_load_plan_free(tk_load_plan_t *p);
+
 /* Bytes of workspace the engines need with `threads` threads (0 counts
  * as 1) on graph g: about 32 bytes per arc and 64 per switch per thread.
  * tk_load_compute lowers its thread count to fit the machine's physical
@@ -89,11 +110,24 @@ TK_API tk_status_t tk_load_summarize(const tk_graph_t *g, const double *arcload,
                                      tk_load_summary_t *out, tk_error_t *err);
 TK_API void tk_load_summary_destroy(tk_load_summary_t *s);
 
-/* Saturation throughput per server implied by loads in link-capacity units
- * at offered load 1 (tk_pattern_to_switch's units): min(1, 1 / max load),
- * and never above the injection/ejection limits of dem (1 / largest
- * endpoint total).  For the one-unit-per-pair all-to-all, scale first:
- * see topo-load(1). */
+/* Saturation throughput per server (topokit(7), UNITS): the largest
+ * offered load, at most 1, at which every demand is carried:
+ * min(1, theta, limit).  theta is the multiplier of the demands the
+ * network carries (1 / the largest load per capacity at offered load 1,
+ * +inf when no link is loaded; a maximum-concurrent-flow theta), limit the
+ * injection/ejection limit (tk_swdemand_limit; 1 when there is none).
+ * The one formula topo-load, topo-mcf and topo-antmill print. */
+TK_API double tk_throughput(double theta, double limit);
+
+/* The injection/ejection limit of switch-level demands: 1 / the largest
+ * total any single endpoint sends or receives (dem's inject and eject),
+ * or 1 when no endpoint sends or receives more than 1 (or dem is NULL). */
+TK_API double tk_swdemand_limit(const tk_swdemand_t *dem);
+
+/* tk_throughput of loads in link-capacity units at offered load 1
+ * (tk_pattern_to_switch's units): theta = 1 / max_load, limit
+ * tk_swdemand_limit(dem).  For the one-unit-per-pair all-to-all, scale
+ * first: see topo-load(1). */
 TK_API double tk_load_throughput(double max_load, const tk_swdemand_t *dem);
 
 #ifdef __cplusplus

@@ -20,11 +20,11 @@
  *                  intermediate switch m uniform, min in each segment;
  *                  m over all switches (default; m = s or m = t gives the
  *                  minimal route), `exclude`: m over all switches but s and
- *                  t, `minfirst`: seed 002's MinFirst, the paths and
- *                  weights of the default (m = s, t routed minimally in the
- *                  first VC phase; the phase matters to deadlock analysis
- *                  only).  Valiant paths are walks; equal walks through
- *                  different intermediates merge (weights add).
+ *                  t, `minfirst`: the MinFirst policy of Cano et al.
+ *                  ("Analysing Mechanisms for Virtual Channel Management
+ *                  in Low-Diameter Networks"): the paths and weights of the
+ *                  default, but the draws m = s and m = t travel in the
+ *                  first phase (see phase2 below).
  *   dragonfly-min  local-global-local (needs groups and a `global` class)
  *   dragonfly-valiant
  *                  intermediate router outside the source and destination
@@ -34,19 +34,27 @@
  * and per-link-class hop lengths as options, e.g. "min,global=2" (a global
  * hop counts 2 in the path length that min / ecmp / ksp / valiant /
  * polarized use; refused for allpath and dragonfly-*).
- * Implementation: src/route/ (route.c: parsing, router, workspaces,
- * dispatch; dag.c: min, ecmp, polarized; simple.c: ksp, allpath;
- * valiant.c; dragonfly.c).  Precise definitions: topokit(7), ROUTING
- * MODELS.
+ *
+ * Paths through an intermediate (valiant, dragonfly-valiant) know it: a
+ * path is one draw (intermediate m, first-segment path, second-segment
+ * path), so two draws that happen to give the same walk stay two paths
+ * (tk_pathset_merge_walks merges them when only the walks matter), and
+ * each path records m and the hop where its second phase starts.
+ *
+ * Implementation: src/route/, one table of operations per model
+ * (route_internal.h; route.c parses, prepares and dispatches; HACKING.md
+ * lists the files).  Precise definitions: topokit(7), ROUTING MODELS.
  *
  * Performance.  tk_router_new builds an all-pairs distance table (4 n^2
- * bytes, at most 256 MiB and a quarter of mem_limit; for min and ecmp only
- * when n <= 2048; valiant and dragonfly-valiant refuse larger graphs with
- * TK_ELIMIT), OpenMP over targets with `threads` threads.  Without a
- * table a workspace caches the last 4 distance vectors: call per pair
- * grouped by destination t.  tk_route_paths allocates nothing in steady
- * state (the output path set grows once and is reused): ksp:8 over all
- * 999 000 pairs of rrg n=1000 d=16 takes about 1-2 s on one core.
+ * bytes, at most 256 MiB and a quarter of mem_limit) for the models that
+ * look up d(., .) per pair: ksp, allpath, polarized and valiant (refused
+ * with TK_ELIMIT when it does not fit), min and ecmp when n <= 2048 (their
+ * load engines do not need it); OpenMP over targets with `threads`
+ * threads.  The dragonfly models use per-group local distances instead.
+ * Without a table a workspace caches the last 4 distance vectors: call per
+ * pair grouped by destination t.  tk_route_paths allocates nothing in
+ * steady state (the output path set grows once and is reused): ksp:8 over
+ * all 999 000 pairs of rrg n=1000 d=16 takes about 1-2 s on one core.
  */
 #ifndef TK_ROUTE_H
 #define TK_ROUTE_H
@@ -113,35 +121,88 @@ TK_API void tk_route_ws_free(tk_route_ws_t *ws);
 
 /* A weighted set of paths of one pair: path i is the arcs
  * arc[off[i] .. off[i+1]-1] (arc ids of the graph, in order from s to t)
- * with weight w[i]; the weights sum to 1.  s == t gives one empty path. */
+ * with weight w[i]; the weights sum to 1.  s == t gives one empty path.
+ * via[i] is the intermediate switch of a two-phase path (valiant,
+ * dragonfly-valiant), -1 for a path without one; phase2[i] is then the
+ * index in the path of the first arc of its second phase (0 .. hops: 0
+ * when the whole path is in the second phase, hops when none of it is),
+ * and -1 for a path without an intermediate. */
 typedef struct tk_pathset {
     int64_t npaths;
     int64_t *off; /* npaths + 1 */
     int64_t *arc;
     double *w;
+    tk_id_t *via;                /* npaths */
+    int32_t *phase2;             /* npaths */
     int64_t cap_paths, cap_arcs; /* allocated sizes (internal) */
 } tk_pathset_t;
 TK_API void tk_pathset_init(tk_pathset_t *ps);
 TK_API void tk_pathset_destroy(tk_pathset_t *ps);
 
+/* Merge the paths of ps that are the same walk (equal arc sequences,
+ * through whatever intermediates): one path each, its weight the sum of
+ * theirs, sorted by arc sequence.  A merged path keeps via and phase2 when
+ * all its draws agree on them, else both become -1.
+ * Errors: TK_ENOMEM.  O(P log P) comparisons for P paths. */
+TK_API tk_status_t tk_pathset_merge_walks(tk_pathset_t *ps, tk_error_t *err);
+
 /* The paths of pair (s, t) under the router's model, at most max_paths of
  * them (0 = no limit): more is TK_ELIMIT, so a caller never enumerates a
  * factorial set by accident (use tk_route_count or the load engine).
- * Deterministic order.  Errors: TK_ERANGE (ids), TK_ELIMIT, TK_ENOMEM. */
+ * Deterministic order: lexicographic by arc sequence, then by
+ * intermediate.  Errors: TK_ERANGE (ids), TK_ELIMIT, TK_ENOMEM. */
 TK_API tk_status_t tk_route_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
                                   uint64_t max_paths, tk_pathset_t *out, tk_error_t *err);
 
 /* Path count and length statistics of one pair, by counting where the
- * model allows it (min, ecmp, valiant, polarized count on DAGs; ksp and
- * allpath enumerate).  Lengths are hop counts.  avg_len is the
- * traffic-weighted mean (sum of w[i] * len[i]). */
+ * model allows it (min, ecmp, polarized count on DAGs; ksp, allpath,
+ * valiant and the dragonfly models enumerate).  Lengths are hop counts.
+ * avg_len is the traffic-weighted mean (sum of w[i] * len[i]).  paths
+ * counts the model's paths (draws through different intermediates apart),
+ * walks the distinct arc sequences among them (equal to paths for every
+ * model without intermediates). */
 typedef struct tk_route_count {
-    double paths; /* number of distinct paths (exact below 2^53) */
+    double paths; /* number of paths (exact below 2^53)              */
     int32_t min_len, max_len;
     double avg_len;
+    double walks; /* number of distinct walks among them             */
 } tk_route_count_t;
 TK_API tk_status_t tk_route_count(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
                                   tk_route_count_t *out, tk_error_t *err);
+
+/* Candidate routes of a pair, for adaptive routing: the model's minimal
+ * candidates and its non-minimal candidates grouped by intermediate.
+ *   valiant            min: the shortest paths (the min model's weights);
+ *                      groups: every intermediate m other than s and t,
+ *                      each with its two-segment paths (weights within the
+ *                      group as Valiant splits them, summing to 1)
+ *   dragonfly-valiant  min: the dragonfly-min paths; groups: every router
+ *                      outside the groups of s and t
+ *   other models       min: the model's own paths; no groups
+ * gw[g] is the probability of group g under the oblivious model (uniform
+ * over the groups).  min_hops / nonmin_hops give every path's hop count
+ * per link class (nclasses = the graph's classes, row-major: entry
+ * i * nclasses + c).  Group g's paths are nonmin paths goff[g] ..
+ * goff[g+1]-1, all with via = gvia[g].  s == t: one empty minimal path. */
+typedef struct tk_route_cands {
+    tk_pathset_t min;
+    tk_pathset_t nonmin;
+    int64_t ngroups;
+    tk_id_t *gvia; /* ngroups                              */
+    int64_t *goff; /* ngroups + 1                          */
+    double *gw;    /* ngroups                              */
+    int nclasses;
+    int32_t *min_hops;                         /* min.npaths * nclasses                */
+    int32_t *nonmin_hops;                      /* nonmin.npaths * nclasses             */
+    int64_t cap_groups, cap_minh, cap_nonminh; /* allocated (internal) */
+} tk_route_cands_t;
+TK_API void tk_route_cands_init(tk_route_cands_t *c);
+TK_API void tk_route_cands_destroy(tk_route_cands_t *c);
+/* The candidates of pair (s, t); max_paths bounds each of the two path
+ * sets as in tk_route_paths.  Errors: as tk_route_paths. */
+TK_API tk_status_t tk_route_candidates(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s,
+                                       tk_id_t t, uint64_t max_paths, tk_route_cands_t *out,
+                                       tk_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@
 #define TOPOKIT_VERSION_MINOR 1
 
 #include "tk_core.h"
+#include "tk_par.h"
 #include "tk_io.h"
 #include "tk_kv.h"
 #include "tk_gen.h"
@@ -22,8 +23,5 @@
 #include "tk_stats.h"
 #include "tk_antmill.h"
 #include "tk_mcf.h"
-
-/* Library version string, e.g. "0.1.0". */
-TK_API const char *tk_version(void);
 
 #endif /* TOPOKIT_H */

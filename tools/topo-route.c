@@ -44,17 +44,19 @@ static void help(void)
           "Default: one TSV row per graph summarising all ordered pairs of distinct\n"
           "switches, with the columns\n"
           "  name routing pairs paths_min paths_avg paths_max min_len avg_len max_len\n"
-          "(paths per pair; hop lengths: the shortest, the traffic-weighted mean over\n"
-          "pairs, the longest).  Routing models (topokit(7)): min, ecmp, ksp:K[,spread],\n"
+          "  walks_min walks_avg walks_max\n"
+          "(paths per pair, draws through different intermediates apart; hop lengths:\n"
+          "the shortest, the traffic-weighted mean over pairs, the longest; distinct\n"
+          "walks per pair).  Routing models (topokit(7)): min, ecmp, ksp:K[,spread],\n"
           "allpath:H, valiant[,exclude|,minfirst], dragonfly-min, dragonfly-valiant,\n"
           "polarized; hop lengths per link class as options, e.g. min,global=2.\n\n"
           "Options:\n"
           "  -r, --routing MODEL   the routing model (default min)\n"
           "  --pair S,D            one row for the pair S -> D:\n"
-          "                        name src dst paths min_len max_len avg_len\n"
+          "                        name src dst paths min_len max_len avg_len walks\n"
           "  --pairs               such a row for every ordered pair of distinct switches\n"
           "  --paths               with --pair: the paths themselves, one row each:\n"
-          "                        name src dst index weight hops path\n"
+          "                        name src dst index weight hops path via phase2\n"
           "  --max-paths N         with --paths: refuse a pair with more than N paths\n"
           "                        (default 100000)\n"
           "  --json                JSON Lines: one object per row, same names and values\n"
@@ -170,11 +172,12 @@ static void print_header(FILE *fp, args_t *a)
     if (a->json)
         return;
     if (a->paths)
-        fputs("name\tsrc\tdst\tindex\tweight\thops\tpath\n", fp);
+        fputs("name\tsrc\tdst\tindex\tweight\thops\tpath\tvia\tphase2\n", fp);
     else if (a->pair || a->pairs)
-        fputs("name\tsrc\tdst\tpaths\tmin_len\tmax_len\tavg_len\n", fp);
+        fputs("name\tsrc\tdst\tpaths\tmin_len\tmax_len\tavg_len\twalks\n", fp);
     else
-        fputs("name\trouting\tpairs\tpaths_min\tpaths_avg\tpaths_max\tmin_len\tavg_len\tmax_len\n",
+        fputs("name\trouting\tpairs\tpaths_min\tpaths_avg\tpaths_max\tmin_len\tavg_len\tmax_len"
+              "\twalks_min\twalks_avg\twalks_max\n",
               fp);
 }
 
@@ -190,6 +193,7 @@ static void print_pair_row(FILE *out, int json, const char *name, tk_id_t s, tk_
     cli_cell_int(&row, "min_len", c->min_len, 0);
     cli_cell_int(&row, "max_len", c->max_len, 0);
     cli_cell_double(&row, "avg_len", c->avg_len);
+    cli_cell_double(&row, "walks", c->walks);
     cli_row_end(&row);
 }
 
@@ -228,6 +232,14 @@ static int one_pair_paths(FILE *out, args_t *a, const tk_router_t *r, tk_route_w
             fprintf(out, "-%" PRId32, g->head[ps.arc[k]]);
         if (a->json)
             fputc('"', out);
+        /* the intermediate and the first hop of the second phase */
+        if (ps.via[i] >= 0) {
+            cli_cell_int(&row, "via", ps.via[i], 0);
+            cli_cell_int(&row, "phase2", ps.phase2[i], 0);
+        } else {
+            cli_cell_str(&row, "via", "-");
+            cli_cell_str(&row, "phase2", "-");
+        }
         cli_row_end(&row);
     }
     tk_pathset_destroy(&ps);
@@ -237,6 +249,7 @@ static int one_pair_paths(FILE *out, args_t *a, const tk_router_t *r, tk_route_w
 /* Per-target results of the all-pairs modes. */
 typedef struct tstat {
     double pmin, pmax, psum, lsum;
+    double wmin, wmax, wsum; /* walks */
     int32_t lmin, lmax;
     int64_t pairs;
 } tstat_t;
@@ -292,6 +305,7 @@ static int all_pairs(FILE *out, args_t *a, const tk_router_t *r, const char *nam
             if (!ws)
                 continue;
             st->pmin = 1e308;
+            st->wmin = 1e308;
             st->lmin = INT32_MAX;
             for (tk_id_t s = 0; s < n; s++) {
                 tk_route_count_t c;
@@ -319,6 +333,11 @@ static int all_pairs(FILE *out, args_t *a, const tk_router_t *r, const char *nam
                     st->pmin = c.paths;
                 if (c.paths > st->pmax)
                     st->pmax = c.paths;
+                st->wsum += c.walks;
+                if (c.walks < st->wmin)
+                    st->wmin = c.walks;
+                if (c.walks > st->wmax)
+                    st->wmax = c.walks;
                 if (c.min_len < st->lmin)
                     st->lmin = c.min_len;
                 if (c.max_len > st->lmax)
@@ -341,7 +360,7 @@ static int all_pairs(FILE *out, args_t *a, const tk_router_t *r, const char *nam
                     print_pair_row(out, a->json, name, s, t,
                                    &pc[(size_t)s * (size_t)n + (size_t)t]);
     } else {
-        tstat_t tot = {1e308, 0, 0, 0, INT32_MAX, 0, 0};
+        tstat_t tot = {1e308, 0, 0, 0, 1e308, 0, 0, INT32_MAX, 0, 0};
         for (tk_id_t t = 0; t < n; t++) {
             if (!ts[t].pairs)
                 continue;
@@ -352,6 +371,11 @@ static int all_pairs(FILE *out, args_t *a, const tk_router_t *r, const char *nam
                 tot.pmin = ts[t].pmin;
             if (ts[t].pmax > tot.pmax)
                 tot.pmax = ts[t].pmax;
+            tot.wsum += ts[t].wsum;
+            if (ts[t].wmin < tot.wmin)
+                tot.wmin = ts[t].wmin;
+            if (ts[t].wmax > tot.wmax)
+                tot.wmax = ts[t].wmax;
             if (ts[t].lmin < tot.lmin)
                 tot.lmin = ts[t].lmin;
             if (ts[t].lmax > tot.lmax)
@@ -359,6 +383,7 @@ static int all_pairs(FILE *out, args_t *a, const tk_router_t *r, const char *nam
         }
         if (!tot.pairs) {
             tot.pmin = 0;
+            tot.wmin = 0;
             tot.lmin = 0;
         }
         cli_row_t row;
@@ -372,6 +397,9 @@ static int all_pairs(FILE *out, args_t *a, const tk_router_t *r, const char *nam
         cli_cell_int(&row, "min_len", tot.lmin, 0);
         cli_cell_double(&row, "avg_len", tot.pairs ? tot.lsum / (double)tot.pairs : 0.0);
         cli_cell_int(&row, "max_len", tot.lmax, 0);
+        cli_cell_double(&row, "walks_min", tot.wmin);
+        cli_cell_double(&row, "walks_avg", tot.pairs ? tot.wsum / (double)tot.pairs : 0.0);
+        cli_cell_double(&row, "walks_max", tot.wmax);
         cli_row_end(&row);
     }
     free(ts);

@@ -3,7 +3,7 @@
  */
 #include <config.h>
 
-#include "topokit.h"
+#include "tk_core.h"
 
 const char *tk_version(void)
 {

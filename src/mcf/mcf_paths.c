@@ -475,6 +475,13 @@ static tk_status_t pool_build(const tk_router_t *r, const tk_swdemand_t *d, uint
             if (!(d->w[e] > 0))
                 continue;
             st = tk_route_paths(r, ws, s, d->dst[e], max_paths, &ps, err);
+            /* A column per distinct walk: draws through different
+             * intermediates that give the same walk are one column. */
+            for (int64_t p = 0; st == TK_OK && p < ps.npaths; p++)
+                if (ps.via[p] >= 0) {
+                    st = tk_pathset_merge_walks(&ps, err);
+                    break;
+                }
             if (st != TK_OK)
                 goto done;
             if (ps.npaths == 0) {

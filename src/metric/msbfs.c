@@ -17,10 +17,12 @@
  *
  * Self-loops and parallel arcs OR the same word twice: no effect.
  *
- * Batches run in parallel (OpenMP), each thread with its own workspace.
- * Every result is an integer sum, minimum or maximum, or written to a slot
- * owned by one source, so nothing depends on the thread count or on the
- * batch width W.
+ * Batches are the units of the parallel driver (tk_par.h), an exact job:
+ * every result is an integer sum into the job's accumulator (an
+ * eccentricity is the sum of its own batch's value and zeros), so nothing
+ * depends on the thread count, on a split of the batches into slices, or on
+ * the batch width W.  W depends on the graph only (never on the thread
+ * count), so every process of a split computes the same batches.
  *
  * Memory: 3 * n * W * 8 bytes plus about 17n bytes (two id lists, marks,
  * histogram) per thread, plus 4n bytes of eccentricities.  Never n^2.
@@ -35,6 +37,7 @@
 #endif
 
 #include "tk_metric.h"
+#include "tk_par.h"
 
 #define MS_MAXW 8
 
@@ -78,7 +81,7 @@ static int ms_ws_alloc(ms_ws_t *ws, int64_t n, int W)
     return 0;
 }
 
-/* One batch: sources s0 .. s0+k-1 (k <= 64*W).  Writes ecc[s0..s0+k-1] and
+/* One batch: sources src[0 .. k-1] (k <= 64*W).  Writes ecc[0 .. k-1] and
  * adds to the workspace sums.  Returns 1 when max_diameter (maxd > 0) was
  * exceeded or *cancel was raised by another batch, else 0.  W is a constant
  * in each specialised copy (see ms_batch).
@@ -212,9 +215,9 @@ static inline __attribute__((always_inline)) int ms_batch_w(const tk_graph_t *g,
     int inf = 0;
     for (int i = 0; i < k; i++) {
         if (all[i >> 6] >> (i & 63) & 1) {
-            ecc[src[i]] = last[i];
+            ecc[i] = last[i];
         } else {
-            ecc[src[i]] = TK_INF;
+            ecc[i] = TK_INF;
             inf = 1;
         }
     }
@@ -261,6 +264,223 @@ void tk_dist_summary_destroy(tk_dist_summary_t *s)
     s->hist_len = 0;
 }
 
+/* The job's accumulator: pairs, the distance sum in two 32-bit halves
+ * (a batch's sum may exceed 2^63), the histogram (n levels) and the
+ * eccentricities (n slots). */
+#define MS_PAIRS 0
+#define MS_SUM_HI 1
+#define MS_SUM_LO 2
+#define MS_HIST 3
+#define MS_ECC(n) (3 + (n))
+
+/* Batches: the sources in order of weight, cut every 64 W sources and
+ * wherever the weight changes (a batch has one weight). */
+typedef struct ms_plan {
+    const tk_graph_t *g;
+    int W;
+    int32_t maxd;
+    tk_id_t *src;    /* nsrc sources, by weight then id             */
+    int64_t *swt;    /* their weights                               */
+    int64_t *bstart; /* nbatch+1: batch b is src[bstart[b] .. +1]    */
+    int64_t nbatch;
+    int cancel; /* set when a batch exceeds maxd: the others stop early */
+} ms_plan_t;
+
+static void ms_plan_free(ms_plan_t *p)
+{
+    free(p->src);
+    free(p->swt);
+    free(p->bstart);
+}
+
+/* Batch width: a level costs O(W) per frontier arc, and a switch is in the
+ * frontier of a batch at up to min(64 W, diameter) levels, so wide batches
+ * pay off on low-diameter graphs only: probe the depth with one plain BFS
+ * and use W = 1 for deep graphs.  Otherwise the widest batch that still
+ * gives at least 4 batches (2 each for 2 threads; wider batches save
+ * adjacency passes, and graphs with few batches take milliseconds): a
+ * property of the graph, never of the thread count. */
+static tk_status_t ms_width(const tk_graph_t *g, int64_t nsrc, int *W, tk_error_t *err)
+{
+    int32_t *d = tk_malloc_array((size_t)g->n, sizeof *d);
+    if (!d)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0,
+                            "out of memory for the distance summary (n=%ld)", (long)g->n);
+    int32_t depth = 0;
+    if (tk_bfs(g, 0, d, NULL) == TK_OK)
+        for (int64_t v = 0; v < g->n; v++)
+            if (d[v] != TK_INF && d[v] > depth)
+                depth = d[v];
+    free(d);
+    *W = depth >= 32 ? 1 : MS_MAXW;
+    while (*W > 1 && (nsrc + 64 * *W - 1) / (64 * *W) < 4)
+        *W /= 2;
+    return TK_OK;
+}
+
+/* Sources: every switch, or one per orbit weighted by the orbit size
+ * (grouped by weight so that a batch has one weight); then the batches. */
+static tk_status_t ms_plan_make(const tk_graph_t *g, const tk_dist_opts_t *opts, ms_plan_t *p,
+                                tk_error_t *err)
+{
+    const int64_t n = g->n;
+    ms_src_t *sw = tk_malloc_array((size_t)n, sizeof *sw);
+    memset(p, 0, sizeof *p);
+    p->g = g;
+    p->maxd = opts->max_diameter;
+    p->src = tk_malloc_array((size_t)n, sizeof *p->src);
+    p->swt = tk_malloc_array((size_t)n, sizeof *p->swt);
+    p->bstart = tk_malloc_array((size_t)n + 1, sizeof *p->bstart);
+    if (!sw || !p->src || !p->swt || !p->bstart) {
+        free(sw);
+        ms_plan_free(p);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0,
+                            "out of memory for the distance summary (n=%ld)", (long)n);
+    }
+    int64_t nsrc = 0;
+    if (opts->orbit) {
+        for (int64_t v = 0; v < n; v++)
+            sw[v].wt = 0;
+        for (int64_t v = 0; v < n; v++)
+            sw[opts->orbit[v]].wt++;
+        for (int64_t v = 0; v < n; v++)
+            if (opts->orbit[v] == v) {
+                sw[nsrc].wt = sw[v].wt;
+                sw[nsrc].id = (tk_id_t)v;
+                nsrc++;
+            }
+        qsort(sw, (size_t)nsrc, sizeof *sw, ms_src_cmp);
+    } else {
+        for (int64_t v = 0; v < n; v++) {
+            sw[v].wt = 1;
+            sw[v].id = (tk_id_t)v;
+        }
+        nsrc = n;
+    }
+    for (int64_t i = 0; i < nsrc; i++) {
+        p->src[i] = sw[i].id;
+        p->swt[i] = sw[i].wt;
+    }
+    free(sw);
+    tk_status_t st = ms_width(g, nsrc, &p->W, err);
+    if (st != TK_OK) {
+        ms_plan_free(p);
+        return st;
+    }
+    const int64_t bsize = 64 * (int64_t)p->W;
+    for (int64_t i = 0; i < nsrc; p->nbatch++) {
+        p->bstart[p->nbatch] = i;
+        int64_t j = i + 1;
+        while (j < nsrc && j - i < bsize && p->swt[j] == p->swt[i])
+            j++;
+        i = j;
+    }
+    p->bstart[p->nbatch] = nsrc;
+    return TK_OK;
+}
+
+static void *ms_job_ws_new(void *ctx)
+{
+    const ms_plan_t *p = ctx;
+    ms_ws_t *ws = malloc(sizeof *ws);
+    if (ws && ms_ws_alloc(ws, p->g->n, p->W) != 0) {
+        free(ws);
+        return NULL;
+    }
+    return ws;
+}
+
+static void ms_job_ws_free(void *w)
+{
+    if (w)
+        ms_ws_free(w);
+    free(w);
+}
+
+/* One batch into the accumulator's buffer; TK_ELIMIT (no message: the
+ * caller turns it into `stopped`) when an eccentricity exceeds maxd. */
+static tk_status_t ms_unit(void *ctx, void *w, int64_t b, int64_t *buf, tk_error_t *err)
+{
+    ms_plan_t *p = ctx;
+    ms_ws_t *ws = w;
+    const int64_t n = p->g->n, s0 = p->bstart[b];
+    const int k = (int)(p->bstart[b + 1] - s0);
+    int32_t ecc[64 * MS_MAXW];
+    (void)err;
+    ws->pairs = 0;
+    ws->dist_sum = 0;
+    ws->hist_max = 0;
+    if (ms_batch(p->g, ws, p->W, p->src + s0, k, (uint64_t)p->swt[s0], ecc, p->maxd, &p->cancel)) {
+        __atomic_store_n(&p->cancel, 1, __ATOMIC_RELAXED);
+        return TK_ELIMIT;
+    }
+    buf[MS_PAIRS] += (int64_t)ws->pairs;
+    buf[MS_SUM_HI] += (int64_t)(ws->dist_sum >> 32);
+    buf[MS_SUM_LO] += (int64_t)(ws->dist_sum & 0xffffffffu);
+    for (int32_t L = 1; L <= ws->hist_max; L++) {
+        buf[MS_HIST + L] += (int64_t)ws->hist[L];
+        ws->hist[L] = 0;
+    }
+    for (int i = 0; i < k; i++)
+        buf[MS_ECC(n) + p->src[s0 + i]] += ecc[i];
+    return TK_OK;
+}
+
+/* The summary from the accumulator. */
+static tk_status_t ms_finish(const tk_graph_t *g, const tk_dist_opts_t *opts, const tk_acc_t *acc,
+                             tk_dist_summary_t *out, tk_error_t *err)
+{
+    const int64_t n = g->n;
+    int32_t *ecc = tk_malloc_array((size_t)n, sizeof *ecc);
+    uint64_t *hist = opts->want_hist ? tk_calloc_array((size_t)n, sizeof *hist) : NULL;
+    if (!ecc || (opts->want_hist && !hist)) {
+        free(ecc);
+        free(hist);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0,
+                            "out of memory for the distance summary (n=%ld)", (long)n);
+    }
+    for (int64_t v = 0; v < n; v++)
+        ecc[v] = (int32_t)tk_acc_get(acc, MS_ECC(n) + (opts->orbit ? opts->orbit[v] : v));
+    int32_t dmax = 0, rmin = TK_INF;
+    for (int64_t v = 0; v < n; v++) {
+        if (ecc[v] > dmax)
+            dmax = ecc[v];
+        if (ecc[v] < rmin)
+            rmin = ecc[v];
+    }
+    unsigned __int128 dist_sum = ((unsigned __int128)tk_acc_get(acc, MS_SUM_HI) << 32) +
+                                 (unsigned __int128)tk_acc_get(acc, MS_SUM_LO);
+    uint64_t all = (uint64_t)n * (uint64_t)(n - 1);
+    out->n = n;
+    out->pairs = (uint64_t)tk_acc_get(acc, MS_PAIRS);
+    out->unreachable = all - out->pairs;
+    out->dist_sum = dist_sum;
+    out->connected = out->unreachable == 0;
+    out->diameter = out->connected ? dmax : TK_INF;
+    out->radius = rmin;
+    if (!out->connected)
+        out->avg_distance = INFINITY;
+    else if (n == 1)
+        out->avg_distance = 0.0;
+    else
+        out->avg_distance = (double)((long double)dist_sum / (long double)all);
+    if (opts->want_ecc)
+        out->ecc = ecc;
+    else
+        free(ecc);
+    if (opts->want_hist) {
+        int32_t hmax = 0;
+        for (int64_t L = 1; L < n; L++)
+            if ((hist[L] = (uint64_t)tk_acc_get(acc, MS_HIST + L)) != 0)
+                hmax = (int32_t)L;
+        hist[0] = (uint64_t)n;
+        out->hist_len = hmax + 1;
+        uint64_t *h = tk_realloc_array(hist, (size_t)out->hist_len, sizeof *h);
+        out->hist = h ? h : hist;
+    }
+    return TK_OK;
+}
+
 /* tk_dist_summary: see tk_metric.h.
  *   opts  may be NULL (defaults: runtime thread count, no ecc, no hist, no
  *         early stop)
@@ -272,12 +492,13 @@ void tk_dist_summary_destroy(tk_dist_summary_t *s)
  * "diameter > max_diameter" is known: diameter is set to max_diameter + 1
  * (a lower bound), connected to 0, radius to TK_INF, the pair counts and sum
  * to 0, avg_distance to NaN, and ecc/hist are not returned (NULL).
- * Errors: TK_EINVAL (NULL argument, empty graph), TK_ENOMEM.
+ * Errors: TK_EINVAL (NULL argument, empty graph), TK_ENOMEM, TK_ELIMIT
+ * (the per-thread buffers beyond the memory limit).
  * Time: per batch of 64W sources O(n W) set-up plus O(W) word operations
  * per arc out of, and per switch reached by, each level's frontier; at
  * most O(n m W / 64 * min(64 W, diameter)) overall, typically about
  * O(n m diameter / 64) for low-diameter networks.  Memory O(n W) per
- * thread. */
+ * thread, plus the driver's 24 bytes per accumulator entry (2n + 3). */
 tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts, tk_dist_summary_t *out,
                             tk_error_t *err)
 {
@@ -292,7 +513,6 @@ tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts, tk_
     if (opts->max_diameter < 0)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "max_diameter=%ld: must be >= 0",
                             (long)opts->max_diameter);
-
     const int64_t n = g->n;
     if (opts->orbit)
         for (int64_t v = 0; v < n; v++) {
@@ -302,179 +522,42 @@ tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts, tk_
                                     "orbit[%ld]=%ld: not the smallest switch of an orbit", (long)v,
                                     (long)r);
         }
-    int nt = 1;
-#ifdef _OPENMP
-    nt = opts->threads > 0 ? opts->threads : omp_get_max_threads();
-#endif
-    /* Batch width.  A level costs O(W) per frontier arc, and a switch is in
-     * the frontier of a batch at up to min(64 W, diameter) levels, so wide
-     * batches pay off on low-diameter graphs only: probe the depth with one
-     * plain BFS and use W = 1 for deep graphs (results never depend on W).
-     * Otherwise the widest batch that still gives every thread about two
-     * batches. */
-    int W = MS_MAXW;
-    {
-        int32_t *d = tk_malloc_array((size_t)n, sizeof *d);
-        if (!d)
-            return tk_error_set(err, TK_ENOMEM, NULL, 0,
-                                "out of memory for the distance summary (n=%ld)", (long)n);
-        int32_t depth = 0;
-        if (tk_bfs(g, 0, d, NULL) == TK_OK)
-            for (int64_t v = 0; v < n; v++)
-                if (d[v] != TK_INF && d[v] > depth)
-                    depth = d[v];
-        free(d);
-        if (depth >= 32)
-            W = 1;
-    }
-    /* Sources: every switch, or one per orbit weighted by the orbit size
-     * (grouped by weight so that a batch has one weight). */
-    ms_src_t *srcw = tk_malloc_array((size_t)n, sizeof *srcw);
-    tk_id_t *src = tk_malloc_array((size_t)n, sizeof *src);
-    int64_t *bstart = tk_malloc_array((size_t)n + 1, sizeof *bstart);
-    int32_t *ecc = tk_malloc_array((size_t)n, sizeof *ecc);
-    uint64_t *hist = tk_calloc_array((size_t)n, sizeof *hist);
-    if (!srcw || !src || !bstart || !ecc || !hist) {
-        free(srcw);
-        free(src);
-        free(bstart);
-        free(ecc);
-        free(hist);
-        return tk_error_set(err, TK_ENOMEM, NULL, 0,
-                            "out of memory for the distance summary (n=%ld)", (long)n);
-    }
-    int64_t nsrc = 0;
-    if (opts->orbit) {
-        for (int64_t v = 0; v < n; v++)
-            srcw[v].wt = 0;
-        for (int64_t v = 0; v < n; v++)
-            srcw[opts->orbit[v]].wt++;
-        for (int64_t v = 0; v < n; v++)
-            if (opts->orbit[v] == v) {
-                srcw[nsrc].wt = srcw[v].wt;
-                srcw[nsrc].id = (tk_id_t)v;
-                nsrc++;
-            }
-        qsort(srcw, (size_t)nsrc, sizeof *srcw, ms_src_cmp);
-    } else {
-        for (int64_t v = 0; v < n; v++) {
-            srcw[v].wt = 1;
-            srcw[v].id = (tk_id_t)v;
-        }
-        nsrc = n;
-    }
-    for (int64_t i = 0; i < nsrc; i++)
-        src[i] = srcw[i].id;
-    while (W > 1 && (nsrc + 64 * W - 1) / (64 * W) < 2 * nt)
-        W /= 2;
-    const int64_t bsize = 64 * (int64_t)W;
-    int64_t nbatch = 0;
-    for (int64_t i = 0; i < nsrc; nbatch++) {
-        bstart[nbatch] = i;
-        int64_t j = i + 1;
-        while (j < nsrc && j - i < bsize && srcw[j].wt == srcw[i].wt)
-            j++;
-        i = j;
-    }
-    bstart[nbatch] = nsrc;
-    if (nt > nbatch)
-        nt = (int)nbatch;
-
-    int cancel = 0, nomem = 0;
-    int32_t hist_max = 0;
-    uint64_t pairs = 0;
-    unsigned __int128 dist_sum = 0;
-
-#pragma omp parallel num_threads(nt)
-    {
-        ms_ws_t ws;
-        int have = ms_ws_alloc(&ws, n, W) == 0;
-        if (!have) {
-            __atomic_store_n(&nomem, 1, __ATOMIC_RELAXED);
-            __atomic_store_n(&cancel, 1, __ATOMIC_RELAXED);
-        }
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t b = 0; b < nbatch; b++) {
-            if (!have || __atomic_load_n(&cancel, __ATOMIC_RELAXED))
-                continue;
-            int64_t s0 = bstart[b];
-            int k = (int)(bstart[b + 1] - s0);
-            if (ms_batch(g, &ws, W, src + s0, k, (uint64_t)srcw[s0].wt, ecc, opts->max_diameter,
-                         &cancel))
-                __atomic_store_n(&cancel, 1, __ATOMIC_RELAXED);
-        }
-        if (have) {
-#pragma omp critical
-            {
-                pairs += ws.pairs;
-                dist_sum += ws.dist_sum;
-                if (ws.hist_max > hist_max)
-                    hist_max = ws.hist_max;
-                for (int32_t L = 1; L <= ws.hist_max; L++)
-                    hist[L] += ws.hist[L];
-            }
-            ms_ws_free(&ws);
+    ms_plan_t plan;
+    tk_status_t st = ms_plan_make(g, opts, &plan, err);
+    if (st != TK_OK)
+        return st;
+    tk_par_job_t job;
+    memset(&job, 0, sizeof job);
+    job.units = plan.nbatch;
+    job.chunk = 1;
+    job.width = MS_ECC(n) + n;
+    job.ws_bytes = (size_t)n * (size_t)plan.W * 24u + (size_t)n * 17u;
+    job.ctx = &plan;
+    job.ws_new = ms_job_ws_new;
+    job.ws_free = ms_job_ws_free;
+    job.unit_exact = ms_unit;
+    tk_acc_t *acc = NULL;
+    tk_error_t jerr;
+    st = tk_par_acc_new(&job, &acc, err);
+    if (st == TK_OK) {
+        st = tk_par_run(&job, 0, job.units, opts->threads, acc, &jerr);
+        if (st == TK_ELIMIT && plan.cancel) {
+            /* Stopped by max_diameter: only diameter > max_diameter is known. */
+            out->n = n;
+            out->stopped = 1;
+            out->connected = 0;
+            out->diameter = opts->max_diameter + 1;
+            out->radius = TK_INF;
+            out->avg_distance = NAN;
+            st = TK_OK;
+        } else if (st != TK_OK) {
+            if (err)
+                *err = jerr;
+        } else {
+            st = ms_finish(g, opts, acc, out, err);
         }
     }
-
-    free(srcw);
-    free(src);
-    free(bstart);
-    if (nomem) {
-        free(ecc);
-        free(hist);
-        return tk_error_set(err, TK_ENOMEM, NULL, 0,
-                            "out of memory for the BFS workspace (n=%ld, %d threads)", (long)n, nt);
-    }
-
-    out->n = n;
-    if (cancel) {
-        /* Stopped by max_diameter: only diameter > max_diameter is known. */
-        free(ecc);
-        free(hist);
-        out->stopped = 1;
-        out->connected = 0;
-        out->diameter = opts->max_diameter + 1;
-        out->radius = TK_INF;
-        out->avg_distance = NAN;
-        return TK_OK;
-    }
-
-    if (opts->orbit)
-        for (int64_t v = 0; v < n; v++)
-            ecc[v] = ecc[opts->orbit[v]];
-    int32_t dmax = 0, rmin = TK_INF;
-    for (int64_t v = 0; v < n; v++) {
-        if (ecc[v] > dmax)
-            dmax = ecc[v];
-        if (ecc[v] < rmin)
-            rmin = ecc[v];
-    }
-    uint64_t all = (uint64_t)n * (uint64_t)(n - 1);
-    out->pairs = pairs;
-    out->unreachable = all - pairs;
-    out->dist_sum = dist_sum;
-    out->connected = out->unreachable == 0;
-    out->diameter = out->connected ? dmax : TK_INF;
-    out->radius = rmin;
-    if (!out->connected)
-        out->avg_distance = INFINITY;
-    else if (n == 1)
-        out->avg_distance = 0.0;
-    else
-        out->avg_distance = (double)((long double)dist_sum / (long double)all);
-
-    if (opts->want_ecc)
-        out->ecc = ecc;
-    else
-        free(ecc);
-    if (opts->want_hist) {
-        hist[0] = (uint64_t)n;
-        out->hist_len = hist_max + 1;
-        uint64_t *h = tk_realloc_array(hist, (size_t)out->hist_len, sizeof *h);
-        out->hist = h ? h : hist;
-    } else {
-        free(hist);
-    }
-    return TK_OK;
+    tk_acc_free(acc);
+    ms_plan_free(&plan);
+    return st;
 }

@@ -145,7 +145,7 @@ tk_status_t rt_dag_count(const tk_router_t *r, tk_route_ws_t *ws, int mode, tk_i
     tk_status_t st = dag_setup(r, ws, mode, s, t, &d, err);
     if (st)
         return st;
-    out->paths = ws->cnt[s];
+    out->paths = out->walks = ws->cnt[s];
     out->min_len = ws->hmin[s];
     out->max_len = ws->hmax[s];
     out->avg_len = mode == RT_DAG_ECMP ? ws->eh[s] : ws->hsum[s] / ws->cnt[s];
@@ -199,3 +199,27 @@ tk_status_t rt_dag_paths(const tk_router_t *r, tk_route_ws_t *ws, int mode, tk_i
     }
     return TK_OK;
 }
+
+/* ------------------------------------------------------------------------ */
+/* The polarized model: every DAG path of the polarized order, uniform.     */
+
+static tk_status_t polar_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
+                               uint64_t max_paths, tk_pathset_t *out, tk_error_t *err)
+{
+    return rt_dag_paths(r, ws, RT_DAG_POLAR, s, t, max_paths, out, err);
+}
+
+static tk_status_t polar_count(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
+                               tk_route_count_t *out, tk_error_t *err)
+{
+    return rt_dag_count(r, ws, RT_DAG_POLAR, s, t, out, err);
+}
+
+const rt_model_t rt_model_polarized = {
+    .kind = TK_ROUTE_POLARIZED,
+    .name = "polarized",
+    .opts = RT_OPT_WEIGHTS,
+    .table = RT_TABLE_WANT,
+    .paths = polar_paths,
+    .count = polar_count,
+};

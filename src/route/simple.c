@@ -301,3 +301,20 @@ tk_status_t rt_simple_paths(const tk_router_t *r, tk_route_ws_t *ws, int ksp, tk
         out->w[i] = 1.0 / (double)out->npaths;
     return TK_OK;
 }
+
+/* ------------------------------------------------------------------------ */
+/* The ksp model (allpath: allpath.c).                                      */
+
+static tk_status_t ksp_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
+                             uint64_t max_paths, tk_pathset_t *out, tk_error_t *err)
+{
+    return rt_simple_paths(r, ws, 1, s, t, max_paths, out, err);
+}
+
+const rt_model_t rt_model_ksp = {
+    .kind = TK_ROUTE_KSP,
+    .name = "ksp",
+    .opts = RT_OPT_K | RT_OPT_SPREAD | RT_OPT_WEIGHTS,
+    .table = RT_TABLE_WANT,
+    .paths = ksp_paths,
+};

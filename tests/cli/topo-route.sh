@@ -3,8 +3,8 @@
 . "$TK_SRCDIR/tests/cli/lib.sh"
 
 T=$(printf '\t')
-PHEAD="name${T}src${T}dst${T}paths${T}min_len${T}max_len${T}avg_len"
-SHEAD="name${T}routing${T}pairs${T}paths_min${T}paths_avg${T}paths_max${T}min_len${T}avg_len${T}max_len"
+PHEAD="name${T}src${T}dst${T}paths${T}min_len${T}max_len${T}avg_len${T}walks"
+SHEAD="name${T}routing${T}pairs${T}paths_min${T}paths_avg${T}paths_max${T}min_len${T}avg_len${T}max_len${T}walks_min${T}walks_avg${T}walks_max"
 
 # --- min counts are sigma: cross-check with topo-paths -------------------------
 for spec in "hypercube dim=4" "rrg n=30 d=4 -s 3" "torus sides=4,5"; do
@@ -18,26 +18,49 @@ done
 
 run sh -c 'topo-gen hypercube dim=12 | topo-route -r min --pair 0,4095'
 expect_out "$PHEAD
-hypercube dim=12${T}0${T}4095${T}479001600${T}12${T}12${T}12" "12-cube antipodes: 12! paths counted"
+hypercube dim=12${T}0${T}4095${T}479001600${T}12${T}12${T}12${T}479001600" "12-cube antipodes: 12! paths counted"
 
-# --- Valiant on the 6-cycle, pair 0 -> 1 (hand count, see test_route.c):
-# m = 0, 1: 0-1; m = 2: 0-1-2-1; m = 3: 0-1-2-3-2-1, 0-5-4-3-2-1 (1/12
-# each); m = 4: 0-5-4-3-2-1 again, 0-5-4-5-0-1 (1/12 each); m = 5: 0-5-0-1.
+# --- Valiant on the 6-cycle, pair 0 -> 1 (hand count, see test_route.c),
+# one path per draw (m, P1, P2): m = 0, 1: 0-1; m = 2: 0-1-2-1; m = 3:
+# 0-1-2-3-2-1, 0-5-4-3-2-1 (1/12 each); m = 4: 0-5-4-3-2-1 again, 0-5-4-5-0-1
+# (1/12 each); m = 5: 0-5-0-1.  via is m; phase2 the first hop of the second
+# phase (m = s = 0: all of it; m = t = 1: none of it).
 run sh -c 'topo-gen ring n=6 | topo-route -r valiant --pair 0,1 --paths'
-expect_out "name${T}src${T}dst${T}index${T}weight${T}hops${T}path
-ring n=6${T}0${T}1${T}0${T}0.3333333333333333${T}1${T}0-1
-ring n=6${T}0${T}1${T}1${T}0.16666666666666666${T}3${T}0-1-2-1
-ring n=6${T}0${T}1${T}2${T}0.08333333333333333${T}5${T}0-1-2-3-2-1
-ring n=6${T}0${T}1${T}3${T}0.16666666666666666${T}3${T}0-5-0-1
-ring n=6${T}0${T}1${T}4${T}0.16666666666666666${T}5${T}0-5-4-3-2-1
-ring n=6${T}0${T}1${T}5${T}0.08333333333333333${T}5${T}0-5-4-5-0-1" \
-    "C6 valiant 0->1: six walks with their weights"
+expect_out "name${T}src${T}dst${T}index${T}weight${T}hops${T}path${T}via${T}phase2
+ring n=6${T}0${T}1${T}0${T}0.16666666666666666${T}1${T}0-1${T}0${T}0
+ring n=6${T}0${T}1${T}1${T}0.16666666666666666${T}1${T}0-1${T}1${T}1
+ring n=6${T}0${T}1${T}2${T}0.16666666666666666${T}3${T}0-1-2-1${T}2${T}2
+ring n=6${T}0${T}1${T}3${T}0.08333333333333333${T}5${T}0-1-2-3-2-1${T}3${T}3
+ring n=6${T}0${T}1${T}4${T}0.16666666666666666${T}3${T}0-5-0-1${T}5${T}1
+ring n=6${T}0${T}1${T}5${T}0.08333333333333333${T}5${T}0-5-4-3-2-1${T}3${T}3
+ring n=6${T}0${T}1${T}6${T}0.08333333333333333${T}5${T}0-5-4-3-2-1${T}4${T}2
+ring n=6${T}0${T}1${T}7${T}0.08333333333333333${T}5${T}0-5-4-5-0-1${T}4${T}2" \
+    "C6 valiant 0->1: eight draws with their weights, intermediates and phases"
+# MinFirst: the draws m = s and m = t travel wholly in the first phase.
+run sh -c 'topo-gen ring n=6 | topo-route -r valiant,minfirst --pair 0,1 --paths | cut -f7-9'
+expect_out "path${T}via${T}phase2
+0-1${T}0${T}1
+0-1${T}1${T}1
+0-1-2-1${T}2${T}2
+0-1-2-3-2-1${T}3${T}3
+0-5-0-1${T}5${T}1
+0-5-4-3-2-1${T}3${T}3
+0-5-4-3-2-1${T}4${T}2
+0-5-4-5-0-1${T}4${T}2" "C6 valiant,minfirst 0->1: m = s travels in the first phase"
+run sh -c 'topo-gen ring n=6 | topo-route -r valiant --pair 0,1'
+expect_out "$PHEAD
+ring n=6${T}0${T}1${T}8${T}1${T}5${T}2.9999999999999996${T}6" "C6 valiant 0->1: 8 paths, 6 distinct walks"
 
 run sh -c 'topo-gen ring n=6 | topo-route -r valiant,exclude --pair 0,1'
 row=$(printf '%s\n' "$out" | tail -n 1 | cut -f4-)
-[ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$row" | cut -f1-3)" = "5${T}3${T}5" ] &&
+[ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$row" | cut -f1-3,5)" = "6${T}3${T}5${T}5" ] &&
     awk -v x="$(printf '%s\n' "$row" | cut -f4)" 'BEGIN { exit !(x > 3.999999 && x < 4.000001) }'
-ok $? "C6 valiant,exclude 0->1: 5 paths, 3..5 hops, mean (3+5+5+3)/4 = 4" || diag "$out"
+ok $? "C6 valiant,exclude 0->1: 6 paths, 5 walks, 3..5 hops, mean (3+5+5+3)/4 = 4" || diag "$out"
+# A minimal model's paths have no intermediate.
+run sh -c 'topo-gen ring n=6 | topo-route -r min --pair 0,3 --paths | cut -f8-'
+expect_out "via${T}phase2
+-${T}-
+-${T}-" "min paths: no intermediate, no second phase"
 
 # --- ECMP split fractions by hand: from 0 the next hops to 5 are 1 and 2;
 # from 1 one path (1-3-5), from 2 two (2-3-5, 2-4-5): 1/2, 1/4, 1/4.
@@ -64,7 +87,7 @@ run topo-route -r min --pair 0,5 --paths "$TMPD/ecmp.topo"
 ok $? "min: 1/3 each on the same graph" || diag "$out"
 
 # --- polarized on the 5-cycle, 0 -> 2: 0-1-2 and 0-4-3-2 -----------------------
-run sh -c 'topo-gen ring n=5 | topo-route -r polarized --pair 0,2 --paths | cut -f5-'
+run sh -c 'topo-gen ring n=5 | topo-route -r polarized --pair 0,2 --paths | cut -f5-7'
 expect_out "weight${T}hops${T}path
 0.5${T}2${T}0-1-2
 0.5${T}3${T}0-4-3-2" "C5 polarized 0->2: one minimal and one 3-hop path"
@@ -81,16 +104,26 @@ row=$(printf '%s\n' "$out" | tail -n 1 | cut -f2-)
     awk -v x="$(printf '%s\n' "$row" | cut -f7)" 'BEGIN { exit !(x - 83/35 < 1e-12 && 83/35 - x < 1e-12) }'
 ok $? "dragonfly a=4 h=2: 1260 pairs, 1 lgl path each, 1..3 hops, mean 83/35" || diag "$out"
 
-# dragonfly-valiant 0 -> 4: hand count 25 (tests/unit/test_route.c).
+# dragonfly-valiant 0 -> 4: 28 draws, 25 walks (tests/unit/test_route.c).
 run topo-route -r dragonfly-valiant --pair 0,4 "$TMPD/df.topo"
-[ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | tail -n 1 | cut -f4)" = 25 ] &&
+[ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | tail -n 1 | cut -f4,8)" = "28${T}25" ] &&
     [ "$(printf '%s\n' "$out" | tail -n 1 | cut -f6)" -le 6 ]
-ok $? "dragonfly-valiant 0->4: 25 paths (hand count), at most 6 hops" || diag "$out"
+ok $? "dragonfly-valiant 0->4: 28 paths, 25 walks (hand count), at most 6 hops" || diag "$out"
 run topo-route -r dragonfly-valiant --pair 0,4 --paths "$TMPD/df.topo"
 [ "$rc" -eq 0 ] && awk -F"$T" 'NR > 1 { s += $5 } END { exit !(s > 0.999999999 && s < 1.000000001) }' <<EOF
 $out
 EOF
 ok $? "dragonfly-valiant 0->4: weights sum to 1" || diag "$out"
+# Canonical Dragonflies: a=8 h=4 g=33 has one global link per group pair,
+# so each of the 264 - 16 = 248 intermediates outside the two groups gives
+# one path; g=9 has 4 per pair: 4 x 4 paths per intermediate, 56 x 16.
+census() { awk -F"$T" 'NR > 1 { n++; w[$5]; v[$8] } END { for (k in w) x = k; print n, length(w), x, length(v) }'; }
+run sh -c 'topo-gen dragonfly a=8 h=4 p=4 g=33 | topo-route -r dragonfly-valiant --pair 0,8 --paths'
+[ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | census)" = "248 1 0.004032258064516129 248" ]
+ok $? "dfly(4,8,4,33) dragonfly-valiant 0->8: 248 paths of weight 1/248, 248 intermediates" || diag "$out"
+run sh -c 'topo-gen dragonfly a=8 h=4 p=4 g=9 | topo-route -r dragonfly-valiant --pair 0,8 --paths'
+[ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | census)" = "896 1 0.0011160714285714285 56" ]
+ok $? "dfly(4,8,4,9) dragonfly-valiant 0->8: 896 paths of weight 1/896 through 56 intermediates" || diag "$out"
 
 # Trunking: g=5 gives 2 global links per group pair, 2 paths per pair.
 run sh -c 'topo-gen dragonfly a=4 h=2 g=5 | topo-route -r dragonfly-min --pair 0,4 --paths | cut -f5'
@@ -108,7 +141,7 @@ for m in min ecmp ksp:4 ksp:4,spread allpath:6 valiant polarized; do
 done
 run topo-route -r ksp:4 "$TMPD/rrg.topo"
 [ "$(printf '%s\n' "$out" | head -n 1)" = "$SHEAD" ] &&
-    [ "$(printf '%s\n' "$out" | tail -n 1 | cut -f3,4,6)" = "1560${T}4${T}4" ]
+    [ "$(printf '%s\n' "$out" | tail -n 1 | cut -f3,4,6,10,12)" = "1560${T}4${T}4${T}4${T}4" ]
 ok $? "ksp:4 on rrg n=40 d=4: 4 paths for each of the 1560 pairs" || diag "$out"
 # spread picks other ties of the same lengths: the summary row (lengths)
 # is that of ksp:4 but for the model's name

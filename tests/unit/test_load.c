@@ -17,7 +17,7 @@
 
 #include "tap.h"
 #include "topokit.h"
-#include "flow/load_internal.h"
+#include "load/load_internal.h"
 
 /* --- graph helpers --------------------------------------------------------- */
 static tk_graph_t *from_edges(int n, int directed, const int (*e)[2], int m)
@@ -236,7 +236,7 @@ static void check_graph(const char *name, const tk_graph_t *g)
         for (int s = 0; s < n; s++)
             for (int t = 0; t < n; t++)
                 brute_min_pair(g, s, t, W(s, t), bl);
-        ok(tk_load_min_graph(g, dp, NULL, 2, ld, &err) == TK_OK, "%s: min, %s: runs", name, pn);
+        ok(tk_load_graph(g, "min", dp, NULL, 2, ld, &err) == TK_OK, "%s: min, %s: runs", name, pn);
         ok(maxrel(ld, bl, m) < 1e-12, "%s: min, %s = brute force (rel err %g)", name, pn,
            maxrel(ld, bl, m));
         /* conservation: sum of loads = sum of w * d */
@@ -253,7 +253,8 @@ static void check_graph(const char *name, const tk_graph_t *g)
             for (int t = 0; t < n; t++)
                 if (W(s, t) > 0)
                     brute_ecmp_rec(g, D, s, t, W(s, t), bl);
-        ok(tk_load_ecmp_graph(g, dp, NULL, 2, ld, &err) == TK_OK, "%s: ecmp, %s: runs", name, pn);
+        ok(tk_load_graph(g, "ecmp", dp, NULL, 2, ld, &err) == TK_OK, "%s: ecmp, %s: runs", name,
+           pn);
         ok(maxrel(ld, bl, m) < 1e-12, "%s: ecmp, %s = brute force (rel err %g)", name, pn,
            maxrel(ld, bl, m));
         /* valiant all / exclude */
@@ -271,8 +272,8 @@ static void check_graph(const char *name, const tk_graph_t *g)
                         brute_min_pair(g, mid, t, W(s, t) * pm, bl);
                     }
                 }
-            ok(tk_load_valiant_graph(g, mode ? TK_VALIANT_EXCLUDE : TK_VALIANT_ALL, dp, NULL, 2, ld,
-                                     &err) == TK_OK,
+            ok(tk_load_graph(g, mode ? "valiant,exclude" : "valiant", dp, NULL, 2, ld, &err) ==
+                   TK_OK,
                "%s: valiant,%s, %s: runs", name, mode ? "exclude" : "all", pn);
             ok(maxrel(ld, bl, m) < 1e-12, "%s: valiant,%s, %s = brute force (rel err %g)", name,
                mode ? "exclude" : "all", pn, maxrel(ld, bl, m));
@@ -288,7 +289,9 @@ static void check_graph(const char *name, const tk_graph_t *g)
                     else
                         brute_allpath_pair(g, s, t, h, W(s, t), bl);
                 }
-            tk_status_t st = tk_load_allpath_graph(g, h, dp, NULL, 2, ld, &err);
+            char model[32];
+            snprintf(model, sizeof model, "allpath:%d", h);
+            tk_status_t st = tk_load_graph(g, model, dp, NULL, 2, ld, &err);
             if (reach) {
                 ok(st == TK_OK, "%s: allpath:%d, %s: runs", name, h, pn);
                 ok(maxrel(ld, bl, m) < 1e-12, "%s: allpath:%d, %s = brute force (rel err %g)", name,
@@ -391,20 +394,20 @@ static void check_threads(void)
     double *srcw = calloc((size_t)g->n, sizeof *srcw);
     for (int i = 0; i < g->n; i++)
         srcw[i] = 0.25 + rnd();
-    ok(tk_load_min_graph(g, NULL, srcw, 1, a, &err) == TK_OK &&
-           tk_load_min_graph(g, NULL, srcw, 2, b, &err) == TK_OK &&
+    ok(tk_load_graph(g, "min", NULL, srcw, 1, a, &err) == TK_OK &&
+           tk_load_graph(g, "min", NULL, srcw, 2, b, &err) == TK_OK &&
            memcmp(a, b, (size_t)g->m * sizeof *a) == 0,
        "min: 1 and 2 threads give byte-identical loads");
-    ok(tk_load_ecmp_graph(g, NULL, srcw, 1, a, &err) == TK_OK &&
-           tk_load_ecmp_graph(g, NULL, srcw, 2, b, &err) == TK_OK &&
+    ok(tk_load_graph(g, "ecmp", NULL, srcw, 1, a, &err) == TK_OK &&
+           tk_load_graph(g, "ecmp", NULL, srcw, 2, b, &err) == TK_OK &&
            memcmp(a, b, (size_t)g->m * sizeof *a) == 0,
        "ecmp: 1 and 2 threads give byte-identical loads");
-    ok(tk_load_allpath_graph(g, 6, NULL, srcw, 1, a, &err) == TK_OK &&
-           tk_load_allpath_graph(g, 6, NULL, srcw, 2, b, &err) == TK_OK &&
+    ok(tk_load_graph(g, "allpath:6", NULL, srcw, 1, a, &err) == TK_OK &&
+           tk_load_graph(g, "allpath:6", NULL, srcw, 2, b, &err) == TK_OK &&
            memcmp(a, b, (size_t)g->m * sizeof *a) == 0,
        "allpath:6: 1 and 2 threads give byte-identical loads");
     /* Undirected all-to-all: both directions of a link carry the same load. */
-    tk_load_min_graph(g, NULL, NULL, 2, a, &err);
+    tk_load_graph(g, "min", NULL, NULL, 2, a, &err);
     double dev = 0;
     for (int64_t x = 0; x < g->m; x++)
         dev = fmax(dev, fabs(a[x] - a[g->rev[x]]));
@@ -424,7 +427,7 @@ static void check_closed_forms(void)
 
     /* Odd cycle C_{2k+1}, all-to-all min: every arc carries 1+2+...+k. */
     tk_gen_ring(9, &g, &err);
-    tk_load_min_graph(g, NULL, NULL, 1, ld, &err);
+    tk_load_graph(g, "min", NULL, NULL, 1, ld, &err);
     int good = 1;
     for (int64_t a = 0; a < g->m; a++)
         good &= fabs(ld[a] - 10.0) < 1e-12;
@@ -432,7 +435,7 @@ static void check_closed_forms(void)
     tk_graph_free(g);
     /* Even cycle C_8: antipodal pairs split 1/2 each way: 1+2+3 + 4/2 = 8. */
     tk_gen_ring(8, &g, &err);
-    tk_load_ecmp_graph(g, NULL, NULL, 1, ld, &err);
+    tk_load_graph(g, "ecmp", NULL, NULL, 1, ld, &err);
     good = 1;
     for (int64_t a = 0; a < g->m; a++)
         good &= fabs(ld[a] - 8.0) < 1e-12;
@@ -440,7 +443,7 @@ static void check_closed_forms(void)
     tk_graph_free(g);
     /* K_6: every pair is one hop: load 1 per arc. */
     tk_gen_complete(6, &g, &err);
-    tk_load_min_graph(g, NULL, NULL, 1, ld, &err);
+    tk_load_graph(g, "min", NULL, NULL, 1, ld, &err);
     good = 1;
     for (int64_t a = 0; a < g->m; a++)
         good &= ld[a] == 1.0;
@@ -451,7 +454,7 @@ static void check_closed_forms(void)
      * dimension: total sum of distances 16*32 over 64 arcs = 8. */
     tk_gen_hypercube(4, &g, &err);
     double big[128];
-    tk_load_min_graph(g, NULL, NULL, 2, big, &err);
+    tk_load_graph(g, "min", NULL, NULL, 2, big, &err);
     good = 1;
     for (int64_t a = 0; a < g->m; a++)
         good &= fabs(big[a] - 8.0) < 1e-12;
@@ -470,10 +473,10 @@ static void check_errors_and_summary(void)
     w[0 * 5 + 1] = 1;
     w[1 * 5 + 3] = 0.5;
     dem_from_dense(&d, 5, w);
-    ok(tk_load_min_graph(g, &d, NULL, 1, ld, &err) == TK_EDISCONNECTED &&
+    ok(tk_load_graph(g, "min", &d, NULL, 1, ld, &err) == TK_EDISCONNECTED &&
            strstr(err.msg, "switch 1 cannot reach switch 3"),
        "min: unreachable demand is TK_EDISCONNECTED naming the pair (%s)", err.msg);
-    ok(tk_load_ecmp_graph(g, &d, NULL, 1, ld, &err) == TK_EDISCONNECTED &&
+    ok(tk_load_graph(g, "ecmp", &d, NULL, 1, ld, &err) == TK_EDISCONNECTED &&
            strstr(err.msg, "switch 1 cannot reach switch 3"),
        "ecmp: unreachable demand is TK_EDISCONNECTED naming the pair (%s)", err.msg);
     dem_free(&d);
@@ -481,10 +484,11 @@ static void check_errors_and_summary(void)
     memset(w, 0, sizeof w);
     w[1] = 2.5;
     dem_from_dense(&d, 5, w);
-    ok(tk_load_min_graph(g, &d, NULL, 1, ld, &err) == TK_OK && ld[0] == 2.5 && ld[1] == 0,
+    ok(tk_load_graph(g, "min", &d, NULL, 1, ld, &err) == TK_OK && ld[0] == 2.5 && ld[1] == 0,
        "min: demand inside one component is routed");
     d.n = 4;
-    ok(tk_load_min_graph(g, &d, NULL, 1, ld, &err) == TK_EINVAL, "demands of another size: EINVAL");
+    ok(tk_load_graph(g, "min", &d, NULL, 1, ld, &err) == TK_EINVAL,
+       "demands of another size: EINVAL");
     d.n = 5;
     dem_free(&d);
     tk_graph_free(g);
@@ -520,6 +524,14 @@ static void check_errors_and_summary(void)
     dd.inject = inj;
     dd.eject = ej;
     is_dbl(tk_load_throughput(0.5, &dd), 0.8, 1e-15, "throughput capped by ejection 1/1.25");
+    is_dbl(tk_swdemand_limit(&dd), 0.8, 1e-15, "limit of the demands 1/1.25");
+    is_dbl(tk_swdemand_limit(NULL), 1, 0, "no demands: limit 1");
+    /* The one formula: min(1, theta, limit). */
+    is_dbl(tk_throughput(0.25, 1), 0.25, 0, "tk_throughput: theta below 1");
+    is_dbl(tk_throughput(3, 1), 1, 0, "tk_throughput: capped at 1");
+    is_dbl(tk_throughput(INFINITY, 0.5), 0.5, 0, "tk_throughput: nothing loaded, the limit");
+    is_dbl(tk_throughput(0.7, 0.6), 0.6, 0, "tk_throughput: the limit below theta");
+    is_dbl(tk_load_throughput(0, NULL), 1, 0, "no load, no limit: 1");
 }
 
 int main(void)

@@ -26,6 +26,8 @@ typedef struct bpath {
     int len;
     int64_t a[BMAX];
     double w;
+    tk_id_t via; /* intermediate, -1 none                  */
+    int p2;      /* first hop of the second phase, -1 none */
 } bpath_t;
 
 typedef struct blist {
@@ -33,7 +35,7 @@ typedef struct blist {
     int64_t n, cap;
 } blist_t;
 
-static void bl_push(blist_t *l, const int64_t *a, int len, double w)
+static void bl_push_via(blist_t *l, const int64_t *a, int len, double w, tk_id_t via, int p2)
 {
     if (l->n == l->cap) {
         l->cap = l->cap ? 2 * l->cap : 64;
@@ -45,10 +47,18 @@ static void bl_push(blist_t *l, const int64_t *a, int len, double w)
     if (len)
         memcpy(l->p[l->n].a, a, (size_t)len * sizeof *a);
     l->p[l->n].w = w;
+    l->p[l->n].via = via;
+    l->p[l->n].p2 = p2;
     l->n++;
 }
 
-static int bp_cmp(const void *x, const void *y)
+static void bl_push(blist_t *l, const int64_t *a, int len, double w)
+{
+    bl_push_via(l, a, len, w, -1, -1);
+}
+
+/* By walk (arc sequence). */
+static int walk_cmp(const void *x, const void *y)
 {
     const bpath_t *a = x, *b = y;
     for (int i = 0; i < a->len && i < b->len; i++)
@@ -57,18 +67,25 @@ static int bp_cmp(const void *x, const void *y)
     return (a->len > b->len) - (a->len < b->len);
 }
 
-/* Sort and merge equal paths (weights add). */
-static void bl_merge(blist_t *l)
+/* By walk, then intermediate: one draw of a two-phase model each. */
+static int bp_cmp(const void *x, const void *y)
 {
-    int64_t o = 0;
-    qsort(l->p, (size_t)l->n, sizeof *l->p, bp_cmp);
-    for (int64_t i = 0; i < l->n; i++) {
-        if (o > 0 && bp_cmp(&l->p[o - 1], &l->p[i]) == 0)
-            l->p[o - 1].w += l->p[i].w;
-        else
-            l->p[o++] = l->p[i];
-    }
-    l->n = o;
+    const bpath_t *a = x, *b = y;
+    int c = walk_cmp(x, y);
+    return c ? c : (a->via > b->via) - (a->via < b->via);
+}
+
+/* Distinct walks of a list. */
+static int64_t bl_walks(const blist_t *l)
+{
+    bpath_t *c = malloc((size_t)(l->n + 1) * sizeof *c);
+    int64_t k = 0;
+    memcpy(c, l->p, (size_t)l->n * sizeof *c);
+    qsort(c, (size_t)l->n, sizeof *c, walk_cmp);
+    for (int64_t i = 0; i < l->n; i++)
+        k += i == 0 || walk_cmp(&c[i - 1], &c[i]) != 0;
+    free(c);
+    return k;
 }
 
 /* --- brute force: every simple path s -> t of at most H arcs ---------------- */
@@ -186,7 +203,7 @@ static int same_set(const tk_pathset_t *ps, blist_t *bl, double *wsum)
             free(got.p);
             return 0;
         }
-        bl_push(&got, ps->arc + ps->off[i], (int)len, ps->w[i]);
+        bl_push_via(&got, ps->arc + ps->off[i], (int)len, ps->w[i], ps->via[i], ps->phase2[i]);
         *wsum += ps->w[i];
     }
     qsort(got.p, (size_t)got.n, sizeof *got.p, bp_cmp);
@@ -194,9 +211,10 @@ static int same_set(const tk_pathset_t *ps, blist_t *bl, double *wsum)
     if (got.n != bl->n)
         ok_ = 0;
     for (int64_t i = 0; ok_ && i < got.n; i++)
-        if (bp_cmp(&got.p[i], &bl->p[i]) != 0 || fabs(got.p[i].w - bl->p[i].w) > 1e-12)
+        if (bp_cmp(&got.p[i], &bl->p[i]) != 0 || fabs(got.p[i].w - bl->p[i].w) > 1e-12 ||
+            got.p[i].p2 != bl->p[i].p2)
             ok_ = 0;
-    /* merged: no path listed twice */
+    /* no draw listed twice */
     for (int64_t i = 1; ok_ && i < got.n; i++)
         if (bp_cmp(&got.p[i - 1], &got.p[i]) == 0)
             ok_ = 0;
@@ -383,7 +401,8 @@ static void test_min_ecmp(const char *gname, const char *model, const char *wcla
                 bad++;
             if (fabs(wsum - 1) > 1e-12)
                 badw++;
-            if (tk_route_count(r, ws, s, t, &c, NULL) != TK_OK || c.paths != (double)bl.n)
+            if (tk_route_count(r, ws, s, t, &c, NULL) != TK_OK || c.paths != (double)bl.n ||
+                c.walks != c.paths)
                 badc++;
             else {
                 int mn = 1 << 30, mx = 0;
@@ -646,8 +665,11 @@ static void bf_polar(const tk_graph_t *g, const int *D, tk_id_t s, tk_id_t t, bl
     free(all.p);
 }
 
-/* valiant: concatenations of brute-force shortest paths through every m. */
-static void bf_valiant(const tk_graph_t *g, int excl, tk_id_t s, tk_id_t t, blist_t *l)
+/* valiant: concatenations of brute-force shortest paths through every m,
+ * one per draw (m, P1, P2), via m, second phase from hop |P1| (minfirst:
+ * the draws m = s and m = t wholly in the first phase). */
+static void bf_valiant(const tk_graph_t *g, int excl, int minfirst, tk_id_t s, tk_id_t t,
+                       blist_t *l)
 {
     blist_t a = {0}, b = {0};
     int n = g->n;
@@ -666,10 +688,11 @@ static void bf_valiant(const tk_graph_t *g, int excl, tk_id_t s, tk_id_t t, blis
                 int64_t c[BMAX];
                 memcpy(c, a.p[i].a, (size_t)a.p[i].len * sizeof *c);
                 memcpy(c + a.p[i].len, b.p[j].a, (size_t)b.p[j].len * sizeof *c);
-                bl_push(l, c, a.p[i].len + b.p[j].len, a.p[i].w * b.p[j].w / (excl ? n - 2 : n));
+                int len = a.p[i].len + b.p[j].len;
+                int p2 = minfirst && (m == s || m == t) ? len : a.p[i].len;
+                bl_push_via(l, c, len, a.p[i].w * b.p[j].w / (excl ? n - 2 : n), m, p2);
             }
     }
-    bl_merge(l);
     free(a.p);
     free(b.p);
 }
@@ -739,16 +762,83 @@ static void bf_dfval(const tk_graph_t *g, tk_id_t s, tk_id_t t, blist_t *l)
                 int64_t c[BMAX];
                 memcpy(c, a.p[i].a, (size_t)a.p[i].len * sizeof *c);
                 memcpy(c + a.p[i].len, b.p[j].a, (size_t)b.p[j].len * sizeof *c);
-                bl_push(l, c, a.p[i].len + b.p[j].len, a.p[i].w * b.p[j].w / nm);
+                bl_push_via(l, c, a.p[i].len + b.p[j].len, a.p[i].w * b.p[j].w / nm, m, a.p[i].len);
             }
     }
-    bl_merge(l);
     free(a.p);
     free(b.p);
 }
 
+/* The brute force of one model for pair (s, t); D: brute-force distances
+ * (polarized only). */
+typedef void (*bf_fn)(const tk_graph_t *g, const tk_route_spec_t *sp, const int *D, tk_id_t s,
+                      tk_id_t t, blist_t *l);
+
+static void bfm_ksp(const tk_graph_t *g, const tk_route_spec_t *sp, const int *D, tk_id_t s,
+                    tk_id_t t, blist_t *l)
+{
+    (void)D;
+    if (sp->spread)
+        bf_ksp_spread(g, sp->k, s, t, l);
+    else
+        bf_ksp(g, NULL, sp->k, s, t, l);
+}
+
+static void bfm_allpath(const tk_graph_t *g, const tk_route_spec_t *sp, const int *D, tk_id_t s,
+                        tk_id_t t, blist_t *l)
+{
+    (void)D;
+    bf_allpath(g, sp->h, s, t, l);
+}
+
+static void bfm_polar(const tk_graph_t *g, const tk_route_spec_t *sp, const int *D, tk_id_t s,
+                      tk_id_t t, blist_t *l)
+{
+    (void)sp;
+    bf_polar(g, D, s, t, l);
+}
+
+static void bfm_valiant(const tk_graph_t *g, const tk_route_spec_t *sp, const int *D, tk_id_t s,
+                        tk_id_t t, blist_t *l)
+{
+    (void)D;
+    bf_valiant(g, sp->valiant == TK_VALIANT_EXCLUDE, sp->valiant == TK_VALIANT_MINFIRST, s, t, l);
+}
+
+static void bfm_dfmin(const tk_graph_t *g, const tk_route_spec_t *sp, const int *D, tk_id_t s,
+                      tk_id_t t, blist_t *l)
+{
+    (void)sp;
+    (void)D;
+    bf_dfmin(g, s, t, l);
+}
+
+static void bfm_dfval(const tk_graph_t *g, const tk_route_spec_t *sp, const int *D, tk_id_t s,
+                      tk_id_t t, blist_t *l)
+{
+    (void)sp;
+    (void)D;
+    bf_dfval(g, s, t, l);
+}
+
+/* tk_route_count against the brute-force list: paths, distinct walks,
+ * lengths.  Returns 1 when they agree. */
+static int count_agrees(const tk_route_count_t *c, const blist_t *bl)
+{
+    int mn = 1 << 30, mx = 0;
+    double avg = 0;
+    if (c->paths != (double)bl->n || c->walks != (double)bl_walks(bl))
+        return 0;
+    for (int64_t i = 0; i < bl->n; i++) {
+        mn = bl->p[i].len < mn ? bl->p[i].len : mn;
+        mx = bl->p[i].len > mx ? bl->p[i].len : mx;
+        avg += bl->p[i].w * bl->p[i].len;
+    }
+    return c->min_len == mn && c->max_len == mx && fabs(c->avg_len - avg) <= 1e-9;
+}
+
 /* Compare a model with its brute force over all pairs (or pairs s < lim). */
-static void test_model(const char *gname, const char *model, int lim)
+static void test_model(const char *gname, const char *model, int lim, bf_fn bf)
 {
     tk_graph_t *g = gen(gname);
     tk_route_ws_t *ws = NULL;
@@ -764,38 +854,14 @@ static void test_model(const char *gname, const char *model, int lim)
         return;
     }
     tk_route_parse(model, &sp, NULL);
-    if (sp.kind == TK_ROUTE_POLARIZED)
+    if (bf == bfm_polar)
         D = bf_dist(g, NULL, g->n - 1);
     tk_pathset_init(&ps);
     for (tk_id_t s = 0; s < g->n && s < lim; s++)
         for (tk_id_t t = 0; t < g->n; t++) {
             double wsum = 0;
             tk_route_count_t c = {0};
-            switch (sp.kind) {
-            case TK_ROUTE_KSP:
-                if (sp.spread)
-                    bf_ksp_spread(g, sp.k, s, t, &bl);
-                else
-                    bf_ksp(g, NULL, sp.k, s, t, &bl);
-                break;
-            case TK_ROUTE_ALLPATH:
-                bf_allpath(g, sp.h, s, t, &bl);
-                break;
-            case TK_ROUTE_POLARIZED:
-                bf_polar(g, D, s, t, &bl);
-                break;
-            case TK_ROUTE_VALIANT:
-                bf_valiant(g, sp.valiant == TK_VALIANT_EXCLUDE, s, t, &bl);
-                break;
-            case TK_ROUTE_DF_MIN:
-                bf_dfmin(g, s, t, &bl);
-                break;
-            case TK_ROUTE_DF_VALIANT:
-                bf_dfval(g, s, t, &bl);
-                break;
-            default:
-                break;
-            }
+            bf(g, &sp, D, s, t, &bl);
             if (bl.n == 0) { /* no route (allpath:H beyond H): EDISCONNECTED */
                 nodisc++;
                 if (tk_route_paths(r, ws, s, t, 0, &ps, NULL) != TK_EDISCONNECTED ||
@@ -807,25 +873,16 @@ static void test_model(const char *gname, const char *model, int lim)
                 bad++;
             if (fabs(wsum - 1) > 1e-12)
                 badw++;
-            if (tk_route_count(r, ws, s, t, &c, NULL) != TK_OK || c.paths != (double)bl.n)
+            if (tk_route_count(r, ws, s, t, &c, NULL) != TK_OK || !count_agrees(&c, &bl))
                 badc++;
-            else {
-                int mn = 1 << 30, mx = 0;
-                double avg = 0;
-                for (int64_t i = 0; i < bl.n; i++) {
-                    mn = bl.p[i].len < mn ? bl.p[i].len : mn;
-                    mx = bl.p[i].len > mx ? bl.p[i].len : mx;
-                    avg += bl.p[i].w * bl.p[i].len;
-                }
-                if (c.min_len != mn || c.max_len != mx || fabs(c.avg_len - avg) > 1e-9)
-                    badc++;
-            }
         }
     if (nodisc)
         tap_diag("%s %s: %d pairs without a route checked for EDISCONNECTED", gname, model, nodisc);
-    is_int(bad, 0, "%s %s: path sets and weights equal brute force", gname, model);
+    is_int(bad, 0, "%s %s: path sets, weights, intermediates and phases equal brute force", gname,
+           model);
     is_int(badw, 0, "%s %s: weights sum to 1", gname, model);
-    is_int(badc, 0, "%s %s: tk_route_count equals brute force", gname, model);
+    is_int(badc, 0, "%s %s: tk_route_count (paths, walks, lengths) equals brute force", gname,
+           model);
     tk_pathset_destroy(&ps);
     free(bl.p);
     free(D);
@@ -836,17 +893,17 @@ static void test_model(const char *gname, const char *model, int lim)
 
 /* Hand counts. */
 static void count_is(const char *gname, const char *model, tk_id_t s, tk_id_t t, double paths,
-                     int mn, int mx, double avg, const char *what)
+                     double walks, int mn, int mx, double avg, const char *what)
 {
     tk_graph_t *g = gen(gname);
     tk_route_ws_t *ws = NULL;
     tk_router_t *r = router(g, model, &ws);
     tk_route_count_t c = {0};
     tk_status_t st = r ? tk_route_count(r, ws, s, t, &c, NULL) : TK_EINTERNAL;
-    ok(st == TK_OK && c.paths == paths && c.min_len == mn && c.max_len == mx &&
+    ok(st == TK_OK && c.paths == paths && c.walks == walks && c.min_len == mn && c.max_len == mx &&
            fabs(c.avg_len - avg) < 1e-12,
-       "%s %s %d->%d: %s (got %.0f paths, len %d..%d avg %g)", gname, model, s, t, what, c.paths,
-       c.min_len, c.max_len, c.avg_len);
+       "%s %s %d->%d: %s (got %.0f paths, %.0f walks, len %d..%d avg %g)", gname, model, s, t, what,
+       c.paths, c.walks, c.min_len, c.max_len, c.avg_len);
     tk_route_ws_free(ws);
     tk_router_free(r);
     tk_graph_free(g);
@@ -854,54 +911,59 @@ static void count_is(const char *gname, const char *model, tk_id_t s, tk_id_t t,
 
 static void test_hand(void)
 {
-    /* Ring C6 (0-1-2-3-4-5-0), valiant, pair 0 -> 1.  m = 0 and m = 1 give
-     * the direct hop; m = 2: 0-1-2-1; m = 3: 0-1-2-3-2-1 and 0-5-4-3-2-1
-     * (1/12 each); m = 4: 0-5-4-3-2-1 again and 0-5-4-5-0-1 (1/12 each);
-     * m = 5: 0-5-0-1.  Distinct walks: 6, lengths 1..5; mean length
-     * = mean over m of d(0,m) + d(m,1) = (1+1+3+5+5+3)/6 = 3. */
-    count_is("ring6", "valiant", 0, 1, 6, 1, 5, 3.0, "hand count 6 paths, mean 3");
-    /* exclude: m in {2,3,4,5}: 0-1-2-1, the three 5-hop walks, 0-5-0-1:
-     * 5 distinct, mean (3+5+5+3)/4 = 4. */
-    count_is("ring6", "valiant,exclude", 0, 1, 5, 3, 5, 4.0, "hand count 5 paths, mean 4");
-    count_is("ring6", "valiant,minfirst", 0, 1, 6, 1, 5, 3.0, "minfirst = all");
+    /* Ring C6 (0-1-2-3-4-5-0), valiant, pair 0 -> 1, one path per draw:
+     * m = 0 and m = 1 give the direct hop; m = 2: 0-1-2-1; m = 3: 0-1-2-3-2-1
+     * and 0-5-4-3-2-1 (1/12 each); m = 4: 0-5-4-3-2-1 again and 0-5-4-5-0-1
+     * (1/12 each); m = 5: 0-5-0-1.  8 paths, 6 distinct walks, lengths
+     * 1..5; mean length = mean over m of d(0,m) + d(m,1) =
+     * (1+1+3+5+5+3)/6 = 3. */
+    count_is("ring6", "valiant", 0, 1, 8, 6, 1, 5, 3.0, "hand count 8 paths, 6 walks, mean 3");
+    /* exclude: m in {2,3,4,5}: 0-1-2-1, the four 5-hop draws, 0-5-0-1:
+     * 6 paths, 5 walks, mean (3+5+5+3)/4 = 4. */
+    count_is("ring6", "valiant,exclude", 0, 1, 6, 5, 3, 5, 4.0,
+             "hand count 6 paths, 5 walks, mean 4");
+    count_is("ring6", "valiant,minfirst", 0, 1, 8, 6, 1, 5, 3.0, "minfirst = all");
     /* Polarized on C5, 0 -> 2: f(x) = d(0,x) - d(x,2) is -2,0,2,1,-1 for
      * x = 0..4, so 0-1-2 and 0-4-3-2 (f: -2,-1,1,2): 2 paths, mean 2.5. */
-    count_is("ring5", "polarized", 0, 2, 2, 2, 3, 2.5, "hand count 2 paths (one non-minimal)");
+    count_is("ring5", "polarized", 0, 2, 2, 2, 2, 3, 2.5, "hand count 2 paths (one non-minimal)");
     /* C6, 0 -> 3 (antipodes): f = -3,-1,1,3,1,-1: the two minimal paths. */
-    count_is("ring6", "polarized", 0, 3, 2, 3, 3, 3.0, "antipodes: the 2 minimal paths");
+    count_is("ring6", "polarized", 0, 3, 2, 2, 3, 3, 3.0, "antipodes: the 2 minimal paths");
     /* C6, 0 -> 1: f(5) = f(0) = -1: only the direct hop. */
-    count_is("ring6", "polarized", 0, 1, 1, 1, 1, 1.0, "neighbour: direct hop only");
+    count_is("ring6", "polarized", 0, 1, 1, 1, 1, 1, 1.0, "neighbour: direct hop only");
     /* 3x3 torus, 0 = (0,0) -> 4 = (1,1): per coordinate c, d(0,.) - d(.,4)
      * contributes -1 (c = 0), 0 (c = 2), +1 (c = 1), and a hop changes one
      * coordinate to any other value, so every coordinate goes 0-1 or
      * 0-2-1, interleaved: C(2,1) + 2 C(3,1) + C(4,2) = 2 + 6 + 6 = 14 paths
      * of lengths 2, 3, 4; mean (2*2 + 6*3 + 6*4)/14 = 46/14. */
-    count_is("torus33", "polarized", 0, 4, 14, 2, 4, 46.0 / 14, "hand count 14 paths");
+    count_is("torus33", "polarized", 0, 4, 14, 14, 2, 4, 46.0 / 14, "hand count 14 paths");
     /* Dragonfly a=2 h=1 g=3 (palmtree): links 0-1, 2-3, 4-5 (local) and
      * 0-3, 1-4, 2-5 (global): the 6-cycle 0-1-4-5-2-3-0.  dragonfly-valiant
      * 0 -> 3 (groups 0 -> 1): m in group 2 = {4, 5}; 0->4 is 0-1-4, 4->3 is
      * 4-5-2-3; 0->5 is 0-1-4-5 (enter group 2 at 4, then local), 5->3 is
-     * 5-2-3: the same walk 0-1-4-5-2-3 both times: 1 path of 5 hops. */
-    count_is("df-a2h1", "dragonfly-valiant", 0, 3, 1, 5, 5, 5.0, "hand count 1 path");
-    count_is("df-a2h1", "dragonfly-min", 0, 3, 1, 1, 1, 1.0, "direct global link");
-    count_is("df-a2h1", "dragonfly-min", 0, 2, 1, 2, 2, 2.0, "global then local");
+     * 5-2-3: the same walk 0-1-4-5-2-3 both times: 2 paths (one per
+     * intermediate), 1 walk of 5 hops. */
+    count_is("df-a2h1", "dragonfly-valiant", 0, 3, 2, 1, 5, 5, 5.0, "hand count 2 paths, 1 walk");
+    count_is("df-a2h1", "dragonfly-min", 0, 3, 1, 1, 1, 1, 1.0, "direct global link");
+    count_is("df-a2h1", "dragonfly-min", 0, 2, 1, 1, 2, 2, 2.0, "global then local");
     /* Dragonfly a=4 h=2 g=9 (palmtree, one global link per group pair;
      * router i of group j links to groups j+2i+1 and j+2i+2).  s = 0
      * (router 0, group 0), t = 4 (router 0, group 1).  For each of the 7
      * other groups C the walk enters C at router v (linked to group 0) and
      * leaves from router w (linked to group 1); the 4 intermediates of C
-     * give: if v == w: m = v (no local hop) and 3 walks v-m-v: 4 paths; if
-     * v != w: m = v and m = w give the same walk v-w, the 2 others v-m-w: 3
-     * paths.  Offsets (0-C, 1-C) mod 9 for C = 2..8: (7,8) same router,
-     * (6,7) differ, (5,6) same, (4,5) differ, (3,4) same, (2,3) differ,
-     * (1,2) same: 4+3+4+3+4+3+4 = 25 paths. */
+     * give 4 paths (one per intermediate): if v == w: m = v (no local hop)
+     * and 3 walks v-m-v: 4 walks; if v != w: m = v and m = w give the same
+     * walk v-w, the 2 others v-m-w: 3 walks.  Offsets (0-C, 1-C) mod 9 for
+     * C = 2..8: (7,8) same router, (6,7) differ, (5,6) same, (4,5) differ,
+     * (3,4) same, (2,3) differ, (1,2) same: 4+3+4+3+4+3+4 = 25 walks, 28
+     * paths. */
     {
         tk_graph_t *g = gen("df-a4h2");
         tk_route_ws_t *ws = NULL;
         tk_router_t *r = router(g, "dragonfly-valiant", &ws);
         tk_route_count_t c = {0};
-        ok(r && tk_route_count(r, ws, 0, 4, &c, NULL) == TK_OK && c.paths == 25,
-           "df a=4 h=2 g=9 dragonfly-valiant 0->4: hand count 25 paths (got %.0f)", c.paths);
+        ok(r && tk_route_count(r, ws, 0, 4, &c, NULL) == TK_OK && c.paths == 28 && c.walks == 25,
+           "df a=4 h=2 g=9 dragonfly-valiant 0->4: hand count 28 paths, 25 walks (got %.0f, %.0f)",
+           c.paths, c.walks);
         ok(c.max_len <= 6, "df a=4 h=2: Valiant paths have at most 6 hops (lgl-lgl)");
         tk_route_ws_free(ws);
         tk_router_free(r);
@@ -1057,6 +1119,243 @@ static void test_refuse(void)
     tk_graph_free(g);
 }
 
+/* Canonical Dragonflies, dragonfly-valiant: with one global link per
+ * group pair (a=8 h=4 g=33) every pair of routers in different groups has
+ * one path per intermediate, 264 - 16 = 248 of weight 1/248; with four
+ * (g=9) 4 x 4 per intermediate, 56 x 16 = 896 of weight 1/896.  Each path
+ * names its intermediate (outside both groups), reaches it at hop phase2,
+ * and every intermediate has the same number of paths.  Sources: every
+ * router of g=9, the routers of the first three groups of g=33. */
+static void test_dfv_census(void)
+{
+    static const struct {
+        int64_t g, nsrc;
+        int64_t paths, per_via;
+    } cases[] = {{33, 24, 248, 1}, {9, 72, 896, 16}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        tk_graph_t *g = NULL;
+        tk_gen_dragonfly(4, 8, 4, cases[c].g, TK_ARR_PALMTREE, 1, 0, &g, NULL);
+        tk_route_ws_t *ws = NULL;
+        tk_router_t *r = g ? router(g, "dragonfly-valiant", &ws) : NULL;
+        tk_pathset_t ps;
+        int64_t pairs = 0, bad = 0;
+        int *cnt = calloc((size_t)(g ? g->n : 1), sizeof *cnt);
+        double want = 1.0 / (double)cases[c].paths;
+        tk_pathset_init(&ps);
+        for (tk_id_t s = 0; r && s < cases[c].nsrc; s++)
+            for (tk_id_t t = 0; t < g->n; t++) {
+                if (g->group[s] == g->group[t])
+                    continue;
+                pairs++;
+                if (tk_route_paths(r, ws, s, t, 0, &ps, NULL) != TK_OK ||
+                    ps.npaths != cases[c].paths) {
+                    bad++;
+                    continue;
+                }
+                memset(cnt, 0, (size_t)g->n * sizeof *cnt);
+                for (int64_t i = 0; i < ps.npaths; i++) {
+                    tk_id_t m = ps.via[i];
+                    int64_t p2 = ps.phase2[i], hops = ps.off[i + 1] - ps.off[i];
+                    if (ps.w[i] != want || m < 0 || g->group[m] == g->group[s] ||
+                        g->group[m] == g->group[t] || p2 < 1 || p2 >= hops ||
+                        g->head[ps.arc[ps.off[i] + p2 - 1]] != m) {
+                        bad++;
+                        break;
+                    }
+                    cnt[m]++;
+                }
+                for (tk_id_t m = 0; m < g->n; m++)
+                    if (g->group[m] != g->group[s] && g->group[m] != g->group[t] &&
+                        cnt[m] != cases[c].per_via)
+                        bad++;
+            }
+        ok(r && pairs > 0 && bad == 0,
+           "dfly(4,8,4,%lld) dragonfly-valiant: %lld pairs in different groups, each %lld paths "
+           "of weight 1/%lld, %lld per intermediate, via and phase2 right (%lld bad)",
+           (long long)cases[c].g, (long long)pairs, (long long)cases[c].paths,
+           (long long)cases[c].paths, (long long)cases[c].per_via, (long long)bad);
+        free(cnt);
+        tk_pathset_destroy(&ps);
+        tk_route_ws_free(ws);
+        tk_router_free(r);
+        tk_graph_free(g);
+    }
+}
+
+/* tk_pathset_merge_walks: the Valiant draws of C6 0 -> 1 merge into the 6
+ * walks of the hand count, weights added (the three 5-hop walks keep 1/12,
+ * 0-5-4-3-2-1 gets 1/6 from its two draws); a merged walk whose draws
+ * disagree has no intermediate. */
+static void test_merge_walks(void)
+{
+    tk_graph_t *g = gen("ring6");
+    tk_route_ws_t *ws = NULL;
+    tk_router_t *r = router(g, "valiant", &ws);
+    tk_pathset_t ps;
+    tk_pathset_init(&ps);
+    tk_route_paths(r, ws, 0, 1, 0, &ps, NULL);
+    is_int(ps.npaths, 8, "ring6 valiant 0->1: 8 draws");
+    ok(tk_pathset_merge_walks(&ps, NULL) == TK_OK && ps.npaths == 6, "merged: 6 walks");
+    double sum = 0;
+    int two = -1;
+    for (int64_t i = 0; i < ps.npaths; i++) {
+        sum += ps.w[i];
+        if (ps.off[i + 1] - ps.off[i] == 5 && g->head[ps.arc[ps.off[i]]] == 5 &&
+            g->head[ps.arc[ps.off[i] + 1]] == 4 && g->head[ps.arc[ps.off[i] + 2]] == 3)
+            two = (int)i;
+    }
+    ok(fabs(sum - 1) < 1e-15, "merged weights sum to 1");
+    ok(two >= 0 && fabs(ps.w[two] - 1.0 / 6) < 1e-15 && ps.via[two] == -1 && ps.phase2[two] == -1,
+       "0-5-4-3-2-1: weight 1/12 + 1/12, its draws (m = 3, 4) disagree: no intermediate");
+    ok(ps.off[1] - ps.off[0] == 1 && ps.via[0] == -1 && fabs(ps.w[0] - 1.0 / 3) < 1e-15,
+       "0-1: the draws m = 0 and m = 1 (phases differ) merge to 1/3, no intermediate");
+    tk_pathset_destroy(&ps);
+    tk_route_ws_free(ws);
+    tk_router_free(r);
+    tk_graph_free(g);
+}
+
+/* tk_route_candidates against the path sets: for valiant, the minimal
+ * candidates are min's paths and group m holds the draws through m with
+ * their weights times n (the probability of m), for every m but s and t;
+ * for dragonfly-valiant, min is dragonfly-min and the groups are the
+ * routers outside both groups; models without intermediates give their
+ * own paths and no group.  Hop counts per class add up to each path's
+ * length, and on a Dragonfly every non-minimal candidate between
+ * different groups takes exactly 2 global hops. */
+static int same_paths(const tk_pathset_t *a, int64_t a0, const tk_pathset_t *b, int64_t b0,
+                      int64_t n, double scale)
+{
+    for (int64_t i = 0; i < n; i++) {
+        int64_t la = a->off[a0 + i + 1] - a->off[a0 + i], lb = b->off[b0 + i + 1] - b->off[b0 + i];
+        if (la != lb ||
+            memcmp(a->arc + a->off[a0 + i], b->arc + b->off[b0 + i], (size_t)la * sizeof *a->arc) !=
+                0 ||
+            fabs(a->w[a0 + i] * scale - b->w[b0 + i]) > 1e-15 || a->via[a0 + i] != b->via[b0 + i])
+            return 0;
+    }
+    return 1;
+}
+
+/* Append path i of src to dst with its weight times scale (test-local). */
+static void ps_add(tk_pathset_t *dst, const tk_pathset_t *src, int64_t i, double scale)
+{
+    int64_t len = src->off[i + 1] - src->off[i], base = dst->npaths ? dst->off[dst->npaths] : 0;
+    int64_t np = dst->npaths + 1;
+    dst->off = realloc(dst->off, (size_t)(np + 1) * sizeof *dst->off);
+    dst->arc = realloc(dst->arc, (size_t)(base + len + 1) * sizeof *dst->arc);
+    dst->w = realloc(dst->w, (size_t)np * sizeof *dst->w);
+    dst->via = realloc(dst->via, (size_t)np * sizeof *dst->via);
+    dst->phase2 = realloc(dst->phase2, (size_t)np * sizeof *dst->phase2);
+    if (!dst->off || !dst->arc || !dst->w || !dst->via || !dst->phase2)
+        abort();
+    dst->off[0] = 0;
+    memcpy(dst->arc + base, src->arc + src->off[i], (size_t)len * sizeof *dst->arc);
+    dst->w[np - 1] = src->w[i] * scale;
+    dst->via[np - 1] = src->via[i];
+    dst->phase2[np - 1] = src->phase2[i];
+    dst->off[np] = base + len;
+    dst->npaths = np;
+    dst->cap_paths = np;
+    dst->cap_arcs = base + len;
+}
+
+static void test_candidates(const char *gname, const char *model, const char *minmodel)
+{
+    tk_graph_t *g = gen(gname);
+    tk_route_ws_t *ws = NULL, *wm = NULL;
+    tk_router_t *r = router(g, model, &ws), *rm = router(g, minmodel, &wm);
+    tk_route_cands_t c;
+    tk_pathset_t mp, all;
+    int bad = 0, badh = 0, badg = 0;
+    int gl = tk_graph_class_index(g, "global");
+    tk_route_spec_t sp;
+    tk_route_parse(model, &sp, NULL);
+    int two_phase = !strncmp(model, "valiant", 7) || !strcmp(model, "dragonfly-valiant");
+    tk_route_cands_init(&c);
+    tk_pathset_init(&mp);
+    tk_pathset_init(&all);
+    for (tk_id_t s = 0; r && rm && s < g->n; s++)
+        for (tk_id_t t = 0; t < g->n; t++) {
+            if (tk_route_candidates(r, ws, s, t, 0, &c, NULL) != TK_OK ||
+                tk_route_paths(rm, wm, s, t, 0, &mp, NULL) != TK_OK ||
+                tk_route_paths(r, ws, s, t, 0, &all, NULL) != TK_OK) {
+                bad++;
+                continue;
+            }
+            if (c.min.npaths != mp.npaths || !same_paths(&mp, 0, &c.min, 0, mp.npaths, 1.0))
+                bad++;
+            int64_t want_groups = 0;
+            if (two_phase && s != t) {
+                for (tk_id_t m = 0; m < g->n; m++)
+                    want_groups += g->group
+                                       ? g->group[m] != g->group[s] && g->group[m] != g->group[t]
+                                       : m != s && m != t;
+            }
+            if (c.ngroups != want_groups)
+                badg++;
+            double gws = 0;
+            for (int64_t k = 0; k < c.ngroups; k++) {
+                gws += c.gw[k];
+                /* group k = the model's draws through gvia[k], their
+                 * weights divided by the probability of gvia[k] */
+                tk_pathset_t grp, sub;
+                double pm = 0;
+                tk_pathset_init(&grp);
+                tk_pathset_init(&sub);
+                for (int64_t i = 0; i < all.npaths; i++)
+                    if (all.via[i] == c.gvia[k]) {
+                        ps_add(&sub, &all, i, 1.0);
+                        pm += all.w[i];
+                    }
+                for (int64_t i = c.goff[k]; i < c.goff[k + 1]; i++) {
+                    bad += c.nonmin.via[i] != c.gvia[k];
+                    ps_add(&grp, &c.nonmin, i, pm);
+                }
+                tk_pathset_merge_walks(&grp, NULL);
+                tk_pathset_merge_walks(&sub, NULL);
+                if (grp.npaths != sub.npaths || !same_paths(&sub, 0, &grp, 0, sub.npaths, 1.0))
+                    badg++;
+                tk_pathset_destroy(&grp);
+                tk_pathset_destroy(&sub);
+            }
+            if (c.ngroups && fabs(gws - 1) > 1e-12)
+                badg++;
+            /* hops per class */
+            for (int pass = 0; pass < 2; pass++) {
+                const tk_pathset_t *ps = pass ? &c.nonmin : &c.min;
+                const int32_t *h = pass ? c.nonmin_hops : c.min_hops;
+                for (int64_t i = 0; i < ps->npaths; i++) {
+                    int64_t tot = 0, glob = 0;
+                    for (int k = 0; k < c.nclasses; k++)
+                        tot += h[i * c.nclasses + k];
+                    for (int64_t x = ps->off[i]; x < ps->off[i + 1]; x++)
+                        glob += gl >= 0 && g->cls[ps->arc[x]] == gl;
+                    if (tot != ps->off[i + 1] - ps->off[i] ||
+                        (gl >= 0 && h[i * c.nclasses + gl] != glob) ||
+                        (gl >= 0 && pass && g->group[s] != g->group[t] && glob != 2))
+                        badh++;
+                }
+            }
+        }
+    is_int(bad, 0, "%s %s candidates: minimal = %s paths, groups name their intermediate", gname,
+           model, minmodel);
+    is_int(badg, 0,
+           "%s %s candidates: one group per intermediate holding the model's draws through it "
+           "(weights over its probability), probabilities sum to 1",
+           gname, model);
+    is_int(badh, 0, "%s %s candidates: hop counts per class%s", gname, model,
+           gl >= 0 ? " (2 global hops per non-minimal candidate between groups)" : "");
+    tk_route_cands_destroy(&c);
+    tk_pathset_destroy(&mp);
+    tk_pathset_destroy(&all);
+    tk_route_ws_free(ws);
+    tk_route_ws_free(wm);
+    tk_router_free(r);
+    tk_router_free(rm);
+    tk_graph_free(g);
+}
+
 int main(void)
 {
     test_parse();
@@ -1076,37 +1375,44 @@ int main(void)
     test_min_ecmp("df-a2h1", "min", NULL, 0);
     test_ecmp_hand();
     test_counts();
-    test_model("ring6", "ksp:3", 99);
-    test_model("K4", "ksp:4", 99);
-    test_model("cube3", "ksp:8", 99);
-    test_model("petersen", "ksp:5", 99);
-    test_model("rrg10", "ksp:8", 99);
-    test_model("ring6", "ksp:3,spread", 99);
-    test_model("cube3", "ksp:5,spread", 99);
-    test_model("petersen", "ksp:5,spread", 99);
-    test_model("petersen", "ksp:14,spread", 99);
-    test_model("rrg10", "ksp:8,spread", 99);
+    test_model("ring6", "ksp:3", 99, bfm_ksp);
+    test_model("K4", "ksp:4", 99, bfm_ksp);
+    test_model("cube3", "ksp:8", 99, bfm_ksp);
+    test_model("petersen", "ksp:5", 99, bfm_ksp);
+    test_model("rrg10", "ksp:8", 99, bfm_ksp);
+    test_model("ring6", "ksp:3,spread", 99, bfm_ksp);
+    test_model("cube3", "ksp:5,spread", 99, bfm_ksp);
+    test_model("petersen", "ksp:5,spread", 99, bfm_ksp);
+    test_model("petersen", "ksp:14,spread", 99, bfm_ksp);
+    test_model("rrg10", "ksp:8,spread", 99, bfm_ksp);
     test_spread();
-    test_model("ring7", "allpath:5", 99);
-    test_model("cube3", "allpath:4", 99);
-    test_model("petersen", "allpath:4", 99);
-    test_model("rrg10", "allpath:3", 99);
-    test_model("ring6", "polarized", 99);
-    test_model("cube3", "polarized", 99);
-    test_model("petersen", "polarized", 99);
-    test_model("rrg10", "polarized", 99);
-    test_model("torus33", "polarized", 99);
-    test_model("ring6", "valiant", 99);
-    test_model("K4", "valiant,exclude", 99);
-    test_model("cube3", "valiant", 99);
-    test_model("petersen", "valiant,exclude", 99);
-    test_model("petersen", "valiant,minfirst", 99);
-    test_model("rrg10", "valiant", 99);
-    test_model("df-a2h1", "dragonfly-min", 99);
-    test_model("df-a2h1", "dragonfly-valiant", 99);
-    test_model("df-a4h2", "dragonfly-min", 99);
-    test_model("df-a4h2", "dragonfly-valiant", 3);
+    test_model("ring7", "allpath:5", 99, bfm_allpath);
+    test_model("cube3", "allpath:4", 99, bfm_allpath);
+    test_model("petersen", "allpath:4", 99, bfm_allpath);
+    test_model("rrg10", "allpath:3", 99, bfm_allpath);
+    test_model("ring6", "polarized", 99, bfm_polar);
+    test_model("cube3", "polarized", 99, bfm_polar);
+    test_model("petersen", "polarized", 99, bfm_polar);
+    test_model("rrg10", "polarized", 99, bfm_polar);
+    test_model("torus33", "polarized", 99, bfm_polar);
+    test_model("ring6", "valiant", 99, bfm_valiant);
+    test_model("K4", "valiant,exclude", 99, bfm_valiant);
+    test_model("cube3", "valiant", 99, bfm_valiant);
+    test_model("petersen", "valiant,exclude", 99, bfm_valiant);
+    test_model("petersen", "valiant,minfirst", 99, bfm_valiant);
+    test_model("rrg10", "valiant", 99, bfm_valiant);
+    test_model("df-a2h1", "dragonfly-min", 99, bfm_dfmin);
+    test_model("df-a2h1", "dragonfly-valiant", 99, bfm_dfval);
+    test_model("df-a4h2", "dragonfly-min", 99, bfm_dfmin);
+    test_model("df-a4h2", "dragonfly-valiant", 3, bfm_dfval);
     test_hand();
+    test_dfv_census();
+    test_merge_walks();
+    test_candidates("petersen", "valiant", "min");
+    test_candidates("cube3", "valiant,exclude", "min");
+    test_candidates("df-a4h2", "dragonfly-valiant", "dragonfly-min");
+    test_candidates("df-a2h1", "dragonfly-valiant", "dragonfly-min");
+    test_candidates("petersen", "ksp:3", "ksp:3");
     test_trunk();
     test_refuse();
     return tap_done();

@@ -1,0 +1,194 @@
+/*
+ * load.c - link load of switch-level demands under a routing model
+ * (tk_load.h): the plan (the model's load engine, or the per-pair engine of
+ * generic.c) run by the parallel driver (tk_par.h), and the uniform
+ * all-to-all of topo-load(1).
+ *
+ * Determinism.  The units (sources or destinations) are cut into fixed
+ * chunks whatever the thread count; a chunk's contributions are summed in
+ * doubles in unit order, then truncated once to 128-bit fixed point and
+ * added into integer accumulators, so the loads are byte-identical for any
+ * number of threads and any split of the units into slices (tk_par.h).
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "load/load_internal.h"
+
+struct tk_load_plan {
+    tk_rows_t rows;
+    tk_load_job_t job;
+};
+
+void tk_load_plan_free(tk_load_plan_t *p)
+{
+    if (!p)
+        return;
+    tk_load_job_release(&p->job);
+    free(p);
+}
+
+/* The plan of rows on r: the model's engine, or the per-pair one. */
+static tk_status_t plan_rows(const tk_router_t *r, const tk_rows_t *rows, tk_load_plan_t **out,
+                             tk_error_t *err)
+{
+    const tk_graph_t *g = tk_router_graph(r);
+    tk_status_t st = tk_rows_check(g, rows, err);
+    if (st != TK_OK)
+        return st;
+    tk_load_plan_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "link load: out of memory");
+    p->rows = *rows;
+    st = tk_route_load_job(r, &p->rows, &p->job, err);
+    if (st == TK_EUNSUPPORTED)
+        st = tk_load_generic_job(r, &p->rows, &p->job, err);
+    if (st != TK_OK) {
+        tk_load_plan_free(p);
+        return st;
+    }
+    *out = p;
+    return TK_OK;
+}
+
+tk_status_t tk_load_plan_new(const tk_router_t *r, const tk_swdemand_t *dem, const double *srcw,
+                             tk_load_plan_t **out, tk_error_t *err)
+{
+    if (!r || !out)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_load_plan_new: NULL argument");
+    tk_rows_t rows = {tk_router_graph(r)->n, NULL, NULL, NULL, srcw};
+    if (dem) {
+        rows.n = dem->n;
+        rows.off = dem->off;
+        rows.dst = dem->dst;
+        rows.w = dem->w;
+        rows.srcw = NULL;
+    }
+    return plan_rows(r, &rows, out, err);
+}
+
+const tk_par_job_t *tk_load_plan_job(const tk_load_plan_t *p)
+{
+    return &p->job.par;
+}
+
+static tk_status_t plan_run(const tk_router_t *r, const tk_swdemand_t *dem, const double *srcw,
+                            int threads, double *arcload, tk_error_t *err)
+{
+    tk_load_plan_t *p = NULL;
+    tk_status_t st = tk_load_plan_new(r, dem, srcw, &p, err);
+    if (st == TK_OK)
+        st = tk_par_sum(&p->job.par, threads, arcload, err);
+    tk_load_plan_free(p);
+    return st;
+}
+
+/* tk_load_compute: see tk_load.h. */
+tk_status_t tk_load_compute(const tk_router_t *r, const tk_swdemand_t *dem, int threads,
+                            double *arcload, tk_error_t *err)
+{
+    if (!dem)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_load_compute: NULL demands");
+    if (!r || !arcload)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_load_compute: NULL argument");
+    return plan_run(r, dem, NULL, threads, arcload, err);
+}
+
+/* tk_load_all_to_all: see tk_load.h. */
+tk_status_t tk_load_all_to_all(const tk_router_t *r, const double *srcw, int threads,
+                               double *arcload, tk_error_t *err)
+{
+    if (!r || !arcload)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_load_compute: NULL argument");
+    return plan_run(r, NULL, srcw, threads, arcload, err);
+}
+
+tk_status_t tk_load_graph(const tk_graph_t *g, const char *model, const tk_swdemand_t *dem,
+                          const double *srcw, int threads, double *arcload, tk_error_t *err)
+{
+    tk_route_spec_t spec;
+    tk_router_t *r = NULL;
+    tk_status_t st = tk_route_parse(model, &spec, err);
+    if (st == TK_OK)
+        st = tk_router_bare(g, &spec, &r, err);
+    if (st == TK_OK)
+        st = plan_run(r, dem, srcw, threads, arcload, err);
+    tk_router_free(r);
+    return st;
+}
+
+/* tk_load_bytes: see tk_load.h. */
+uint64_t tk_load_bytes(const tk_graph_t *g, int threads)
+{
+    if (!g)
+        return 0;
+    unsigned __int128 b = ((unsigned __int128)g->m * 32u + ((unsigned __int128)g->n + 1) * 64u) *
+                          (unsigned)(threads > 0 ? threads : 1);
+    return b > UINT64_MAX ? UINT64_MAX : (uint64_t)b;
+}
+
+/* tk_load_uniform: see tk_load.h. */
+tk_status_t tk_load_uniform(const tk_router_t *r, int threads, double *pair_load, double *cap_load,
+                            double *limit, tk_error_t *err)
+{
+    const tk_graph_t *g = tk_router_graph(r);
+    int uniform = 1;
+    double p0 = 0, ptot = 0;
+    tk_status_t st = TK_OK;
+
+    if (!cap_load)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_load_uniform: NULL output");
+    for (tk_id_t u = 0; u < g->n; u++) {
+        int32_t p = tk_graph_servers(g, u);
+        double pe = p > 0 ? p : 1;
+        if (u == 0)
+            p0 = pe;
+        uniform &= pe == p0;
+        ptot += pe;
+    }
+    if (limit)
+        *limit = 1.0;
+    if (g->n < 2) {
+        for (int64_t x = 0; x < g->m; x++) {
+            cap_load[x] = 0;
+            if (pair_load)
+                pair_load[x] = 0;
+        }
+        return TK_OK;
+    }
+    if (uniform) {
+        /* route once at one unit per pair, then scale */
+        double scale = p0 / (double)(g->n - 1);
+        st = tk_load_all_to_all(r, NULL, threads, pair_load ? pair_load : cap_load, err);
+        if (st != TK_OK)
+            return st;
+        for (int64_t x = 0; x < g->m; x++)
+            cap_load[x] = (pair_load ? pair_load[x] : cap_load[x]) * scale;
+    } else {
+        double *srcw = tk_malloc_array((size_t)g->n, sizeof *srcw);
+        if (!srcw)
+            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        for (tk_id_t u = 0; u < g->n; u++) {
+            int32_t p = tk_graph_servers(g, u);
+            srcw[u] = (p > 0 ? p : 1) / (double)(g->n - 1);
+        }
+        st = tk_load_all_to_all(r, srcw, threads, cap_load, err);
+        free(srcw);
+        if (st == TK_OK && pair_load)
+            st = tk_load_all_to_all(r, NULL, threads, pair_load, err);
+        if (st != TK_OK)
+            return st;
+    }
+    /* Every endpoint of t receives sum_{s != t} p(s)/(n-1) / p(t). */
+    if (limit)
+        for (tk_id_t u = 0; u < g->n; u++) {
+            int32_t p = tk_graph_servers(g, u);
+            double pe = p > 0 ? p : 1;
+            double recv = (ptot - pe) / (double)(g->n - 1) / pe;
+            if (recv > 0 && 1.0 / recv < *limit)
+                *limit = 1.0 / recv;
+        }
+    return TK_OK;
+}
