@@ -1,5 +1,6 @@
 /*
- * tk_antmill.h - Ant Mill (seed 000): Hamiltonian cycles whose windows of
+ * tk_antmill.h - Ant Mill (the Ant Mill paper: an adverse traffic pattern for
+ * networks on random regular graphs): Hamiltonian cycles whose windows of
  * length delta have unique shortest paths, found by randomized
  * rotation-extension with depth-first backtracking; an independent
  * verifier; the cycle file format; the (H, lambda)-Ant-mill pattern; and
@@ -49,7 +50,7 @@ typedef struct tk_antmill_stats {
 
 /* Find a Hamiltonian cycle with delta >= opts->delta.  cycle: n entries,
  * caller-allocated.  Undirected graphs: extensions, and when no extension
- * keeps the windows valid, random walks of rotations (seed 000 section 5);
+ * keeps the windows valid, random walks of rotations (the Ant Mill paper, section 5);
  * every extension choice and walk is a choice point of a depth-first
  * search.  Directed graphs: extensions only (a rotation would reverse arcs),
  * with depth-first backtracking.  Extension candidates are tried fewest
@@ -66,6 +67,34 @@ typedef struct tk_antmill_stats {
  * is randomized, typically O(n^2 log n) for an RRG. */
 TK_API tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts,
                                      tk_id_t *cycle, tk_antmill_stats_t *stats, tk_error_t *err);
+
+/* The cycle of the largest delta the search reaches (topo-antmill(1)
+ * --max-delta).  First a cycle with delta >= opts->delta (tk_antmill_search)
+ * whose delta tk_antmill_verify measures; then, while that delta is below
+ * max_delta, a search for one more (delta + 1, same seed), keeping each cycle
+ * found.  The first delta not reached (search space exhausted, budget spent,
+ * table over the memory limit) ends the raise without an error.
+ *   max_delta  upper end of the raise, clipped to n - 1: the radius of g
+ *              bounds the delta of every cycle (the window from x_i ends
+ *              at distance delta, so delta <= ecc(x_i)); opts->delta or 0
+ *              for no raise (then this is tk_antmill_search followed by
+ *              tk_antmill_verify)
+ *   opts       as for tk_antmill_search; opts->budget is one budget for the
+ *              whole call (every search gets what is left of it)
+ *   cycle      n entries, caller-allocated: the cycle of the largest delta
+ *   delta      its delta, as measured by tk_antmill_verify
+ *   stats      (may be NULL) counters summed over the searches, seconds of
+ *              the whole call
+ * A search that completes does not depend on the budget, so the result is
+ * the same on any machine unless the budget ends the raise.
+ * Errors: those of the first search (TK_EUNSUPPORTED, TK_ELIMIT, TK_EINVAL:
+ * opts->delta not reached), TK_ENOMEM; a verifier error (TK_EFORMAT) would
+ * mean a search bug.  Time: up to max_delta - opts->delta + 1 searches,
+ * each followed by an O(n (n + m)) verification; memory: one search's
+ * tables plus n ids. */
+TK_API tk_status_t tk_antmill_max_delta(const tk_graph_t *g, const tk_antmill_opts_t *opts,
+                                        int32_t max_delta, tk_id_t *cycle, int32_t *delta,
+                                        tk_antmill_stats_t *stats, tk_error_t *err);
 
 /* Independent verifier.  Checks that cycle (len entries) is a Hamiltonian
  * cycle of g (len == n, ids in range, no repeats, an arc x_i -> x_{i+1} for

@@ -53,6 +53,12 @@ void cli_error(const tk_error_t *err)
     fputc('\n', stderr);
 }
 
+void cli_graph_error(const char *input, long index, const tk_error_t *err)
+{
+    fprintf(stderr, "%s: %s: graph %ld: %s\n", prog_name, input, index,
+            err->msg[0] ? err->msg : tk_status_str(err->code));
+}
+
 void cli_errorf(const char *fmt, ...)
 {
     va_list ap;
@@ -108,84 +114,19 @@ void cli_print_version(void)
     printf("%s (topokit) %s\n", prog_name, tk_version());
 }
 
-int64_t cli_int_arg(const char *option, const char *s, int64_t min, int64_t max)
-{
-    char *end;
-    long long v;
-
-    errno = 0;
-    v = strtoll(s, &end, 10);
-    if (end == s || *end != '\0' || s[0] == ' ' || s[0] == '\t')
-        cli_usage_fail(NULL, "invalid value '%s' for %s: not an integer", s, option);
-    if (errno == ERANGE || v < min || v > max)
-        cli_usage_fail(NULL, "invalid value '%s' for %s: must be in %" PRId64 "..%" PRId64, s,
-                       option, min, max);
-    return v;
-}
-
-uint64_t cli_u64_arg(const char *option, const char *s)
-{
-    char *end;
-    unsigned long long v;
-
-    errno = 0;
-    if (s[0] < '0' || s[0] > '9')
-        cli_usage_fail(NULL, "invalid value '%s' for %s: not a non-negative integer", s, option);
-    v = strtoull(s, &end, 10);
-    if (end == s || *end != '\0')
-        cli_usage_fail(NULL, "invalid value '%s' for %s: not a non-negative integer", s, option);
-    if (errno == ERANGE)
-        cli_usage_fail(NULL, "invalid value '%s' for %s: above 2^64-1", s, option);
-    return v;
-}
-
 uint64_t cli_mem_limit(void)
 {
     const char *s = getenv("TOPOKIT_MEMORY_LIMIT");
-    char *end;
-    double v;
-    uint64_t mult = 1;
+    char why[CLI_WHY_MAX];
+    uint64_t v;
 
     if (!s || !*s)
         return tk_memory_limit_default();
-    errno = 0;
-    v = strtod(s, &end);
-    if (end == s || errno || v < 0) {
-        cli_warnf("ignoring TOPOKIT_MEMORY_LIMIT='%s': not a size", s);
+    if (cli_parse_size(s, &v, why)) {
+        cli_warnf("ignoring TOPOKIT_MEMORY_LIMIT='%s': %s", s, why);
         return tk_memory_limit_default();
     }
-    switch (*end) {
-    case 'k':
-    case 'K':
-        mult = 1ULL << 10;
-        end++;
-        break;
-    case 'm':
-    case 'M':
-        mult = 1ULL << 20;
-        end++;
-        break;
-    case 'g':
-    case 'G':
-        mult = 1ULL << 30;
-        end++;
-        break;
-    case 't':
-    case 'T':
-        mult = 1ULL << 40;
-        end++;
-        break;
-    default:
-        break;
-    }
-    if (*end == 'B' || *end == 'b')
-        end++;
-    if (*end) {
-        cli_warnf("ignoring TOPOKIT_MEMORY_LIMIT='%s': not a size", s);
-        return tk_memory_limit_default();
-    }
-    v *= (double)mult;
-    return v >= 1.8e19 ? 0 : (uint64_t)v;
+    return v;
 }
 
 FILE *cli_open_input(const char *path, const char **name)
@@ -249,10 +190,48 @@ int cli_out_open(cli_out_t *o, const char *path)
     return 0;
 }
 
+int cli_out_open_held(cli_out_t *o, const char *path)
+{
+    if (path && strcmp(path, "-") != 0)
+        return cli_out_open(o, path);
+    memset(o, 0, sizeof *o);
+    o->fp = open_memstream(&o->mem, &o->memlen);
+    if (!o->fp) {
+        cli_errorf("out of memory");
+        return -1;
+    }
+    o->held = 1;
+    return 0;
+}
+
+/* Held standard output: write what the memory stream holds. */
+static int commit_held(cli_out_t *o)
+{
+    int bad = fclose(o->fp) != 0;
+
+    o->fp = NULL;
+    if (bad) {
+        cli_errorf("out of memory buffering the output");
+        cli_out_abort(o);
+        return -1;
+    }
+    bad = fwrite(o->mem, 1, o->memlen, stdout) != o->memlen;
+    free(o->mem);
+    o->mem = NULL;
+    o->held = 0;
+    if (bad || fflush(stdout) != 0 || ferror(stdout)) {
+        cli_errorf("write error on standard output: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 int cli_out_commit(cli_out_t *o)
 {
     int bad;
 
+    if (o->held)
+        return commit_held(o);
     if (!o->path) {
         /* stdout: report write errors (full disk, closed pipe). */
         bad = fflush(stdout) != 0 || ferror(stdout);
@@ -293,6 +272,9 @@ void cli_out_abort(cli_out_t *o)
     if (o->fp && o->fp != stdout)
         fclose(o->fp);
     o->fp = NULL;
+    free(o->mem);
+    o->mem = NULL;
+    o->held = 0;
     if (o->tmp)
         unlink(o->tmp);
     free(o->tmp);
@@ -320,38 +302,6 @@ void cli_progress(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-void cli_print_int_or_inf(FILE *fp, int64_t v, int64_t inf)
-{
-    if (v >= inf)
-        fputs("inf", fp);
-    else
-        fprintf(fp, "%" PRId64, v);
-}
-
-void cli_print_double(FILE *fp, double v)
-{
-    char buf[64];
-    int prec;
-
-    if (isinf(v)) {
-        fputs(v > 0 ? "inf" : "-inf", fp);
-        return;
-    }
-    if (isnan(v)) {
-        fputs("nan", fp);
-        return;
-    }
-    /* Shortest %.*g that reads back as the same double.  %.15g already
-     * drops trailing zeros, so when 15 digits read back it is the shortest
-     * form; otherwise 16 or 17 digits are needed. */
-    for (prec = 15; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-    fputs(buf, fp);
-}
-
 const char *cli_graph_name(const tk_graph_t *g, const char *input, long index, char *buf,
                            size_t len)
 {
@@ -365,6 +315,20 @@ const char *cli_graph_name(const tk_graph_t *g, const char *input, long index, c
         if (*p == '\t' || *p == '\n' || *p == '\r')
             *p = ' ';
     return buf;
+}
+
+tk_id_t cli_arc_tail(const tk_graph_t *g, int64_t arc)
+{
+    tk_id_t lo = 0, hi = g->n - 1;
+
+    while (lo < hi) { /* the last u with off[u] <= arc */
+        tk_id_t mid = lo + (hi - lo + 1) / 2;
+        if (g->off[mid] <= arc)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
 }
 
 void cli_set_threads(int n)
@@ -462,90 +426,6 @@ int cli_run_table(const cli_table_t *t)
     if (cli_out_commit(&out) != 0)
         return CLI_EXIT_DATA;
     return rc ? CLI_EXIT_DATA : CLI_EXIT_OK;
-}
-
-void cli_print_u128(FILE *fp, unsigned __int128 v)
-{
-    char buf[48];
-    int i = (int)sizeof buf - 1;
-
-    buf[i] = '\0';
-    do {
-        buf[--i] = (char)('0' + (int)(v % 10));
-        v /= 10;
-    } while (v);
-    fputs(buf + i, fp);
-}
-
-void cli_print_json_string(FILE *fp, const char *s)
-{
-    fputc('"', fp);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(fp, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(fp, "\\u%04x", c);
-        else
-            fputc(c, fp);
-    }
-    fputc('"', fp);
-}
-
-void cli_row_begin(cli_row_t *r, FILE *fp, int json)
-{
-    r->fp = fp;
-    r->json = json;
-    r->cells = 0;
-    if (json)
-        fputc('{', fp);
-}
-
-/* separator and, in JSON, the key */
-static void cell_key(cli_row_t *r, const char *name)
-{
-    if (r->cells++)
-        fputc(r->json ? ',' : '\t', r->fp);
-    if (r->json) {
-        cli_print_json_string(r->fp, name);
-        fputc(':', r->fp);
-    }
-}
-
-void cli_cell_str(cli_row_t *r, const char *name, const char *v)
-{
-    cell_key(r, name);
-    if (!r->json)
-        fputs(v, r->fp);
-    else if (strcmp(v, "-") == 0)
-        fputs("null", r->fp);
-    else
-        cli_print_json_string(r->fp, v);
-}
-
-void cli_cell_int(cli_row_t *r, const char *name, int64_t v, int64_t inf)
-{
-    cell_key(r, name);
-    if (r->json && inf > 0 && v >= inf)
-        fputs("\"inf\"", r->fp);
-    else
-        cli_print_int_or_inf(r->fp, v, inf > 0 ? inf : INT64_MAX);
-}
-
-void cli_cell_double(cli_row_t *r, const char *name, double v)
-{
-    cell_key(r, name);
-    if (r->json && isinf(v))
-        fputs(v > 0 ? "\"inf\"" : "\"-inf\"", r->fp);
-    else if (r->json && isnan(v))
-        fputs("null", r->fp);
-    else
-        cli_print_double(r->fp, v);
-}
-
-void cli_row_end(cli_row_t *r)
-{
-    fputs(r->json ? "}\n" : "\n", r->fp);
 }
 
 void cli_gsl_errors_off(void)

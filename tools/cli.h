@@ -22,6 +22,9 @@ const char *cli_prog(void);
 
 /* "PROG: WHERE:LINE: message" (WHERE and LINE omitted when empty/0). */
 void cli_error(const tk_error_t *err);
+/* "PROG: INPUT: graph INDEX: message": an error about one graph of an input
+ * (err->where is not shown: the graph is the place). */
+void cli_graph_error(const char *input, long index, const tk_error_t *err);
 /* "PROG: message" */
 void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "PROG: warning: message" */
@@ -40,10 +43,73 @@ void cli_print_version(void);
 void cli_getopt_default(int c, char *const argv[], const char *usage, void (*help)(void))
     __attribute__((noreturn));
 
-/* Strict number parsing for option arguments.  On error prints
- * "PROG: invalid value 'S' for OPTION: ..." and exits 2. */
+/* ------------------------------------------------------------------------
+ * Argument parsing (args.c): one syntax per kind of value, one diagnostic.
+ *
+ * The parsers return 0, or -1 with the reason in why (CLI_WHY_MAX bytes):
+ *   integers  [+-]digits, in [min, max]     "not an integer", "must be at
+ *             least 1", "must be between 1 and 4096"
+ *   u64       digits (a seed)               "not a non-negative integer"
+ *   decimals  [+-]digits[.digits][e[+-]digits], finite unless CLI_INF
+ *             ("inf" then allowed) or CLI_NAN ("nan" then gives NaN), in [min, max] (CLI_GT_MIN,
+ * CLI_LT_MAX: open ends; -HUGE_VAL / HUGE_VAL: none)   "not a number", "not a finite number" (nan,
+ * inf), "must be greater than 0 and at most 0.5" ranges    LO, LO:HI or LO:HI:STEP of u64s, LO <=
+ * HI, STEP >= 1 choices   one of a NULL-terminated list; returns its index "must be exact, approx
+ * or auto" No blanks, no hexadecimal, no trailing text anywhere.
+ *
+ * Options (cli_*_arg): on error "PROG: OPTION VALUE: REASON", then "Try
+ * 'PROG --help'", exit 2.  KEY=VALUE parameters (cli_kv_parse): the error
+ * "KEY=VALUE: REASON" in a tk_error_t, as the library's parameter errors. */
+#define CLI_WHY_MAX 160
+#define CLI_GT_MIN 1u /* decimals: value > min (not >=) */
+#define CLI_LT_MAX 2u /* decimals: value < max (not <=) */
+#define CLI_INF 4u    /* decimals: "inf" (and overflow) allowed */
+#define CLI_NAN 8u    /* decimals: "nan" allowed, as NaN (data: the caller judges) */
+
+typedef struct cli_range {
+    uint64_t lo, hi, step;
+} cli_range_t;
+
+int cli_parse_int(const char *s, int64_t min, int64_t max, int64_t *v, char *why);
+int cli_parse_u64(const char *s, uint64_t *v, char *why);
+int cli_parse_double(const char *s, double min, double max, unsigned flags, double *v, char *why);
+int cli_parse_range(const char *s, cli_range_t *r, char *why);
+/* A size in bytes: a decimal >= 0 with an optional K, M, G or T (powers
+ * of 1024) and an optional B ("512M", "1.5GB"); 2^64 and beyond give 0 (no
+ * limit: the meaning of 0 in TOPOKIT_MEMORY_LIMIT). */
+int cli_parse_size(const char *s, uint64_t *v, char *why);
+int cli_parse_choice(const char *s, const char *const choices[], char *why);
+uint64_t cli_range_count(const cli_range_t *r); /* values LO, LO+STEP, ... <= HI */
+uint64_t cli_range_last(const cli_range_t *r);  /* the largest of them */
+
 int64_t cli_int_arg(const char *option, const char *s, int64_t min, int64_t max);
 uint64_t cli_u64_arg(const char *option, const char *s);
+double cli_double_arg(const char *option, const char *s, double min, double max, unsigned flags);
+int cli_choice_arg(const char *option, const char *s, const char *const choices[]);
+/* The same diagnostic for a check of the tool's own ("--pair 3,3: ..."). */
+void cli_arg_fail(const char *option, const char *value, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4), noreturn));
+
+/* KEY=VALUE lists: `keys` ends with a NULL key; each word must name one of
+ * them, once.  Kinds: CLI_KV_RANGE (range, default kept when not given),
+ * CLI_KV_DOUBLE (value in [min, max] with flags), CLI_KV_STR (text only).
+ * On return given/text tell what was given.  `known` lists the keys for the
+ * "unknown parameter" message.  0, or -1 with err (TK_EINVAL) set. */
+enum { CLI_KV_RANGE, CLI_KV_DOUBLE, CLI_KV_STR };
+typedef struct cli_kv {
+    const char *key;
+    int kind;
+    cli_range_t range; /* CLI_KV_RANGE: the value (preset: the default) */
+    double min, max;   /* CLI_KV_DOUBLE: bounds and flags              */
+    unsigned flags;
+    double value;     /* CLI_KV_DOUBLE: the value                     */
+    const char *text; /* the value as given (NULL: not given)         */
+    int given;
+} cli_kv_t;
+int cli_kv_parse(int nwords, char *const words[], cli_kv_t *keys, const char *known,
+                 tk_error_t *err);
+/* Is s a KEY=VALUE word (a KEY of letters, then '=')? */
+int cli_is_kv(const char *s);
 
 /* Memory limit for readers and generators: TOPOKIT_MEMORY_LIMIT (bytes with
  * optional K/M/G/T suffix, 0 = none) or the machine's physical memory. */
@@ -54,6 +120,29 @@ uint64_t cli_mem_limit(void);
 FILE *cli_open_input(const char *path, const char **name);
 void cli_close_input(FILE *fp);
 
+/* Text tables, line by line: cli_lines_open (NULL or "-" = stdin; 0, or -1
+ * with "PROG: PATH: strerror" printed), then cli_lines_next until it returns
+ * 0 (end of input) or -1 (read error, printed); each line comes without
+ * its trailing CR/LF, numbered from 1 for cli_lines_error ("PROG:
+ * NAME:LINE: message"). */
+typedef struct cli_lines {
+    FILE *fp;
+    const char *name; /* "<stdin>" or the path */
+    char *line;       /* the current line     */
+    size_t len, cap;
+    long lineno;
+} cli_lines_t;
+int cli_lines_open(cli_lines_t *L, const char *path);
+int cli_lines_next(cli_lines_t *L);
+void cli_lines_close(cli_lines_t *L);
+void cli_lines_error(const cli_lines_t *L, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Split a TSV line in place at every tab (empty fields kept): the number of
+ * fields, or -1 when there are more than max. */
+int cli_split_tabs(char *line, char **fields, int max);
+/* Index of the first field equal to name, or -1. */
+int cli_field_index(char *const *fields, int n, const char *name);
+
 /* Output with atomic replace: NULL or "-" is stdout; otherwise a temporary
  * file in the same directory renamed over PATH by cli_out_commit.  A failed
  * run calls cli_out_abort and leaves nothing behind. */
@@ -61,10 +150,16 @@ typedef struct cli_out {
     FILE *fp;
     char *path;
     char *tmp;
+    char *mem; /* held standard output (cli_out_open_held) */
+    size_t memlen;
+    int held;
 } cli_out_t;
 
 int cli_out_open(cli_out_t *o, const char *path); /* 0 ok, else printed error */
-int cli_out_commit(cli_out_t *o);                 /* 0 ok, else printed error */
+/* The same, but standard output too is written only by cli_out_commit (held
+ * in memory until then), so a failed run prints nothing at all. */
+int cli_out_open_held(cli_out_t *o, const char *path);
+int cli_out_commit(cli_out_t *o); /* 0 ok, else printed error */
 void cli_out_abort(cli_out_t *o);
 
 /* Progress messages on stderr: enabled when stderr is a terminal or forced
@@ -72,16 +167,27 @@ void cli_out_abort(cli_out_t *o);
 void cli_progress_enable(int force);
 void cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* ------------------------------------------------------------------------
+ * Numbers and result rows (row.c). */
+
 /* Format a distance-like value: TK_INF prints "inf". */
 void cli_print_int_or_inf(FILE *fp, int64_t v, int64_t inf);
-/* Print a double with 17 significant digits trimmed ("%.17g" round-trip) or
- * "inf". */
+/* The shortest "%.*g" form of v, from min_digits significant digits up to
+ * 17, that reads back as the same double; "inf", "-inf", "nan".  min_digits
+ * 15 is the form of every tool (cli_print_double: 100 prints as 100); 1
+ * gives the fewest digits, so 100 prints as 1e+02 (topo-bounds' decimal
+ * columns).  Returns buf (32 bytes are enough). */
+const char *cli_format_double(char *buf, size_t len, double v, int min_digits);
+/* cli_format_double(v, 15) on fp. */
 void cli_print_double(FILE *fp, double v);
 /* Name of a graph in result rows: its spec when non-empty, else
  * "INPUT#INDEX" (e.g. "<stdin>#3"); INDEX is 1-based within the input.
  * Tabs and newlines in the spec are replaced by spaces.  Returns buf. */
 const char *cli_graph_name(const tk_graph_t *g, const char *input, long index, char *buf,
                            size_t len);
+/* The tail of an arc (CSR: the switch whose arc range holds it), by
+ * binary search over g->off: O(log n). */
+tk_id_t cli_arc_tail(const tk_graph_t *g, int64_t arc);
 /* --threads N: set the OpenMP thread count (N >= 1); results never depend
  * on it.  0 leaves the runtime default (OMP_NUM_THREADS). */
 void cli_set_threads(int n);
@@ -131,19 +237,44 @@ void cli_print_json_string(FILE *fp, const char *s);
  *   cli_row_begin(&r, fp, json);
  *   cli_cell_str(&r, "name", name); cli_cell_int(&r, "n", n, TK_INF); ...
  *   cli_row_end(&r);
- * TSV mode ignores the names (print the header line yourself, once); JSON
- * mode writes strings quoted, numbers bare, infinities as "inf" and a
- * missing value ("-" given to cli_cell_str) as null. */
+ * TSV mode ignores the names (print the header line yourself, once).  JSON
+ * mode writes strings quoted and numbers bare; the cells say what the rest
+ * becomes:
+ *   cell          TSV                  JSON
+ *   str           text                 "text"; "-" (missing) is null
+ *   text          text                 "text", always a string
+ *   null          -                    null
+ *   bool          1 / 0                true / false
+ *   int           digits; >= inf: inf  number; >= inf: "inf" (inf <= 0: none)
+ *   u64, u128     digits               number
+ *   double        cli_print_double     number; infinities "inf"/"-inf", NaN null
+ *   num           text                 text (a number formatted by the caller)
+ * A JSON value can hold arrays and objects: cli_cell_open(r, name, '[' or
+ * '{') starts one (name NULL inside arrays, for the cells too),
+ * cli_cell_close ends it, cli_row_end ends any still open.  TSV rows are
+ * flat: there open and close do nothing (tools write TSV and JSON shapes
+ * differently where they differ, e.g. one TSV row per array element). */
+#define CLI_ROW_DEPTH 8
 typedef struct cli_row {
     FILE *fp;
     int json;
-    int cells;
+    int depth;                 /* JSON arrays/objects open in the row  */
+    int lost;                  /* opened beyond CLI_ROW_DEPTH (a bug)   */
+    int cells[CLI_ROW_DEPTH];  /* cells written at each depth           */
+    char close[CLI_ROW_DEPTH]; /* ']' or '}' closing each depth         */
 } cli_row_t;
 void cli_row_begin(cli_row_t *r, FILE *fp, int json);
 void cli_cell_str(cli_row_t *r, const char *name, const char *v);
-/* v >= inf (when inf > 0) prints as inf */
+void cli_cell_text(cli_row_t *r, const char *name, const char *v);
+void cli_cell_null(cli_row_t *r, const char *name);
+void cli_cell_bool(cli_row_t *r, const char *name, int v);
 void cli_cell_int(cli_row_t *r, const char *name, int64_t v, int64_t inf);
+void cli_cell_u64(cli_row_t *r, const char *name, uint64_t v);
+void cli_cell_u128(cli_row_t *r, const char *name, unsigned __int128 v);
 void cli_cell_double(cli_row_t *r, const char *name, double v);
+void cli_cell_num(cli_row_t *r, const char *name, const char *text);
+void cli_cell_open(cli_row_t *r, const char *name, int bracket);
+void cli_cell_close(cli_row_t *r);
 void cli_row_end(cli_row_t *r);
 
 /* Turn off GSL's default error handler (which prints and aborts) for the

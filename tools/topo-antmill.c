@@ -1,6 +1,7 @@
 /*
  * topo-antmill - Hamiltonian cycles with unique shortest paths up to delta
- * (seed 000), their verification, and the (H, lambda)-Ant-mill pattern
+ * (the Ant Mill paper: an adverse traffic pattern for networks on random
+ * regular graphs), their verification, and the (H, lambda)-Ant-mill pattern
  * files.  See topo-antmill(1).
  */
 #include <config.h>
@@ -52,10 +53,10 @@ typedef struct args {
 static void help(void)
 {
     printf("usage: %s\n\n", usage);
-    fputs("Ant Mill (seed 000): a Hamiltonian cycle x_0..x_{n-1} of the topology whose\n"
-          "windows x_i..x_{i+delta} all have D(x_i, x_{i+delta}) = delta and a unique\n"
-          "shortest path, by randomized rotation-extension with backtracking; one TSV\n"
-          "row per graph with the columns\n"
+    fputs("Ant Mill: a Hamiltonian cycle x_0..x_{n-1} of the topology whose windows\n"
+          "x_i..x_{i+delta} all have D(x_i, x_{i+delta}) = delta and a unique shortest\n"
+          "path (the adverse pattern of the Ant Mill paper), by randomized\n"
+          "rotation-extension with backtracking; one TSV row per graph with the columns\n"
           "  name n delta lambda radius diameter avg_distance servers throughput_bound\n"
           "  slowdown uniform_min_throughput uniform_ratio adverse time\n\n"
           "Options:\n"
@@ -94,6 +95,21 @@ enum {
     OPT_VERSION
 };
 
+/* -o and -P: which outputs go where. */
+static void check_outputs(args_t *a)
+{
+    if (a->lambda_all && !a->pattern)
+        cli_usage_fail(usage, "--lambda all needs -P PREFIX");
+    if (a->lambda_all && strcmp(a->pattern, "-") == 0)
+        cli_usage_fail(usage, "--lambda all needs a file PREFIX, not '-'");
+    if (a->output && a->pattern && strcmp(a->output, "-") == 0 && strcmp(a->pattern, "-") == 0)
+        cli_usage_fail(usage, "-o - and -P - cannot both use standard output");
+    /* -o - or -P -: that file is the standard output, and the row is not
+     * printed */
+    a->no_row =
+        (a->output && strcmp(a->output, "-") == 0) || (a->pattern && strcmp(a->pattern, "-") == 0);
+}
+
 static void parse_args(int argc, char **argv, args_t *a)
 {
     static const struct option longopts[] = {
@@ -114,6 +130,8 @@ static void parse_args(int argc, char **argv, args_t *a)
         {NULL, 0, NULL, 0},
     };
     int c, modes = 0;
+    int64_t v;
+    char why[CLI_WHY_MAX];
 
     memset(a, 0, sizeof *a);
     a->seed = 1;
@@ -140,20 +158,17 @@ static void parse_args(int argc, char **argv, args_t *a)
         case OPT_LAMBDA:
             if (strcmp(optarg, "all") == 0)
                 a->lambda_all = 1;
+            else if (cli_parse_int(optarg, 1, INT32_MAX - 1, &v, why))
+                cli_arg_fail("--lambda", optarg, "%s, or all", why);
             else
-                a->lambda = (int32_t)cli_int_arg("--lambda", optarg, 1, INT32_MAX - 1);
+                a->lambda = (int32_t)v;
             break;
         case 's':
             a->seed = cli_u64_arg("--seed", optarg);
             break;
-        case OPT_BUDGET: {
-            char *end;
-            double b = strtod(optarg, &end);
-            if (*optarg == '\0' || *end != '\0' || !(b >= 0) || b > 1e9)
-                cli_usage_fail(usage, "invalid value '%s' for --budget: want seconds >= 0", optarg);
-            a->budget = b;
+        case OPT_BUDGET:
+            a->budget = cli_double_arg("--budget", optarg, 0, 1e9, 0);
             break;
-        }
         case OPT_NOUNI:
             a->no_uniform = 1;
             break;
@@ -180,16 +195,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         cli_usage_fail(usage, "--delta, --max-delta, --hat and --verify exclude each other");
     if (modes == 0)
         a->maxdelta = 1;
-    if (a->lambda_all && !a->pattern)
-        cli_usage_fail(usage, "--lambda all needs -P PREFIX");
-    if (a->lambda_all && strcmp(a->pattern, "-") == 0)
-        cli_usage_fail(usage, "--lambda all needs a file PREFIX, not '-'");
-    if (a->output && a->pattern && strcmp(a->output, "-") == 0 && strcmp(a->pattern, "-") == 0)
-        cli_usage_fail(usage, "-o - and -P - cannot both use standard output");
-    /* -o - or -P -: that file is the standard output, and the row is not
-     * printed */
-    a->no_row =
-        (a->output && strcmp(a->output, "-") == 0) || (a->pattern && strcmp(a->pattern, "-") == 0);
+    check_outputs(a);
     if (argc - optind > 1)
         cli_usage_fail(usage, "one TOPOLOGY operand at most");
     a->input = optind < argc ? argv[optind] : NULL;
@@ -201,7 +207,6 @@ typedef struct result {
     int32_t lambda;
     tk_dist_summary_t ds;
     double uniform; /* NAN when skipped */
-    double seconds;
 } result_t;
 
 /* Uniform min throughput per server: topo-load's default pattern under
@@ -247,55 +252,25 @@ done:
     return rc;
 }
 
+/* The cycle of --delta D, --hat or --max-delta (raised up to the radius,
+ * which bounds every cycle's delta). */
 static int find_cycle(const args_t *a, const tk_graph_t *g, result_t *res)
 {
     tk_error_t err;
     tk_antmill_opts_t o;
-    tk_antmill_stats_t st;
-    struct timespec t0, t;
-    tk_id_t *c2 = NULL;
-    int32_t d;
 
     tk_error_clear(&err);
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     memset(&o, 0, sizeof o);
     o.seed = a->seed;
     o.budget = a->budget;
     o.mem_limit = a->mem;
     o.threads = a->threads;
     o.delta = a->hat || a->maxdelta ? 0 : a->delta;
-    if (tk_antmill_search(g, &o, res->cycle, &st, &err) ||
-        tk_antmill_verify(g, res->cycle, g->n, NULL, NULL, &res->delta, &err)) {
+    if (tk_antmill_max_delta(g, &o, a->maxdelta ? res->ds.radius : 0, res->cycle, &res->delta, NULL,
+                             &err)) {
         cli_error(&err);
         return 1;
     }
-    if (!a->maxdelta)
-        return 0;
-    c2 = malloc((size_t)g->n * sizeof *c2);
-    if (!c2) {
-        cli_errorf("out of memory");
-        return 1;
-    }
-    /* Every cycle of an undirected graph of girth g has delta >= (g-1)/2;
-     * raise delta one by one up to the radius (an upper bound). */
-    for (d = res->delta + 1; d <= res->ds.radius && d < g->n; d = res->delta + 1) {
-        clock_gettime(CLOCK_MONOTONIC, &t);
-        double used = (double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec);
-        if (a->budget > 0 && used >= a->budget)
-            break;
-        o.delta = d;
-        o.budget = a->budget > 0 ? a->budget - used : 0;
-        tk_error_clear(&err);
-        if (tk_antmill_search(g, &o, c2, &st, &err) != TK_OK)
-            break;
-        if (tk_antmill_verify(g, c2, g->n, NULL, NULL, &res->delta, &err)) {
-            cli_error(&err);
-            free(c2);
-            return 1;
-        }
-        memcpy(res->cycle, c2, (size_t)g->n * sizeof *c2);
-    }
-    free(c2);
     return 0;
 }
 
@@ -353,7 +328,7 @@ static int write_pattern(const args_t *a, const tk_graph_t *g, const result_t *r
     return cli_out_commit(&out) ? 1 : 0;
 }
 
-static double am_seconds_since(const struct timespec *t0)
+static double seconds_since(const struct timespec *t0)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -367,51 +342,76 @@ static void print_header(FILE *fp)
           fp);
 }
 
-static int process(args_t *a, const tk_graph_t *g, const char *input, long index)
+/* Everything of one graph before its outputs: distances, the cycle (found
+ * or read), lambda, the uniform throughput.  0, or 1 with the error
+ * printed. */
+static int compute(const args_t *a, const tk_graph_t *g, const char *name, result_t *res)
 {
     tk_error_t err;
     tk_dist_opts_t dopts;
-    result_t res;
-    char name[1024];
-    int rc = 1;
-    struct timespec t0;
-    double p, d;
-    cli_out_t out = {0};
 
-    memset(&res, 0, sizeof res);
-    res.uniform = NAN;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     tk_error_clear(&err);
-    cli_graph_name(g, input, index, name, sizeof name);
     memset(&dopts, 0, sizeof dopts);
     dopts.threads = a->threads;
-    if (tk_dist_summary(g, &dopts, &res.ds, &err)) {
+    if (tk_dist_summary(g, &dopts, &res->ds, &err)) {
         cli_error(&err);
         return 1;
     }
-    if (!res.ds.connected) {
+    if (!res->ds.connected) {
         cli_errorf("%s: the topology is not %sconnected: no Hamiltonian cycle", name,
                    g->directed ? "strongly " : "");
-        goto done;
+        return 1;
     }
-    res.cycle = malloc((size_t)g->n * sizeof *res.cycle);
-    if (!res.cycle) {
+    res->cycle = malloc((size_t)g->n * sizeof *res->cycle);
+    if (!res->cycle) {
         cli_errorf("out of memory");
-        goto done;
+        return 1;
     }
-    if (a->verify ? read_cycle(a, g, &res) : find_cycle(a, g, &res))
-        goto done;
-    res.lambda = a->lambda ? a->lambda : (res.delta > 0 ? res.delta : 1);
-    if (res.lambda >= g->n) {
-        cli_errorf("--lambda %" PRId32 ": must be less than n=%" PRId32, res.lambda, g->n);
-        goto done;
+    if (a->verify ? read_cycle(a, g, res) : find_cycle(a, g, res))
+        return 1;
+    res->lambda = a->lambda ? a->lambda : (res->delta > 0 ? res->delta : 1);
+    if (res->lambda >= g->n) {
+        cli_errorf("--lambda %" PRId32 ": must be less than n=%" PRId32, res->lambda, g->n);
+        return 1;
     }
-    p = (double)tk_graph_total_servers(g) / (double)g->n;
-    if (p < 1)
-        p = 1;
-    if (!a->no_uniform && !a->no_row && uniform_throughput(a, g, &res.uniform))
-        goto done;
-    /* outputs: cycle, patterns, then the row */
+    if (!a->no_uniform && !a->no_row && uniform_throughput(a, g, &res->uniform))
+        return 1;
+    return 0;
+}
+
+/* -P: one pattern file, or with --lambda all PREFIX.L.pat for L = 1..delta. */
+static int write_patterns(const args_t *a, const tk_graph_t *g, const result_t *res)
+{
+    if (!a->lambda_all)
+        return write_pattern(a, g, res, res->lambda, a->pattern);
+    if (res->delta < 1) {
+        cli_errorf("--lambda all: the cycle has delta 0");
+        return 1;
+    }
+    for (int32_t L = 1; L <= res->delta; L++) {
+        size_t len = strlen(a->pattern) + 32;
+        char *path = malloc(len);
+        int r;
+        if (!path) {
+            cli_errorf("out of memory");
+            return 1;
+        }
+        snprintf(path, len, "%s.%" PRId32 ".pat", a->pattern, L);
+        r = write_pattern(a, g, res, L, path);
+        free(path);
+        if (r)
+            return 1;
+    }
+    return 0;
+}
+
+/* The files: -o CYCLE (committed only when the patterns are written too)
+ * and -P. */
+static int write_files(const args_t *a, const tk_graph_t *g, const result_t *res)
+{
+    tk_error_t err;
+    cli_out_t out;
+
     if (a->output) {
         char comment[128];
         snprintf(comment, sizeof comment, "seed %" PRIu64 "%s", a->seed,
@@ -419,90 +419,83 @@ static int process(args_t *a, const tk_graph_t *g, const char *input, long index
                  : a->hat  ? " (H-hat)"
                            : "");
         if (cli_out_open(&out, a->output))
-            goto done;
-        if (tk_cycle_write(out.fp, g, res.cycle, res.delta, comment, &err)) {
+            return 1;
+        if (tk_cycle_write(out.fp, g, res->cycle, res->delta, comment, &err)) {
             cli_error(&err);
             cli_out_abort(&out);
-            goto done;
+            return 1;
         }
     }
-    if (a->pattern) {
-        if (a->lambda_all) {
-            if (res.delta < 1) {
-                cli_errorf("--lambda all: the cycle has delta 0");
-                goto abort;
-            }
-            for (int32_t L = 1; L <= res.delta; L++) {
-                size_t len = strlen(a->pattern) + 32;
-                char *path = malloc(len);
-                if (!path) {
-                    cli_errorf("out of memory");
-                    goto abort;
-                }
-                snprintf(path, len, "%s.%" PRId32 ".pat", a->pattern, L);
-                int r = write_pattern(a, g, &res, L, path);
-                free(path);
-                if (r)
-                    goto abort;
-            }
-        } else if (write_pattern(a, g, &res, res.lambda, a->pattern)) {
-            goto abort;
-        }
+    if (a->pattern && write_patterns(a, g, res)) {
+        if (a->output)
+            cli_out_abort(&out);
+        return 1;
     }
-    if (a->output && cli_out_commit(&out))
-        goto done;
-    if (a->no_row) {
+    return a->output && cli_out_commit(&out) ? 1 : 0;
+}
+
+/* The row of one graph: the cycle and the bounds of the Ant Mill pattern
+ * (throughput_bound = 1 / (p lambda) under minimal routing, Remark 1 of the
+ * Ant Mill paper) against the uniform load. */
+static void print_row(const args_t *a, const tk_graph_t *g, const char *name, const result_t *res,
+                      const struct timespec *t0)
+{
+    double p = (double)tk_graph_total_servers(g) / (double)g->n;
+    double d = (double)g->m / (double)g->n; /* (out-)degree */
+    double bound;
+    char secs[32];
+    cli_row_t row;
+
+    if (p < 1)
+        p = 1;
+    bound = 1.0 / (p * res->lambda);
+    if (bound > 1)
+        bound = 1;
+    cli_row_begin(&row, stdout, a->json);
+    cli_cell_str(&row, "name", name);
+    cli_cell_int(&row, "n", g->n, 0);
+    cli_cell_int(&row, "delta", res->delta, 0);
+    cli_cell_int(&row, "lambda", res->lambda, 0);
+    cli_cell_int(&row, "radius", res->ds.radius, TK_INF);
+    cli_cell_int(&row, "diameter", res->ds.diameter, TK_INF);
+    cli_cell_double(&row, "avg_distance", res->ds.avg_distance);
+    cli_cell_double(&row, "servers", p);
+    cli_cell_double(&row, "throughput_bound", bound);
+    cli_cell_double(&row, "slowdown", d * res->lambda / res->ds.avg_distance);
+    if (isnan(res->uniform)) {
+        cli_cell_str(&row, "uniform_min_throughput", "-");
+        cli_cell_str(&row, "uniform_ratio", "-");
+        cli_cell_str(&row, "adverse", "-");
+    } else {
+        cli_cell_double(&row, "uniform_min_throughput", res->uniform);
+        cli_cell_double(&row, "uniform_ratio", res->uniform / bound);
+        cli_cell_str(&row, "adverse", 2 * bound < res->uniform ? "yes" : "no");
+    }
+    snprintf(secs, sizeof secs, "%.3f", seconds_since(t0));
+    cli_cell_num(&row, "time", secs);
+    cli_row_end(&row);
+}
+
+static int process(args_t *a, const tk_graph_t *g, const char *input, long index)
+{
+    result_t res;
+    char name[1024];
+    struct timespec t0;
+    int rc = 1;
+
+    memset(&res, 0, sizeof res);
+    res.uniform = NAN;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    cli_graph_name(g, input, index, name, sizeof name);
+    if (compute(a, g, name, &res) == 0 && write_files(a, g, &res) == 0) {
         rc = 0;
-        goto done;
-    }
-    if (!a->header_done) {
-        if (!a->json)
-            print_header(stdout);
-        a->header_done = 1;
-    }
-    d = (double)g->m / (double)g->n; /* (out-)degree */
-    {
-        double bound = 1.0 / (p * res.lambda);
-        if (bound > 1)
-            bound = 1;
-        cli_row_t row;
-        char secs[32];
-        cli_row_begin(&row, stdout, a->json);
-        cli_cell_str(&row, "name", name);
-        cli_cell_int(&row, "n", g->n, 0);
-        cli_cell_int(&row, "delta", res.delta, 0);
-        cli_cell_int(&row, "lambda", res.lambda, 0);
-        cli_cell_int(&row, "radius", res.ds.radius, TK_INF);
-        cli_cell_int(&row, "diameter", res.ds.diameter, TK_INF);
-        cli_cell_double(&row, "avg_distance", res.ds.avg_distance);
-        cli_cell_double(&row, "servers", p);
-        cli_cell_double(&row, "throughput_bound", bound);
-        cli_cell_double(&row, "slowdown", d * res.lambda / res.ds.avg_distance);
-        if (isnan(res.uniform)) {
-            cli_cell_str(&row, "uniform_min_throughput", "-");
-            cli_cell_str(&row, "uniform_ratio", "-");
-            cli_cell_str(&row, "adverse", "-");
-        } else {
-            cli_cell_double(&row, "uniform_min_throughput", res.uniform);
-            cli_cell_double(&row, "uniform_ratio", res.uniform / bound);
-            cli_cell_str(&row, "adverse", 2 * bound < res.uniform ? "yes" : "no");
+        if (!a->no_row) { /* -o - or -P -: stdout holds that file */
+            if (!a->header_done && !a->json)
+                print_header(stdout);
+            a->header_done = 1;
+            print_row(a, g, name, &res, &t0);
         }
-        snprintf(secs, sizeof secs, "%.3f", am_seconds_since(&t0));
-        if (a->json) { /* a number, not a string */
-            fputs(",\"time\":", stdout);
-            fputs(secs, stdout);
-        } else {
-            fputc('\t', stdout);
-            fputs(secs, stdout);
-        }
-        cli_row_end(&row);
     }
-    rc = 0;
-    goto done;
-abort:
-    if (a->output)
-        cli_out_abort(&out);
-done:
     free(res.cycle);
     tk_dist_summary_destroy(&res.ds);
     return rc;
@@ -529,23 +522,28 @@ static int each(void *ctx, tk_graph_t *g, const char *input, long index)
     return r ? CLI_EACH_FAILED : CLI_EACH_OK;
 }
 
+/* Every graph of the input, or with -o, -P or --verify its only graph. */
+static int run(args_t *a)
+{
+    int rc;
+
+    cli_set_threads(a->threads);
+    a->mem = cli_mem_limit();
+    rc = cli_each_graph(a->input, a->mem, NULL, each, a);
+    if (a->only) {
+        if (!rc && !a->failed && process(a, a->only, a->only_input, 1))
+            rc = 1;
+        tk_graph_free(a->only);
+        free(a->only_input);
+    }
+    return rc || a->failed ? CLI_EXIT_DATA : CLI_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     args_t a;
-    int rc;
 
     cli_set_prog("topo-antmill");
     parse_args(argc, argv, &a);
-    cli_set_threads(a.threads);
-    a.mem = cli_mem_limit();
-    rc = cli_each_graph(a.input, a.mem, NULL, each, &a);
-    if (a.only) {
-        if (!rc && !a.failed && process(&a, a.only, a.only_input, 1))
-            rc = 1;
-        tk_graph_free(a.only);
-        free(a.only_input);
-    }
-    if (a.failed)
-        rc = 1;
-    return rc ? CLI_EXIT_DATA : CLI_EXIT_OK;
+    return run(&a);
 }

@@ -122,14 +122,6 @@ static void parse_args(int argc, char **argv, args_t *a)
     }
 }
 
-static void print_order(FILE *fp, const tk_auto_t *r, int json)
-{
-    if (r->order_exact)
-        fprintf(fp, "%" PRIu64, r->order);
-    else
-        fprintf(fp, json ? "\"%.15ge%+d\"" : "%.15ge%+d", r->order_mant, r->order_exp10);
-}
-
 static void print_header(FILE *fp, args_t *a)
 {
     if (a->header_done)
@@ -145,51 +137,69 @@ static void print_header(FILE *fp, args_t *a)
               fp);
 }
 
+/* The group of one graph: TSV columns, or a JSON object that adds the
+ * search size (and the orbit array with --orbits). */
+static void group_cells(cli_row_t *row, const tk_auto_t *r)
+{
+    char buf[64];
+
+    if (r->order_exact) {
+        cli_cell_u64(row, "group_order", r->order);
+    } else { /* mantissa and exponent: a string in JSON */
+        snprintf(buf, sizeof buf, "%.15ge%+d", r->order_mant, r->order_exp10);
+        cli_cell_text(row, "group_order", buf);
+    }
+    cli_cell_int(row, "vertex_orbits", r->norbits, 0);
+    cli_cell_int(row, "arc_orbits", r->arc_orbits, 0);
+    cli_cell_bool(row, "vertex_transitive", r->vertex_transitive);
+    cli_cell_bool(row, "arc_transitive", r->arc_transitive);
+    snprintf(buf, sizeof buf, "%016" PRIx64, r->canon_hash);
+    cli_cell_text(row, "canonical_hash", buf);
+}
+
 static void print_row(FILE *fp, const args_t *a, const char *name, const tk_graph_t *g,
                       const tk_auto_t *r)
 {
+    static const char *const group_cols[] = {"group_order",    "vertex_orbits",
+                                             "arc_orbits",     "vertex_transitive",
+                                             "arc_transitive", "canonical_hash"};
     const int done = r->status == TK_AUTO_DONE;
+    cli_row_t row;
+
     if (a->orbits && !a->json) {
-        for (int64_t v = 0; v < g->n; v++)
-            fprintf(fp, "%s\t%" PRId64 "\t%" PRId32 "\n", name, v, r->orbit[v]);
-        return;
-    }
-    if (!a->json) {
-        fprintf(fp, "%s\t%" PRId64 "\t", name, (int64_t)g->n);
-        if (!done) {
-            fputs("unknown\tunknown\tunknown\tunknown\tunknown\tunknown\n", fp);
-            return;
+        for (int64_t v = 0; v < g->n; v++) {
+            cli_row_begin(&row, fp, 0);
+            cli_cell_text(&row, "name", name);
+            cli_cell_int(&row, "switch", v, 0);
+            cli_cell_int(&row, "orbit", r->orbit[v], 0);
+            cli_row_end(&row);
         }
-        print_order(fp, r, 0);
-        fprintf(fp, "\t%" PRId64 "\t%" PRId64 "\t%d\t%d\t%016" PRIx64 "\n", r->norbits,
-                r->arc_orbits, r->vertex_transitive, r->arc_transitive, r->canon_hash);
         return;
     }
-    fputs("{\"name\":", fp);
-    cli_print_json_string(fp, name);
-    fprintf(fp, ",\"n\":%" PRId64 ",\"complete\":%s", (int64_t)g->n, done ? "true" : "false");
-    if (done) {
-        fputs(",\"group_order\":", fp);
-        print_order(fp, r, 1);
-        fprintf(fp,
-                ",\"vertex_orbits\":%" PRId64 ",\"arc_orbits\":%" PRId64
-                ",\"vertex_transitive\":%s,\"arc_transitive\":%s,\"canonical_hash\":\"%016" PRIx64
-                "\"",
-                r->norbits, r->arc_orbits, r->vertex_transitive ? "true" : "false",
-                r->arc_transitive ? "true" : "false", r->canon_hash);
-    } else {
-        fputs(",\"group_order\":null,\"vertex_orbits\":null,\"arc_orbits\":null"
-              ",\"vertex_transitive\":null,\"arc_transitive\":null,\"canonical_hash\":null",
-              fp);
+    cli_row_begin(&row, fp, a->json);
+    cli_cell_text(&row, "name", name);
+    cli_cell_int(&row, "n", g->n, 0);
+    if (a->json)
+        cli_cell_bool(&row, "complete", done);
+    if (done)
+        group_cells(&row, r);
+    else /* the search was capped */
+        for (int i = 0; i < 6; i++)
+            if (a->json)
+                cli_cell_null(&row, group_cols[i]);
+            else
+                cli_cell_text(&row, group_cols[i], "unknown");
+    if (a->json) {
+        cli_cell_u64(&row, "search_nodes", r->nodes);
+        cli_cell_int(&row, "generators", r->ngenerators, 0);
+        if (a->orbits) {
+            cli_cell_open(&row, "orbit", '[');
+            for (int64_t v = 0; v < g->n; v++)
+                cli_cell_int(&row, NULL, r->orbit[v], 0);
+            cli_cell_close(&row);
+        }
     }
-    fprintf(fp, ",\"search_nodes\":%lu,\"generators\":%d", r->nodes, r->ngenerators);
-    if (a->orbits) {
-        fputs(",\"orbit\":[", fp);
-        for (int64_t v = 0; v < g->n; v++)
-            fprintf(fp, "%s%" PRId32, v ? "," : "", r->orbit[v]);
-        fputc(']', fp);
-    }
-    fputs("}\n", fp);
+    cli_row_end(&row);
 }
 
 static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input, long index,
@@ -204,8 +214,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     cli_progress("%s: graph %ld: n=%" PRId64 ": automorphisms", input, index, (int64_t)g->n);
     tk_error_clear(&err);
     if (tk_auto_compute(g, &opts, &r, &err) != TK_OK) {
-        cli_errorf("%s: graph %ld: %s", input, index,
-                   err.msg[0] ? err.msg : tk_status_str(err.code));
+        cli_graph_error(input, index, &err);
         return 1;
     }
     print_header(out, a);

@@ -6,7 +6,6 @@
  */
 #include <config.h>
 
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -73,19 +72,9 @@ enum {
     OPT_VERSION
 };
 
-static double double_arg(const char *option, const char *s, double min, double max)
-{
-    char *end;
-    double v;
-
-    errno = 0;
-    v = strtod(s, &end);
-    if (end == s || *end || errno || !(v >= min && v <= max)) {
-        cli_errorf("invalid value '%s' for %s: need a number in [%g, %g]", s, option, min, max);
-        exit(CLI_EXIT_USAGE);
-    }
-    return v;
-}
+static const char *const solver_names[] = {"auto", "dense", "lanczos", "cholmod", NULL};
+static const tk_eig_solver_t solver_ids[] = {TK_EIG_AUTO, TK_EIG_DENSE, TK_EIG_LANCZOS,
+                                             TK_EIG_CHOLMOD};
 
 static void parse_args(int argc, char **argv, args_t *a)
 {
@@ -114,19 +103,10 @@ static void parse_args(int argc, char **argv, args_t *a)
             a->json = 1;
             break;
         case OPT_SOLVER:
-            if (!strcmp(optarg, "auto"))
-                a->so.solver = TK_EIG_AUTO;
-            else if (!strcmp(optarg, "dense"))
-                a->so.solver = TK_EIG_DENSE;
-            else if (!strcmp(optarg, "lanczos"))
-                a->so.solver = TK_EIG_LANCZOS;
-            else if (!strcmp(optarg, "cholmod"))
-                a->so.solver = TK_EIG_CHOLMOD;
-            else
-                cli_usage_fail(usage, "--solver %s: need auto, dense, lanczos or cholmod", optarg);
+            a->so.solver = solver_ids[cli_choice_arg("--solver", optarg, solver_names)];
             break;
         case OPT_TOL:
-            a->so.tol = double_arg("--tol", optarg, 1e-15, 1e-2);
+            a->so.tol = cli_double_arg("--tol", optarg, 1e-15, 1e-2, 0);
             break;
         case OPT_SYM:
             a->so.symmetrize = 1;
@@ -170,15 +150,19 @@ static void print_header(FILE *fp, args_t *a)
               fp);
 }
 
-/* A double, or "-" (TSV) / null (JSON) when NaN. */
-static void print_num(FILE *fp, double v, int json)
+/* A double: missing ("-", null) when NaN; integers in full, never "2e+03". */
+static void cell_num(cli_row_t *row, const char *name, double v)
 {
+    char buf[64];
+
     if (isnan(v))
-        fputs(json ? "null" : "-", fp);
-    else if (v == floor(v) && fabs(v) < 9007199254740992.0)
-        fprintf(fp, "%.0f", v); /* integers in full, never "2e+03" */
-    else
-        cli_print_double(fp, v);
+        cli_cell_null(row, name);
+    else if (v == floor(v) && fabs(v) < 9007199254740992.0) {
+        snprintf(buf, sizeof buf, "%.0f", v);
+        cli_cell_num(row, name, buf);
+    } else {
+        cli_cell_num(row, name, cli_format_double(buf, sizeof buf, v, 15));
+    }
 }
 
 static void print_row(FILE *fp, const args_t *a, const char *name, const tk_bisect_result_t *r)
@@ -187,47 +171,30 @@ static void print_row(FILE *fp, const args_t *a, const char *name, const tk_bise
     double vals[] = {r->lb, r->ub, r->ub - r->lb, r->lb / half, r->ub / half};
     static const char *keys[] = {"bisection_lb", "bisection_ub", "gap", "normalized_lb",
                                  "normalized_ub"};
-    int rok = isnan(r->ramanujan) ? -1 : r->adj_lambda <= r->ramanujan + 1e-9;
-    const char *method = tk_eig_solver_name(r->solver);
+    cli_row_t row;
 
-    if (a->json) {
-        fputs("{\"name\":", fp);
-        cli_print_json_string(fp, name);
-        fprintf(fp, ",\"n\":%" PRId64 ",\"links\":%" PRId64, r->n, r->links);
-        for (int i = 0; i < 5; i++) {
-            fprintf(fp, ",\"%s\":", keys[i]);
-            print_num(fp, vals[i], 1);
-        }
-        fprintf(fp, ",\"cut_links\":%" PRId64 ",\"lambda2\":", r->cut_links);
-        print_num(fp, r->lambda2, 1);
-        fprintf(fp, ",\"multiplicity\":%" PRId64 ",\"adj_lambda\":", r->multiplicity);
-        print_num(fp, r->adj_lambda, 1);
-        fputs(",\"ramanujan\":", fp);
-        print_num(fp, r->ramanujan, 1);
-        fprintf(fp, ",\"ramanujan_ok\":%s,\"method\":\"%s\",\"iterations\":%d",
-                rok < 0 ? "null"
-                : rok   ? "true"
-                        : "false",
-                method, r->iterations);
-        fputs(",\"factor_nnz\":", fp);
-        print_num(fp, r->factor_nnz, 1);
-        fputs(",\"factor_flops\":", fp);
-        print_num(fp, r->factor_flops, 1);
-        fputs("}\n", fp);
-        return;
+    cli_row_begin(&row, fp, a->json);
+    cli_cell_text(&row, "name", name);
+    cli_cell_int(&row, "n", r->n, 0);
+    cli_cell_int(&row, "links", r->links, 0);
+    for (int i = 0; i < 5; i++)
+        cell_num(&row, keys[i], vals[i]);
+    cli_cell_int(&row, "cut_links", r->cut_links, 0);
+    cell_num(&row, "lambda2", r->lambda2);
+    cli_cell_int(&row, "multiplicity", r->multiplicity, 0);
+    cell_num(&row, "adj_lambda", r->adj_lambda);
+    cell_num(&row, "ramanujan", r->ramanujan);
+    if (isnan(r->ramanujan))
+        cli_cell_null(&row, "ramanujan_ok");
+    else
+        cli_cell_bool(&row, "ramanujan_ok", r->adj_lambda <= r->ramanujan + 1e-9);
+    cli_cell_text(&row, "method", tk_eig_solver_name(r->solver));
+    if (a->json) { /* the solver's work: JSON only */
+        cli_cell_int(&row, "iterations", r->iterations, 0);
+        cell_num(&row, "factor_nnz", r->factor_nnz);
+        cell_num(&row, "factor_flops", r->factor_flops);
     }
-    fprintf(fp, "%s\t%" PRId64 "\t%" PRId64, name, r->n, r->links);
-    for (int i = 0; i < 5; i++) {
-        fputc('\t', fp);
-        print_num(fp, vals[i], 0);
-    }
-    fprintf(fp, "\t%" PRId64 "\t", r->cut_links);
-    print_num(fp, r->lambda2, 0);
-    fprintf(fp, "\t%" PRId64 "\t", r->multiplicity);
-    print_num(fp, r->adj_lambda, 0);
-    fputc('\t', fp);
-    print_num(fp, r->ramanujan, 0);
-    fprintf(fp, "\t%s\t%s\n", rok < 0 ? "-" : rok ? "1" : "0", method);
+    cli_row_end(&row);
 }
 
 static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input, long index)
@@ -241,8 +208,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     tk_error_clear(&err);
     if (tk_bisect(g, &a->so, &r, &err) != TK_OK) {
         tk_bisect_result_destroy(&r);
-        cli_errorf("%s: graph %ld: %s", input, index,
-                   err.msg[0] ? err.msg : tk_status_str(err.code));
+        cli_graph_error(input, index, &err);
         return 1;
     }
     print_header(out, a);

@@ -1,13 +1,14 @@
 /*
- * topo-bounds - theoretical bounds of regular topologies (seed 003 Lemmas
- * 1-4, 7, 9, 10; Moore; Cerf et al.; Singla et al.; Ant Mill, Valiant and
- * Dragonfly bounds of seeds 000 and 004): for parameter sweeps, for the
- * graphs of the inputs, or joined with measured values from topo-dist /
- * topo-ksp.  See topo-bounds(1).
+ * topo-bounds - theoretical bounds of regular topologies (Lemmas 1-4, 7, 9
+ * and 10 of Faizian et al., "Random Regular Graph and Generalized De Bruijn
+ * Graph with k-shortest Path Routing"; Moore; Cerf et al.; Singla et al.;
+ * the Ant Mill, Valiant and Dragonfly bounds of the Ant Mill paper and of
+ * Fuentes et al., "Network Unfairness in Dragonfly Topologies"): for
+ * parameter sweeps, for the graphs of the inputs, or joined with measured
+ * values from topo-dist / topo-ksp.  See topo-bounds(1).
  */
 #include <config.h>
 
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -24,12 +25,6 @@ static const char usage[] =
     "       topo-bounds --measured [--r R] [-o FILE] [FILE...]\n"
     "       topo-bounds --traffic [-o FILE] [p=..] [d=..] [Dbar=..] [lambda=..] [delta=..]\n"
     "                   [a=..] [h=..] [l=..]";
-
-typedef struct range {
-    const char *key;
-    uint64_t lo, hi, step;
-    int given;
-} range_t;
 
 typedef struct args {
     int measured, traffic;
@@ -71,17 +66,6 @@ static void help(void)
 }
 
 enum { OPT_MEASURED = 256, OPT_TRAFFIC, OPT_R, OPT_THREADS, OPT_VERSION };
-
-static int is_param(const char *s)
-{
-    const char *eq = strchr(s, '=');
-    if (!eq || eq == s)
-        return 0;
-    for (const char *c = s; c < eq; c++)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
-            return 0;
-    return 1;
-}
 
 static void parse_args(int argc, char **argv, args_t *a)
 {
@@ -135,7 +119,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         exit(CLI_EXIT_DATA);
     }
     for (int i = optind; i < argc; i++) {
-        if (is_param(argv[i]))
+        if (cli_is_kv(argv[i]))
             a->params[a->nparams++] = argv[i];
         else
             a->files[a->nfiles++] = argv[i];
@@ -143,157 +127,79 @@ static void parse_args(int argc, char **argv, args_t *a)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Parameters.                                                              */
+/* Parameters and cells.                                                    */
 
-/* Strict unsigned decimal; 0 on success. */
-static int parse_u64(const char *s, const char *end, uint64_t *v)
+/* The KEY=VALUE operands into keys (unknown or repeated keys are errors,
+ * printed).  0 or -1. */
+static int parse_params(const args_t *a, cli_kv_t *keys, const char *known)
 {
-    uint64_t x = 0;
-    if (s == end)
-        return -1;
-    for (; s < end; s++) {
-        if (*s < '0' || *s > '9')
-            return -1;
-        if (x > (UINT64_MAX - 9) / 10)
-            return -1;
-        x = x * 10 + (uint64_t)(*s - '0');
-    }
-    *v = x;
-    return 0;
+    tk_error_t err;
+
+    tk_error_clear(&err);
+    if (cli_kv_parse(a->nparams, a->params, keys, known, &err) == 0)
+        return 0;
+    cli_error(&err);
+    return -1;
 }
 
-/* Parse "LO", "LO:HI" or "LO:HI:STEP" of parameter text `kv` ("N=2:10"). */
-static int parse_range(const char *kv, range_t *r)
+/* The value of point `idx` of the sweep over the ranges of keys[0..n-1]
+ * (an odometer: the last key runs fastest). */
+static void sweep_point(const cli_kv_t *keys, int n, uint64_t idx, uint64_t *v)
 {
-    const char *val = strchr(kv, '=') + 1, *c1 = strchr(val, ':'), *c2 = NULL;
-    const char *end = val + strlen(val);
-
-    if (c1)
-        c2 = strchr(c1 + 1, ':');
-    if (c2 && strchr(c2 + 1, ':')) {
-        cli_errorf("%s: bad range: use LO, LO:HI or LO:HI:STEP", kv);
-        return -1;
+    for (int i = n - 1; i >= 0; i--) {
+        uint64_t c = cli_range_count(&keys[i].range);
+        v[i] = keys[i].range.lo + (idx % c) * keys[i].range.step;
+        idx /= c;
     }
-    r->step = 1;
-    if (parse_u64(val, c1 ? c1 : end, &r->lo) || (c1 && parse_u64(c1 + 1, c2 ? c2 : end, &r->hi)) ||
-        (c2 && parse_u64(c2 + 1, end, &r->step))) {
-        cli_errorf("%s: not a non-negative integer or range LO:HI[:STEP]", kv);
-        return -1;
-    }
-    if (!c1)
-        r->hi = r->lo;
-    if (r->step == 0) {
-        cli_errorf("%s: range step must be at least 1", kv);
-        return -1;
-    }
-    if (r->lo > r->hi) {
-        cli_errorf("%s: reversed range (%" PRIu64 " > %" PRIu64 ")", kv, r->lo, r->hi);
-        return -1;
-    }
-    r->given = 1;
-    return 0;
 }
 
-/* Assign each parameter operand to its range; unknown or repeated keys are
- * errors.  `ranges` ends with a NULL key. */
-static int parse_params(const args_t *a, range_t *ranges, const char *known)
+/* The number of points of the sweep, or 0 (printed) when above limit. */
+static uint64_t sweep_points(const cli_kv_t *keys, int n, uint64_t limit, const char *what)
 {
-    for (int i = 0; i < a->nparams; i++) {
-        const char *kv = a->params[i];
-        size_t klen = (size_t)(strchr(kv, '=') - kv);
-        range_t *r = NULL;
-        for (range_t *x = ranges; x->key; x++)
-            if (strlen(x->key) == klen && strncmp(x->key, kv, klen) == 0)
-                r = x;
-        if (!r) {
-            cli_errorf("%.*s: unknown parameter (known: %s)", (int)klen, kv, known);
-            return -1;
+    uint64_t points = 1;
+
+    for (int i = 0; i < n; i++) {
+        uint64_t c = cli_range_count(&keys[i].range);
+        if (points > limit / c) {
+            cli_errorf("%s: %s", keys[i].key, what);
+            return 0;
         }
-        if (r->given) {
-            cli_errorf("%s: parameter %s given twice", kv, r->key);
-            return -1;
-        }
-        if (parse_range(kv, r))
-            return -1;
+        points *= c;
     }
-    return 0;
+    return points;
 }
 
-static uint64_t range_count(const range_t *r)
+/* Integral bounds: TK_BOUND_NA is missing ("-"). */
+static void cell_u128(cli_row_t *row, const char *name, tk_u128_t v)
 {
-    return (r->hi - r->lo) / r->step + 1;
-}
+    char buf[48];
 
-/* ------------------------------------------------------------------------ */
-/* Output buffer: rows are formatted into a large buffer and written with
- * fwrite (the full N = 2..10^6 sweep is about 60 MB). */
-
-typedef struct obuf {
-    FILE *fp;
-    char *buf;
-    size_t len, cap;
-    int failed;
-} obuf_t;
-
-static void ob_flush(obuf_t *o)
-{
-    if (o->len && fwrite(o->buf, 1, o->len, o->fp) != o->len)
-        o->failed = 1;
-    o->len = 0;
-}
-
-static char *ob_room(obuf_t *o, size_t need)
-{
-    if (o->len + need > o->cap)
-        ob_flush(o);
-    return o->buf + o->len;
-}
-
-static void ob_str(obuf_t *o, const char *s)
-{
-    size_t n = strlen(s);
-    memcpy(ob_room(o, n + 1), s, n);
-    o->len += n;
-}
-
-static void ob_chr(obuf_t *o, char c)
-{
-    *ob_room(o, 1) = c;
-    o->len++;
-}
-
-static void ob_u128(obuf_t *o, tk_u128_t v)
-{
     if (v == TK_BOUND_NA) {
-        ob_chr(o, '-');
+        cli_cell_null(row, name);
         return;
     }
-    o->len += tk_u128_format(ob_room(o, 48), v);
+    tk_u128_format(buf, v);
+    cli_cell_num(row, name, buf);
 }
 
-static void ob_ratio(obuf_t *o, tk_ratio_t q)
+/* Exact rationals with 17 significant digits ("-" when undefined). */
+static void cell_ratio(cli_row_t *row, const char *name, tk_ratio_t q)
 {
-    o->len += tk_ratio_format(ob_room(o, 128), q, 17);
+    char buf[128];
+
+    tk_ratio_format(buf, q, 17);
+    cli_cell_num(row, name, buf);
 }
 
-static void ob_double(obuf_t *o, double v)
+/* Decimals in their shortest form ("1e+02" for 100); NaN is missing. */
+static void cell_real(cli_row_t *row, const char *name, double v)
 {
-    char tmp[64];
-    if (isnan(v)) {
-        ob_chr(o, '-');
-        return;
-    }
-    /* Shortest round-trip, as cli_print_double (few values: not hot). */
-    if (isinf(v)) {
-        ob_str(o, v > 0 ? "inf" : "-inf");
-        return;
-    }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(tmp, sizeof tmp, "%.*g", prec, v);
-        if (strtod(tmp, NULL) == v)
-            break;
-    }
-    ob_str(o, tmp);
+    char buf[64];
+
+    if (isnan(v))
+        cli_cell_null(row, name);
+    else
+        cli_cell_num(row, name, cli_format_double(buf, sizeof buf, v, 1));
 }
 
 static const char bound_cols[] =
@@ -302,52 +208,41 @@ static const char bound_cols[] =
 
 static const tk_ratio_t na_ratio = {0, 0};
 
-static void ob_bounds(obuf_t *o, const tk_bounds_t *b, int undirected_ok)
+/* The bound columns of one point (the undirected bounds only when they
+ * apply). */
+static void bounds_cells(cli_row_t *row, const tk_bounds_t *b, int undirected_ok)
 {
-    ob_u128(o, b->N), ob_chr(o, '\t');
-    ob_u128(o, b->r), ob_chr(o, '\t');
-    ob_u128(o, b->k), ob_chr(o, '\t');
-    ob_u128(o, b->H ? b->H : TK_BOUND_NA), ob_chr(o, '\t');
-    ob_u128(o, b->p), ob_chr(o, '\t');
-    ob_u128(o, b->diam_lb), ob_chr(o, '\t');
-    ob_ratio(o, b->lk), ob_chr(o, '\t');
-    ob_u128(o, b->paths_ub), ob_chr(o, '\t');
-    ob_ratio(o, b->ml_lb), ob_chr(o, '\t');
-    ob_u128(o, b->gdbg_diam_ub), ob_chr(o, '\t');
-    ob_u128(o, b->gdbg_paths_lb), ob_chr(o, '\t');
-    ob_ratio(o, b->gdbg_ml_ub), ob_chr(o, '\t');
-    ob_u128(o, undirected_ok ? b->moore_diam : TK_BOUND_NA), ob_chr(o, '\t');
-    ob_ratio(o, undirected_ok ? b->cerf_avg : na_ratio), ob_chr(o, '\t');
-    ob_ratio(o, undirected_ok ? b->singla_theta : na_ratio), ob_chr(o, '\t');
-    ob_ratio(o, undirected_ok ? b->singla_server : na_ratio), ob_chr(o, '\n');
+    cell_u128(row, "N", b->N);
+    cell_u128(row, "r", b->r);
+    cell_u128(row, "k", b->k);
+    cell_u128(row, "H", b->H ? b->H : TK_BOUND_NA);
+    cell_u128(row, "p", b->p);
+    cell_u128(row, "diam_lb", b->diam_lb);
+    cell_ratio(row, "lk", b->lk);
+    cell_u128(row, "paths_ub", b->paths_ub);
+    cell_ratio(row, "ml_lb", b->ml_lb);
+    cell_u128(row, "gdbg_diam_ub", b->gdbg_diam_ub);
+    cell_u128(row, "gdbg_paths_lb", b->gdbg_paths_lb);
+    cell_ratio(row, "gdbg_ml_ub", b->gdbg_ml_ub);
+    cell_u128(row, "moore_diam", undirected_ok ? b->moore_diam : TK_BOUND_NA);
+    cell_ratio(row, "cerf_avg", undirected_ok ? b->cerf_avg : na_ratio);
+    cell_ratio(row, "singla_theta", undirected_ok ? b->singla_theta : na_ratio);
+    cell_ratio(row, "singla_server", undirected_ok ? b->singla_server : na_ratio);
 }
 
-static int out_begin(cli_out_t *out, obuf_t *ob, const char *path)
+/* Open the output of a sweep, in 1 MiB blocks (the full N = 2..10^6 sweep
+ * is about 60 MB).  0, or -1 (printed). */
+static int out_begin(cli_out_t *out, const char *path)
 {
-    if (cli_out_open(out, path) != 0)
+    if (cli_out_open(out, path))
         return -1;
-    memset(ob, 0, sizeof *ob);
-    ob->fp = out->fp;
-    ob->cap = (size_t)1 << 20;
-    ob->buf = malloc(ob->cap + 256);
-    if (!ob->buf) {
-        cli_errorf("out of memory");
-        cli_out_abort(out);
-        return -1;
-    }
+    setvbuf(out->fp, NULL, _IOFBF, (size_t)1 << 20);
     return 0;
 }
 
-/* Finish: flush and commit on success, abort on failure.  Returns the exit
- * status. */
-static int out_end(cli_out_t *out, obuf_t *ob, int rc)
+/* Commit the output, or abort it after a failure.  The exit status. */
+static int out_end(cli_out_t *out, int rc)
 {
-    ob_flush(ob);
-    free(ob->buf);
-    if (ob->failed && !rc) {
-        cli_errorf("write error");
-        rc = 1;
-    }
     if (rc && out->path) {
         cli_out_abort(out);
         return CLI_EXIT_DATA;
@@ -360,16 +255,44 @@ static int out_end(cli_out_t *out, obuf_t *ob, int rc)
 /* ------------------------------------------------------------------------ */
 /* Parameter mode: a sweep over N, r, k, H, p.                              */
 
-static int run_sweep(const args_t *a)
+/* Every bound grows with N, r, k, H: the two corners (and the corner of the
+ * largest automatic H) show every parameter error and overflow before
+ * anything is printed. */
+static int check_corners(const cli_kv_t *rg)
 {
-    range_t rg[] = {{"N", 0, 0, 1, 0}, {"r", 0, 0, 1, 0}, {"k", 1, 1, 1, 0},
-                    {"H", 0, 0, 1, 0}, {"p", 1, 1, 1, 0}, {NULL, 0, 0, 0, 0}};
-    tk_bounds_params_t lo, hi, pt;
+    tk_bounds_params_t lo = {rg[0].range.lo, rg[1].range.lo, rg[2].range.lo, rg[3].range.lo,
+                             rg[4].range.lo};
+    tk_bounds_params_t hi = {cli_range_last(&rg[0].range), cli_range_last(&rg[1].range),
+                             cli_range_last(&rg[2].range), cli_range_last(&rg[3].range),
+                             cli_range_last(&rg[4].range)};
     tk_bounds_t b;
     tk_error_t err;
+
+    tk_error_clear(&err);
+    if (tk_bounds_compute(&lo, &b, &err) || tk_bounds_compute(&hi, &b, &err)) {
+        cli_error(&err);
+        return -1;
+    }
+    if (hi.H == 0 && lo.r >= 2) { /* auto H: the largest is at N max, r min */
+        tk_bounds_params_t c = hi;
+        c.r = lo.r;
+        if (tk_bounds_compute(&c, &b, &err)) {
+            cli_error(&err);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int run_sweep(const args_t *a)
+{
+    cli_kv_t rg[] = {{.key = "N", .range = {0, 0, 1}}, {.key = "r", .range = {0, 0, 1}},
+                     {.key = "k", .range = {1, 1, 1}}, {.key = "H", .range = {0, 0, 1}},
+                     {.key = "p", .range = {1, 1, 1}}, {.key = NULL}};
+    uint64_t points, v[5];
+    tk_error_t err;
     cli_out_t out;
-    obuf_t ob;
-    uint64_t points = 1;
+    int rc = 0;
 
     if (a->nfiles) {
         cli_errorf("%s: input files are not read in parameter mode (N= and r= given)", a->files[0]);
@@ -382,153 +305,107 @@ static int run_sweep(const args_t *a)
                    rg[0].given ? "r" : "N");
         return CLI_EXIT_DATA;
     }
-    for (int i = 0; i < 5; i++) {
-        uint64_t c = range_count(&rg[i]);
-        if (points > UINT64_C(1000000000) / c) {
-            cli_errorf("%s: sweep of more than 10^9 points refused", rg[i].key);
-            return CLI_EXIT_DATA;
-        }
-        points *= c;
-    }
-    /* Every bound grows with N, r, k, H: the two corners show every
-     * parameter error and overflow before anything is printed. */
-    lo = (tk_bounds_params_t){rg[0].lo, rg[1].lo, rg[2].lo, rg[3].lo, rg[4].lo};
-    hi = (tk_bounds_params_t){rg[0].lo + (range_count(&rg[0]) - 1) * rg[0].step,
-                              rg[1].lo + (range_count(&rg[1]) - 1) * rg[1].step,
-                              rg[2].lo + (range_count(&rg[2]) - 1) * rg[2].step,
-                              rg[3].lo + (range_count(&rg[3]) - 1) * rg[3].step,
-                              rg[4].lo + (range_count(&rg[4]) - 1) * rg[4].step};
+    points = sweep_points(rg, 5, UINT64_C(1000000000), "sweep of more than 10^9 points refused");
+    if (!points || check_corners(rg))
+        return CLI_EXIT_DATA;
+    if (out_begin(&out, a->output))
+        return CLI_EXIT_DATA;
+    fputs(bound_cols, out.fp);
     tk_error_clear(&err);
-    if (tk_bounds_compute(&lo, &b, &err) || tk_bounds_compute(&hi, &b, &err)) {
-        cli_error(&err);
-        return CLI_EXIT_DATA;
-    }
-    if (hi.H == 0 && lo.r >= 2) { /* auto H: the largest is at N max, r min */
-        tk_bounds_params_t c = hi;
-        c.r = lo.r;
-        if (tk_bounds_compute(&c, &b, &err)) {
+    for (uint64_t idx = 0; idx < points; idx++) {
+        tk_bounds_params_t pt;
+        tk_bounds_t b;
+        cli_row_t row;
+
+        sweep_point(rg, 5, idx, v);
+        pt = (tk_bounds_params_t){v[0], v[1], v[2], v[3], v[4]};
+        if (tk_bounds_compute(&pt, &b, &err)) {
             cli_error(&err);
-            return CLI_EXIT_DATA;
+            rc = 1;
+            break;
         }
+        cli_row_begin(&row, out.fp, 0);
+        bounds_cells(&row, &b, 1);
+        cli_row_end(&row);
     }
-    if (out_begin(&out, &ob, a->output))
-        return CLI_EXIT_DATA;
-    ob_str(&ob, bound_cols);
-    int rc = 0;
-    for (pt.N = lo.N; pt.N <= hi.N && !rc; pt.N += rg[0].step)
-        for (pt.r = lo.r; pt.r <= hi.r && !rc; pt.r += rg[1].step)
-            for (pt.k = lo.k; pt.k <= hi.k && !rc; pt.k += rg[2].step)
-                for (pt.H = lo.H; pt.H <= hi.H && !rc; pt.H += rg[3].step)
-                    for (pt.p = lo.p; pt.p <= hi.p; pt.p += rg[4].step) {
-                        if (tk_bounds_compute(&pt, &b, &err)) {
-                            cli_error(&err);
-                            rc = 1;
-                            break;
-                        }
-                        ob_bounds(&ob, &b, 1);
-                    }
-    return out_end(&out, &ob, rc);
+    return out_end(&out, rc);
 }
 
 /* ------------------------------------------------------------------------ */
-/* Graph mode.                                                              */
+/* Graph mode: the bounds of every regular graph of the inputs.             */
+
+typedef struct graph_mode {
+    cli_kv_t *rg; /* k H p */
+    int header;
+} graph_mode_t;
+
+static void graph_header(void *ctx, FILE *out)
+{
+    graph_mode_t *gm = ctx;
+
+    if (gm->header)
+        return;
+    gm->header = 1; /* with the first row: a failed run prints nothing */
+    fputs("name\tdirected\t", out);
+    fputs(bound_cols, out);
+}
+
+static int graph_row(void *ctx, FILE *out, const tk_graph_t *g, const char *input, long index)
+{
+    graph_mode_t *gm = ctx;
+    int64_t deg = tk_graph_regular_degree(g), p = tk_graph_servers(g, 0);
+    tk_bounds_params_t bp;
+    tk_bounds_t b;
+    tk_error_t err;
+    char name[1024];
+    cli_row_t row;
+
+    cli_graph_name(g, input, index, name, sizeof name);
+    if (deg < 0) {
+        cli_errorf("%s: graph %ld (%s): not regular; the bounds need a regular graph", input, index,
+                   name);
+        return 1;
+    }
+    if (g->servers)
+        for (tk_id_t v = 1; v < g->n; v++)
+            if (g->servers[v] != p)
+                p = 0; /* not uniform: per-server bound not applicable */
+    if (gm->rg[2].given)
+        p = (int64_t)gm->rg[2].range.lo;
+    bp = (tk_bounds_params_t){(uint64_t)g->n, (uint64_t)deg, gm->rg[0].range.lo, gm->rg[1].range.lo,
+                              (uint64_t)p};
+    tk_error_clear(&err);
+    if (tk_bounds_compute(&bp, &b, &err)) {
+        cli_errorf("%s: graph %ld (%s): %s", input, index, name, err.msg);
+        return 1;
+    }
+    graph_header(gm, out);
+    cli_row_begin(&row, out, 0);
+    cli_cell_text(&row, "name", name);
+    cli_cell_bool(&row, "directed", g->directed);
+    bounds_cells(&row, &b, !g->directed);
+    cli_row_end(&row);
+    return 0;
+}
 
 static int graph_mode(const args_t *a)
 {
-    range_t rg[] = {{"k", 1, 1, 1, 0}, {"H", 0, 0, 1, 0}, {"p", 0, 0, 1, 0}, {NULL, 0, 0, 0, 0}};
-    cli_out_t out;
-    obuf_t ob;
-    int rc = 0, header = 0, nin = a->nfiles ? a->nfiles : 1;
-    uint64_t mem_limit = cli_mem_limit();
+    cli_kv_t rg[] = {{.key = "k", .range = {1, 1, 1}},
+                     {.key = "H", .range = {0, 0, 1}},
+                     {.key = "p", .range = {0, 0, 1}},
+                     {.key = NULL}};
+    graph_mode_t gm = {rg, 0};
+    cli_table_t t = {a->output, a->nfiles, a->files, cli_mem_limit(), graph_row, graph_header, &gm};
 
     if (parse_params(a, rg, "k H p (graph mode); N r start parameter mode"))
         return CLI_EXIT_DATA;
     for (int i = 0; i < 3; i++)
-        if (rg[i].lo != rg[i].hi) {
+        if (rg[i].range.lo != rg[i].range.hi) {
             cli_errorf("%s=%" PRIu64 ":%" PRIu64 ": ranges need parameter mode (N= r=)", rg[i].key,
-                       rg[i].lo, rg[i].hi);
+                       rg[i].range.lo, rg[i].range.hi);
             return CLI_EXIT_DATA;
         }
-    if (out_begin(&out, &ob, a->output))
-        return CLI_EXIT_DATA;
-    for (int i = 0; i < nin; i++) {
-        const char *name;
-        FILE *fp = cli_open_input(a->nfiles ? a->files[i] : NULL, &name);
-        tk_reader_t *rd = NULL;
-        tk_error_t err;
-
-        if (!fp) {
-            rc = 1;
-            continue;
-        }
-        tk_error_clear(&err);
-        if (tk_reader_new(&rd, fp, name, TK_FMT_AUTO, mem_limit, &err) != TK_OK) {
-            cli_error(&err);
-            cli_close_input(fp);
-            rc = 1;
-            continue;
-        }
-        for (;;) {
-            tk_graph_t *g = NULL;
-            tk_status_t st = tk_reader_next(rd, &g, &err);
-            char gname[1024];
-            long idx = tk_reader_count(rd);
-            if (st == TK_EOF) {
-                if (idx == 0) {
-                    tk_error_set(&err, TK_EFORMAT, name, 0, "no graph in input");
-                    cli_error(&err);
-                    rc = 1;
-                }
-                break;
-            }
-            if (st != TK_OK) {
-                cli_error(&err);
-                rc = 1;
-                break;
-            }
-            int64_t deg = tk_graph_regular_degree(g);
-            int64_t p = tk_graph_servers(g, 0);
-            tk_bounds_params_t bp;
-            tk_bounds_t b;
-            cli_graph_name(g, name, idx, gname, sizeof gname);
-            if (deg < 0) {
-                cli_errorf("%s: graph %ld (%s): not regular; the bounds need a regular graph", name,
-                           idx, gname);
-                rc = 1;
-                tk_graph_free(g);
-                continue;
-            }
-            if (g->servers)
-                for (tk_id_t v = 1; v < g->n; v++)
-                    if (g->servers[v] != p)
-                        p = 0; /* not uniform: per-server bound not applicable */
-            if (rg[2].given)
-                p = (int64_t)rg[2].lo;
-            bp = (tk_bounds_params_t){(uint64_t)g->n, (uint64_t)deg, rg[0].lo, rg[1].lo,
-                                      (uint64_t)p};
-            if (tk_bounds_compute(&bp, &b, &err)) {
-                cli_errorf("%s: graph %ld (%s): %s", name, idx, gname, err.msg);
-                rc = 1;
-            } else {
-                if (!header) { /* with the first row: a failed run prints nothing */
-                    ob_str(&ob, "name\tdirected\t");
-                    ob_str(&ob, bound_cols);
-                    header = 1;
-                }
-                ob_str(&ob, gname);
-                ob_str(&ob, g->directed ? "\t1\t" : "\t0\t");
-                ob_bounds(&ob, &b, !g->directed);
-            }
-            tk_graph_free(g);
-        }
-        tk_reader_free(rd);
-        cli_close_input(fp);
-    }
-    if (!header && !rc) {
-        ob_str(&ob, "name\tdirected\t");
-        ob_str(&ob, bound_cols);
-    }
-    return out_end(&out, &ob, rc);
+    return cli_run_table(&t);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -554,262 +431,249 @@ static const char *const col_names[NCOLS] = {
 
 #define MAX_FIELDS 256
 
-static int split_tabs(char *line, char **f)
+/* The table being read: its header and where the columns are. */
+typedef struct table {
+    cli_lines_t L;
+    const args_t *a;
+    char *header; /* the first header line, to skip its repeats */
+    int col[NCOLS];
+    int nf;
+    int kind; /* 0 before the header, 1 topo-dist, 2 topo-ksp */
+    char *f[MAX_FIELDS];
+} table_t;
+
+/* The header line: which tool wrote the table, and its columns. */
+static int read_header(table_t *t, int nf)
 {
-    int n = 0;
-    char *s = line;
-    for (;;) {
-        char *t = strchr(s, '\t');
-        if (n == MAX_FIELDS)
-            return -1;
-        f[n++] = s;
-        if (!t)
-            break;
-        *t = '\0';
-        s = t + 1;
+    for (int c = 0; c < NCOLS; c++)
+        t->col[c] = cli_field_index(t->f, nf, col_names[c]);
+    t->nf = nf;
+    if (t->col[COL_N] >= 0 && t->col[COL_ARCS] >= 0 && t->col[COL_DIAMETER] >= 0 &&
+        t->col[COL_AVGD] >= 0)
+        t->kind = 1;
+    else if (t->col[COL_N] >= 0 && t->col[COL_K] >= 0 && t->col[COL_AKSP] >= 0 &&
+             (t->col[COL_DEGREE] >= 0 || t->a->r_override))
+        t->kind = 2;
+    else {
+        cli_lines_error(&t->L, "header lacks the columns of topo-dist (n arcs diameter "
+                               "avg_distance) or topo-ksp (n k avg_ksp_length degree)");
+        return -1;
     }
-    return n;
+    return 0;
 }
 
-/* Strict non-negative double ("inf" allowed); 0 ok. */
-static int parse_value(const char *s, double *v)
+/* Field c of the current row. */
+static const char *field(const table_t *t, int c)
 {
-    char *end;
-    if (strcmp(s, "inf") == 0) {
-        *v = INFINITY;
+    return t->f[t->col[c]];
+}
+
+/* An integer or a decimal of column c; -1 (printed) when it is not. */
+static int int_field(const table_t *t, int c, uint64_t *v)
+{
+    char why[CLI_WHY_MAX];
+
+    if (cli_parse_u64(field(t, c), v, why) == 0)
+        return 0;
+    cli_lines_error(&t->L, "column %s: '%s': %s", col_names[c], field(t, c), why);
+    return -1;
+}
+
+static int real_field(const table_t *t, int c, double *v)
+{
+    char why[CLI_WHY_MAX];
+
+    if (cli_parse_double(field(t, c), 0, HUGE_VAL, CLI_INF, v, why) == 0)
+        return 0;
+    cli_lines_error(&t->L, "column %s: '%s': %s", col_names[c], field(t, c), why);
+    return -1;
+}
+
+/* The degree of a row: --r, arcs / n (topo-dist) or the degree column. */
+static int row_degree(const table_t *t, uint64_t n, uint64_t *r)
+{
+    uint64_t arcs;
+
+    if (t->a->r_override) {
+        *r = (uint64_t)t->a->r_override;
         return 0;
     }
-    if (!*s || !((*s >= '0' && *s <= '9') || *s == '.'))
+    if (t->kind == 2) {
+        char why[CLI_WHY_MAX];
+        if (cli_parse_u64(field(t, COL_DEGREE), r, why) == 0)
+            return 0;
+        cli_lines_error(&t->L,
+                        "column degree: '%s': %s: not a regular graph (use --r R to force a "
+                        "degree)",
+                        field(t, COL_DEGREE), why);
         return -1;
-    errno = 0;
-    *v = strtod(s, &end);
-    return (*end || errno || !isfinite(*v)) ? -1 : 0;
+    }
+    if (int_field(t, COL_ARCS, &arcs))
+        return -1;
+    if (n == 0 || arcs % n) {
+        cli_lines_error(&t->L,
+                        "arcs=%" PRIu64 " is not a multiple of n=%" PRIu64
+                        ": not a regular graph (use --r R to force a degree)",
+                        arcs, n);
+        return -1;
+    }
+    *r = arcs / n;
+    return 0;
 }
 
-/* One joined row: measure against one bound. */
-static void ob_join(obuf_t *o, const char *name, const tk_bounds_t *b, const char *measure,
-                    double value, const char *bound, tk_u128_t ival, tk_ratio_t q)
+/* One joined row: a measure against one bound. */
+static void join_row(FILE *fp, const char *name, const tk_bounds_t *b, const char *measure,
+                     double value, const char *bound, tk_u128_t ival, tk_ratio_t q)
 {
-    double bv, gap;
     int integral = q.den == 0;
+    double bv, gap;
+    cli_row_t row;
 
-    if (integral ? ival == TK_BOUND_NA : 0)
+    if (integral && ival == TK_BOUND_NA)
         return;
     bv = integral ? (double)ival : tk_ratio_double(q);
-    ob_str(o, name), ob_chr(o, '\t');
-    ob_u128(o, b->N), ob_chr(o, '\t');
-    ob_u128(o, b->r), ob_chr(o, '\t');
-    ob_u128(o, b->k), ob_chr(o, '\t');
-    ob_str(o, measure), ob_chr(o, '\t');
-    ob_double(o, value), ob_chr(o, '\t');
-    ob_str(o, bound), ob_chr(o, '\t');
-    if (integral)
-        ob_u128(o, ival);
-    else
-        ob_ratio(o, q);
-    ob_chr(o, '\t');
     gap = value - bv;
-    ob_double(o, gap), ob_chr(o, '\t');
-    ob_double(o, bv > 0 ? gap / bv : (gap == 0 ? 0 : INFINITY)), ob_chr(o, '\n');
+    cli_row_begin(&row, fp, 0);
+    cli_cell_text(&row, "name", name);
+    cell_u128(&row, "N", b->N);
+    cell_u128(&row, "r", b->r);
+    cell_u128(&row, "k", b->k);
+    cli_cell_text(&row, "measure", measure);
+    cell_real(&row, "value", value);
+    cli_cell_text(&row, "bound", bound);
+    if (integral)
+        cell_u128(&row, "bound_value", ival);
+    else
+        cell_ratio(&row, "bound_value", q);
+    cell_real(&row, "gap", gap);
+    cell_real(&row, "rel_gap", bv > 0 ? gap / bv : (gap == 0 ? 0 : INFINITY));
+    cli_row_end(&row);
 }
 
-static int measured_input(const args_t *a, obuf_t *ob, const char *path)
+/* topo-dist row: the diameter and the average distance against theirs. */
+static int join_dist(FILE *fp, const table_t *t, const char *name, const tk_bounds_t *b)
 {
-    const char *name;
-    FILE *fp = cli_open_input(path, &name);
-    char *line = NULL, *f[MAX_FIELDS];
-    size_t cap = 0;
-    ssize_t len;
-    long lineno = 0;
-    int col[NCOLS], nf, nhead = 0, rc = 0, kind = 0; /* kind 1 dist, 2 ksp */
-    char *header = NULL;
+    int undirected = t->col[COL_DIRECTED] >= 0 && strcmp(field(t, COL_DIRECTED), "0") == 0;
+    double d, v;
 
-    if (!fp)
+    if (real_field(t, COL_DIAMETER, &d) || real_field(t, COL_AVGD, &v))
+        return -1;
+    join_row(fp, name, b, "diameter", d, "diam_lb", b->diam_lb, na_ratio);
+    if (undirected)
+        join_row(fp, name, b, "diameter", d, "moore_diam", b->moore_diam, na_ratio);
+    join_row(fp, name, b, "avg_distance", v, "lk", 0, b->lk);
+    if (undirected && b->cerf_avg.den)
+        join_row(fp, name, b, "avg_distance", v, "cerf_avg", 0, b->cerf_avg);
+    return 0;
+}
+
+/* topo-ksp row: the k-shortest length and the ALLPATH(H) minimum. */
+static int join_ksp(FILE *fp, const table_t *t, const char *name, const tk_bounds_t *b, int have_ap)
+{
+    int have_k = strcmp(field(t, COL_K), "-") != 0;
+    double v = 0, apmin = 0;
+
+    if ((have_k && real_field(t, COL_AKSP, &v)) || (have_ap && real_field(t, COL_APMIN, &apmin)))
+        return -1;
+    if (have_k)
+        join_row(fp, name, b, "avg_ksp_length", v, "lk", 0, b->lk);
+    if (have_ap) {
+        join_row(fp, name, b, "allpath_min", apmin, "paths_ub", b->paths_ub, na_ratio);
+        join_row(fp, name, b, "allpath_min", apmin, "gdbg_paths_lb", b->gdbg_paths_lb, na_ratio);
+    }
+    return 0;
+}
+
+/* One data row of the table; -1 (printed) on an error. */
+static int measured_row(FILE *fp, table_t *t, int nf)
+{
+    uint64_t n, r = 0, k = 1, H = 0;
+    int have_ap = t->kind == 2 && t->col[COL_H] >= 0 && t->col[COL_APMIN] >= 0 &&
+                  strcmp(field(t, COL_H), "-") != 0;
+    tk_bounds_params_t bp;
+    tk_bounds_t b;
+    tk_error_t err;
+
+    if (nf != t->nf) {
+        cli_lines_error(&t->L, "%d fields, the header has %d", nf, t->nf);
+        return -1;
+    }
+    if (int_field(t, COL_N, &n) ||
+        (t->kind == 2 && strcmp(field(t, COL_K), "-") != 0 && int_field(t, COL_K, &k)) ||
+        row_degree(t, n, &r) || (have_ap && int_field(t, COL_H, &H)))
+        return -1;
+    bp = (tk_bounds_params_t){n, r, k, H, 0};
+    tk_error_clear(&err);
+    if (tk_bounds_compute(&bp, &b, &err)) {
+        cli_lines_error(&t->L, "%s", err.msg);
+        return -1;
+    }
+    const char *name = t->col[COL_NAME] >= 0 ? field(t, COL_NAME) : "-";
+    return t->kind == 1 ? join_dist(fp, t, name, &b) : join_ksp(fp, t, name, &b, have_ap);
+}
+
+/* Join every row of one input (concatenated tables: repeated headers are
+ * skipped).  0, or 1 (printed). */
+static int measured_input(const args_t *a, FILE *fp, const char *path)
+{
+    table_t t;
+    int rc = 0, more, nf;
+
+    memset(&t, 0, sizeof t);
+    t.a = a;
+    if (cli_lines_open(&t.L, path))
         return 1;
-    while ((len = getline(&line, &cap, fp)) >= 0) {
-        lineno++;
-        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-            line[--len] = '\0';
-        if (len == 0)
+    while (!rc && (more = cli_lines_next(&t.L)) > 0) {
+        if (t.L.len == 0 || (t.header && strcmp(t.L.line, t.header) == 0))
             continue;
-        /* Concatenated tables (one run per graph): skip repeated headers. */
-        if (header && strcmp(line, header) == 0)
-            continue;
-        if (!header && !(header = strdup(line))) {
+        if (!t.header && !(t.header = strdup(t.L.line))) {
             cli_errorf("out of memory");
             rc = 1;
             break;
         }
-        nf = split_tabs(line, f);
+        nf = cli_split_tabs(t.L.line, t.f, MAX_FIELDS);
         if (nf < 0) {
-            cli_errorf("%s:%ld: more than %d columns", name, lineno, MAX_FIELDS);
+            cli_lines_error(&t.L, "more than %d columns", MAX_FIELDS);
             rc = 1;
-            break;
-        }
-        if (!kind) { /* header */
-            for (int c = 0; c < NCOLS; c++) {
-                col[c] = -1;
-                for (int i = 0; i < nf; i++)
-                    if (strcmp(f[i], col_names[c]) == 0)
-                        col[c] = i;
-            }
-            nhead = nf;
-            if (col[COL_N] >= 0 && col[COL_ARCS] >= 0 && col[COL_DIAMETER] >= 0 &&
-                col[COL_AVGD] >= 0)
-                kind = 1;
-            else if (col[COL_N] >= 0 && col[COL_K] >= 0 && col[COL_AKSP] >= 0 &&
-                     (col[COL_DEGREE] >= 0 || a->r_override))
-                kind = 2;
-            else {
-                cli_errorf("%s:%ld: header lacks the columns of topo-dist (n arcs diameter "
-                           "avg_distance) or topo-ksp (n k avg_ksp_length degree)",
-                           name, lineno);
-                rc = 1;
-                break;
-            }
-            continue;
-        }
-        if (nf != nhead) {
-            cli_errorf("%s:%ld: %d fields, the header has %d", name, lineno, nf, nhead);
-            rc = 1;
-            break;
-        }
-        uint64_t n, arcs, r = 0, k = 1;
-        const char *bad = NULL;
-        if (parse_u64(f[col[COL_N]], f[col[COL_N]] + strlen(f[col[COL_N]]), &n))
-            bad = "n";
-        else if (kind == 1 &&
-                 parse_u64(f[col[COL_ARCS]], f[col[COL_ARCS]] + strlen(f[col[COL_ARCS]]), &arcs))
-            bad = "arcs";
-        else if (kind == 2 && strcmp(f[col[COL_K]], "-") != 0 &&
-                 parse_u64(f[col[COL_K]], f[col[COL_K]] + strlen(f[col[COL_K]]), &k))
-            bad = "k";
-        if (bad) {
-            int c = strcmp(bad, "n") == 0 ? COL_N : strcmp(bad, "k") == 0 ? COL_K : COL_ARCS;
-            cli_errorf("%s:%ld: column %s: '%s' is not a non-negative integer", name, lineno, bad,
-                       f[col[c]]);
-            rc = 1;
-            break;
-        }
-        if (a->r_override) {
-            r = (uint64_t)a->r_override;
-        } else if (kind == 1) {
-            if (n == 0 || arcs % n) {
-                cli_errorf("%s:%ld: arcs=%" PRIu64 " is not a multiple of n=%" PRIu64
-                           ": not a regular graph (use --r R to force a degree)",
-                           name, lineno, arcs, n);
-                rc = 1;
-                break;
-            }
-            r = arcs / n;
+        } else if (!t.kind) {
+            rc = read_header(&t, nf) != 0;
         } else {
-            const char *s = f[col[COL_DEGREE]];
-            if (parse_u64(s, s + strlen(s), &r)) {
-                cli_errorf("%s:%ld: column degree: '%s' is not an integer: not a regular "
-                           "graph (use --r R to force a degree)",
-                           name, lineno, s);
-                rc = 1;
-                break;
-            }
-        }
-        uint64_t H = 0;
-        int have_ap =
-            kind == 2 && col[COL_H] >= 0 && col[COL_APMIN] >= 0 && strcmp(f[col[COL_H]], "-") != 0;
-        if (have_ap && parse_u64(f[col[COL_H]], f[col[COL_H]] + strlen(f[col[COL_H]]), &H)) {
-            cli_errorf("%s:%ld: column H: '%s' is not a non-negative integer", name, lineno,
-                       f[col[COL_H]]);
-            rc = 1;
-            break;
-        }
-        tk_bounds_params_t bp = {n, r, k, H, 0};
-        tk_bounds_t b;
-        tk_error_t err;
-        tk_error_clear(&err);
-        if (tk_bounds_compute(&bp, &b, &err)) {
-            cli_errorf("%s:%ld: %s", name, lineno, err.msg);
-            rc = 1;
-            break;
-        }
-        const char *rowname = col[COL_NAME] >= 0 ? f[col[COL_NAME]] : "-";
-        int undirected =
-            kind == 1 && col[COL_DIRECTED] >= 0 && strcmp(f[col[COL_DIRECTED]], "0") == 0;
-        double v;
-        if (kind == 1) {
-            double d;
-            if (parse_value(f[col[COL_DIAMETER]], &d)) {
-                cli_errorf("%s:%ld: column diameter: '%s' is not a number", name, lineno,
-                           f[col[COL_DIAMETER]]);
-                rc = 1;
-                break;
-            }
-            if (parse_value(f[col[COL_AVGD]], &v)) {
-                cli_errorf("%s:%ld: column avg_distance: '%s' is not a number", name, lineno,
-                           f[col[COL_AVGD]]);
-                rc = 1;
-                break;
-            }
-            ob_join(ob, rowname, &b, "diameter", d, "diam_lb", b.diam_lb, na_ratio);
-            if (undirected)
-                ob_join(ob, rowname, &b, "diameter", d, "moore_diam", b.moore_diam, na_ratio);
-            ob_join(ob, rowname, &b, "avg_distance", v, "lk", 0, b.lk);
-            if (undirected && b.cerf_avg.den)
-                ob_join(ob, rowname, &b, "avg_distance", v, "cerf_avg", 0, b.cerf_avg);
-        } else {
-            int have_k = strcmp(f[col[COL_K]], "-") != 0;
-            if (have_k && parse_value(f[col[COL_AKSP]], &v)) {
-                cli_errorf("%s:%ld: column avg_ksp_length: '%s' is not a number", name, lineno,
-                           f[col[COL_AKSP]]);
-                rc = 1;
-                break;
-            }
-            double apmin = 0;
-            if (have_ap && parse_value(f[col[COL_APMIN]], &apmin)) {
-                cli_errorf("%s:%ld: column allpath_min: '%s' is not a number", name, lineno,
-                           f[col[COL_APMIN]]);
-                rc = 1;
-                break;
-            }
-            if (have_k)
-                ob_join(ob, rowname, &b, "avg_ksp_length", v, "lk", 0, b.lk);
-            if (have_ap) {
-                ob_join(ob, rowname, &b, "allpath_min", apmin, "paths_ub", b.paths_ub, na_ratio);
-                ob_join(ob, rowname, &b, "allpath_min", apmin, "gdbg_paths_lb", b.gdbg_paths_lb,
-                        na_ratio);
-            }
+            rc = measured_row(fp, &t, nf) != 0;
         }
     }
-    if (!rc && !kind) {
-        cli_errorf("%s: no table in input (expected a header line)", name);
+    if (more < 0)
+        rc = 1;
+    else if (!rc && !t.kind) {
+        cli_errorf("%s: no table in input (expected a header line)", t.L.name);
         rc = 1;
     }
-    free(line);
-    free(header);
-    cli_close_input(fp);
+    free(t.header);
+    cli_lines_close(&t.L);
     return rc;
 }
 
 static int run_measured(const args_t *a)
 {
     cli_out_t out;
-    obuf_t ob;
     int rc = 0;
 
     if (a->nparams) {
         cli_errorf("%s: --measured takes no parameters (use --r R)", a->params[0]);
         return CLI_EXIT_USAGE;
     }
-    if (out_begin(&out, &ob, a->output))
+    /* held: a failed run prints no partial table */
+    if (cli_out_open_held(&out, a->output))
         return CLI_EXIT_DATA;
-    ob_str(&ob, "name\tN\tr\tk\tmeasure\tvalue\tbound\tbound_value\tgap\trel_gap\n");
+    fputs("name\tN\tr\tk\tmeasure\tvalue\tbound\tbound_value\tgap\trel_gap\n", out.fp);
     if (a->nfiles == 0)
-        rc = measured_input(a, &ob, NULL);
+        rc = measured_input(a, out.fp, NULL);
     for (int i = 0; i < a->nfiles && !rc; i++)
-        rc = measured_input(a, &ob, a->files[i]);
-    if (rc && !a->output) {
-        /* No partial table on stdout: drop what is still buffered. */
-        ob.len = 0;
+        rc = measured_input(a, out.fp, a->files[i]);
+    if (rc) {
+        cli_out_abort(&out);
+        return CLI_EXIT_DATA;
     }
-    return out_end(&out, &ob, rc);
+    return out_end(&out, 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -817,90 +681,84 @@ static int run_measured(const args_t *a)
 
 static int run_traffic(const args_t *a)
 {
-    range_t rg[] = {{"p", 0, 0, 1, 0},     {"d", 0, 0, 1, 0}, {"lambda", 0, 0, 1, 0},
-                    {"delta", 0, 0, 1, 0}, {"a", 0, 0, 1, 0}, {"h", 0, 0, 1, 0},
-                    {"l", 0, 0, 1, 0},     {NULL, 0, 0, 0, 0}};
-    args_t b = *a;
-    double dbar = 0;
-    const char *dbar_s = NULL;
-    char *params[64];
+    cli_kv_t rg[] = {
+        {.key = "p", .range = {0, 0, 1}},
+        {.key = "d", .range = {0, 0, 1}},
+        {.key = "lambda", .range = {0, 0, 1}},
+        {.key = "delta", .range = {0, 0, 1}},
+        {.key = "a", .range = {0, 0, 1}},
+        {.key = "h", .range = {0, 0, 1}},
+        {.key = "l", .range = {0, 0, 1}},
+        {.key = "Dbar", .kind = CLI_KV_DOUBLE, .min = 0, .max = HUGE_VAL, .flags = CLI_GT_MIN},
+        {.key = NULL}};
+    const cli_kv_t *dbar = &rg[7];
+    uint64_t points, v[7];
     cli_out_t out;
-    obuf_t ob;
-    tk_traffic_params_t tp;
-    tk_traffic_bounds_t t;
-    tk_error_t err;
-    uint64_t points = 1;
+    int rc = 0;
 
     if (a->nfiles) {
         cli_errorf("%s: --traffic reads no input (parameters are KEY=VALUE)", a->files[0]);
         return CLI_EXIT_USAGE;
     }
-    /* Dbar is a real number: take it out before the integer ranges. */
-    b.params = params;
-    b.nparams = 0;
-    for (int i = 0; i < a->nparams; i++) {
-        if (strncmp(a->params[i], "Dbar=", 5) == 0) {
-            char *end;
-            if (dbar_s) {
-                cli_errorf("%s: parameter Dbar given twice", a->params[i]);
-                return CLI_EXIT_DATA;
-            }
-            dbar_s = a->params[i];
-            errno = 0;
-            dbar = strtod(a->params[i] + 5, &end);
-            if (end == a->params[i] + 5 || *end || errno || !isfinite(dbar) || dbar <= 0) {
-                cli_errorf("%s: not a positive number", a->params[i]);
-                return CLI_EXIT_DATA;
-            }
-        } else if (b.nparams < 64) {
-            params[b.nparams++] = a->params[i];
-        }
-    }
-    if (parse_params(&b, rg, "p d Dbar lambda delta a h l"))
+    if (parse_params(a, rg, "p d Dbar lambda delta a h l"))
         return CLI_EXIT_DATA;
-    for (int i = 0; i < 7; i++) {
-        uint64_t c = range_count(&rg[i]);
-        if (points > UINT64_C(100000000) / c) {
-            cli_errorf("%s: more than 10^8 points refused", rg[i].key);
-            return CLI_EXIT_DATA;
-        }
-        points *= c;
-    }
-    if (out_begin(&out, &ob, a->output))
+    points = sweep_points(rg, 7, UINT64_C(100000000), "more than 10^8 points refused");
+    if (!points)
         return CLI_EXIT_DATA;
-    ob_str(&ob, "p\td\tDbar\tlambda\tdelta\ta\th\tl\ttheta_u\tvaliant_ub\tantmill_ub\t"
-                "antmill_slowdown\tantmill_adverse\tlambda_min\tadv_i_ub\tadvc_ub\n");
-    uint64_t v[7];
-    for (uint64_t idx = 0; idx < points; idx++) {
-        uint64_t x = idx;
-        for (int i = 6; i >= 0; i--) { /* odometer, last key fastest */
-            uint64_t c = range_count(&rg[i]);
-            v[i] = rg[i].lo + (x % c) * rg[i].step;
-            x /= c;
-        }
-        tp = (tk_traffic_params_t){v[0], v[1], dbar, v[2], v[3], v[4], v[5], v[6]};
+    if (out_begin(&out, a->output))
+        return CLI_EXIT_DATA;
+    fputs("p\td\tDbar\tlambda\tdelta\ta\th\tl\ttheta_u\tvaliant_ub\tantmill_ub\t"
+          "antmill_slowdown\tantmill_adverse\tlambda_min\tadv_i_ub\tadvc_ub\n",
+          out.fp);
+    for (uint64_t idx = 0; idx < points && !rc; idx++) {
+        double dv = dbar->given ? dbar->value : 0;
+        tk_traffic_params_t tp;
+        tk_traffic_bounds_t t;
+        tk_error_t err;
+        cli_row_t row;
+
+        sweep_point(rg, 7, idx, v);
+        tp = (tk_traffic_params_t){v[0], v[1], dv, v[2], v[3], v[4], v[5], v[6]};
         tk_error_clear(&err);
         if (tk_traffic_bounds(&tp, &t, &err)) {
             cli_error(&err);
-            return out_end(&out, &ob, 1);
+            rc = 1;
+            break;
         }
-        for (int i = 0; i < 2; i++)
-            ob_u128(&ob, rg[i].given ? v[i] : TK_BOUND_NA), ob_chr(&ob, '\t');
-        ob_double(&ob, dbar_s ? dbar : NAN), ob_chr(&ob, '\t');
-        for (int i = 2; i < 7; i++)
-            ob_u128(&ob, rg[i].given ? v[i] : TK_BOUND_NA), ob_chr(&ob, '\t');
-        ob_double(&ob, t.theta_u), ob_chr(&ob, '\t');
-        ob_double(&ob, t.valiant_ub), ob_chr(&ob, '\t');
-        ob_double(&ob, t.antmill_ub), ob_chr(&ob, '\t');
-        ob_double(&ob, t.antmill_slowdown), ob_chr(&ob, '\t');
-        ob_u128(&ob, t.antmill_adverse < 0 ? TK_BOUND_NA : (tk_u128_t)t.antmill_adverse);
-        ob_chr(&ob, '\t');
-        ob_u128(&ob, t.lambda_min < 0 ? TK_BOUND_NA : (tk_u128_t)t.lambda_min);
-        ob_chr(&ob, '\t');
-        ob_double(&ob, t.adv_i_ub), ob_chr(&ob, '\t');
-        ob_double(&ob, t.advc_ub), ob_chr(&ob, '\n');
+        cli_row_begin(&row, out.fp, 0);
+        for (int i = 0; i < 7; i++) {
+            if (i == 2)
+                cell_real(&row, "Dbar", dbar->given ? dv : NAN);
+            cell_u128(&row, rg[i].key, rg[i].given ? v[i] : TK_BOUND_NA);
+        }
+        cell_real(&row, "theta_u", t.theta_u);
+        cell_real(&row, "valiant_ub", t.valiant_ub);
+        cell_real(&row, "antmill_ub", t.antmill_ub);
+        cell_real(&row, "antmill_slowdown", t.antmill_slowdown);
+        cell_u128(&row, "antmill_adverse",
+                  t.antmill_adverse < 0 ? TK_BOUND_NA : (tk_u128_t)t.antmill_adverse);
+        cell_u128(&row, "lambda_min", t.lambda_min < 0 ? TK_BOUND_NA : (tk_u128_t)t.lambda_min);
+        cell_real(&row, "adv_i_ub", t.adv_i_ub);
+        cell_real(&row, "advc_ub", t.advc_ub);
+        cli_row_end(&row);
     }
-    return out_end(&out, &ob, 0);
+    return out_end(&out, rc);
+}
+
+/* The mode: --traffic, --measured, a sweep (N= or r= given) or graphs. */
+static int run(const args_t *a)
+{
+    int sweep = 0;
+
+    cli_set_threads(a->threads);
+    if (a->traffic)
+        return run_traffic(a);
+    if (a->measured)
+        return run_measured(a);
+    for (int i = 0; i < a->nparams; i++)
+        if (strncmp(a->params[i], "N=", 2) == 0 || strncmp(a->params[i], "r=", 2) == 0)
+            sweep = 1;
+    return sweep ? run_sweep(a) : graph_mode(a);
 }
 
 int main(int argc, char **argv)
@@ -910,18 +768,7 @@ int main(int argc, char **argv)
 
     cli_set_prog(argv[0]);
     parse_args(argc, argv, &a);
-    cli_set_threads(a.threads);
-    if (a.traffic)
-        rc = run_traffic(&a);
-    else if (a.measured)
-        rc = run_measured(&a);
-    else {
-        int sweep = 0;
-        for (int i = 0; i < a.nparams; i++)
-            if (strncmp(a.params[i], "N=", 2) == 0 || strncmp(a.params[i], "r=", 2) == 0)
-                sweep = 1;
-        rc = sweep ? run_sweep(&a) : graph_mode(&a);
-    }
+    rc = run(&a);
     free(a.params);
     free(a.files);
     return rc;

@@ -60,17 +60,15 @@ static void parse_args(int argc, char **argv, args_t *a)
         switch (c) {
         case 'f':
             if (tk_format_parse(optarg, &a->out_fmt, &err) != TK_OK || a->out_fmt == TK_FMT_AUTO)
-                cli_usage_fail(USAGE,
-                               "-f %s: not an output format (native, graph6, sparse6, "
-                               "digraph6, edges or dot)",
-                               optarg);
+                cli_arg_fail("-f", optarg,
+                             "not an output format (native, graph6, sparse6, digraph6, edges or "
+                             "dot)");
             break;
         case 'i':
             if (tk_format_parse(optarg, &a->in_fmt, &err) != TK_OK || a->in_fmt == TK_FMT_DOT)
-                cli_usage_fail(USAGE,
-                               "-i %s: not an input format (auto, native, graph6, sparse6, "
-                               "digraph6 or edges)",
-                               optarg);
+                cli_arg_fail("-i", optarg,
+                             "not an input format (auto, native, graph6, sparse6, digraph6 or "
+                             "edges)");
             break;
         case 'o':
             a->output = optarg;

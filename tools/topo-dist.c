@@ -151,94 +151,76 @@ typedef struct result {
     int32_t girth;
 } result_t;
 
-static void print_inf(FILE *fp, int64_t v, int json)
+/* A row of the --hist table (distance TK_INF: the unreachable pairs). */
+static void hist_row(FILE *fp, const char *name, int32_t distance, uint64_t pairs)
 {
-    if (v >= TK_INF && json)
-        fputs("\"inf\"", fp);
-    else
-        cli_print_int_or_inf(fp, v, TK_INF);
+    cli_row_t row;
+
+    cli_row_begin(&row, fp, 0);
+    cli_cell_text(&row, "name", name);
+    cli_cell_int(&row, "distance", distance, TK_INF);
+    cli_cell_u64(&row, "pairs", pairs);
+    cli_row_end(&row);
 }
 
-static void print_tsv(FILE *fp, const args_t *a, const result_t *r)
+/* The row of one graph (TSV: with --ecc or --hist, a row per switch or per
+ * distance instead; JSON: one object, --ecc and --hist as arrays). */
+static void print_row(FILE *fp, const args_t *a, const result_t *r)
 {
     const tk_dist_summary_t *s = &r->s;
     const tk_graph_t *g = r->g;
+    cli_row_t row;
 
-    if (a->ecc) {
+    if (!a->json && a->ecc) {
         for (int64_t v = 0; v < g->n; v++) {
-            fprintf(fp, "%s\t%" PRId64 "\t", r->name, v);
-            cli_print_int_or_inf(fp, s->ecc[v], TK_INF);
-            fputc('\n', fp);
+            cli_row_begin(&row, fp, 0);
+            cli_cell_text(&row, "name", r->name);
+            cli_cell_int(&row, "switch", v, 0);
+            cli_cell_int(&row, "eccentricity", s->ecc[v], TK_INF);
+            cli_row_end(&row);
         }
         return;
     }
-    if (a->hist) {
+    if (!a->json && a->hist) {
         for (int32_t k = 1; k < s->hist_len; k++)
-            fprintf(fp, "%s\t%" PRId32 "\t%" PRIu64 "\n", r->name, k, s->hist[k]);
+            hist_row(fp, r->name, k, s->hist[k]);
         if (s->unreachable)
-            fprintf(fp, "%s\tinf\t%" PRIu64 "\n", r->name, s->unreachable);
+            hist_row(fp, r->name, TK_INF, s->unreachable);
         return;
     }
-    fprintf(fp, "%s\t%" PRId64 "\t%" PRId64 "\t%d\t", r->name, (int64_t)g->n, g->m,
-            g->directed ? 1 : 0);
-    if (s->stopped) {
-        fprintf(fp, "-\t>%" PRId32 "\t-\t-\t", a->max_diam);
+    cli_row_begin(&row, fp, a->json);
+    cli_cell_text(&row, "name", r->name);
+    cli_cell_int(&row, "n", g->n, 0);
+    cli_cell_int(&row, "arcs", g->m, 0);
+    cli_cell_bool(&row, "directed", g->directed);
+    if (s->stopped) { /* --max-diameter: only "diameter > D" is known */
+        char more[24];
+        snprintf(more, sizeof more, ">%" PRId32, a->max_diam);
+        cli_cell_null(&row, "connected");
+        cli_cell_text(&row, "diameter", more);
+        cli_cell_null(&row, "radius");
+        cli_cell_null(&row, "avg_distance");
     } else {
-        fprintf(fp, "%d\t", s->connected ? 1 : 0);
-        cli_print_int_or_inf(fp, s->diameter, TK_INF);
-        fputc('\t', fp);
-        cli_print_int_or_inf(fp, s->radius, TK_INF);
-        fputc('\t', fp);
-        cli_print_double(fp, s->avg_distance);
-        fputc('\t', fp);
+        cli_cell_bool(&row, "connected", s->connected);
+        cli_cell_int(&row, "diameter", s->diameter, TK_INF);
+        cli_cell_int(&row, "radius", s->radius, TK_INF);
+        cli_cell_double(&row, "avg_distance", s->avg_distance);
     }
-    cli_print_int_or_inf(fp, r->girth, TK_INF);
-    fputc('\n', fp);
-}
-
-static void print_json(FILE *fp, const args_t *a, const result_t *r)
-{
-    const tk_dist_summary_t *s = &r->s;
-    const tk_graph_t *g = r->g;
-
-    fputs("{\"name\":", fp);
-    cli_print_json_string(fp, r->name);
-    fprintf(fp, ",\"n\":%" PRId64 ",\"arcs\":%" PRId64 ",\"directed\":%s", (int64_t)g->n, g->m,
-            g->directed ? "true" : "false");
-    if (s->stopped) {
-        fprintf(fp,
-                ",\"connected\":null,\"diameter\":\">%" PRId32 "\""
-                ",\"radius\":null,\"avg_distance\":null",
-                a->max_diam);
-    } else {
-        fprintf(fp, ",\"connected\":%s,\"diameter\":", s->connected ? "true" : "false");
-        print_inf(fp, s->diameter, 1);
-        fputs(",\"radius\":", fp);
-        print_inf(fp, s->radius, 1);
-        fputs(",\"avg_distance\":", fp);
-        if (isinf(s->avg_distance))
-            fputs("\"inf\"", fp);
-        else
-            cli_print_double(fp, s->avg_distance);
-    }
-    fputs(",\"girth\":", fp);
-    print_inf(fp, r->girth, 1);
+    cli_cell_int(&row, "girth", r->girth, TK_INF);
     if (a->ecc) {
-        fputs(",\"ecc\":[", fp);
-        for (int64_t v = 0; v < g->n; v++) {
-            if (v)
-                fputc(',', fp);
-            print_inf(fp, s->ecc[v], 1);
-        }
-        fputc(']', fp);
+        cli_cell_open(&row, "ecc", '[');
+        for (int64_t v = 0; v < g->n; v++)
+            cli_cell_int(&row, NULL, s->ecc[v], TK_INF);
+        cli_cell_close(&row);
     }
     if (a->hist) {
-        fputs(",\"hist\":[", fp);
+        cli_cell_open(&row, "hist", '[');
         for (int32_t k = 0; k < s->hist_len; k++)
-            fprintf(fp, "%s%" PRIu64, k ? "," : "", s->hist[k]);
-        fprintf(fp, "],\"unreachable\":%" PRIu64, s->unreachable);
+            cli_cell_u64(&row, NULL, s->hist[k]);
+        cli_cell_close(&row);
+        cli_cell_u64(&row, "unreachable", s->unreachable);
     }
-    fputs("}\n", fp);
+    cli_row_end(&row);
 }
 
 /* The header goes out with the first row (so that a run failing before any
@@ -309,15 +291,11 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     tk_auto_destroy(&sym);
     if (fail || tk_girth(g, a->threads, &r.girth, &err) != TK_OK) {
         tk_dist_summary_destroy(&r.s);
-        cli_errorf("%s: graph %ld: %s", input, index,
-                   err.msg[0] ? err.msg : tk_status_str(err.code));
+        cli_graph_error(input, index, &err);
         return 1;
     }
     print_header(out, a);
-    if (a->json)
-        print_json(out, a, &r);
-    else
-        print_tsv(out, a, &r);
+    print_row(out, a, &r);
     int rc = 0;
     if (!r.s.stopped && !r.s.connected) {
         cli_warnf("%s: graph %ld (%s) is not %sconnected", input, index, r.name,

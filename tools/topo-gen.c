@@ -88,7 +88,9 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case 'f':
             if (tk_format_parse(optarg, &a->fmt, &err) != TK_OK || a->fmt == TK_FMT_AUTO)
-                cli_usage_fail(USAGE, "-f %s: not an output format", optarg);
+                cli_arg_fail("-f", optarg,
+                             "not an output format (native, graph6, sparse6, digraph6, edges or "
+                             "dot)");
             break;
         case 'o':
             a->output = optarg;
@@ -114,49 +116,21 @@ static void parse_args(int argc, char **argv, args_t *a)
     a->nkv = argc - optind - 1;
 }
 
-/* Write g to the output: into memory first for stdout (a graph the format
- * cannot hold prints nothing), through a temporary file for -o. */
+/* Write g to the output, held until it is complete: a graph the format
+ * cannot hold prints nothing, and -o FILE is replaced atomically. */
 static int write_out(const args_t *a, const tk_graph_t *g)
 {
     tk_error_t err;
     cli_out_t out;
-    tk_status_t st;
 
-    if (a->output && strcmp(a->output, "-") != 0) {
-        if (cli_out_open(&out, a->output))
-            return CLI_EXIT_DATA;
-        st = tk_write_graph(out.fp, g, a->fmt, &err);
-        if (st) {
-            cli_error(&err);
-            cli_out_abort(&out);
-            return CLI_EXIT_DATA;
-        }
-        return cli_out_commit(&out) ? CLI_EXIT_DATA : CLI_EXIT_OK;
-    } else {
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *mem = open_memstream(&buf, &len);
-
-        if (!mem) {
-            cli_errorf("out of memory");
-            return CLI_EXIT_DATA;
-        }
-        st = tk_write_graph(mem, g, a->fmt, &err);
-        if (fclose(mem) != 0 && !st)
-            st = tk_error_set(&err, TK_ENOMEM, NULL, 0, "out of memory buffering the output");
-        if (st) {
-            cli_error(&err);
-            free(buf);
-            return CLI_EXIT_DATA;
-        }
-        fwrite(buf, 1, len, stdout);
-        free(buf);
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-            cli_errorf("write error on standard output");
-            return CLI_EXIT_DATA;
-        }
-        return CLI_EXIT_OK;
+    if (cli_out_open_held(&out, a->output))
+        return CLI_EXIT_DATA;
+    if (tk_write_graph(out.fp, g, a->fmt, &err) != TK_OK) {
+        cli_error(&err);
+        cli_out_abort(&out);
+        return CLI_EXIT_DATA;
     }
+    return cli_out_commit(&out) ? CLI_EXIT_DATA : CLI_EXIT_OK;
 }
 
 static int run(args_t *a)

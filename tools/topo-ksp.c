@@ -56,7 +56,7 @@ static void help(void)
           "                        pair (H >= 1)\n"
           "  --raw                 with --allpath: count raw H-hop paths instead (walks\n"
           "                        of exactly H links; switches and self-loops may\n"
-          "                        repeat), the paths of seed 003's Lemma 9\n"
+          "                        repeat), the paths of Lemma 9 of Faizian et al.\n"
           "  --pairs N             sample N ordered pairs uniformly (with replacement)\n"
           "                        instead of all pairs\n"
           "  -s, --seed SEED       seed of the sample (default 1)\n"
@@ -192,87 +192,90 @@ static int32_t min_length(const tk_ksp_result_t *r)
     return -1;
 }
 
-/* TSV row (or JSON object) of one graph. */
+/* The k-shortest cells: TSV k avg_ksp_length ... short_pairs min_length
+ * max_length ("-" without -k); JSON adds the exact counts and the length
+ * distribution. */
+static void ksp_cells(cli_row_t *row, const args_t *a, const tk_ksp_result_t *r)
+{
+    int32_t lmin = min_length(r);
+
+    if (!a->k) {
+        if (!row->json) {
+            cli_cell_null(row, "short_pairs");
+            cli_cell_null(row, "min_length");
+            cli_cell_null(row, "max_length");
+        }
+        return;
+    }
+    if (row->json) {
+        cli_cell_u64(row, "short_pairs", r->short_pairs);
+        cli_cell_u128(row, "paths", r->paths);
+        cli_cell_u128(row, "length_sum", r->len_sum);
+        cli_cell_open(row, "length_paths", '[');
+        for (int32_t L = 0; L < r->len_hist_len; L++)
+            cli_cell_u64(row, NULL, r->len_hist[L]);
+        cli_cell_close(row);
+        return;
+    }
+    cli_cell_u64(row, "short_pairs", r->short_pairs);
+    if (lmin >= 0) {
+        cli_cell_int(row, "min_length", lmin, 0);
+        cli_cell_int(row, "max_length", r->len_hist_len - 1, 0);
+    } else {
+        cli_cell_null(row, "min_length");
+        cli_cell_null(row, "max_length");
+    }
+}
+
+/* The row of one graph (TSV) or its JSON object; --hist: the length table. */
 static void print_row(FILE *fp, const args_t *a, const tk_graph_t *g, const char *name,
                       const tk_ksp_result_t *r)
 {
     int64_t deg = tk_graph_regular_degree(g);
-    int32_t lmin = min_length(r), lmax = r->len_hist_len - 1;
     uint64_t paths = (uint64_t)r->paths;
+    cli_row_t row;
 
-    if (a->json) {
-        fputs("{\"name\":", fp);
-        cli_print_json_string(fp, name);
-        fprintf(fp, ",\"n\":%" PRId64, (int64_t)g->n);
-        if (a->k) {
-            fprintf(fp, ",\"k\":%" PRId32 ",\"avg_ksp_length\":", a->k);
-            if (paths)
-                cli_print_double(fp, ratio(r->len_sum, paths));
-            else
-                fputs("null", fp);
-        }
-        fputs(",\"degree\":", fp);
-        if (deg >= 0)
-            fprintf(fp, "%" PRId64, deg);
-        else
-            fputs("null", fp);
-        fprintf(fp, ",\"pairs\":%" PRIu64 ",\"sampled\":%s", r->pairs,
-                a->sample ? "true" : "false");
-        if (a->k) {
-            fprintf(fp, ",\"short_pairs\":%" PRIu64 ",\"paths\":", r->short_pairs);
-            cli_print_u128(fp, r->paths);
-            fputs(",\"length_sum\":", fp);
-            cli_print_u128(fp, r->len_sum);
-            fputs(",\"length_paths\":[", fp);
-            for (int32_t L = 0; L < r->len_hist_len; L++)
-                fprintf(fp, "%s%" PRIu64, L ? "," : "", r->len_hist[L]);
-            fputc(']', fp);
-        }
-        if (a->allpath) {
-            fprintf(fp,
-                    ",\"H\":%" PRId32 ",\"allpath_min\":%" PRIu64 ",\"allpath_avg\":", a->allpath,
-                    r->allpath_min);
-            cli_print_double(fp, ratio(r->allpath_sum, r->pairs));
-            fprintf(fp, ",\"allpath_max\":%" PRIu64 ",\"allpath_sum\":", r->allpath_max);
-            cli_print_u128(fp, r->allpath_sum);
-        }
-        fputs("}\n", fp);
-        return;
-    }
     if (a->hist) {
-        for (int32_t L = 0; L < r->len_hist_len; L++)
-            if (r->len_hist[L])
-                fprintf(fp, "%s\t%" PRId32 "\t%" PRIu64 "\n", name, L, r->len_hist[L]);
+        for (int32_t L = 0; L < r->len_hist_len; L++) {
+            if (!r->len_hist[L])
+                continue;
+            cli_row_begin(&row, fp, 0);
+            cli_cell_text(&row, "name", name);
+            cli_cell_int(&row, "length", L, 0);
+            cli_cell_u64(&row, "paths", r->len_hist[L]);
+            cli_row_end(&row);
+        }
         return;
     }
-    fprintf(fp, "%s\t%" PRId64 "\t", name, (int64_t)g->n);
+    cli_row_begin(&row, fp, a->json);
+    cli_cell_text(&row, "name", name);
+    cli_cell_int(&row, "n", g->n, 0);
     if (a->k) {
-        fprintf(fp, "%" PRId32 "\t", a->k);
+        cli_cell_int(&row, "k", a->k, 0);
         if (paths)
-            cli_print_double(fp, ratio(r->len_sum, paths));
+            cli_cell_double(&row, "avg_ksp_length", ratio(r->len_sum, paths));
         else
-            fputc('-', fp);
-        fputc('\t', fp);
-    } else {
-        fputs("-\t-\t", fp);
+            cli_cell_null(&row, "avg_ksp_length");
+    } else if (!a->json) {
+        cli_cell_null(&row, "k");
+        cli_cell_null(&row, "avg_ksp_length");
     }
     if (deg >= 0)
-        fprintf(fp, "%" PRId64 "\t", deg);
+        cli_cell_int(&row, "degree", deg, 0);
     else
-        fputs("-\t", fp);
-    fprintf(fp, "%" PRIu64 "\t%d\t", r->pairs, a->sample ? 1 : 0);
-    if (a->k && lmin >= 0)
-        fprintf(fp, "%" PRIu64 "\t%" PRId32 "\t%" PRId32, r->short_pairs, lmin, lmax);
-    else if (a->k)
-        fprintf(fp, "%" PRIu64 "\t-\t-", r->short_pairs);
-    else
-        fputs("-\t-\t-", fp);
+        cli_cell_null(&row, "degree");
+    cli_cell_u64(&row, "pairs", r->pairs);
+    cli_cell_bool(&row, "sampled", a->sample != 0);
+    ksp_cells(&row, a, r);
     if (a->allpath) {
-        fprintf(fp, "\t%" PRId32 "\t%" PRIu64 "\t", a->allpath, r->allpath_min);
-        cli_print_double(fp, ratio(r->allpath_sum, r->pairs));
-        fprintf(fp, "\t%" PRIu64, r->allpath_max);
+        cli_cell_int(&row, "H", a->allpath, 0);
+        cli_cell_u64(&row, "allpath_min", r->allpath_min);
+        cli_cell_double(&row, "allpath_avg", ratio(r->allpath_sum, r->pairs));
+        cli_cell_u64(&row, "allpath_max", r->allpath_max);
+        if (a->json)
+            cli_cell_u128(&row, "allpath_sum", r->allpath_sum);
     }
-    fputc('\n', fp);
+    cli_row_end(&row);
 }
 
 static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input, long index)
@@ -287,8 +290,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
                  (int64_t)g->n, g->m);
     tk_error_clear(&err);
     if (tk_ksp(g, &opts, &r, &err) != TK_OK) {
-        cli_errorf("%s: graph %ld: %s", input, index,
-                   err.msg[0] ? err.msg : tk_status_str(err.code));
+        cli_graph_error(input, index, &err);
         return 1;
     }
     print_header(out, a);

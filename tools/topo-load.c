@@ -197,41 +197,41 @@ static void print_header(FILE *fp, args_t *a)
     }
 }
 
-/* Arc order of --top: load / capacity descending, then arc id. */
-static const double *sort_key;
+/* An arc and its load / capacity, for the order of --top. */
+typedef struct arc_load {
+    double load;
+    int64_t arc;
+} arc_load_t;
+
+/* Load descending, then arc id: a total order (loads are never NaN). */
 static int by_load(const void *x, const void *y)
 {
-    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-    if (sort_key[a] != sort_key[b])
-        return sort_key[a] > sort_key[b] ? -1 : 1;
-    return a < b ? -1 : a > b;
+    const arc_load_t *a = x, *b = y;
+
+    if (a->load != b->load)
+        return a->load > b->load ? -1 : 1;
+    return a->arc < b->arc ? -1 : a->arc > b->arc;
 }
 
-static int64_t *top_arcs(const result_t *r, int64_t k)
+/* Every arc, hottest first.  NULL when out of memory. */
+static int64_t *top_arcs(const result_t *r)
 {
     const tk_graph_t *g = r->g;
+    arc_load_t *al = tk_malloc_array((size_t)g->m + 1, sizeof *al);
     int64_t *idx = tk_malloc_array((size_t)g->m + 1, sizeof *idx);
-    if (!idx)
-        return NULL;
-    for (int64_t x = 0; x < g->m; x++)
-        idx[x] = x;
-    sort_key = r->load;
-    qsort(idx, (size_t)g->m, sizeof *idx, by_load);
-    (void)k;
-    return idx;
-}
 
-static tk_id_t arc_tail(const tk_graph_t *g, int64_t a)
-{
-    tk_id_t lo = 0, hi = g->n - 1;
-    while (lo < hi) { /* last u with off[u] <= a */
-        tk_id_t mid = lo + (hi - lo + 1) / 2;
-        if (g->off[mid] <= a)
-            lo = mid;
-        else
-            hi = mid - 1;
+    if (!al || !idx) {
+        free(al);
+        free(idx);
+        return NULL;
     }
-    return lo;
+    for (int64_t x = 0; x < g->m; x++)
+        al[x] = (arc_load_t){r->load[x], x};
+    qsort(al, (size_t)g->m, sizeof *al, by_load);
+    for (int64_t i = 0; i < g->m; i++)
+        idx[i] = al[i].arc;
+    free(al);
+    return idx;
 }
 
 /* Histogram of load / capacity: B equal bins over [0, max_load]; the last
@@ -253,126 +253,115 @@ static int64_t *histogram(const result_t *r, int32_t bins)
     return h;
 }
 
-static void print_class(FILE *fp, const tk_graph_t *g, int64_t a)
+/* max_load avg_load throughput of class c (c = nclasses: every arc). */
+static void load_cells(cli_row_t *row, const result_t *r, int c)
 {
-    fputs(g->class_name[g->cls ? g->cls[a] : 0], fp);
+    cli_cell_double(row, "max_load", r->s.max_load[c]);
+    cli_cell_double(row, "avg_load", r->s.avg_load[c]);
+    cli_cell_double(row, "throughput", throughput_of(r->sc.max_load[c], r->eject_limit));
 }
 
-static void print_tsv(FILE *fp, args_t *a, const result_t *r, const int64_t *idx,
+/* u v class load of the i-th hottest arc. */
+static void top_cells(cli_row_t *row, const result_t *r, const int64_t *idx, int64_t i)
+{
+    const tk_graph_t *g = r->g;
+    int64_t x = idx[i];
+
+    cli_cell_int(row, "u", cli_arc_tail(g, x), 0);
+    cli_cell_int(row, "v", g->head[x], 0);
+    cli_cell_text(row, "class", g->class_name[g->cls ? g->cls[x] : 0]);
+    cli_cell_double(row, "load", r->load[x]);
+}
+
+/* lo hi arcs of histogram bin b. */
+static void hist_cells(cli_row_t *row, const args_t *a, const result_t *r, const int64_t *hist,
+                       int32_t b)
+{
+    double mx = r->s.max_load[r->s.nclasses];
+
+    cli_cell_double(row, "lo", mx * b / a->bins);
+    cli_cell_double(row, "hi", mx * (b + 1) / a->bins);
+    cli_cell_int(row, "arcs", hist[b], 0);
+}
+
+/* TSV: the --top or --hist table, one row per arc or bin. */
+static void print_table(FILE *fp, const args_t *a, const result_t *r, const int64_t *idx,
+                        const int64_t *hist)
+{
+    int64_t rows = a->top ? (a->top < r->g->m ? a->top : r->g->m) : a->bins;
+    cli_row_t row;
+
+    for (int64_t i = 0; i < rows; i++) {
+        cli_row_begin(&row, fp, 0);
+        cli_cell_text(&row, "name", r->name);
+        if (a->top)
+            top_cells(&row, r, idx, i);
+        else
+            hist_cells(&row, a, r, hist, (int32_t)i);
+        cli_row_end(&row);
+    }
+}
+
+/* The row of one graph: TSV with the class columns of the header, or a
+ * JSON object with every class, and the --top and --hist arrays. */
+static void print_row(FILE *fp, const args_t *a, const result_t *r, const int64_t *idx,
                       const int64_t *hist)
 {
     const tk_graph_t *g = r->g;
     int nc = r->s.nclasses;
+    cli_row_t row;
 
-    if (a->top) {
-        for (int64_t i = 0; i < a->top && i < g->m; i++) {
-            int64_t x = idx[i];
-            fprintf(fp, "%s\t%" PRId32 "\t%" PRId32 "\t", r->name, arc_tail(g, x), g->head[x]);
-            print_class(fp, g, x);
-            fputc('\t', fp);
-            cli_print_double(fp, r->load[x]);
-            fputc('\n', fp);
-        }
+    if (!a->json && (a->top || a->hist)) {
+        print_table(fp, a, r, idx, hist);
         return;
     }
-    if (a->hist) {
-        double mx = r->s.max_load[nc];
-        for (int32_t b = 0; b < a->bins; b++) {
-            fprintf(fp, "%s\t", r->name);
-            cli_print_double(fp, mx * b / a->bins);
-            fputc('\t', fp);
-            cli_print_double(fp, mx * (b + 1) / a->bins);
-            fprintf(fp, "\t%" PRId64 "\n", hist[b]);
-        }
+    cli_row_begin(&row, fp, a->json);
+    cli_cell_text(&row, "name", r->name);
+    cli_cell_text(&row, "routing", a->spec.text);
+    cli_cell_text(&row, "pattern", r->pattern);
+    cli_cell_int(&row, "n", g->n, 0);
+    cli_cell_int(&row, "arcs", g->m, 0);
+    load_cells(&row, r, nc);
+    if (!a->json) {
+        for (int i = 0; i < a->ncols; i++)
+            load_cells(&row, r, tk_graph_class_index(g, a->cols[i]));
+        cli_row_end(&row);
         return;
     }
-    fprintf(fp, "%s\t%s\t%s\t%" PRId64 "\t%" PRId64 "\t", r->name, a->spec.text, r->pattern,
-            (int64_t)g->n, g->m);
-    cli_print_double(fp, r->s.max_load[nc]);
-    fputc('\t', fp);
-    cli_print_double(fp, r->s.avg_load[nc]);
-    fputc('\t', fp);
-    cli_print_double(fp, throughput_of(r->sc.max_load[nc], r->eject_limit));
-    for (int i = 0; i < a->ncols; i++) {
-        int c = tk_graph_class_index(g, a->cols[i]);
-        fputc('\t', fp);
-        cli_print_double(fp, r->s.max_load[c]);
-        fputc('\t', fp);
-        cli_print_double(fp, r->s.avg_load[c]);
-        fputc('\t', fp);
-        cli_print_double(fp, throughput_of(r->sc.max_load[c], r->eject_limit));
-    }
-    fputc('\n', fp);
-}
-
-static void print_json(FILE *fp, args_t *a, const result_t *r, const int64_t *idx,
-                       const int64_t *hist)
-{
-    const tk_graph_t *g = r->g;
-    int nc = r->s.nclasses;
-
-    fputs("{\"name\":", fp);
-    cli_print_json_string(fp, r->name);
-    fputs(",\"routing\":", fp);
-    cli_print_json_string(fp, a->spec.text);
-    fputs(",\"pattern\":", fp);
-    cli_print_json_string(fp, r->pattern);
-    fprintf(fp, ",\"n\":%" PRId64 ",\"arcs\":%" PRId64 ",\"max_load\":", (int64_t)g->n, g->m);
-    cli_print_double(fp, r->s.max_load[nc]);
-    fputs(",\"avg_load\":", fp);
-    cli_print_double(fp, r->s.avg_load[nc]);
-    fputs(",\"throughput\":", fp);
-    cli_print_double(fp, throughput_of(r->sc.max_load[nc], r->eject_limit));
-    fputs(",\"classes\":{", fp);
-    int first = 1;
+    cli_cell_open(&row, "classes", '{');
     for (int c = 0; c < nc; c++) {
         if (!class_shown(g, &r->s, c))
             continue;
-        if (!first)
-            fputc(',', fp);
-        first = 0;
-        cli_print_json_string(fp, g->class_name[c]);
-        fprintf(fp, ":{\"arcs\":%" PRId64 ",\"max_load\":", r->s.arcs[c]);
-        cli_print_double(fp, r->s.max_load[c]);
-        fputs(",\"avg_load\":", fp);
-        cli_print_double(fp, r->s.avg_load[c]);
-        fputs(",\"throughput\":", fp);
-        cli_print_double(fp, throughput_of(r->sc.max_load[c], r->eject_limit));
-        fputc('}', fp);
+        cli_cell_open(&row, g->class_name[c], '{');
+        cli_cell_int(&row, "arcs", r->s.arcs[c], 0);
+        load_cells(&row, r, c);
+        cli_cell_close(&row);
     }
-    fputc('}', fp);
+    cli_cell_close(&row);
     if (a->top) {
-        fputs(",\"top\":[", fp);
+        cli_cell_open(&row, "top", '[');
         for (int64_t i = 0; i < a->top && i < g->m; i++) {
-            int64_t x = idx[i];
-            fprintf(fp, "%s{\"u\":%" PRId32 ",\"v\":%" PRId32 ",\"class\":", i ? "," : "",
-                    arc_tail(g, x), g->head[x]);
-            cli_print_json_string(fp, g->class_name[g->cls ? g->cls[x] : 0]);
-            fputs(",\"load\":", fp);
-            cli_print_double(fp, r->load[x]);
-            fputc('}', fp);
+            cli_cell_open(&row, NULL, '{');
+            top_cells(&row, r, idx, i);
+            cli_cell_close(&row);
         }
-        fputc(']', fp);
+        cli_cell_close(&row);
     }
     if (a->hist) {
-        double mx = r->s.max_load[nc];
-        fputs(",\"hist\":[", fp);
+        cli_cell_open(&row, "hist", '[');
         for (int32_t b = 0; b < a->bins; b++) {
-            fprintf(fp, "%s{\"lo\":", b ? "," : "");
-            cli_print_double(fp, mx * b / a->bins);
-            fputs(",\"hi\":", fp);
-            cli_print_double(fp, mx * (b + 1) / a->bins);
-            fprintf(fp, ",\"arcs\":%" PRId64 "}", hist[b]);
+            cli_cell_open(&row, NULL, '{');
+            hist_cells(&row, a, r, hist, b);
+            cli_cell_close(&row);
         }
-        fputc(']', fp);
+        cli_cell_close(&row);
     }
-    fputs("}\n", fp);
+    cli_row_end(&row);
 }
 
 static int fail_graph(const char *input, long index, const tk_error_t *err)
 {
-    cli_errorf("%s: graph %ld: %s", input, index,
-               err->msg[0] ? err->msg : tk_status_str(err->code));
+    cli_graph_error(input, index, err);
     return 1;
 }
 
@@ -473,7 +462,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
             }
         }
     }
-    if (a->top && !(idx = top_arcs(&r, a->top))) {
+    if (a->top && !(idx = top_arcs(&r))) {
         tk_error_set(&err, TK_ENOMEM, NULL, 0, "out of memory");
         rc = fail_graph(input, index, &err);
         goto done;
@@ -484,10 +473,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         goto done;
     }
     print_header(out, a);
-    if (a->json)
-        print_json(out, a, &r, idx, hist);
-    else
-        print_tsv(out, a, &r, idx, hist);
+    print_row(out, a, &r, idx, hist);
 done:
     free(idx);
     free(hist);

@@ -95,15 +95,10 @@ enum {
     OPT_NOPRESOLVE
 };
 
-static double dbl_arg(const char *opt, const char *s, double lo, double hi, int lo_open)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end || !isfinite(v) || v < lo || v > hi || (lo_open && v == lo))
-        cli_usage_fail(usage, "invalid value '%s' for %s: must be a number in %s%g, %g]", s, opt,
-                       lo_open ? "(" : "[", lo, hi);
-    return v;
-}
+static const char *const method_names[] = {"exact", "approx", "auto", NULL};
+static const tk_mcf_method_t method_ids[] = {TK_MCF_EXACT, TK_MCF_APPROX, TK_MCF_AUTO};
+static const char *const lp_names[] = {"simplex", "barrier", "auto", NULL};
+static const tk_mcf_lp_t lp_ids[] = {TK_MCF_LP_SIMPLEX, TK_MCF_LP_BARRIER, TK_MCF_LP_AUTO};
 
 static void parse_args(int argc, char **argv, args_t *a)
 {
@@ -152,32 +147,16 @@ static void parse_args(int argc, char **argv, args_t *a)
             a->seed = cli_u64_arg("--seed", optarg);
             break;
         case OPT_METHOD:
-            if (!strcmp(optarg, "exact"))
-                a->opts.method = TK_MCF_EXACT;
-            else if (!strcmp(optarg, "approx"))
-                a->opts.method = TK_MCF_APPROX;
-            else if (!strcmp(optarg, "auto"))
-                a->opts.method = TK_MCF_AUTO;
-            else
-                cli_usage_fail(usage, "invalid value '%s' for --method: exact, approx or auto",
-                               optarg);
+            a->opts.method = method_ids[cli_choice_arg("--method", optarg, method_names)];
             break;
         case OPT_LP:
-            if (!strcmp(optarg, "simplex"))
-                a->opts.lp = TK_MCF_LP_SIMPLEX;
-            else if (!strcmp(optarg, "barrier"))
-                a->opts.lp = TK_MCF_LP_BARRIER;
-            else if (!strcmp(optarg, "auto"))
-                a->opts.lp = TK_MCF_LP_AUTO;
-            else
-                cli_usage_fail(usage, "invalid value '%s' for --lp: simplex, barrier or auto",
-                               optarg);
+            a->opts.lp = lp_ids[cli_choice_arg("--lp", optarg, lp_names)];
             break;
         case OPT_EPS:
-            a->opts.eps = dbl_arg("--eps", optarg, 0, 0.5, 1);
+            a->opts.eps = cli_double_arg("--eps", optarg, 0, 0.5, CLI_GT_MIN);
             break;
         case OPT_TLIM:
-            a->opts.time_limit = dbl_arg("--time-limit", optarg, 0, 1e9, 1);
+            a->opts.time_limit = cli_double_arg("--time-limit", optarg, 0, 1e9, CLI_GT_MIN);
             break;
         case OPT_MAXPATHS:
             a->max_paths = (uint64_t)cli_int_arg("--max-paths", optarg, 1, INT64_MAX);
@@ -237,99 +216,74 @@ static void print_header(FILE *fp, args_t *a)
         fputs("name\trouting\tpattern\ttheta\tthroughput\tupper_bound\tgap\tmethod\ttime\n", fp);
 }
 
-static void json_double(FILE *fp, double v)
+/* tail head class load dual of the i-th saturated link. */
+static void link_cells(cli_row_t *row, const tk_graph_t *g, const tk_mcf_result_t *r, int64_t i)
 {
-    if (isinf(v))
-        fputs("\"inf\"", fp);
-    else
-        cli_print_double(fp, v);
+    int64_t arc = r->sat_arc[i];
+
+    cli_cell_int(row, "tail", cli_arc_tail(g, arc), 0);
+    cli_cell_int(row, "head", g->head[arc], 0);
+    cli_cell_text(row, "class", g->class_name[g->cls ? g->cls[arc] : 0]);
+    cli_cell_double(row, "load", r->sat_load[i]);
+    cli_cell_double(row, "dual", r->sat_dual[i]);
 }
 
+/* name routing pattern: the first cells of every row. */
+static void key_cells(cli_row_t *row, const args_t *a, const char *name, const result_t *res)
+{
+    cli_cell_text(row, "name", name);
+    cli_cell_text(row, "routing", a->routing ? a->rspec.text : "-");
+    cli_cell_text(row, "pattern", res->pattern);
+}
+
+/* The row of one graph and pattern (TSV), its JSON object (with the solver's
+ * work and, with --links, the saturated links), or with --links in TSV one
+ * row per saturated link. */
 static void print_result(FILE *fp, const args_t *a, const tk_graph_t *g, const char *name,
                          const result_t *res)
 {
     const tk_mcf_result_t *r = &res->r;
-    const char *routing = a->routing ? a->rspec.text : "-";
-    double thr = r->theta < 1 ? r->theta : 1;
-    int64_t *tail = NULL;
+    cli_row_t row;
 
-    if (a->links || a->json) {
-        tail = malloc(((size_t)r->nsat + 1) * sizeof *tail);
-        if (!tail)
-            return;
+    if (a->links && !a->json) {
         for (int64_t i = 0; i < r->nsat; i++) {
-            int64_t arc = r->sat_arc[i], lo = 0, hi = g->n;
-            while (hi - lo > 1) { /* tail: largest u with off[u] <= arc */
-                int64_t mid = (lo + hi) / 2;
-                if (g->off[mid] <= arc)
-                    lo = mid;
-                else
-                    hi = mid;
-            }
-            tail[i] = lo;
+            cli_row_begin(&row, fp, 0);
+            key_cells(&row, a, name, res);
+            link_cells(&row, g, r, i);
+            cli_row_end(&row);
         }
+        return;
     }
-    if (a->json) {
-        fputs("{\"name\":", fp);
-        cli_print_json_string(fp, name);
-        fputs(",\"routing\":", fp);
-        cli_print_json_string(fp, routing);
-        fputs(",\"pattern\":", fp);
-        cli_print_json_string(fp, res->pattern);
-        fputs(",\"theta\":", fp);
-        json_double(fp, r->theta);
-        fputs(",\"throughput\":", fp);
-        json_double(fp, thr);
-        fputs(",\"upper_bound\":", fp);
-        json_double(fp, r->upper);
-        fputs(",\"gap\":", fp);
-        json_double(fp, r->gap);
-        fprintf(fp, ",\"method\":\"%s\",\"time\":", tk_mcf_method_name(r->method));
-        cli_print_double(fp, r->seconds);
-        fprintf(fp, ",\"iterations\":%" PRId64, r->iterations);
-        if (r->method == TK_MCF_EXACT)
-            fprintf(fp, ",\"rounds\":%" PRId64 ",\"lp\":\"%s\"", r->rounds,
-                    r->no_lp     ? "none"
-                    : r->barrier ? "barrier"
-                                 : "simplex");
-        if (a->links) {
-            fputs(",\"links\":[", fp);
-            for (int64_t i = 0; i < r->nsat; i++) {
-                int64_t arc = r->sat_arc[i];
-                fprintf(fp, "%s{\"tail\":%" PRId64 ",\"head\":%d,\"class\":", i ? "," : "", tail[i],
-                        (int)g->head[arc]);
-                cli_print_json_string(fp, g->class_name[g->cls ? g->cls[arc] : 0]);
-                fputs(",\"load\":", fp);
-                cli_print_double(fp, r->sat_load[i]);
-                fputs(",\"dual\":", fp);
-                cli_print_double(fp, r->sat_dual[i]);
-                fputc('}', fp);
-            }
-            fputc(']', fp);
-        }
-        fputs("}\n", fp);
-    } else if (a->links) {
+    cli_row_begin(&row, fp, a->json);
+    key_cells(&row, a, name, res);
+    cli_cell_double(&row, "theta", r->theta);
+    cli_cell_double(&row, "throughput", r->theta < 1 ? r->theta : 1);
+    cli_cell_double(&row, "upper_bound", r->upper);
+    cli_cell_double(&row, "gap", r->gap);
+    cli_cell_text(&row, "method", tk_mcf_method_name(r->method));
+    if (!a->json) {
+        char secs[32];
+        snprintf(secs, sizeof secs, "%.3f", r->seconds);
+        cli_cell_num(&row, "time", secs);
+        cli_row_end(&row);
+        return;
+    }
+    cli_cell_double(&row, "time", r->seconds);
+    cli_cell_int(&row, "iterations", r->iterations, 0);
+    if (r->method == TK_MCF_EXACT) {
+        cli_cell_int(&row, "rounds", r->rounds, 0);
+        cli_cell_text(&row, "lp", r->no_lp ? "none" : r->barrier ? "barrier" : "simplex");
+    }
+    if (a->links) {
+        cli_cell_open(&row, "links", '[');
         for (int64_t i = 0; i < r->nsat; i++) {
-            int64_t arc = r->sat_arc[i];
-            fprintf(fp, "%s\t%s\t%s\t%" PRId64 "\t%d\t%s\t", name, routing, res->pattern, tail[i],
-                    (int)g->head[arc], g->class_name[g->cls ? g->cls[arc] : 0]);
-            cli_print_double(fp, r->sat_load[i]);
-            fputc('\t', fp);
-            cli_print_double(fp, r->sat_dual[i]);
-            fputc('\n', fp);
+            cli_cell_open(&row, NULL, '{');
+            link_cells(&row, g, r, i);
+            cli_cell_close(&row);
         }
-    } else {
-        fprintf(fp, "%s\t%s\t%s\t", name, routing, res->pattern);
-        cli_print_double(fp, r->theta);
-        fputc('\t', fp);
-        cli_print_double(fp, thr);
-        fputc('\t', fp);
-        cli_print_double(fp, r->upper);
-        fputc('\t', fp);
-        cli_print_double(fp, r->gap);
-        fprintf(fp, "\t%s\t%.3f\n", tk_mcf_method_name(r->method), r->seconds);
+        cli_cell_close(&row);
     }
-    free(tail);
+    cli_row_end(&row);
 }
 
 /* Name the graph in an error that names nothing (truncating quietly). */
@@ -355,7 +309,7 @@ static int split_words(char *s, char **w, int max)
 
 /* One graph and one pattern (index k: files first, then --make). */
 static int solve_one(args_t *a, const tk_graph_t *g, const tk_router_t *router, int k,
-                     const char *input, result_t *res, tk_error_t *err)
+                     result_t *res, tk_error_t *err)
 {
     tk_swdemand_t d;
     tk_pattern_t *made = NULL;
@@ -403,7 +357,6 @@ static int solve_one(args_t *a, const tk_graph_t *g, const tk_router_t *router, 
         st = tk_mcf_solve(g, &d, &o, &res->r, err);
     tk_swdemand_destroy(&d);
     tk_pattern_free(made);
-    (void)input;
     return st;
 }
 
@@ -426,7 +379,7 @@ static int table_row(void *ctx, FILE *out, const tk_graph_t *g, const char *inpu
         return 1;
     }
     for (int k = 0; k < nres && !failed; k++) {
-        if (solve_one(a, g, router, k, input, &res[k], &err) != TK_OK) {
+        if (solve_one(a, g, router, k, &res[k], &err) != TK_OK) {
             set_where(&err, name);
             cli_error(&err);
             failed = 1;

@@ -1,7 +1,8 @@
 /*
  * topo-medoid - the medoid of M random samples of a topology family in the
- * space (average distance, link use), seed 000 section 6.1.  See
- * topo-medoid(1).
+ * space (average distance, link use), as the Ant Mill paper (an adverse
+ * traffic pattern for networks on random regular graphs) picks its
+ * representative graphs, section 6.1.  See topo-medoid(1).
  */
 #include <config.h>
 
@@ -183,122 +184,145 @@ static tk_status_t make_sample(const args_t *a, uint64_t seed, uint64_t mem, tk_
     return tk_generate(a->family, a->nkv, a->kv, &o, g, err);
 }
 
+/* The samples and what the medoid selection makes of them. */
+typedef struct run {
+    sample_t *s;
+    double *x;    /* features, row-major (avg_distance, link_use)  */
+    double *z;    /* standardized features                          */
+    double *sumd; /* summed distance of each sample to the others   */
+    int64_t med;  /* the medoid                                     */
+} run_t;
+
+/* Generate and measure every sample (in parallel: sample i uses its own
+ * seed, so the result does not depend on the threads).  0, or 1 with the
+ * first failed sample's error printed. */
+static int measure(const args_t *a, uint64_t mem, run_t *r)
+{
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1)
+#endif
+    for (int64_t i = 0; i < a->samples; i++) {
+        tk_graph_t *gi = NULL;
+        r->s[i].seed = sample_seed(a->seed, i);
+        tk_error_clear(&r->s[i].err);
+        if (make_sample(a, r->s[i].seed, mem, &gi, &r->s[i].err) ||
+            features(gi, mem, r->s[i].feat, &r->s[i].err))
+            r->s[i].failed = 1;
+        tk_graph_free(gi);
+    }
+    for (int64_t i = 0; i < a->samples; i++) {
+        if (r->s[i].failed) {
+            cli_error(&r->s[i].err);
+            return 1;
+        }
+        r->x[2 * i] = r->s[i].feat[0];
+        r->x[2 * i + 1] = r->s[i].feat[1];
+    }
+    return 0;
+}
+
+/* The --table rows. */
+static void print_table(FILE *fp, const args_t *a, const run_t *r)
+{
+    fputs("sample\tseed\tavg_distance\tlink_use\tz_avg_distance\tz_link_use\tsum_distance\t"
+          "medoid\n",
+          fp);
+    for (int64_t i = 0; i < a->samples; i++) {
+        cli_row_t row;
+        cli_row_begin(&row, fp, 0);
+        cli_cell_int(&row, "sample", i, 0);
+        cli_cell_u64(&row, "seed", r->s[i].seed);
+        cli_cell_double(&row, "avg_distance", r->x[2 * i]);
+        cli_cell_double(&row, "link_use", r->x[2 * i + 1]);
+        cli_cell_double(&row, "z_avg_distance", r->z[2 * i]);
+        cli_cell_double(&row, "z_link_use", r->z[2 * i + 1]);
+        cli_cell_double(&row, "sum_distance", r->sumd[i]);
+        cli_cell_bool(&row, "medoid", i == r->med);
+        cli_row_end(&row);
+    }
+}
+
+/* The medoid graph (-o) and the --table, both or neither. */
+static int write_outputs(const args_t *a, const run_t *r, const tk_graph_t *g)
+{
+    cli_out_t out, tab;
+    tk_error_t err;
+
+    if (a->table) {
+        if (cli_out_open(&tab, a->table))
+            return 1;
+        print_table(tab.fp, a, r);
+    }
+    if (cli_out_open(&out, a->output)) {
+        if (a->table)
+            cli_out_abort(&tab);
+        return 1;
+    }
+    if (tk_write_graph(out.fp, g, TK_FMT_NATIVE, &err)) {
+        cli_error(&err);
+        cli_out_abort(&out);
+        if (a->table)
+            cli_out_abort(&tab);
+        return 1;
+    }
+    return cli_out_commit(&out) || (a->table && cli_out_commit(&tab));
+}
+
+static int run(const args_t *a)
+{
+    uint64_t mem = cli_mem_limit();
+    tk_graph_t *g = NULL;
+    tk_error_t err;
+    run_t r;
+    int rc = CLI_EXIT_DATA;
+
+    tk_error_clear(&err);
+    if (!tk_family_find(a->family))
+        cli_usage_fail(usage, "unknown family '%s'", a->family);
+    /* A first generation checks the parameters (exit 2 for a malformed
+     * command line, as topo-gen). */
+    tk_status_t st = make_sample(a, sample_seed(a->seed, 0), mem, &g, &err);
+    if (st == TK_EINVAL)
+        cli_usage_fail(usage, "%s", err.msg);
+    if (st) {
+        cli_error(&err);
+        return CLI_EXIT_DATA;
+    }
+    tk_graph_free(g);
+    g = NULL;
+    memset(&r, 0, sizeof r);
+    r.s = calloc((size_t)a->samples, sizeof *r.s);
+    r.x = calloc((size_t)a->samples * 2, sizeof *r.x);
+    r.z = calloc((size_t)a->samples * 2, sizeof *r.z);
+    r.sumd = calloc((size_t)a->samples, sizeof *r.sumd);
+    if (!r.s || !r.x || !r.z || !r.sumd) {
+        cli_errorf("out of memory");
+        goto done;
+    }
+    if (measure(a, mem, &r))
+        goto done;
+    if (tk_medoid_select(r.x, a->samples, 2, r.z, r.sumd, &r.med, &err) ||
+        make_sample(a, r.s[r.med].seed, mem, &g, &err)) {
+        cli_error(&err);
+        goto done;
+    }
+    if (write_outputs(a, &r, g) == 0)
+        rc = CLI_EXIT_OK;
+done:
+    tk_graph_free(g);
+    free(r.s);
+    free(r.x);
+    free(r.z);
+    free(r.sumd);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     args_t a;
-    sample_t *s;
-    double *x, *z, *sumd;
-    int64_t med = 0;
-    int rc = CLI_EXIT_OK;
-    uint64_t mem;
-    tk_error_t err;
-    tk_graph_t *g = NULL;
-    const tk_family_t *fam;
 
     cli_set_prog("topo-medoid");
     parse_args(argc, argv, &a);
     cli_set_threads(a.threads);
-    mem = cli_mem_limit();
-    tk_error_clear(&err);
-    fam = tk_family_find(a.family);
-    if (!fam)
-        cli_usage_fail(usage, "unknown family '%s'", a.family);
-    /* a first generation checks the parameters (exit 2 for a malformed
-     * command line, as topo-gen) */
-    {
-        tk_status_t st = make_sample(&a, sample_seed(a.seed, 0), mem, &g, &err);
-        if (st == TK_EINVAL)
-            cli_usage_fail(usage, "%s", err.msg);
-        if (st) {
-            cli_error(&err);
-            return CLI_EXIT_DATA;
-        }
-        tk_graph_free(g);
-        g = NULL;
-    }
-    s = calloc((size_t)a.samples, sizeof *s);
-    x = calloc((size_t)a.samples * 2, sizeof *x);
-    z = calloc((size_t)a.samples * 2, sizeof *z);
-    sumd = calloc((size_t)a.samples, sizeof *sumd);
-    if (!s || !x || !z || !sumd) {
-        cli_errorf("out of memory");
-        return CLI_EXIT_DATA;
-    }
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1)
-#endif
-    for (int64_t i = 0; i < a.samples; i++) {
-        tk_graph_t *gi = NULL;
-        s[i].seed = sample_seed(a.seed, i);
-        tk_error_clear(&s[i].err);
-        if (make_sample(&a, s[i].seed, mem, &gi, &s[i].err) ||
-            features(gi, mem, s[i].feat, &s[i].err))
-            s[i].failed = 1;
-        tk_graph_free(gi);
-    }
-    for (int64_t i = 0; i < a.samples; i++) {
-        if (s[i].failed) {
-            cli_error(&s[i].err);
-            rc = CLI_EXIT_DATA;
-            goto done;
-        }
-        x[2 * i] = s[i].feat[0];
-        x[2 * i + 1] = s[i].feat[1];
-    }
-    if (tk_medoid_select(x, a.samples, 2, z, sumd, &med, &err) ||
-        make_sample(&a, s[med].seed, mem, &g, &err)) {
-        cli_error(&err);
-        rc = CLI_EXIT_DATA;
-        goto done;
-    }
-    {
-        cli_out_t out, tab;
-        int tab_open = 0;
-        if (a.table) {
-            if (cli_out_open(&tab, a.table)) {
-                rc = CLI_EXIT_DATA;
-                goto done;
-            }
-            tab_open = 1;
-            fputs("sample\tseed\tavg_distance\tlink_use\tz_avg_distance\tz_link_use\tsum_distance\t"
-                  "medoid\n",
-                  tab.fp);
-            for (int64_t i = 0; i < a.samples; i++) {
-                fprintf(tab.fp, "%" PRId64 "\t%" PRIu64 "\t", i, s[i].seed);
-                cli_print_double(tab.fp, x[2 * i]);
-                fputc('\t', tab.fp);
-                cli_print_double(tab.fp, x[2 * i + 1]);
-                fputc('\t', tab.fp);
-                cli_print_double(tab.fp, z[2 * i]);
-                fputc('\t', tab.fp);
-                cli_print_double(tab.fp, z[2 * i + 1]);
-                fputc('\t', tab.fp);
-                cli_print_double(tab.fp, sumd[i]);
-                fprintf(tab.fp, "\t%d\n", i == med);
-            }
-        }
-        if (cli_out_open(&out, a.output)) {
-            if (tab_open)
-                cli_out_abort(&tab);
-            rc = CLI_EXIT_DATA;
-            goto done;
-        }
-        if (tk_write_graph(out.fp, g, TK_FMT_NATIVE, &err)) {
-            cli_error(&err);
-            cli_out_abort(&out);
-            if (tab_open)
-                cli_out_abort(&tab);
-            rc = CLI_EXIT_DATA;
-            goto done;
-        }
-        if (cli_out_commit(&out) || (tab_open && cli_out_commit(&tab)))
-            rc = CLI_EXIT_DATA;
-    }
-done:
-    tk_graph_free(g);
-    free(s);
-    free(x);
-    free(z);
-    free(sumd);
-    return rc;
+    return run(&a);
 }

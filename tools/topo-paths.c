@@ -112,85 +112,126 @@ static void print_header(FILE *fp, args_t *a)
         fputs("name\tdistance\tpairs\tsigma_min\tsigma_avg\tsigma_max\tunique_fraction\n", fp);
 }
 
-/* One summary row (TSV) or object (JSON) of statistics. */
-static void print_stats(FILE *fp, const args_t *a, const char *name, const char *dist,
-                        uint64_t pairs, u128 mn, double avg, u128 mx, double uniq)
+/* The statistics of one distance class ("1", "2", ..., "all", "inf"): the
+ * cells of a TSV row or of a JSON object. */
+typedef struct sigma_stats {
+    uint64_t pairs;
+    u128 min, max;
+    double avg, unique;
+} sigma_stats_t;
+
+static void stats_cells(cli_row_t *row, const sigma_stats_t *st)
 {
-    if (a->json) {
-        fprintf(fp, "{\"distance\":%s,\"pairs\":%" PRIu64 ",\"sigma_min\":", dist, pairs);
-        cli_print_u128(fp, mn);
-        fputs(",\"sigma_avg\":", fp);
-        cli_print_double(fp, avg);
-        fputs(",\"sigma_max\":", fp);
-        cli_print_u128(fp, mx);
-        fputs(",\"unique_fraction\":", fp);
-        cli_print_double(fp, uniq);
-        fputc('}', fp);
+    cli_cell_u64(row, "pairs", st->pairs);
+    cli_cell_u128(row, "sigma_min", st->min);
+    cli_cell_double(row, "sigma_avg", st->avg);
+    cli_cell_u128(row, "sigma_max", st->max);
+    cli_cell_double(row, "unique_fraction", st->unique);
+}
+
+/* A TSV row of the summary. */
+static void stats_row(FILE *fp, const char *name, const char *distance, const sigma_stats_t *st)
+{
+    cli_row_t row;
+
+    cli_row_begin(&row, fp, 0);
+    cli_cell_text(&row, "name", name);
+    cli_cell_text(&row, "distance", distance);
+    stats_cells(&row, st);
+    cli_row_end(&row);
+}
+
+/* The statistics of distance d and of all the reachable pairs. */
+static void sigma_stats(const tk_sigma_summary_t *s, int32_t d, sigma_stats_t *st)
+{
+    st->pairs = s->pairs[d];
+    st->min = s->min[d];
+    st->max = s->max[d];
+    st->avg = tk_sigma_summary_avg(s, d);
+    st->unique = (double)s->unique[d] / (double)s->pairs[d];
+}
+
+static void sigma_stats_all(const tk_sigma_summary_t *s, sigma_stats_t *st)
+{
+    uint64_t uniq = 0;
+    u128 sum_lo = 0, sum_hi = 0; /* exact 256-bit total of sigma */
+
+    memset(st, 0, sizeof *st);
+    st->min = ~(u128)0;
+    for (int32_t d = 1; d < s->len; d++) {
+        if (!s->pairs[d])
+            continue;
+        st->pairs += s->pairs[d];
+        uniq += s->unique[d];
+        if (s->min[d] < st->min)
+            st->min = s->min[d];
+        if (s->max[d] > st->max)
+            st->max = s->max[d];
+        u128 t = sum_lo + s->sum_lo[d];
+        sum_hi += s->sum_hi[d] + (t < sum_lo);
+        sum_lo = t;
+    }
+    if (!st->pairs) {
+        st->min = 0;
         return;
     }
-    fprintf(fp, "%s\t%s\t%" PRIu64 "\t", name, dist, pairs);
-    cli_print_u128(fp, mn);
-    fputc('\t', fp);
-    cli_print_double(fp, avg);
-    fputc('\t', fp);
-    cli_print_u128(fp, mx);
-    fputc('\t', fp);
-    cli_print_double(fp, uniq);
-    fputc('\n', fp);
+    st->avg = (double)(((long double)sum_hi * 340282366920938463463374607431768211456.0L +
+                        (long double)sum_lo) /
+                       (long double)st->pairs);
+    st->unique = (double)uniq / (double)st->pairs;
 }
 
 /* Summary of one graph: rows for d = 1..diameter, then 'all' (the
- * reachable pairs), then 'inf' (unreachable pairs) when there are any. */
+ * reachable pairs), then 'inf' (unreachable pairs) when there are any.
+ * JSON: one object, the distances as an array. */
 static int summary(FILE *out, args_t *a, const tk_graph_t *g, const char *name, tk_error_t *err)
 {
     tk_sigma_summary_t s;
+    sigma_stats_t st;
+    cli_row_t row;
+
     if (tk_sigma_summary(g, a->threads, &s, err) != TK_OK)
         return 1;
     print_header(out, a);
     if (a->json) {
-        fputs("{\"name\":", out);
-        cli_print_json_string(out, name);
-        fprintf(out, ",\"n\":%" PRId64 ",\"directed\":%s,\"distances\":[", (int64_t)g->n,
-                g->directed ? "true" : "false");
+        cli_row_begin(&row, out, 1);
+        cli_cell_text(&row, "name", name);
+        cli_cell_int(&row, "n", g->n, 0);
+        cli_cell_bool(&row, "directed", g->directed);
+        cli_cell_open(&row, "distances", '[');
     }
-    uint64_t pairs = 0, uniq = 0;
-    u128 mn = ~(u128)0, mx = 0;
-    u128 sum_lo = 0, sum_hi = 0; /* exact 256-bit total of sigma */
-    int first = 1;
     for (int32_t d = 1; d < s.len; d++) {
+        char dbuf[16];
         if (!s.pairs[d])
             continue;
-        char dbuf[16];
-        snprintf(dbuf, sizeof dbuf, "%" PRId32, d);
-        if (a->json && !first)
-            fputc(',', out);
-        first = 0;
-        print_stats(out, a, name, dbuf, s.pairs[d], s.min[d], tk_sigma_summary_avg(&s, d), s.max[d],
-                    (double)s.unique[d] / (double)s.pairs[d]);
-        pairs += s.pairs[d];
-        uniq += s.unique[d];
-        if (s.min[d] < mn)
-            mn = s.min[d];
-        if (s.max[d] > mx)
-            mx = s.max[d];
-        u128 t = sum_lo + s.sum_lo[d];
-        sum_hi += s.sum_hi[d] + (t < sum_lo);
-        sum_lo = t;
+        sigma_stats(&s, d, &st);
+        if (a->json) {
+            cli_cell_open(&row, NULL, '{');
+            cli_cell_int(&row, "distance", d, 0);
+            stats_cells(&row, &st);
+            cli_cell_close(&row);
+        } else {
+            snprintf(dbuf, sizeof dbuf, "%" PRId32, d);
+            stats_row(out, name, dbuf, &st);
+        }
     }
-    if (!pairs)
-        mn = 0;
-    if (a->json)
-        fputs("],\"all\":", out);
-    print_stats(out, a, name, a->json ? "\"all\"" : "all", pairs, mn,
-                pairs ? (double)(((long double)sum_hi * 340282366920938463463374607431768211456.0L +
-                                  (long double)sum_lo) /
-                                 (long double)pairs)
-                      : 0.0,
-                mx, pairs ? (double)uniq / (double)pairs : 0.0);
-    if (a->json)
-        fprintf(out, ",\"unreachable\":%" PRIu64 "}\n", s.unreachable);
-    else if (s.unreachable)
-        print_stats(out, a, name, "inf", s.unreachable, 0, 0.0, 0, 0.0);
+    sigma_stats_all(&s, &st);
+    if (a->json) {
+        cli_cell_close(&row);
+        cli_cell_open(&row, "all", '{');
+        cli_cell_text(&row, "distance", "all");
+        stats_cells(&row, &st);
+        cli_cell_close(&row);
+        cli_cell_u64(&row, "unreachable", s.unreachable);
+        cli_row_end(&row);
+    } else {
+        stats_row(out, name, "all", &st);
+        if (s.unreachable) {
+            memset(&st, 0, sizeof st);
+            st.pairs = s.unreachable;
+            stats_row(out, name, "inf", &st);
+        }
+    }
     tk_sigma_summary_destroy(&s);
     return 0;
 }
@@ -220,24 +261,14 @@ static int per_pair(FILE *out, args_t *a, const tk_graph_t *g, const char *name,
         for (tk_id_t t = 0; t < g->n; t++) {
             if (t == s)
                 continue;
-            if (a->json) {
-                fputs("{\"name\":", out);
-                cli_print_json_string(out, name);
-                fprintf(out, ",\"src\":%" PRId32 ",\"dst\":%" PRId32 ",\"distance\":", s, t);
-                if (dist[t] == TK_INF)
-                    fputs("\"inf\"", out);
-                else
-                    fprintf(out, "%" PRId32, dist[t]);
-                fputs(",\"sigma\":", out);
-                cli_print_u128(out, sigma[t]);
-                fputs("}\n", out);
-            } else {
-                fprintf(out, "%s\t%" PRId32 "\t%" PRId32 "\t", name, s, t);
-                cli_print_int_or_inf(out, dist[t], TK_INF);
-                fputc('\t', out);
-                cli_print_u128(out, sigma[t]);
-                fputc('\n', out);
-            }
+            cli_row_t row;
+            cli_row_begin(&row, out, a->json);
+            cli_cell_text(&row, "name", name);
+            cli_cell_int(&row, "src", s, 0);
+            cli_cell_int(&row, "dst", t, 0);
+            cli_cell_int(&row, "distance", dist[t], TK_INF);
+            cli_cell_u128(&row, "sigma", sigma[t]);
+            cli_row_end(&row);
         }
     }
 done:
@@ -260,7 +291,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         tk_error_set(&err, TK_EINVAL, NULL, 0, "empty graph");
     else if (!(a->pairs ? per_pair : summary)(out, a, g, name, &err))
         return 0;
-    cli_errorf("%s: graph %ld: %s", input, index, err.msg[0] ? err.msg : tk_status_str(err.code));
+    cli_graph_error(input, index, &err);
     return 1;
 }
 

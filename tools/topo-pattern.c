@@ -47,16 +47,18 @@ static void help(void)
            "  perm-distance lambda=L [level=..]  every switch to a distinct switch at\n"
            "                                     distance exactly L [-s]\n"
            "  shift offset=K [level=..]          endpoint i to i+K mod count\n"
-           "  random-shift [level=..]            shift by a random offset (seed 003) [-s]\n"
+           "  random-shift [level=..]            shift by a random offset (Faizian et al.) [-s]\n"
            "  tornado [level=..]                 tori/HyperX: half way round each dimension\n"
            "  transpose [level=..]               2-D tori/HyperX: (x,y) to (y,x)\n"
-           "  dim-shift dims=XY.. i=I [level=..] shift by I in the named dimensions (seed 002)\n"
+           "  dim-shift dims=XY.. i=I [level=..] shift by I in the named dimensions\n"
+           "                                     (Cano et al.)\n"
            "  bit-complement [level=..]          hypercubes: switch u to ~u\n"
            "  adv i=I                            Dragonfly ADV+i: same server of group g+i\n"
            "  advr i=I                           Dragonfly: random server of group g+i [-s]\n"
-           "  advc                               Dragonfly ADVc (seed 004) \n"
+           "  advc                               Dragonfly ADVc (Fuentes et al.)\n"
            "  longest-matching [level=..]        permutation of largest total distance\n"
-           "  mixed base=KIND percent=X level=router|node   seed 001's mixes [-s]\n"
+           "  mixed base=KIND percent=X level=router|node   the mixes of Chaulagain\n"
+           "                                     and Yuan [-s]\n"
            "  hotspot [count=H] [percent=X]      a share of the traffic to H hot servers [-s]\n"
            "  file path=FILE                     read, check and re-emit a pattern file\n\n"
            "Options:\n"
@@ -225,26 +227,14 @@ static int read_pattern_file(const args_t *a, const tk_graph_t *g, tk_pattern_t 
     return 0;
 }
 
-/* --stats: distance of every switch pair of the pattern, weight per
- * distance.  One BFS per source switch with demands (in parallel); sums in
- * source order so the output does not depend on the thread count. */
-static int print_stats(FILE *out, const tk_pattern_t *p, const tk_graph_t *g)
+/* --stats, step 1: the distance of every switch-level demand entry k of d
+ * (dist[k]).  One BFS per source switch with demands, in parallel; each
+ * entry is written once, so the result does not depend on the threads.
+ * 0, or 1 when out of memory. */
+static int demand_distances(const tk_graph_t *g, const tk_swdemand_t *d, int32_t *dist)
 {
-    tk_swdemand_t d;
-    tk_error_t err;
-    int32_t *dist = NULL;
-    int rc = 1, fail = 0;
+    int fail = 0;
 
-    tk_error_clear(&err);
-    if (tk_pattern_to_switch(p, g, &d, &err) != TK_OK) {
-        cli_error(&err);
-        return 1;
-    }
-    dist = tk_malloc_array((size_t)(d.len ? d.len : 1), sizeof *dist);
-    if (!dist) {
-        cli_errorf("out of memory");
-        goto done;
-    }
 #pragma omp parallel reduction(| : fail)
     {
         int32_t *dv = tk_malloc_array((size_t)g->n, sizeof *dv);
@@ -252,108 +242,128 @@ static int print_stats(FILE *out, const tk_pattern_t *p, const tk_graph_t *g)
             fail = 1;
 #pragma omp for schedule(dynamic, 16)
         for (tk_id_t s = 0; s < g->n; s++) {
-            if (!dv || d.off[s] == d.off[s + 1])
+            if (!dv || d->off[s] == d->off[s + 1])
                 continue;
             if (tk_bfs(g, s, dv, NULL) != TK_OK) {
                 fail = 1;
                 continue;
             }
-            for (int64_t k = d.off[s]; k < d.off[s + 1]; k++)
-                dist[k] = dv[d.dst[k]];
+            for (int64_t k = d->off[s]; k < d->off[s + 1]; k++)
+                dist[k] = dv[d->dst[k]];
         }
         free(dv);
     }
-    if (fail) {
-        cli_errorf("out of memory");
-        goto done;
-    }
-    {
-        int32_t maxd = 0;
-        int64_t unreach = 0, *pairs;
-        double *w, wun = 0, total = d.total + d.local;
-        for (int64_t k = 0; k < d.len; k++)
-            if (dist[k] >= 0 && dist[k] != INT32_MAX && dist[k] < TK_INF && dist[k] > maxd)
-                maxd = dist[k];
-        pairs = tk_calloc_array((size_t)maxd + 1, sizeof *pairs);
-        w = tk_calloc_array((size_t)maxd + 1, sizeof *w);
-        if (!pairs || !w) {
-            free(pairs);
-            free(w);
-            cli_errorf("out of memory");
-            goto done;
-        }
-        for (int64_t k = 0; k < d.len; k++) {
-            if (dist[k] < 0 || dist[k] >= TK_INF) {
-                unreach++;
-                wun += d.w[k];
-            } else {
-                pairs[dist[k]]++;
-                w[dist[k]] += d.w[k];
-            }
-        }
-        /* Distance 0: switches with demands between their own servers. */
-        if (d.local > 0) {
-            int64_t *first = NULL;
-            char *has = calloc((size_t)g->n, 1);
-            if (!has) {
-                free(pairs);
-                free(w);
-                cli_errorf("out of memory");
-                goto done;
-            }
-            if (p->level == TK_LEVEL_SERVER) {
-                first = tk_malloc_array((size_t)g->n + 1, sizeof *first);
-                if (first) {
-                    first[0] = 0;
-                    for (tk_id_t u = 0; u < g->n; u++)
-                        first[u + 1] = first[u] + tk_graph_servers(g, u);
-                }
-            }
-            for (int64_t i = 0; i < p->len; i++) {
-                int64_t s = p->d[i].src, t = p->d[i].dst;
-                if (p->level == TK_LEVEL_SERVER && first) {
-                    tk_id_t lo = 0, hi = g->n - 1;
-                    while (lo < hi) {
-                        tk_id_t mid = lo + (hi - lo + 1) / 2;
-                        if (first[mid] <= s)
-                            lo = mid;
-                        else
-                            hi = mid - 1;
-                    }
-                    s = lo;
-                    t = first[lo] <= t && t < first[lo + 1] ? lo : -1;
-                }
-                if (s == t)
-                    has[s] = 1;
-            }
+    return fail;
+}
+
+/* --stats, step 2: the switches with demands between their own servers (the
+ * distance-0 pairs).  -1 when out of memory. */
+static int64_t local_pairs(const tk_pattern_t *p, const tk_graph_t *g)
+{
+    char *has = calloc((size_t)g->n, 1);
+    int64_t *first = NULL, count = 0;
+
+    if (!has)
+        return -1;
+    if (p->level == TK_LEVEL_SERVER) { /* servers of switch u: first[u] .. first[u+1]-1 */
+        first = tk_malloc_array((size_t)g->n + 1, sizeof *first);
+        if (first) {
+            first[0] = 0;
             for (tk_id_t u = 0; u < g->n; u++)
-                pairs[0] += has[u];
-            w[0] = d.local;
-            free(has);
-            free(first);
+                first[u + 1] = first[u] + tk_graph_servers(g, u);
         }
-        fputs("distance\tpairs\tweight\tfraction\n", out);
-        for (int32_t k = 0; k <= maxd; k++) {
-            if (!pairs[k])
-                continue;
-            fprintf(out, "%" PRId32 "\t%" PRId64 "\t", k, pairs[k]);
-            cli_print_double(out, w[k]);
-            fputc('\t', out);
-            cli_print_double(out, total > 0 ? w[k] / total : 0);
-            fputc('\n', out);
-        }
-        if (unreach) {
-            fprintf(out, "inf\t%" PRId64 "\t", unreach);
-            cli_print_double(out, wun);
-            fputc('\t', out);
-            cli_print_double(out, total > 0 ? wun / total : 0);
-            fputc('\n', out);
-        }
-        free(pairs);
-        free(w);
     }
+    for (int64_t i = 0; i < p->len; i++) {
+        int64_t s = p->d[i].src, t = p->d[i].dst;
+        if (p->level == TK_LEVEL_SERVER && first) {
+            tk_id_t lo = 0, hi = g->n - 1;
+            while (lo < hi) {
+                tk_id_t mid = lo + (hi - lo + 1) / 2;
+                if (first[mid] <= s)
+                    lo = mid;
+                else
+                    hi = mid - 1;
+            }
+            s = lo;
+            t = first[lo] <= t && t < first[lo + 1] ? lo : -1;
+        }
+        if (s == t)
+            has[s] = 1;
+    }
+    for (tk_id_t u = 0; u < g->n; u++)
+        count += has[u];
+    free(has);
+    free(first);
+    return count;
+}
+
+/* One row of the --stats table (distance TK_INF: the unreachable pairs). */
+static void stats_row(FILE *out, int32_t distance, int64_t pairs, double weight, double total)
+{
+    cli_row_t row;
+
+    cli_row_begin(&row, out, 0);
+    cli_cell_int(&row, "distance", distance, TK_INF);
+    cli_cell_int(&row, "pairs", pairs, 0);
+    cli_cell_double(&row, "weight", weight);
+    cli_cell_double(&row, "fraction", total > 0 ? weight / total : 0);
+    cli_row_end(&row);
+}
+
+/* --stats: the distance of every switch pair of the pattern, pairs and
+ * weight per distance. */
+static int print_stats(FILE *out, const tk_pattern_t *p, const tk_graph_t *g)
+{
+    tk_swdemand_t d;
+    tk_error_t err;
+    int32_t *dist = NULL, maxd = 0;
+    int64_t unreach = 0, *pairs = NULL;
+    double *w = NULL, wun = 0, total;
+    int rc = 1;
+
+    tk_error_clear(&err);
+    if (tk_pattern_to_switch(p, g, &d, &err) != TK_OK) {
+        cli_error(&err);
+        return 1;
+    }
+    total = d.total + d.local;
+    dist = tk_malloc_array((size_t)(d.len ? d.len : 1), sizeof *dist);
+    if (!dist || demand_distances(g, &d, dist))
+        goto nomem;
+    for (int64_t k = 0; k < d.len; k++)
+        if (dist[k] >= 0 && dist[k] < TK_INF && dist[k] > maxd)
+            maxd = dist[k];
+    pairs = tk_calloc_array((size_t)maxd + 1, sizeof *pairs);
+    w = tk_calloc_array((size_t)maxd + 1, sizeof *w);
+    if (!pairs || !w)
+        goto nomem;
+    for (int64_t k = 0; k < d.len; k++) {
+        if (dist[k] < 0 || dist[k] >= TK_INF) {
+            unreach++;
+            wun += d.w[k];
+        } else {
+            pairs[dist[k]]++;
+            w[dist[k]] += d.w[k];
+        }
+    }
+    if (d.local > 0) {
+        if ((pairs[0] = local_pairs(p, g)) < 0)
+            goto nomem;
+        w[0] = d.local;
+    }
+    fputs("distance\tpairs\tweight\tfraction\n", out);
+    for (int32_t k = 0; k <= maxd; k++)
+        if (pairs[k])
+            stats_row(out, k, pairs[k], w[k], total);
+    if (unreach)
+        stats_row(out, TK_INF, unreach, wun, total);
     rc = 0;
+    goto done;
+nomem:
+    cli_errorf("out of memory");
 done:
+    free(pairs);
+    free(w);
     free(dist);
     tk_swdemand_destroy(&d);
     return rc;

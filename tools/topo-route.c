@@ -81,16 +81,20 @@ enum {
     OPT_VERSION
 };
 
+/* --pair S,D: two switch ids. */
 static void parse_pair(const char *s, args_t *a)
 {
     const char *comma = strchr(s, ',');
-    char buf[64];
-    if (!comma || comma == s || !comma[1] || (size_t)(comma - s) >= sizeof buf)
-        cli_usage_fail(usage, "invalid value '%s' for --pair: expected S,D", s);
-    memcpy(buf, s, (size_t)(comma - s));
-    buf[comma - s] = 0;
-    a->ps = cli_int_arg("--pair", buf, 0, INT32_MAX);
-    a->pd = cli_int_arg("--pair", comma + 1, 0, INT32_MAX);
+    char part[32], why[CLI_WHY_MAX];
+    size_t len = comma ? (size_t)(comma - s) : 0;
+
+    if (!comma || len >= sizeof part)
+        cli_arg_fail("--pair", s, "expected S,D (two switch ids)");
+    memcpy(part, s, len);
+    part[len] = '\0';
+    if (cli_parse_int(part, 0, INT32_MAX, &a->ps, why) ||
+        cli_parse_int(comma + 1, 0, INT32_MAX, &a->pd, why))
+        cli_arg_fail("--pair", s, "switch ids: %s", why);
     a->pair = 1;
 }
 
@@ -197,21 +201,51 @@ static void print_pair_row(FILE *out, int json, const char *name, tk_id_t s, tk_
     cli_row_end(&row);
 }
 
-/* Paths of one pair. */
+/* Path i of ps as the text "s-v1-v2-..." in *buf (grown as needed: 12
+ * bytes a switch).  NULL when out of memory. */
+static const char *path_text(char **buf, size_t *cap, const tk_graph_t *g, int64_t s,
+                             const tk_pathset_t *ps, int64_t i)
+{
+    size_t need = (size_t)(ps->off[i + 1] - ps->off[i] + 1) * 12 + 1, len;
+
+    if (need > *cap) {
+        char *p = realloc(*buf, need);
+        if (!p)
+            return NULL;
+        *buf = p;
+        *cap = need;
+    }
+    len = (size_t)snprintf(*buf, *cap, "%" PRId64, s);
+    for (int64_t k = ps->off[i]; k < ps->off[i + 1]; k++)
+        len += (size_t)snprintf(*buf + len, *cap - len, "-%" PRId32, g->head[ps->arc[k]]);
+    return *buf;
+}
+
+/* Paths of one pair: one row each. */
 static int one_pair_paths(FILE *out, args_t *a, const tk_router_t *r, tk_route_ws_t *ws,
                           const char *name, tk_error_t *err)
 {
     const tk_graph_t *g = tk_router_graph(r);
     tk_pathset_t ps;
+    char *buf = NULL;
+    size_t cap = 0;
+    int rc = 0;
+
     tk_pathset_init(&ps);
     if (tk_route_paths(r, ws, (tk_id_t)a->ps, (tk_id_t)a->pd, a->max_paths, &ps, err) != TK_OK) {
         tk_pathset_destroy(&ps);
         return 1;
     }
     print_header(out, a);
-    for (int64_t i = 0; i < ps.npaths; i++) {
+    for (int64_t i = 0; i < ps.npaths && !rc; i++) {
+        const char *path = path_text(&buf, &cap, g, a->ps, &ps, i);
         cli_row_t row;
-        char buf[32];
+
+        if (!path) {
+            rc = 1;
+            tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+            break;
+        }
         cli_row_begin(&row, out, a->json);
         cli_cell_str(&row, "name", name);
         cli_cell_int(&row, "src", a->ps, 0);
@@ -219,19 +253,7 @@ static int one_pair_paths(FILE *out, args_t *a, const tk_router_t *r, tk_route_w
         cli_cell_int(&row, "index", i, 0);
         cli_cell_double(&row, "weight", ps.w[i]);
         cli_cell_int(&row, "hops", ps.off[i + 1] - ps.off[i], 0);
-        /* the path "s-v1-v2-...", streamed inside the cell */
-        snprintf(buf, sizeof buf, "%" PRId64, a->ps);
-        if (a->json) {
-            fputs(",\"path\":\"", out);
-            fputs(buf, out);
-        } else {
-            fputc('\t', out);
-            fputs(buf, out);
-        }
-        for (int64_t k = ps.off[i]; k < ps.off[i + 1]; k++)
-            fprintf(out, "-%" PRId32, g->head[ps.arc[k]]);
-        if (a->json)
-            fputc('"', out);
+        cli_cell_text(&row, "path", path);
         /* the intermediate and the first hop of the second phase */
         if (ps.via[i] >= 0) {
             cli_cell_int(&row, "via", ps.via[i], 0);
@@ -242,8 +264,9 @@ static int one_pair_paths(FILE *out, args_t *a, const tk_router_t *r, tk_route_w
         }
         cli_row_end(&row);
     }
+    free(buf);
     tk_pathset_destroy(&ps);
-    return 0;
+    return rc;
 }
 
 /* Per-target results of the all-pairs modes. */
@@ -254,30 +277,135 @@ typedef struct tstat {
     int64_t pairs;
 } tstat_t;
 
+static const tstat_t tstat_empty = {1e308, 0, 0, 0, 1e308, 0, 0, INT32_MAX, 0, 0};
+
+/* Add the counts of one pair, or the statistics of one target, to st. */
+static void tstat_add_pair(tstat_t *st, const tk_route_count_t *c)
+{
+    st->pairs++;
+    st->psum += c->paths;
+    st->lsum += c->avg_len;
+    if (c->paths < st->pmin)
+        st->pmin = c->paths;
+    if (c->paths > st->pmax)
+        st->pmax = c->paths;
+    st->wsum += c->walks;
+    if (c->walks < st->wmin)
+        st->wmin = c->walks;
+    if (c->walks > st->wmax)
+        st->wmax = c->walks;
+    if (c->min_len < st->lmin)
+        st->lmin = c->min_len;
+    if (c->max_len > st->lmax)
+        st->lmax = c->max_len;
+}
+
+static void tstat_add(tstat_t *tot, const tstat_t *t)
+{
+    if (!t->pairs)
+        return;
+    tot->pairs += t->pairs;
+    tot->psum += t->psum;
+    tot->lsum += t->lsum;
+    if (t->pmin < tot->pmin)
+        tot->pmin = t->pmin;
+    if (t->pmax > tot->pmax)
+        tot->pmax = t->pmax;
+    tot->wsum += t->wsum;
+    if (t->wmin < tot->wmin)
+        tot->wmin = t->wmin;
+    if (t->wmax > tot->wmax)
+        tot->wmax = t->wmax;
+    if (t->lmin < tot->lmin)
+        tot->lmin = t->lmin;
+    if (t->lmax > tot->lmax)
+        tot->lmax = t->lmax;
+}
+
+/* The pairs (s, t) of one target t: statistics in *st, the counts in pc
+ * (row s, column t; NULL: not kept). */
+static tk_status_t target_pairs(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t t, tstat_t *st,
+                                tk_route_count_t *pc, tk_error_t *err)
+{
+    tk_id_t n = tk_router_graph(r)->n;
+
+    *st = tstat_empty;
+    for (tk_id_t s = 0; s < n; s++) {
+        tk_route_count_t c;
+        tk_status_t status;
+        if (s == t)
+            continue;
+        if ((status = tk_route_count(r, ws, s, t, &c, err)) != TK_OK)
+            return status;
+        if (pc)
+            pc[(size_t)s * (size_t)n + (size_t)t] = c;
+        tstat_add_pair(st, &c);
+    }
+    return TK_OK;
+}
+
+/* The summary row of all pairs: the targets' statistics reduced in target
+ * order (the output does not depend on the thread count). */
+static void print_summary(FILE *out, const args_t *a, const tk_router_t *r, const char *name,
+                          const tstat_t *ts)
+{
+    tstat_t tot = tstat_empty;
+    cli_row_t row;
+
+    for (tk_id_t t = 0; t < tk_router_graph(r)->n; t++)
+        tstat_add(&tot, &ts[t]);
+    if (!tot.pairs) {
+        tot.pmin = 0;
+        tot.wmin = 0;
+        tot.lmin = 0;
+    }
+    cli_row_begin(&row, out, a->json);
+    cli_cell_str(&row, "name", name);
+    cli_cell_str(&row, "routing", tk_router_spec(r)->text);
+    cli_cell_int(&row, "pairs", tot.pairs, 0);
+    cli_cell_double(&row, "paths_min", tot.pmin);
+    cli_cell_double(&row, "paths_avg", tot.pairs ? tot.psum / (double)tot.pairs : 0.0);
+    cli_cell_double(&row, "paths_max", tot.pmax);
+    cli_cell_int(&row, "min_len", tot.lmin, 0);
+    cli_cell_double(&row, "avg_len", tot.pairs ? tot.lsum / (double)tot.pairs : 0.0);
+    cli_cell_int(&row, "max_len", tot.lmax, 0);
+    cli_cell_double(&row, "walks_min", tot.wmin);
+    cli_cell_double(&row, "walks_avg", tot.pairs ? tot.wsum / (double)tot.pairs : 0.0);
+    cli_cell_double(&row, "walks_max", tot.wmax);
+    cli_row_end(&row);
+}
+
+/* Keep the error of the smallest failing target (-1: a workspace), so the
+ * message does not depend on the thread count. */
+static void keep_failure(int64_t t, const tk_error_t *e, int64_t *fail_t, tk_error_t *ferr)
+{
+#ifdef _OPENMP
+#pragma omp critical(topo_route_fail)
+#endif
+    {
+        if (t < *fail_t) {
+            *fail_t = t;
+            *ferr = *e;
+        }
+    }
+}
+
 /* All ordered pairs, per target t in parallel (min and ecmp search the
  * distances per target).  Per-pair rows are kept (n^2 counts) only with
- * --pairs.  Sums are reduced in target order: the output does not depend on
- * the thread count. */
+ * --pairs. */
 static int all_pairs(FILE *out, args_t *a, const tk_router_t *r, const char *name, tk_error_t *err)
 {
-    const tk_graph_t *g = tk_router_graph(r);
-    tk_id_t n = g->n;
+    tk_id_t n = tk_router_graph(r)->n;
     tstat_t *ts = tk_calloc_array((size_t)n, sizeof *ts);
     tk_route_count_t *pc = NULL;
-    int fail = 0;
     int64_t fail_t = INT64_MAX;
-    tk_error_t ferr;
 
-    tk_error_clear(&ferr);
     if (!ts)
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory"), 1;
-    if (a->pairs) {
-        pc = tk_malloc_array((size_t)n * (size_t)n, sizeof *pc);
-        if (!pc) {
-            free(ts);
-            tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (--pairs keeps n^2 rows)");
-            return 1;
-        }
+    if (a->pairs && !(pc = tk_malloc_array((size_t)n * (size_t)n, sizeof *pc))) {
+        free(ts);
+        tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (--pairs keeps n^2 rows)");
+        return 1;
     }
 #ifdef _OPENMP
 #pragma omp parallel
@@ -285,126 +413,31 @@ static int all_pairs(FILE *out, args_t *a, const tk_router_t *r, const char *nam
     {
         tk_route_ws_t *ws = NULL;
         tk_error_t e;
-        if (tk_route_ws_new(r, &ws, &e) != TK_OK) {
-#ifdef _OPENMP
-#pragma omp critical(topo_route_fail)
-#endif
-            {
-                fail = 1;
-                if (fail_t > -1) {
-                    fail_t = -1;
-                    ferr = e;
-                }
-            }
-        }
+        if (tk_route_ws_new(r, &ws, &e) != TK_OK)
+            keep_failure(-1, &e, &fail_t, err);
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 4)
 #endif
-        for (tk_id_t t = 0; t < n; t++) {
-            tstat_t *st = &ts[t];
-            if (!ws)
-                continue;
-            st->pmin = 1e308;
-            st->wmin = 1e308;
-            st->lmin = INT32_MAX;
-            for (tk_id_t s = 0; s < n; s++) {
-                tk_route_count_t c;
-                if (s == t)
-                    continue;
-                if (tk_route_count(r, ws, s, t, &c, &e) != TK_OK) {
-#ifdef _OPENMP
-#pragma omp critical(topo_route_fail)
-#endif
-                    {
-                        fail = 1;
-                        if ((int64_t)t < fail_t) {
-                            fail_t = t;
-                            ferr = e;
-                        }
-                    }
-                    break;
-                }
-                if (pc)
-                    pc[(size_t)s * (size_t)n + (size_t)t] = c;
-                st->pairs++;
-                st->psum += c.paths;
-                st->lsum += c.avg_len;
-                if (c.paths < st->pmin)
-                    st->pmin = c.paths;
-                if (c.paths > st->pmax)
-                    st->pmax = c.paths;
-                st->wsum += c.walks;
-                if (c.walks < st->wmin)
-                    st->wmin = c.walks;
-                if (c.walks > st->wmax)
-                    st->wmax = c.walks;
-                if (c.min_len < st->lmin)
-                    st->lmin = c.min_len;
-                if (c.max_len > st->lmax)
-                    st->lmax = c.max_len;
-            }
-        }
+        for (tk_id_t t = 0; t < n; t++)
+            if (ws && target_pairs(r, ws, t, &ts[t], pc, &e) != TK_OK)
+                keep_failure(t, &e, &fail_t, err);
         tk_route_ws_free(ws);
     }
-    if (fail) {
-        *err = ferr;
-        free(ts);
-        free(pc);
-        return 1;
-    }
-    print_header(out, a);
-    if (pc) {
-        for (tk_id_t s = 0; s < n; s++)
-            for (tk_id_t t = 0; t < n; t++)
-                if (s != t)
-                    print_pair_row(out, a->json, name, s, t,
-                                   &pc[(size_t)s * (size_t)n + (size_t)t]);
-    } else {
-        tstat_t tot = {1e308, 0, 0, 0, 1e308, 0, 0, INT32_MAX, 0, 0};
-        for (tk_id_t t = 0; t < n; t++) {
-            if (!ts[t].pairs)
-                continue;
-            tot.pairs += ts[t].pairs;
-            tot.psum += ts[t].psum;
-            tot.lsum += ts[t].lsum;
-            if (ts[t].pmin < tot.pmin)
-                tot.pmin = ts[t].pmin;
-            if (ts[t].pmax > tot.pmax)
-                tot.pmax = ts[t].pmax;
-            tot.wsum += ts[t].wsum;
-            if (ts[t].wmin < tot.wmin)
-                tot.wmin = ts[t].wmin;
-            if (ts[t].wmax > tot.wmax)
-                tot.wmax = ts[t].wmax;
-            if (ts[t].lmin < tot.lmin)
-                tot.lmin = ts[t].lmin;
-            if (ts[t].lmax > tot.lmax)
-                tot.lmax = ts[t].lmax;
+    if (fail_t == INT64_MAX) {
+        print_header(out, a);
+        if (pc) {
+            for (tk_id_t s = 0; s < n; s++)
+                for (tk_id_t t = 0; t < n; t++)
+                    if (s != t)
+                        print_pair_row(out, a->json, name, s, t,
+                                       &pc[(size_t)s * (size_t)n + (size_t)t]);
+        } else {
+            print_summary(out, a, r, name, ts);
         }
-        if (!tot.pairs) {
-            tot.pmin = 0;
-            tot.wmin = 0;
-            tot.lmin = 0;
-        }
-        cli_row_t row;
-        cli_row_begin(&row, out, a->json);
-        cli_cell_str(&row, "name", name);
-        cli_cell_str(&row, "routing", tk_router_spec(r)->text);
-        cli_cell_int(&row, "pairs", tot.pairs, 0);
-        cli_cell_double(&row, "paths_min", tot.pmin);
-        cli_cell_double(&row, "paths_avg", tot.pairs ? tot.psum / (double)tot.pairs : 0.0);
-        cli_cell_double(&row, "paths_max", tot.pmax);
-        cli_cell_int(&row, "min_len", tot.lmin, 0);
-        cli_cell_double(&row, "avg_len", tot.pairs ? tot.lsum / (double)tot.pairs : 0.0);
-        cli_cell_int(&row, "max_len", tot.lmax, 0);
-        cli_cell_double(&row, "walks_min", tot.wmin);
-        cli_cell_double(&row, "walks_avg", tot.pairs ? tot.wsum / (double)tot.pairs : 0.0);
-        cli_cell_double(&row, "walks_max", tot.wmax);
-        cli_row_end(&row);
     }
     free(ts);
     free(pc);
-    return 0;
+    return fail_t != INT64_MAX;
 }
 
 static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input, long index)
@@ -451,8 +484,7 @@ done:
     tk_route_ws_free(ws);
     tk_router_free(r);
     if (rc)
-        cli_errorf("%s: graph %ld: %s", input, index,
-                   err.msg[0] ? err.msg : tk_status_str(err.code));
+        cli_graph_error(input, index, &err);
     return rc;
 }
 

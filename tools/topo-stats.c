@@ -7,6 +7,7 @@
 
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@ static const char usage[] = "topo-stats [-c COLUMN] [--level L] [--json] [-o FIL
 
 typedef struct args {
     const char *column; /* -c: a 1-based number or a header name (default 1) */
+    long col;           /* its 0-based field number; -1: a header name       */
     double level;       /* --level (default 0.95)                           */
     int json;
     const char *output;
@@ -64,8 +66,9 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
     };
+    char why[CLI_WHY_MAX];
+    int64_t num;
     int c;
-    char *end;
 
     memset(a, 0, sizeof *a);
     a->column = "1";
@@ -75,14 +78,11 @@ static void parse_args(int argc, char **argv, args_t *a)
         switch (c) {
         case 'c':
             if (!*optarg)
-                cli_usage_fail(usage, "invalid value '' for --column");
+                cli_arg_fail("--column", optarg, "empty: a field number or a header name");
             a->column = optarg;
             break;
         case OPT_LEVEL:
-            a->level = strtod(optarg, &end);
-            if (end == optarg || *end || !(a->level > 0 && a->level < 1))
-                cli_usage_fail(usage, "invalid value '%s' for --level: must be between 0 and 1",
-                               optarg);
+            a->level = cli_double_arg("--level", optarg, 0, 1, CLI_GT_MIN | CLI_LT_MAX);
             break;
         case OPT_JSON:
             a->json = 1;
@@ -96,6 +96,13 @@ static void parse_args(int argc, char **argv, args_t *a)
         default:
             cli_getopt_default(c, argv, usage, help);
         }
+    }
+    /* COLUMN: a field number when it reads as an integer, else a name */
+    a->col = -1;
+    if (cli_parse_int(a->column, INT64_MIN, INT64_MAX, &num, why) == 0) {
+        if (num < 1 || num > LONG_MAX)
+            cli_arg_fail("--column", a->column, "fields count from 1");
+        a->col = (long)(num - 1);
     }
     a->inputs = argv + optind;
     a->ninputs = argc - optind;
@@ -125,13 +132,6 @@ static char *field(char *line, long k)
     return tok;
 }
 
-static int is_number(const char *s, double *v)
-{
-    char *end;
-    *v = strtod(s, &end);
-    return end != s && *end == 0;
-}
-
 typedef struct values {
     double *x;
     int64_t n, cap;
@@ -152,146 +152,141 @@ static int push(values_t *v, double x)
     return 1;
 }
 
+/* Is the line blank or a '#' comment? */
+static int skipped(const char *line)
+{
+    while (*line == ' ' || *line == '\t')
+        line++;
+    return *line == '#' || *line == '\r' || *line == '\0';
+}
+
+/* The field number of a column name, from a header line; -1 if absent. */
+static long named_column(const char *line, const char *name)
+{
+    char *copy = strdup(line), *save = NULL;
+    const char *sep;
+    long k = 0, col = -1;
+
+    if (!copy)
+        return -2;
+    sep = seps(copy);
+    for (char *t = strtok_r(copy, sep, &save); t; t = strtok_r(NULL, sep, &save), k++)
+        if (strcmp(t, name) == 0) {
+            col = k;
+            break;
+        }
+    free(copy);
+    return col;
+}
+
 /* Read one input; 0 ok, 1 error (printed). */
 static int read_input(const char *path, const args_t *a, values_t *v)
 {
-    const char *name;
-    FILE *fp = cli_open_input(path, &name);
-    char *line = NULL, *copy = NULL;
-    size_t cap = 0;
-    long lineno = 0;
-    int rc = 0, first = 1;
+    cli_lines_t L;
+    int rc = 0, first = 1, more;
 
-    if (!fp)
+    if (cli_lines_open(&L, path))
         return 1;
-    while (getline(&line, &cap, fp) != -1) {
-        lineno++;
-        char *p = line;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (*p == '#' || *p == '\n' || *p == '\r' || *p == 0)
-            continue;
+    while (!rc && (more = cli_lines_next(&L)) > 0) {
+        char why[CLI_WHY_MAX], *f;
+        double x;
         int head = first;
+
+        if (skipped(L.line))
+            continue;
         first = 0;
         if (v->col < 0) { /* a header name: find it on the first line */
-            free(copy);
-            copy = strdup(line);
-            if (!copy) {
+            v->col = named_column(L.line, a->column);
+            if (v->col == -2)
                 cli_errorf("out of memory");
-                rc = 1;
-                break;
-            }
-            char *save = NULL;
-            const char *sep = seps(copy);
-            long k = 0;
-            for (char *t = strtok_r(copy, sep, &save); t; t = strtok_r(NULL, sep, &save), k++)
-                if (strcmp(t, a->column) == 0) {
-                    v->col = k;
-                    break;
-                }
-            if (v->col < 0) {
-                cli_errorf("%s:%ld: no column named '%s' in the header", name, lineno, a->column);
-                rc = 1;
-                break;
-            }
+            else if (v->col < 0)
+                cli_lines_error(&L, "no column named '%s' in the header", a->column);
+            rc = v->col < 0;
             continue;
         }
-        char *f = field(line, v->col);
-        double x;
-        if (!f) {
-            cli_errorf("%s:%ld: no field %ld on this line", name, lineno, v->col + 1);
+        if (!(f = field(L.line, v->col))) {
+            cli_lines_error(&L, "no field %ld on this line", v->col + 1);
             rc = 1;
-            break;
-        }
-        if (!is_number(f, &x)) {
+        } else if (cli_parse_double(f, -HUGE_VAL, HUGE_VAL, CLI_INF | CLI_NAN, &x, why)) {
             /* a header: the first line of an input, or (with a named
              * column) a repeated header of concatenated tool outputs */
             if (head || strcmp(f, a->column) == 0)
                 continue;
-            cli_errorf("%s:%ld: '%s' is not a number", name, lineno, f);
+            cli_lines_error(&L, "'%s': %s", f, why);
             rc = 1;
-            break;
-        }
-        if (!isfinite(x)) {
-            cli_errorf("%s:%ld: '%s' is not a finite number", name, lineno, f);
+        } else if (!isfinite(x)) {
+            cli_lines_error(&L, "'%s': not a finite number", f);
             rc = 1;
-            break;
-        }
-        if (!push(v, x)) {
+        } else if (!push(v, x)) {
             cli_errorf("out of memory");
             rc = 1;
-            break;
         }
     }
-    if (!rc && ferror(fp)) {
-        cli_errorf("%s: read error", name);
+    if (more < 0)
         rc = 1;
+    cli_lines_close(&L);
+    return rc;
+}
+
+/* The statistics row (TSV with its header, or one JSON object). */
+static int print_stats(const args_t *a, const tk_sample_stats_t *s)
+{
+    cli_out_t out;
+    cli_row_t row;
+
+    if (cli_out_open(&out, a->output))
+        return CLI_EXIT_DATA;
+    if (!a->json)
+        fputs("column\tn\tmean\tsd\tmin\tmax\tci_low\tci_high\thalfwidth\trel_halfwidth\n", out.fp);
+    cli_row_begin(&row, out.fp, a->json);
+    cli_cell_str(&row, "column", a->column);
+    cli_cell_int(&row, "n", s->n, 0);
+    cli_cell_double(&row, "mean", s->mean);
+    cli_cell_double(&row, "sd", s->sd);
+    cli_cell_double(&row, "min", s->min);
+    cli_cell_double(&row, "max", s->max);
+    cli_cell_double(&row, "ci_low", s->mean - s->halfwidth);
+    cli_cell_double(&row, "ci_high", s->mean + s->halfwidth);
+    cli_cell_double(&row, "halfwidth", s->halfwidth);
+    cli_cell_double(&row, "rel_halfwidth", s->mean != 0 ? s->halfwidth / fabs(s->mean) : INFINITY);
+    cli_row_end(&row);
+    return cli_out_commit(&out) ? CLI_EXIT_DATA : CLI_EXIT_OK;
+}
+
+static int run(const args_t *a)
+{
+    values_t v;
+    tk_sample_stats_t s;
+    tk_error_t err;
+    int rc = CLI_EXIT_DATA;
+
+    memset(&v, 0, sizeof v);
+    v.col = a->col;
+    if (a->ninputs == 0 && read_input("-", a, &v))
+        goto done;
+    for (int i = 0; i < a->ninputs; i++)
+        if (read_input(a->inputs[i], a, &v))
+            goto done;
+    if (v.n == 0) {
+        cli_errorf("no values in column %s", a->column);
+        goto done;
     }
-    free(line);
-    free(copy);
-    cli_close_input(fp);
+    if (tk_sample_stats(v.x, v.n, a->level, &s, &err) != TK_OK) {
+        cli_error(&err);
+        goto done;
+    }
+    rc = print_stats(a, &s);
+done:
+    free(v.x);
     return rc;
 }
 
 int main(int argc, char **argv)
 {
     args_t a;
-    values_t v;
-    tk_sample_stats_t s;
-    tk_error_t err;
-    cli_out_t out;
-    char *end;
-    int rc = CLI_EXIT_DATA;
 
     cli_set_prog("topo-stats");
     cli_gsl_errors_off();
     parse_args(argc, argv, &a);
-    memset(&v, 0, sizeof v);
-    long num = strtol(a.column, &end, 10);
-    if (*end == 0 && end != a.column) {
-        if (num < 1)
-            cli_usage_fail(usage, "invalid value '%s' for --column: fields count from 1", a.column);
-        v.col = num - 1;
-    } else {
-        v.col = -1;
-    }
-    if (a.ninputs == 0) {
-        if (read_input("-", &a, &v))
-            goto done;
-    }
-    for (int i = 0; i < a.ninputs; i++)
-        if (read_input(a.inputs[i], &a, &v))
-            goto done;
-    if (v.n == 0) {
-        cli_errorf("no values in column %s", a.column);
-        goto done;
-    }
-    if (tk_sample_stats(v.x, v.n, a.level, &s, &err) != TK_OK) {
-        cli_error(&err);
-        goto done;
-    }
-    if (cli_out_open(&out, a.output))
-        goto done;
-    {
-        cli_row_t row;
-        if (!a.json)
-            fputs("column\tn\tmean\tsd\tmin\tmax\tci_low\tci_high\thalfwidth\trel_halfwidth\n",
-                  out.fp);
-        cli_row_begin(&row, out.fp, a.json);
-        cli_cell_str(&row, "column", a.column);
-        cli_cell_int(&row, "n", s.n, 0);
-        cli_cell_double(&row, "mean", s.mean);
-        cli_cell_double(&row, "sd", s.sd);
-        cli_cell_double(&row, "min", s.min);
-        cli_cell_double(&row, "max", s.max);
-        cli_cell_double(&row, "ci_low", s.mean - s.halfwidth);
-        cli_cell_double(&row, "ci_high", s.mean + s.halfwidth);
-        cli_cell_double(&row, "halfwidth", s.halfwidth);
-        cli_cell_double(&row, "rel_halfwidth", s.mean != 0 ? s.halfwidth / fabs(s.mean) : INFINITY);
-        cli_row_end(&row);
-    }
-    rc = cli_out_commit(&out) ? CLI_EXIT_DATA : CLI_EXIT_OK;
-done:
-    free(v.x);
-    return rc;
+    return run(&a);
 }

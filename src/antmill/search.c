@@ -1,7 +1,7 @@
 /*
  * search.c - Hamiltonian cycles with unique shortest paths up to delta by
- * randomized rotation-extension with depth-first backtracking (seed 000
- * section 5).  See tk_antmill.h.
+ * randomized rotation-extension with depth-first backtracking (the Ant Mill
+ * paper, section 5).  See tk_antmill.h.
  *
  * State: a path x_0 .. x_{l-1} (path[], pos[] = index on the path or -1).
  * Choice points are frames on a stack:

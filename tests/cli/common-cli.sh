@@ -36,8 +36,14 @@ for t in $tools; do
         ok $? "$t: --threads 0 refused (exit 2)" || diag "rc=$rc" "$err"
 
         run "$t" --threads x
-        [ "$rc" -eq 2 ] && printf '%s\n' "$err" | grep -q -- "'x' for --threads"
-        ok $? "$t: --threads x names the option" || diag "rc=$rc" "$err"
+        [ "$rc" -eq 2 ] && [ -z "$out" ] && printf '%s\n' "$err" | head -n 1 |
+            grep -q -- "^$t: --threads x: not an integer$"
+        ok $? "$t: --threads x names the option and the value" || diag "rc=$rc" "$err"
+
+        run "$t" --threads 4097
+        [ "$rc" -eq 2 ] && printf '%s\n' "$err" | head -n 1 |
+            grep -q -- "^$t: --threads 4097: must be between 1 and 4096$"
+        ok $? "$t: --threads 4097 says the range" || diag "rc=$rc" "$err"
     fi
 done
 

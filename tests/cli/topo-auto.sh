@@ -150,7 +150,7 @@ usage_fail "^topo-auto: --iso needs exactly two files" "--iso with one file is a
 run topo-auto -q "$TMPD/c6.edges"
 usage_fail "^topo-auto: -q is only meaningful with --iso" "-q without --iso is a usage error"
 run topo-auto --max-nodes -1 "$TMPD/c6.edges"
-usage_fail "^topo-auto: invalid value '-1' for --max-nodes" "--max-nodes -1 refused"
+usage_fail "^topo-auto: --max-nodes -1: must be between 0 and 2147483647$" "--max-nodes -1 refused"
 run topo-auto --iso --json "$TMPD/c6.edges" "$TMPD/c6.edges"
 usage_fail "^topo-auto: --iso cannot be combined" "--iso --json is a usage error"
 printf 'topokit-graph 1\nswitches 2\nlinks 1\n0 5\n' >"$TMPD/bad.topo"

@@ -173,11 +173,14 @@ ok $? "--symmetrize: directed C_3 is K_3 at capacity 1/2: lambda2 3/2, cut 1, 2 
 
 run topo-bisect --solver magic "$TMPD/petersen.g6"
 expect_rc 2 "--solver magic"
-printf '%s\n' "$err" | grep -q -- '--solver magic: need auto, dense, lanczos or cholmod' && [ -z "$out" ]
+printf '%s\n' "$err" | grep -q -- '^topo-bisect: --solver magic: must be auto, dense, lanczos or cholmod$' && [ -z "$out" ]
 ok $? "--solver magic: usage error naming the choices" || diag "$err"
 run topo-bisect --tol 0 "$TMPD/petersen.g6"
-[ "$rc" -eq 2 ] && [ -z "$out" ] && printf '%s\n' "$err" | grep -q -- "--tol"
+[ "$rc" -eq 2 ] && [ -z "$out" ] && printf '%s\n' "$err" | grep -q -- "^topo-bisect: --tol 0: must be between 1e-15 and 0.01$"
 ok $? "--tol 0: usage error" || diag "$err"
+run topo-bisect --tol 1e-3x "$TMPD/petersen.g6"
+[ "$rc" -eq 2 ] && [ -z "$out" ] && printf '%s\n' "$err" | grep -q -- "^topo-bisect: --tol 1e-3x: not a number$"
+ok $? "--tol with trailing text: usage error" || diag "$err"
 run topo-bisect -s x "$TMPD/petersen.g6"
 [ "$rc" -eq 2 ] && [ -z "$out" ]
 ok $? "-s x: usage error" || diag "$err"

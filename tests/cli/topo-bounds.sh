@@ -166,7 +166,7 @@ done <<'EOF'
 1|^topo-bounds: N=5:2: reversed range \(5 > 2\)$|N=5:2 r=3
 1|^topo-bounds: N=2:x: not a non-negative integer|N=2:x r=3
 1|^topo-bounds: N=-3: not a non-negative integer|N=-3 r=3
-1|^topo-bounds: N=1:2:3:4: bad range|N=1:2:3:4 r=3
+1|^topo-bounds: N=1:2:3:4: not a range: use LO, LO:HI or LO:HI:STEP$|N=1:2:3:4 r=3
 1|^topo-bounds: N=2:10:0: range step must be at least 1|N=2:10:0 r=3
 1|^topo-bounds: foo: unknown parameter|foo=3 N=5 r=3
 1|^topo-bounds: N=6: parameter N given twice|N=5 N=6 r=3
@@ -178,7 +178,15 @@ done <<'EOF'
 1|^topo-bounds: r=100001: larger than the supported 100000$|N=10 r=100001
 1|^topo-bounds: H=8: r\^H overflows 128-bit arithmetic$|N=100 r=99999:100000 H=1:8
 1|^topo-bounds: N: sweep of more than 10\^9 points|N=2:1000000000000 r=2:3
-1|^topo-bounds: Dbar=-1: not a positive number|--traffic Dbar=-1
+1|^topo-bounds: Dbar=-1: must be greater than 0$|--traffic Dbar=-1
+1|^topo-bounds: Dbar=0: must be greater than 0$|--traffic Dbar=0
+1|^topo-bounds: Dbar=nan: not a finite number$|--traffic Dbar=nan
+1|^topo-bounds: Dbar=inf: not a finite number$|--traffic Dbar=inf
+1|^topo-bounds: Dbar=1e400: out of range$|--traffic Dbar=1e400
+1|^topo-bounds: Dbar=2x: not a number$|--traffic Dbar=2x
+1|^topo-bounds: Dbar=: not a number$|--traffic Dbar=
+1|^topo-bounds: Dbar=3: parameter Dbar given twice$|--traffic Dbar=2 Dbar=3
+1|^topo-bounds: lambda=3:1: reversed range \(3 > 1\)$|--traffic lambda=3:1
 1|^topo-bounds: zz: unknown parameter|--traffic zz=1
 EOF
 run topo-bounds N=5 r=3 "$TMPD/empty"
@@ -204,18 +212,22 @@ m "$DH" "g${T}10${T}31${T}0${T}1${T}2${T}2${T}1.6${T}5"
 expect_fail 1 'm.tsv:2: arcs=31 is not a multiple of n=10: not a regular graph' \
     "--measured: non-regular row (arcs not a multiple of n)"
 m "$DH" "g${T}10${T}30${T}0${T}1${T}two${T}2${T}1.6${T}5"
-expect_fail 1 "m.tsv:2: column diameter: 'two' is not a number" "--measured: non-numeric field"
+expect_fail 1 "m.tsv:2: column diameter: 'two': not a number$" "--measured: non-numeric field"
 m "$DH" "g${T}1x${T}30${T}0${T}1${T}2${T}2${T}1.6${T}5"
-expect_fail 1 "m.tsv:2: column n: '1x' is not a non-negative integer" "--measured: bad n"
+expect_fail 1 "m.tsv:2: column n: '1x': not a non-negative integer$" "--measured: bad n"
+m "$DH" "g${T}10${T}30${T}0${T}1${T}2${T}2${T}nan${T}5"
+expect_fail 1 "m.tsv:2: column avg_distance: 'nan': not a finite number$" "--measured: nan"
+m "$DH" "g${T}10${T}30${T}0${T}1${T}-2${T}2${T}1.6${T}5"
+expect_fail 1 "m.tsv:2: column diameter: '-2': must be at least 0$" "--measured: negative value"
 m "$DH" "g${T}10${T}30${T}0${T}1${T}2${T}2${T}1.6"
 expect_fail 1 'm.tsv:2: 8 fields, the header has 9' "--measured: missing field"
 m "$DH" "g${T}10${T}30${T}0${T}1${T}>2${T}-${T}-${T}5"
-expect_fail 1 "m.tsv:2: column diameter: '>2' is not a number" "--measured: stopped row"
+expect_fail 1 "m.tsv:2: column diameter: '>2': not a number$" "--measured: stopped row"
 m "$DH" "g${T}1${T}0${T}0${T}1${T}0${T}0${T}0${T}inf"
 expect_fail 1 'm.tsv:2: N=1: must be at least 2$' "--measured: n=1 row"
 KH="name${T}n${T}k${T}avg_ksp_length${T}degree"
 m "$KH" "g${T}10${T}2${T}1.9${T}-"
-expect_fail 1 "m.tsv:2: column degree: '-' is not an integer: not a regular graph" \
+expect_fail 1 "m.tsv:2: column degree: '-': not a non-negative integer: not a regular graph" \
     "--measured: topo-ksp row of a non-regular graph"
 m "$KH" "g${T}10${T}2${T}1.9${T}-"
 run topo-bounds --measured --r 3 "$TMPD/m.tsv"

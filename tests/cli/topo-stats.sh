@@ -63,10 +63,10 @@ ok $? "--json object" || diag "$out"
 # Bad inputs: one line naming the file and line, exit 1, no output.
 printf '1\n2\nx\n' >"$TMPD/bad.txt"
 run topo-stats "$TMPD/bad.txt"
-expect_fail 1 "^topo-stats: .*bad.txt:3: 'x' is not a number" "a word after the first line"
+expect_fail 1 "^topo-stats: .*bad.txt:3: 'x': not a number$" "a word after the first line"
 printf '1\nnan\n' >"$TMPD/nan.txt"
 run topo-stats "$TMPD/nan.txt"
-expect_fail 1 "^topo-stats: .*nan.txt:2: .*not a finite number" "nan"
+expect_fail 1 "^topo-stats: .*nan.txt:2: 'nan': not a finite number$" "nan"
 printf '1 2\n3\n' >"$TMPD/short.txt"
 run topo-stats -c 2 "$TMPD/short.txt"
 expect_fail 1 "^topo-stats: .*short.txt:2: no field 2" "a line without the field"
@@ -77,12 +77,42 @@ run topo-stats "$TMPD/empty"
 expect_fail 1 "^topo-stats: no values" "empty input"
 run topo-stats "$TMPD/does-not-exist"
 expect_fail 1 "^topo-stats: .*does-not-exist: No such file or directory" "missing file"
-run topo-stats --level 1 "$TMPD/t.tsv"
-[ "$rc" -eq 2 ] && [ -z "$out" ]
-ok $? "--level 1 is a usage error"
-run topo-stats -c 0 "$TMPD/t.tsv"
-[ "$rc" -eq 2 ] && [ -z "$out" ]
-ok $? "-c 0 is a usage error"
+# Usage errors: one message naming the option and the value, exit 2.
+while IFS='|' read -r re args; do
+    [ -n "$args" ] || continue
+    run topo-stats $args "$TMPD/t.tsv"
+    [ "$rc" -eq 2 ] && [ -z "$out" ] && printf '%s\n' "$err" | head -n 1 | grep -Eq -- "$re" &&
+        printf '%s\n' "$err" | grep -q "Try 'topo-stats --help'"
+    ok $? "usage error: topo-stats $args" || diag "rc=$rc" "$err"
+done <<'EOF'
+^topo-stats: --level 1: must be greater than 0 and less than 1$|--level 1
+^topo-stats: --level 0: must be greater than 0 and less than 1$|--level 0
+^topo-stats: --level -0.5: must be greater than 0 and less than 1$|--level -0.5
+^topo-stats: --level nan: not a finite number$|--level nan
+^topo-stats: --level inf: not a finite number$|--level inf
+^topo-stats: --level 0.5x: not a number$|--level 0.5x
+^topo-stats: --level 0x0.8: not a number$|--level 0x0.8
+^topo-stats: --column 0: fields count from 1$|-c 0
+^topo-stats: --column -3: fields count from 1$|-c -3
+EOF
+run topo-stats -c '' "$TMPD/t.tsv"
+[ "$rc" -eq 2 ] && [ -z "$out" ] && printf '%s\n' "$err" | grep -q "^topo-stats: --column '': empty"
+ok $? "-c '' is a usage error" || diag "$err"
+run topo-stats -c 2 --level 0.9 "$TMPD/t.tsv"
+expect_rc 0 "--level 0.9 is accepted"
+
+# Values: decimal notation only (as the tools print numbers).
+run sh -c "printf '1e3\n+2\n-2.5\n.5\n' | topo-stats | cut -f 2,3 | tail -n 1"
+expect_out "$(printf '4\t250')" "exponents, signs and a leading point are numbers"
+printf '1\n0x10\n' >"$TMPD/hex.txt"
+run topo-stats "$TMPD/hex.txt"
+expect_fail 1 "^topo-stats: .*hex.txt:2: '0x10': not a number$" "hexadecimal is not a value"
+printf '1\n2x\n' >"$TMPD/junk.txt"
+run topo-stats "$TMPD/junk.txt"
+expect_fail 1 "^topo-stats: .*junk.txt:2: '2x': not a number$" "trailing garbage"
+printf '1\ninf\n' >"$TMPD/inf.txt"
+run topo-stats "$TMPD/inf.txt"
+expect_fail 1 "^topo-stats: .*inf.txt:2: 'inf': not a finite number$" "inf"
 run topo-stats -o "$TMPD/o.tsv" "$TMPD/bad.txt"
 [ "$rc" -eq 1 ] && [ ! -e "$TMPD/o.tsv" ]
 ok $? "-o: no file on error"

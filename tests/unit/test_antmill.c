@@ -1,7 +1,9 @@
 /*
- * test_antmill.c - Ant Mill cycles (seed 000): search, independent
- * verifier, cycle files, pattern, medoid.  Expected deltas come from the
- * seed's arguments (girth, Moore graphs, path counts) and from closed forms.
+ * test_antmill.c - Ant Mill cycles (the Ant Mill paper, an adverse traffic
+ * pattern for networks on random regular graphs): search, the largest delta
+ * reached, independent verifier, cycle files, pattern, medoid.  Expected
+ * deltas come from the paper's arguments (girth, Moore graphs, path counts)
+ * and from closed forms.
  */
 #include <config.h>
 
@@ -87,6 +89,132 @@ static void family_case(const char *fam, const char *params, int32_t want_delta,
     tk_graph_free(g);
 }
 
+/* tk_antmill_max_delta from delta 0 up to bound, seed 3: the verified delta
+ * (-1 on failure, status in *st), the cycle in out (may be NULL). */
+static int32_t max_delta(const tk_graph_t *g, int32_t from, int32_t bound, double budget,
+                         tk_status_t *st, tk_antmill_stats_t *stats, tk_id_t *out)
+{
+    tk_antmill_opts_t o;
+    tk_error_t err;
+    tk_id_t *c = malloc((size_t)g->n * sizeof *c);
+    int32_t d = -1, check = -2;
+
+    memset(&o, 0, sizeof o);
+    o.delta = from;
+    o.seed = 3;
+    o.budget = budget;
+    *st = tk_antmill_max_delta(g, &o, bound, c, &d, stats, &err);
+    if (*st != TK_OK) {
+        printf("# max_delta from %d to %d: %s\n", (int)from, (int)bound, err.msg);
+        d = -1;
+    } else if (tk_antmill_verify(g, c, g->n, "test", NULL, &check, &err) != TK_OK || check != d) {
+        printf("# max_delta: returned delta %d, verifier says %d\n", (int)d, (int)check);
+        d = -2;
+    }
+    if (out && *st == TK_OK)
+        memcpy(out, c, (size_t)g->n * sizeof *c);
+    free(c);
+    return d;
+}
+
+/* Radius of g (the upper bound of every cycle's delta). */
+static int32_t radius_of(const tk_graph_t *g)
+{
+    tk_dist_opts_t o;
+    tk_dist_summary_t s;
+    tk_error_t err;
+    int32_t r;
+
+    memset(&o, 0, sizeof o);
+    if (tk_dist_summary(g, &o, &s, &err) != TK_OK)
+        return -1;
+    r = s.radius;
+    tk_dist_summary_destroy(&s);
+    return r;
+}
+
+static void max_delta_cases(void)
+{
+    tk_status_t st, st2;
+    tk_antmill_stats_t stats;
+    tk_graph_t *g;
+
+    /* Q4: distance-2 pairs have 2 shortest paths, so the raise from delta 1
+     * (H-hat) ends at the first step, without an error. */
+    g = gen("hypercube", "dim=4");
+    is_int(max_delta(g, 0, radius_of(g), 20, &st, &stats, NULL), 1,
+           "Q4: the raise stops at delta 1 (delta 2 impossible), no error");
+    ok(stats.extensions > 0 && stats.seconds >= 0, "Q4: statistics summed over the searches");
+    /* The required delta is the caller's: unreachable is an error. */
+    max_delta(g, 2, 4, 20, &st, &stats, NULL);
+    is_int(st, TK_EUNSUPPORTED, "Q4: required delta 2 refused as by tk_antmill_search");
+    tk_graph_free(g);
+
+    /* Hoffman-Singleton (Moore graph, radius 2): every cycle has delta 2; a
+     * bound above the radius is harmless (delta 3 has no unique pair). */
+    g = gen("slimfly", "q=5");
+    is_int(radius_of(g), 2, "Hoffman-Singleton: radius 2");
+    is_int(max_delta(g, 0, 2, 20, &st, &stats, NULL), 2, "Hoffman-Singleton: delta 2 = radius");
+    is_int(max_delta(g, 0, 1000, 20, &st, &stats, NULL), 2,
+           "Hoffman-Singleton: bound 1000 (clipped to n-1) still gives delta 2");
+    tk_graph_free(g);
+
+    /* Tori: every Hamiltonian cycle zigzags, so delta 1 whatever the bound
+     * (the Ant Mill paper, section 4.1). */
+    g = gen("torus", "sides=6,6");
+    is_int(max_delta(g, 0, radius_of(g), 20, &st, &stats, NULL), 1, "torus 6x6: delta 1 at most");
+    tk_graph_free(g);
+
+    /* Slim Fly q=7: the raise reaches delta 2 = radius; with no raise the
+     * call is the plain search plus verification (same cycle). */
+    g = gen("slimfly", "q=7");
+    {
+        tk_id_t *c1 = malloc((size_t)g->n * sizeof *c1), *c2 = malloc((size_t)g->n * sizeof *c2);
+        tk_antmill_opts_t o;
+        tk_error_t err;
+        int32_t d1, d2 = -1;
+
+        is_int(max_delta(g, 0, radius_of(g), 20, &st, &stats, c1), 2,
+               "Slim Fly q=7: raised to delta 2 = radius");
+        d1 = max_delta(g, 0, radius_of(g), 20, &st2, &stats, c2);
+        ok(st == TK_OK && st2 == TK_OK && d1 == 2 && memcmp(c1, c2, (size_t)g->n * sizeof *c1) == 0,
+           "Slim Fly q=7: same seed, same cycle");
+        d1 = max_delta(g, 1, 0, 20, &st, &stats, c1);
+        memset(&o, 0, sizeof o);
+        o.delta = 1;
+        o.seed = 3;
+        o.budget = 20;
+        st2 = tk_antmill_search(g, &o, c2, NULL, &err);
+        if (st2 == TK_OK)
+            st2 = tk_antmill_verify(g, c2, g->n, NULL, NULL, &d2, &err);
+        ok(st == TK_OK && st2 == TK_OK && d1 == d2 &&
+               memcmp(c1, c2, (size_t)g->n * sizeof *c1) == 0,
+           "Slim Fly q=7: bound 0 = tk_antmill_search + tk_antmill_verify (delta %d)", (int)d1);
+        free(c1);
+        free(c2);
+    }
+    tk_graph_free(g);
+
+    /* RRG: at least the girth guarantee floor((g-1)/2), at most the radius. */
+    g = gen("rrg", "n=60 d=5");
+    {
+        int32_t girth = 0, r = radius_of(g), d;
+        tk_error_t err;
+        tk_girth(g, 1, &girth, &err);
+        d = max_delta(g, 0, r, 20, &st, &stats, NULL);
+        ok(d >= (girth - 1) / 2 && d <= r && d >= 1,
+           "RRG(60,5): girth %d, radius %d: delta %d in [floor((g-1)/2), radius]", (int)girth,
+           (int)r, (int)d);
+    }
+    tk_graph_free(g);
+
+    /* A budget spent before the required delta is reached is an error. */
+    g = gen("rrg", "n=2000 d=6");
+    max_delta(g, 0, 5, 1e-9, &st, &stats, NULL);
+    is_int(st, TK_ELIMIT, "RRG(2000,6): budget spent in the first search is TK_ELIMIT");
+    tk_graph_free(g);
+}
+
 int main(void)
 {
     tk_status_t st;
@@ -97,10 +225,11 @@ int main(void)
     /* --- families: every cycle goes through the independent verifier ---- */
     family_case("rrg", "n=60 d=5", 2, 0, "RRG, girth guarantee and search");
     family_case("slimfly", "q=7", 2, 1,
-                "Slim Fly: girth 3 but few triangles, delta 2 = radius (seed 000 4.1)");
-    family_case("projective", "q=5", 2, 1, "demi-projective ER_q: delta 2 = radius (seed 000 4.1)");
-    family_case("projective", "q=3 levi=1", 2, 0, "Levi graph, girth 6 (seed 000 4.1)");
-    family_case("dragonfly", "a=4 h=2", 2, 0, "Dragonfly, delta 2 (seed 000 4.1)");
+                "Slim Fly: girth 3 but few triangles, delta 2 = radius (Ant Mill paper 4.1)");
+    family_case("projective", "q=5", 2, 1,
+                "demi-projective ER_q: delta 2 = radius (Ant Mill paper 4.1)");
+    family_case("projective", "q=3 levi=1", 2, 0, "Levi graph, girth 6 (Ant Mill paper 4.1)");
+    family_case("dragonfly", "a=4 h=2", 2, 0, "Dragonfly, delta 2 (Ant Mill paper 4.1)");
     family_case("hypercube", "dim=5", 1, 1, "hypercube: 2 paths at distance 2");
     family_case("torus", "sides=6,6", 0, 0, "torus");
     family_case("gdbg", "n=40 r=3", 0, 0, "GDBG directed");
@@ -121,13 +250,13 @@ int main(void)
     tk_graph_free(g);
 
     /* Levi graph of PG(2,3): distance-3 pairs (point to non-incident line)
-     * have q+1 = 4 paths, so delta 3 is impossible (seed: delta 2). */
+     * have q+1 = 4 paths, so delta 3 is impossible (the paper: delta 2). */
     g = gen("projective", "q=3 levi=1");
     search_verify(g, 3, 1, 20, &st, &stats, NULL);
     is_int(st, TK_EUNSUPPORTED, "Levi PG(2,3): delta 3 impossible");
     tk_graph_free(g);
 
-    /* Torus: every Hamiltonian cycle zigzags, so delta = 1 (seed 000 4.1). */
+    /* Torus: every Hamiltonian cycle zigzags, so delta = 1 (Ant Mill paper 4.1). */
     g = gen("torus", "sides=6,6");
     is_int(search_verify(g, 0, 2, 20, &st, &stats, NULL), 1, "torus 6x6: H-hat has delta 1");
     tk_graph_free(g);
@@ -287,6 +416,9 @@ int main(void)
         tk_graph_free(g2);
         tk_graph_free(g);
     }
+
+    /* --- the largest delta reached (tk_antmill_max_delta) ----------------- */
+    max_delta_cases();
 
     /* --- medoid ------------------------------------------------------------ */
     {
