@@ -1,10 +1,13 @@
 /*
  * tk_bounds.h - theoretical bounds of regular topologies, computed exactly:
- * the directed-regular-graph (DRG) bounds of seed 003 (Lemmas 1-4) and its
- * GDBG guarantees (Lemmas 7, 9, 10), the Moore and Cerf-Cowan-Mullin-Stanton
- * bounds of undirected regular graphs, Singla et al.'s throughput bound, and
- * the traffic/routing bounds of seeds 000 and 004 (Ant Mill, Valiant,
- * Dragonfly ADV+i / ADVc).  Every formula is written out in topo-bounds(1).
+ * the directed-regular-graph (DRG) bounds of Faizian, Mollah, Yuan, Pakin
+ * and Lang, "Random Regular Graph and Generalized De Bruijn Graph with
+ * k-shortest Path Routing" (Lemmas 1-4) and its GDBG guarantees (Lemmas 7,
+ * 9, 10), the Moore and Cerf-Cowan-Mullin-Stanton bounds of undirected
+ * regular graphs, Singla et al.'s throughput bound, and the traffic/routing
+ * bounds of the Ant Mill paper (Ant Mill, Valiant) and of Fuentes et al.,
+ * "Network Unfairness in Dragonfly Topologies" (Dragonfly ADV+i / ADVc).
+ * Every formula is written out in topo-bounds(1).
  *
  * Integral bounds are exact integers, the others exact rationals
  * (numerator / denominator, 128-bit, not reduced).  Every product is checked:
@@ -43,7 +46,7 @@ typedef struct tk_ratio {
 #define TK_BOUND_NA ((tk_u128_t)-1)
 
 /* Parameters of one point.  N >= 2, r >= 1, k >= 1, H >= 1 or 0 for "the
- * smallest H with r^H >= N" (the ALLPATH(H) hop limit of seed 003), p >= 0
+ * smallest H with r^H >= N" (the ALLPATH(H) hop limit of Faizian et al.), p >= 0
  * servers per switch (0: per-server bounds not applicable). */
 typedef struct tk_bounds_params {
     uint64_t N, r, k, H, p;
@@ -88,7 +91,7 @@ TK_API size_t tk_ratio_format(char *buf, tk_ratio_t q, int sig);
 /* Nearest double of a ratio (NAN when den == 0); accurate to a few ulps. */
 TK_API double tk_ratio_double(tk_ratio_t q);
 
-/* Traffic and routing bounds (seeds 000 and 004): per-server throughput in
+/* Traffic and routing bounds (the Ant Mill paper; Fuentes et al.): per-server throughput in
  * units of the link rate.  Inputs that are 0 (or Dbar <= 0) are absent and
  * make the bounds needing them NAN / -1. */
 typedef struct tk_traffic_params {

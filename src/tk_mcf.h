@@ -20,7 +20,7 @@
  *           TK_MCF_AUTO_BARRIER_MAX when the certified barrier answers;
  *           approx otherwise.
  *
- * GLPK is confined to src/flow/mcf_glpk.c: its terminal output is off and
+ * GLPK is confined to src/mcf/mcf_glpk.c: its terminal output is off and
  * its fatal errors come back as TK_EINTERNAL through glp_error_hook.
  */
 #ifndef TK_MCF_H
@@ -62,28 +62,27 @@ typedef enum tk_mcf_lp {
  * from this many path columns (tests/bench/RESULTS.md: GDBG(150, 8) with
  * 3 servers per switch, ALLPATH(3), server permutation, about 1700
  * columns: barrier 0.4 s, simplex 0.5 s; a random shift, about 1100
- * columns: 0.15 s against 0.1 s; seed 003 Figure 14's GDBG(300, 16), 4200
- * columns: 1-2 s against 7 s). */
+ * columns: 0.15 s against 0.1 s; GDBG(300, 16) of Figure 14 of Faizian et
+ * al., "Random Regular Graph and Generalized De Bruijn Graph with
+ * k-shortest Path Routing", 4200 columns: 1-2 s against 7 s). */
 #define TK_MCF_AUTO_PATH_BARRIER_COLS 1500
 /* ... and when the split check (which runs unless --no-presolve) loads at least this fraction of
- * the arcs to capacity: below it the simplex starts row generation from few rows and wins (seed 003
- * Figure 14's RRG from N = 500, 0.01-0.2 of the arcs: 2-6x faster than
- * the barrier); above it the barrier does (GDBG ALLPATH(3) and RRG(300,
- * 16) ksp:15, 0.45-0.7: 3-8x). */
+ * the arcs to capacity: below it the simplex starts row generation from few rows and wins (Faizian
+ * et al.'s Figure 14 RRG from N = 500, 0.01-0.2 of the arcs: 2-6x faster than the barrier); above
+ * it the barrier does (GDBG ALLPATH(3) and RRG(300, 16) ksp:15, 0.45-0.7: 3-8x). */
 #define TK_MCF_AUTO_PATH_BARRIER_START 0.3
 
 typedef struct tk_mcf_opts {
     tk_mcf_method_t method;
-    double eps;          /* approx: target relative gap (0 < eps < 1)     */
-    double time_limit;   /* seconds, 0 = none: TK_ELIMIT when reached     */
-    int server_limits;   /* enforce inject[s] * theta <= 1, eject alike   */
-    int links;           /* fill the saturated-arc list of the result     */
-    int threads;         /* approx: OpenMP threads (0 = runtime default)  */
-    uint64_t mem_limit;  /* bytes (0 = none): larger LPs are TK_ELIMIT    */
-    tk_mcf_lp_t lp;      /* exact: simplex, barrier or auto               */
-    int no_presolve;     /* routed: the whole LP, no split check and no
-                            row generation                              */
-    int test_glpk_error; /* testing only: provoke a GLPK error            */
+    double eps;         /* approx: target relative gap (0 < eps < 1)     */
+    double time_limit;  /* seconds, 0 = none: TK_ELIMIT when reached     */
+    int server_limits;  /* enforce inject[s] * theta <= 1, eject alike   */
+    int links;          /* fill the saturated-arc list of the result     */
+    int threads;        /* approx: OpenMP threads (0 = runtime default)  */
+    uint64_t mem_limit; /* bytes (0 = none): larger LPs are TK_ELIMIT    */
+    tk_mcf_lp_t lp;     /* exact: simplex, barrier or auto               */
+    int no_presolve;    /* routed: the whole LP, no split check and no
+                           row generation                              */
 } tk_mcf_opts_t;
 
 /* Defaults: auto, eps 0.01, no time limit, no server limits, no links. */
@@ -150,14 +149,11 @@ TK_API tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t 
 
 /* Uniform all-to-all in topokit(7) units: every switch s sends
  * p(s)/(n-1) to every other switch (p(s) servers, 1 when none), so each
- * endpoint offers load 1; inject/eject are 1.  Free with tk_mcf_demand_free.
+ * endpoint offers load 1; inject/eject are 1.  Free with tk_swdemand_destroy.
  * Errors: TK_ELIMIT (n^2 entries beyond mem_limit, 0 = none), TK_ENOMEM,
  * TK_EINVAL (n < 2).  Time and memory O(n^2). */
 TK_API tk_status_t tk_mcf_uniform(const tk_graph_t *g, uint64_t mem_limit, tk_swdemand_t *out,
                                   tk_error_t *err);
-/* Free the arrays of a demand set built by tk_mcf_uniform (or by hand with
- * malloc) and zero it. */
-TK_API void tk_mcf_demand_free(tk_swdemand_t *d);
 
 TK_API const char *tk_mcf_method_name(tk_mcf_method_t m);
 

@@ -81,7 +81,9 @@ typedef struct tk_ksp_opts {
                           compute them                                     */
     int allpath_raw;   /* 1: count raw H-hop paths instead (walks of exactly
                           H arcs, switches and self-loops may repeat: the
-                          "raw paths" of seed 003's Lemmas 6-10)            */
+                          "raw paths" of Lemmas 6-10 of Faizian et al.,
+                          "Random Regular Graph and Generalized De Bruijn
+                          Graph with k-shortest Path Routing")             */
     uint64_t sample;   /* 0: all ordered pairs s != t; else this many pairs
                           drawn uniformly with replacement                 */
     uint64_t seed;     /* seed of the sample (stream tk_rng_new(seed, 0))  */

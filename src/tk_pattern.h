@@ -14,9 +14,10 @@
  * (one link's speed); a switch-level endpoint stands for all the servers of
  * its switch together, so weight w from switch s is w * p(s) link-capacity
  * units, where p(s) is the number of servers at s (a switch with no servers
- * counts as one endpoint of speed 1: seed 003's one node per switch).  A
- * pattern is admissible when every endpoint sends at most 1 and receives at
- * most 1 in these units.
+ * counts as one endpoint of speed 1: the one node per switch of Faizian et
+ * al., "Random Regular Graph and Generalized De Bruijn Graph with
+ * k-shortest Path Routing").  A pattern is admissible when every endpoint
+ * sends at most 1 and receives at most 1 in these units.
  */
 #ifndef TK_PATTERN_H
 #define TK_PATTERN_H
@@ -104,6 +105,9 @@ TK_API tk_status_t tk_pattern_to_switch(const tk_pattern_t *p, const tk_graph_t 
  * refused with TK_ELIMIT beyond the memory limit `mem_limit` (0 = none). */
 TK_API tk_status_t tk_swdemand_all_to_all(const tk_graph_t *g, uint64_t mem_limit,
                                           tk_swdemand_t *out, tk_error_t *err);
+/* Free the arrays of a demand set (from tk_pattern_to_switch,
+ * tk_swdemand_all_to_all or tk_mcf_uniform, or built by hand with malloc)
+ * and zero it.  d may be NULL. */
 TK_API void tk_swdemand_destroy(tk_swdemand_t *d);
 
 /* ------------------------------------------------------------------------ */

@@ -10,6 +10,7 @@
 #include "tk_core.h"
 #include "tk_par.h"
 #include "tk_io.h"
+#include "tk_kv.h"
 #include "tk_gen.h"
 #include "tk_metric.h"
 #include "tk_spectral.h"

@@ -92,7 +92,6 @@ enum {
     OPT_THREADS,
     OPT_VERSION,
     OPT_MAXPATHS,
-    OPT_TESTGLPK,
     OPT_NOPRESOLVE
 };
 
@@ -120,7 +119,6 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
-        {"test-glpk-error", no_argument, NULL, OPT_TESTGLPK},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -171,9 +169,6 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case OPT_JSON:
             a->json = 1;
-            break;
-        case OPT_TESTGLPK:
-            a->opts.test_glpk_error = 1;
             break;
         case OPT_THREADS:
             a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
@@ -321,7 +316,6 @@ static int solve_one(args_t *a, const tk_graph_t *g, const tk_router_t *router, 
     const tk_pattern_t *p = NULL;
     tk_mcf_opts_t o = a->opts;
     tk_status_t st;
-    int own_uniform = 0;
 
     memset(&d, 0, sizeof d);
     res->pattern = "uniform";
@@ -356,16 +350,12 @@ static int solve_one(args_t *a, const tk_graph_t *g, const tk_router_t *router, 
         st = tk_mcf_uniform(g, a->opts.mem_limit, &d, err);
         if (st != TK_OK)
             return st;
-        own_uniform = 1;
     }
     if (router)
         st = tk_mcf_solve_paths(router, &d, a->max_paths, &o, &res->r, err);
     else
         st = tk_mcf_solve(g, &d, &o, &res->r, err);
-    if (own_uniform)
-        tk_mcf_demand_free(&d);
-    else
-        tk_swdemand_destroy(&d);
+    tk_swdemand_destroy(&d);
     tk_pattern_free(made);
     return st;
 }

@@ -18,66 +18,59 @@ static long line_of(const long *lines, int64_t i)
     return lines ? lines[i] : (long)(i + 1);
 }
 
-tk_status_t tk_antmill_verify(const tk_graph_t *g, const tk_id_t *cycle, int64_t len,
-                              const char *where, const long *lines, int32_t *delta, tk_error_t *err)
+/* The cycle lists every switch once (seen: n of work). */
+static tk_status_t check_permutation(const tk_graph_t *g, const tk_id_t *cycle, int64_t len,
+                                     const char *where, const long *lines, int64_t *seen,
+                                     tk_error_t *err)
 {
     tk_id_t n = g->n;
-    int64_t *seen;
-    int32_t *dist;
-    double *cnt;
-    tk_id_t *queue;
-    int32_t best;
 
-    if (len != n)
-        return tk_error_set(err, TK_EFORMAT, where, len > 0 ? line_of(lines, len - 1) : 0,
-                            "the cycle has %" PRId64 " switches, the topology %" PRId32, len, n);
-    seen = malloc((size_t)n * sizeof *seen);
-    dist = malloc((size_t)n * sizeof *dist);
-    cnt = malloc((size_t)n * sizeof *cnt);
-    queue = malloc((size_t)n * sizeof *queue);
-    if (!seen || !dist || !cnt || !queue) {
-        free(seen);
-        free(dist);
-        free(cnt);
-        free(queue);
-        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-    }
     for (tk_id_t v = 0; v < n; v++)
         seen[v] = -1;
     for (int64_t i = 0; i < len; i++) {
         tk_id_t x = cycle[i];
-        if (x < 0 || x >= n) {
-            tk_error_set(err, TK_ERANGE, where, line_of(lines, i),
-                         "switch %" PRId32 " out of range 0..%" PRId32, x, n - 1);
-            goto fail;
-        }
-        if (seen[x] >= 0) {
-            tk_error_set(err, TK_EFORMAT, where, line_of(lines, i),
-                         "switch %" PRId32 " repeated (first at line %ld)", x,
-                         line_of(lines, seen[x]));
-            goto fail;
-        }
+        if (x < 0 || x >= n)
+            return tk_error_set(err, TK_ERANGE, where, line_of(lines, i),
+                                "switch %" PRId32 " out of range 0..%" PRId32, x, n - 1);
+        if (seen[x] >= 0)
+            return tk_error_set(err, TK_EFORMAT, where, line_of(lines, i),
+                                "switch %" PRId32 " repeated (first at line %ld)", x,
+                                line_of(lines, seen[x]));
         seen[x] = i;
     }
+    return TK_OK;
+}
+
+/* Consecutive switches of the cycle (and the last and the first) are
+ * linked. */
+static tk_status_t check_links(const tk_graph_t *g, const tk_id_t *cycle, int64_t len,
+                               const char *where, const long *lines, tk_error_t *err)
+{
     for (int64_t i = 0; i < len; i++) {
         tk_id_t x = cycle[i], y = cycle[(i + 1) % len];
         int found = 0;
         for (int64_t a = g->off[x]; a < g->off[x + 1]; a++)
             if (g->head[a] == y)
                 found = 1;
-        if (!found) {
-            tk_error_set(err, TK_EFORMAT, where, line_of(lines, (i + 1) % len),
-                         "not a Hamiltonian cycle: no link from switch %" PRId32
-                         " to switch %" PRId32,
-                         x, y);
-            goto fail;
-        }
+        if (!found)
+            return tk_error_set(err, TK_EFORMAT, where, line_of(lines, (i + 1) % len),
+                                "not a Hamiltonian cycle: no link from switch %" PRId32
+                                " to switch %" PRId32,
+                                x, y);
     }
-    /* delta: for each start i, the longest prefix j = 1, 2, ... such that
-     * D(x_i, x_{i+j}) = j with exactly one shortest path.  The BFS from x_i
-     * stops at depth best (no window needs more). */
-    best = n - 1;
-    for (tk_id_t v = 0; v < n; v++)
+    return TK_OK;
+}
+
+/* delta: for each start i, the longest prefix j = 1, 2, ... such that
+ * D(x_i, x_{i+j}) = j with exactly one shortest path; the least over the
+ * starts.  The BFS from x_i stops at depth best (no window needs more).
+ * dist, cnt, queue: n of work. */
+static int32_t window_delta(const tk_graph_t *g, const tk_id_t *cycle, int64_t len, int32_t *dist,
+                            double *cnt, tk_id_t *queue)
+{
+    int32_t best = g->n - 1;
+
+    for (tk_id_t v = 0; v < g->n; v++)
         dist[v] = -1;
     for (int64_t i = 0; i < len && best > 0; i++) {
         tk_id_t s = cycle[i];
@@ -110,18 +103,62 @@ tk_status_t tk_antmill_verify(const tk_graph_t *g, const tk_id_t *cycle, int64_t
         for (int64_t q = 0; q < qt; q++)
             dist[queue[q]] = -1;
     }
-    *delta = best;
+    return best;
+}
+
+tk_status_t tk_antmill_verify(const tk_graph_t *g, const tk_id_t *cycle, int64_t len,
+                              const char *where, const long *lines, int32_t *delta, tk_error_t *err)
+{
+    tk_id_t n = g->n;
+    int64_t *seen;
+    int32_t *dist;
+    double *cnt;
+    tk_id_t *queue;
+    tk_status_t st;
+
+    if (len != n)
+        return tk_error_set(err, TK_EFORMAT, where, len > 0 ? line_of(lines, len - 1) : 0,
+                            "the cycle has %" PRId64 " switches, the topology %" PRId32, len, n);
+    seen = malloc((size_t)n * sizeof *seen);
+    dist = malloc((size_t)n * sizeof *dist);
+    cnt = malloc((size_t)n * sizeof *cnt);
+    queue = malloc((size_t)n * sizeof *queue);
+    if (!seen || !dist || !cnt || !queue)
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    else if ((st = check_permutation(g, cycle, len, where, lines, seen, err)) == TK_OK &&
+             (st = check_links(g, cycle, len, where, lines, err)) == TK_OK)
+        *delta = window_delta(g, cycle, len, dist, cnt, queue);
     free(seen);
     free(dist);
     free(cnt);
     free(queue);
+    return st;
+}
+
+/* One content line p of a cycle file (line number line): a switch id in
+ * 0..n-1 not seen before (first[v]: the line of v, 0 = none). */
+static tk_status_t cycle_line(char *p, const char *name, long line, int64_t n, long *first,
+                              long long *v, tk_error_t *err)
+{
+    char *end;
+
+    if (!isdigit((unsigned char)*p) && *p != '-')
+        return tk_error_set(err, TK_EFORMAT, name, line, "expected a switch id, got '%.40s'",
+                            strtok(p, " \t\r\n"));
+    errno = 0;
+    *v = strtoll(p, &end, 10);
+    while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
+        end++;
+    if (*end != '\0' || errno)
+        return tk_error_set(err, TK_EFORMAT, name, line, "expected one switch id per line");
+    if (*v < 0 || *v >= n)
+        return tk_error_set(err, TK_ERANGE, name, line, "switch %lld out of range 0..%" PRId64, *v,
+                            n - 1);
+    if (first[*v])
+        return tk_error_set(err, TK_EFORMAT, name, line, "switch %lld repeated (first at line %ld)",
+                            *v, first[*v]);
+    first[*v] = line;
     return TK_OK;
-fail:
-    free(seen);
-    free(dist);
-    free(cnt);
-    free(queue);
-    return err ? err->code : TK_EFORMAT;
 }
 
 tk_status_t tk_cycle_read(FILE *fp, const char *name, int64_t n, tk_id_t **cycle, int64_t *len,
@@ -144,45 +181,21 @@ tk_status_t tk_cycle_read(FILE *fp, const char *name, int64_t n, tk_id_t **cycle
     for (int64_t v = 0; v < n; v++)
         first[v] = 0;
     while (getline(&buf, &bufcap, fp) >= 0) {
-        char *p = buf, *end;
+        char *p = buf;
+        long long v = 0;
         line++;
         while (*p == ' ' || *p == '\t')
             p++;
         if (*p == '#' || *p == '\n' || *p == '\r' || *p == '\0')
             continue;
-        if (!isdigit((unsigned char)*p) && *p != '-') {
-            st = tk_error_set(err, TK_EFORMAT, name, line, "expected a switch id, got '%.40s'",
-                              strtok(p, " \t\r\n"));
+        if ((st = cycle_line(p, name, line, n, first, &v, err)) != TK_OK)
             goto out;
-        }
-        errno = 0;
-        long long v = strtoll(p, &end, 10);
-        while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
-            end++;
-        if (*end != '\0' || errno) {
-            st = tk_error_set(err, TK_EFORMAT, name, line, "expected one switch id per line");
-            goto out;
-        }
-        if (v < 0 || v >= n) {
-            st = tk_error_set(err, TK_ERANGE, name, line, "switch %lld out of range 0..%" PRId64, v,
-                              n - 1);
-            goto out;
-        }
-        if (first[v]) {
-            st = tk_error_set(err, TK_EFORMAT, name, line,
-                              "switch %lld repeated (first at line %ld)", v, first[v]);
-            goto out;
-        }
-        first[v] = line;
         if (k == cap) {
             int64_t nc = cap ? 2 * cap : 256;
             tk_id_t *c2 = tk_realloc_array(c, (size_t)nc, sizeof *c);
-            if (!c2) {
-                st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-                goto out;
-            }
-            c = c2;
-            long *l2 = tk_realloc_array(ln, (size_t)nc, sizeof *ln);
+            long *l2 = c2 ? tk_realloc_array(ln, (size_t)nc, sizeof *ln) : NULL;
+            if (c2)
+                c = c2;
             if (!l2) {
                 st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
                 goto out;
@@ -194,15 +207,11 @@ tk_status_t tk_cycle_read(FILE *fp, const char *name, int64_t n, tk_id_t **cycle
         ln[k] = line;
         k++;
     }
-    if (ferror(fp)) {
+    if (ferror(fp))
         st = tk_error_set(err, TK_EIO, name, 0, "read error");
-        goto out;
-    }
-    if (k != n) {
+    else if (k != n)
         st = tk_error_set(err, TK_EFORMAT, name, line ? line : 1,
                           "the cycle has %" PRId64 " switches, the topology has %" PRId64, k, n);
-        goto out;
-    }
 out:
     free(first);
     free(buf);

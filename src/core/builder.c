@@ -299,11 +299,151 @@ static int tie_less(const tk_graph_t *g, int64_t a, int64_t c)
     return g->cap && g->cap[a] < g->cap[c];
 }
 
+/* Arc k of link i: k = 2i (u->v) and 2i+1 (v->u) for undirected graphs,
+ * k = i for directed ones.  Its tail and head: */
+static inline int64_t arc_tail(const tk_builder_t *b, int64_t k)
+{
+    return b->directed ? b->lu[k] : (k & 1 ? b->lv[k >> 1] : b->lu[k >> 1]);
+}
+
+static inline int64_t arc_head(const tk_builder_t *b, int64_t k)
+{
+    return b->directed ? b->lv[k] : (k & 1 ? b->lu[k >> 1] : b->lv[k >> 1]);
+}
+
+/* The CSR arcs (g->off, g->head) sorted by tail, then head, stably:
+ * link[pos] is the arc number k of CSR arc pos.  cnt (n + 1, zero) and
+ * byhead (m): work. */
+static void sort_arcs(const tk_builder_t *b, tk_graph_t *g, int64_t *cnt, int64_t *byhead,
+                      int64_t *link)
+{
+    int64_t n = g->n, m = g->m;
+
+    /* Counting sort by head (stable). */
+    for (int64_t i = 0; i < m; i++)
+        cnt[arc_head(b, i) + 1]++;
+    for (int64_t u = 0; u < n; u++)
+        cnt[u + 1] += cnt[u];
+    for (int64_t i = 0; i < m; i++)
+        byhead[cnt[arc_head(b, i)]++] = i;
+    /* Offsets by tail, then a stable distribution by tail. */
+    for (int64_t i = 0; i < m; i++)
+        g->off[arc_tail(b, i) + 1]++;
+    for (int64_t u = 0; u < n; u++)
+        g->off[u + 1] += g->off[u];
+    memcpy(cnt, g->off, (size_t)n * sizeof *cnt);
+    for (int64_t i = 0; i < m; i++) {
+        int64_t k = byhead[i], pos = cnt[arc_tail(b, k)]++;
+        g->head[pos] = arc_head(b, k);
+        link[pos] = k;
+    }
+}
+
+/* Classes and capacities per arc, from their links.  Returns 0 or -1
+ * (out of memory). */
+static int arc_attributes(const tk_builder_t *b, tk_graph_t *g, const int64_t *link)
+{
+    int64_t m = g->m;
+
+    g->nclasses = b->nclasses;
+    memcpy(g->class_name, b->class_name, sizeof g->class_name);
+    if (b->lcls) {
+        g->cls = tk_malloc_array((size_t)m, 1);
+        if (!g->cls)
+            return -1;
+        for (int64_t i = 0; i < m; i++)
+            g->cls[i] = b->lcls[b->directed ? link[i] : link[i] >> 1];
+    }
+    if (b->lcap) {
+        g->cap = tk_malloc_array((size_t)m, sizeof *g->cap);
+        if (!g->cap)
+            return -1;
+        for (int64_t i = 0; i < m; i++)
+            g->cap[i] = b->lcap[b->directed ? link[i] : link[i] >> 1];
+    }
+    return 0;
+}
+
+/* Parallel arcs: order each run of equal heads by class and capacity
+ * (stable insertion sort; runs are short), link along. */
+static void order_parallel(tk_graph_t *g, int64_t *link)
+{
+    if (!g->cls && !g->cap)
+        return;
+    for (int64_t u = 0; u < g->n; u++) {
+        for (int64_t a = g->off[u] + 1; a < g->off[u + 1]; a++) {
+            int64_t c = a;
+            while (c > g->off[u] && g->head[c - 1] == g->head[c] && tie_less(g, c, c - 1)) {
+                int64_t t = link[c];
+                link[c] = link[c - 1];
+                link[c - 1] = t;
+                if (g->cls) {
+                    uint8_t x = g->cls[c];
+                    g->cls[c] = g->cls[c - 1];
+                    g->cls[c - 1] = x;
+                }
+                if (g->cap) {
+                    double x = g->cap[c];
+                    g->cap[c] = g->cap[c - 1];
+                    g->cap[c - 1] = x;
+                }
+                c--;
+            }
+        }
+    }
+}
+
+/* Partner arcs (g->rev) of the L undirected links: arcs 2i and 2i+1 of
+ * link i.  Returns 0 or -1 (out of memory). */
+static int pair_arcs(tk_graph_t *g, int64_t L, const int64_t *link)
+{
+    int64_t m = g->m;
+    int64_t *first = tk_malloc_array((size_t)L ? (size_t)L : 1, sizeof *first);
+
+    g->rev = tk_malloc_array((size_t)m, sizeof *g->rev);
+    if (!g->rev || !first) {
+        free(first);
+        return -1;
+    }
+    for (int64_t i = 0; i < m; i++) {
+        int64_t k = link[i];
+        if (!(k & 1))
+            first[k >> 1] = i;
+    }
+    for (int64_t i = 0; i < m; i++) {
+        int64_t k = link[i];
+        if (k & 1) {
+            int64_t j = first[k >> 1];
+            g->rev[i] = j;
+            g->rev[j] = i;
+        }
+    }
+    free(first);
+    return 0;
+}
+
+/* The builder's servers, groups, coordinates and spec move to g.  Returns
+ * 0 or -1 (out of memory). */
+static int hand_over(tk_builder_t *b, tk_graph_t *g)
+{
+    g->servers_uniform = b->servers_uniform;
+    g->servers = b->servers;
+    b->servers = NULL;
+    g->group = b->group;
+    b->group = NULL;
+    g->ncoord = b->ncoord;
+    g->coord = b->coord;
+    b->coord = NULL;
+    g->spec = b->spec ? b->spec : strdup("");
+    b->spec = NULL;
+    return g->spec ? 0 : -1;
+}
+
 tk_status_t tk_builder_finish(tk_builder_t *b, tk_graph_t **out, tk_error_t *err)
 {
     tk_graph_t *g = NULL;
-    int64_t n = b->n, L = b->nlinks, m, i, u;
-    int64_t *cnt = NULL, *byhead = NULL, *link = NULL, *first = NULL;
+    int64_t n = b->n, L = b->nlinks, m;
+    int64_t *cnt = NULL, *byhead = NULL, *link = NULL;
     tk_status_t st = TK_OK;
 
     m = b->directed ? L : 2 * L;
@@ -320,117 +460,19 @@ tk_status_t tk_builder_finish(tk_builder_t *b, tk_graph_t **out, tk_error_t *err
     link = tk_malloc_array((size_t)m, sizeof *link);     /* link id of each CSR arc */
     if (!g->off || !g->head || !cnt || !byhead || !link)
         goto nomem;
-
-        /* Arc k of link i: k = 2i (u->v) and 2i+1 (v->u) for undirected graphs,
-         * k = i for directed ones.  Tail/head of arc k: */
-#define ARC_TAIL(k) (b->directed ? b->lu[k] : ((k)&1 ? b->lv[(k) >> 1] : b->lu[(k) >> 1]))
-#define ARC_HEAD(k) (b->directed ? b->lv[k] : ((k)&1 ? b->lu[(k) >> 1] : b->lv[(k) >> 1]))
-
-    /* Counting sort by head (stable). */
-    for (i = 0; i < m; i++)
-        cnt[ARC_HEAD(i) + 1]++;
-    for (u = 0; u < n; u++)
-        cnt[u + 1] += cnt[u];
-    for (i = 0; i < m; i++)
-        byhead[cnt[ARC_HEAD(i)]++] = i;
-    /* Offsets by tail, then a stable distribution by tail. */
-    for (i = 0; i < m; i++)
-        g->off[ARC_TAIL(i) + 1]++;
-    for (u = 0; u < n; u++)
-        g->off[u + 1] += g->off[u];
-    memcpy(cnt, g->off, (size_t)n * sizeof *cnt);
-    for (i = 0; i < m; i++) {
-        int64_t k = byhead[i], pos = cnt[ARC_TAIL(k)]++;
-        g->head[pos] = ARC_HEAD(k);
-        link[pos] = k;
-    }
-#undef ARC_TAIL
-#undef ARC_HEAD
+    sort_arcs(b, g, cnt, byhead, link);
     free(byhead);
     byhead = NULL;
-
-    /* Classes and capacities per arc. */
-    g->nclasses = b->nclasses;
-    memcpy(g->class_name, b->class_name, sizeof g->class_name);
-    if (b->lcls) {
-        g->cls = tk_malloc_array((size_t)m, 1);
-        if (!g->cls)
-            goto nomem;
-        for (i = 0; i < m; i++)
-            g->cls[i] = b->lcls[b->directed ? link[i] : link[i] >> 1];
-    }
-    if (b->lcap) {
-        g->cap = tk_malloc_array((size_t)m, sizeof *g->cap);
-        if (!g->cap)
-            goto nomem;
-        for (i = 0; i < m; i++)
-            g->cap[i] = b->lcap[b->directed ? link[i] : link[i] >> 1];
-    }
-
-    /* Parallel arcs: order each run of equal heads by class and capacity
-     * (stable insertion sort; runs are short). */
-    if (g->cls || g->cap) {
-        for (u = 0; u < n; u++) {
-            int64_t a;
-            for (a = g->off[u] + 1; a < g->off[u + 1]; a++) {
-                int64_t c = a;
-                while (c > g->off[u] && g->head[c - 1] == g->head[c] && tie_less(g, c, c - 1)) {
-                    int64_t t = link[c];
-                    link[c] = link[c - 1];
-                    link[c - 1] = t;
-                    if (g->cls) {
-                        uint8_t x = g->cls[c];
-                        g->cls[c] = g->cls[c - 1];
-                        g->cls[c - 1] = x;
-                    }
-                    if (g->cap) {
-                        double x = g->cap[c];
-                        g->cap[c] = g->cap[c - 1];
-                        g->cap[c - 1] = x;
-                    }
-                    c--;
-                }
-            }
-        }
-    }
-
-    /* Partner arcs of undirected links: arcs 2i and 2i+1 of link i. */
-    if (!b->directed) {
-        g->rev = tk_malloc_array((size_t)m, sizeof *g->rev);
-        first = tk_malloc_array((size_t)L ? (size_t)L : 1, sizeof *first);
-        if (!g->rev || !first)
-            goto nomem;
-        for (i = 0; i < m; i++) {
-            int64_t k = link[i];
-            if (!(k & 1))
-                first[k >> 1] = i;
-        }
-        for (i = 0; i < m; i++) {
-            int64_t k = link[i];
-            if (k & 1) {
-                int64_t j = first[k >> 1];
-                g->rev[i] = j;
-                g->rev[j] = i;
-            }
-        }
-    }
-
-    g->servers_uniform = b->servers_uniform;
-    g->servers = b->servers;
-    b->servers = NULL;
-    g->group = b->group;
-    b->group = NULL;
-    g->ncoord = b->ncoord;
-    g->coord = b->coord;
-    b->coord = NULL;
-    g->spec = b->spec ? b->spec : strdup("");
-    b->spec = NULL;
-    if (!g->spec)
+    if (arc_attributes(b, g, link) != 0)
+        goto nomem;
+    order_parallel(g, link);
+    if (!b->directed && pair_arcs(g, L, link) != 0)
+        goto nomem;
+    if (hand_over(b, g) != 0)
         goto nomem;
 
     free(cnt);
     free(link);
-    free(first);
     tk_builder_free(b);
     *out = g;
     return TK_OK;
@@ -442,7 +484,6 @@ nomem:
     free(cnt);
     free(byhead);
     free(link);
-    free(first);
     tk_graph_free(g);
     tk_builder_free(b);
     return st;

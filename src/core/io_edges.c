@@ -11,6 +11,7 @@
 
 #include "io_internal.h"
 
+/* The edge list as read so far. */
 typedef struct edges {
     int32_t *u, *v;
     uint8_t *cls;
@@ -19,6 +20,11 @@ typedef struct edges {
     char names[TK_MAX_CLASSES][TK_CLASS_NAME_MAX]; /* names[0] = "-" */
     int nnames;
     char *spec;
+    int have_header; /* "# topokit-edges" seen (at header_line) */
+    long header_line;
+    int directed;  /* from the header */
+    int64_t n;     /* switches, from the header */
+    int64_t maxid; /* largest id so far without a header */
 } edges_t;
 
 static void edges_free(edges_t *e)
@@ -111,211 +117,230 @@ static int edges_class(edges_t *e, const char *name)
     return e->nnames++;
 }
 
+static tk_status_t bad_class_name(const tk_reader_t *r, const char *name, tk_error_t *err)
+{
+    return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                        "bad class name '%s' (a letter or '_' then up to %d "
+                        "letters, digits or _.:+-)",
+                        name, TK_CLASS_NAME_MAX - 2);
+}
+
+/* Is p the keyword kw followed by the end or a space? */
+static int keyword(const char *p, const char *kw)
+{
+    size_t len = strlen(kw);
+    return strncmp(p, kw, len) == 0 && (p[len] == '\0' || isspace((unsigned char)p[len]));
+}
+
+/* A comment line (p after the '#'): the header "topokit-edges ...", before
+ * the first edge "classes a b c" (the class order) and "spec ...";
+ * anything else is ignored. */
+static tk_status_t edges_comment(tk_reader_t *r, edges_t *e, char *p, tk_error_t *err)
+{
+    tk_status_t st;
+
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (keyword(p, "topokit-edges")) {
+        if (e->have_header)
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                                "duplicate topokit-edges header (first at line %ld)",
+                                e->header_line);
+        if (e->m > 0)
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                                "topokit-edges header after the first edge");
+        st = parse_edges_header(r, p + 13, &e->n, &e->directed, err);
+        if (st != TK_OK)
+            return st;
+        e->have_header = 1;
+        e->header_line = r->line;
+    } else if (strncmp(p, "classes", 7) == 0 && isspace((unsigned char)p[7]) && e->m == 0 &&
+               e->nnames == 1) {
+        /* "# classes a b c": declares the class order. */
+        char *q = p + 7, *name;
+        while ((name = tk_io_token(&q)) != NULL) {
+            if (!tk_io_class_name_ok(name))
+                return bad_class_name(r, name, err);
+            if (edges_class(e, name) < 0)
+                return tk_error_set(err, TK_ELIMIT, r->name, r->line,
+                                    "classes: more than %d link classes", TK_MAX_CLASSES - 1);
+        }
+    } else if (keyword(p, "spec") && !e->spec && e->m == 0) {
+        p += 4;
+        while (isspace((unsigned char)*p))
+            p++;
+        size_t len = strlen(p);
+        while (len > 0 && isspace((unsigned char)p[len - 1]))
+            len--;
+        e->spec = strndup(p, len);
+        if (!e->spec)
+            return tk_error_set(err, TK_ENOMEM, r->name, r->line, "out of memory");
+    }
+    return TK_OK;
+}
+
+/* The switch id tok of an edge line: an integer in 0..n-1 with a header;
+ * without one, >= 0 and (as it grows the graph) within the size limits. */
+static tk_status_t edge_id(tk_reader_t *r, edges_t *e, const char *tok, int64_t *id,
+                           tk_error_t *err)
+{
+    if (tk_io_parse_i64(tok, id) != 0)
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line, "switch id '%s': not an integer",
+                            tok);
+    if (e->have_header && (*id < 0 || *id >= e->n))
+        return tk_error_set(err, TK_ERANGE, r->name, r->line,
+                            "switch id %" PRId64 " out of range 0..%" PRId64, *id, e->n - 1);
+    if (*id < 0)
+        return tk_error_set(err, TK_ERANGE, r->name, r->line, "switch id %" PRId64 ": must be >= 0",
+                            *id);
+    if (!e->have_header && *id > e->maxid) {
+        char what[64];
+        tk_status_t st;
+        snprintf(what, sizeof what, "switch id %" PRId64, *id);
+        if (*id >= TK_MAX_SWITCHES)
+            return tk_error_set(err, TK_ELIMIT, r->name, r->line,
+                                "%s: more than the maximum of %" PRId64 " switches", what,
+                                (int64_t)TK_MAX_SWITCHES);
+        st = tk_io_check_size(r, r->line, what, *id + 1, 0, err);
+        if (st != TK_OK)
+            return st;
+        e->maxid = *id;
+    }
+    return TK_OK;
+}
+
+/* The optional "[class [capacity]]" after the ids (p: the rest of the
+ * line): class "-" or absent is the default class 0, capacity 1. */
+static tk_status_t edge_class_cap(tk_reader_t *r, edges_t *e, char *p, int *cls, double *cap,
+                                  tk_error_t *err)
+{
+    char *tok;
+
+    *cls = 0;
+    *cap = 1.0;
+    if ((tok = tk_io_token(&p)) == NULL)
+        return TK_OK;
+    if (strcmp(tok, "-") != 0) {
+        if (!tk_io_class_name_ok(tok))
+            return bad_class_name(r, tok, err);
+        *cls = edges_class(e, tok);
+        if (*cls < 0)
+            return tk_error_set(err, TK_ELIMIT, r->name, r->line,
+                                "class '%s': more than %d link classes", tok, TK_MAX_CLASSES - 1);
+    }
+    if ((tok = tk_io_token(&p)) == NULL)
+        return TK_OK;
+    if (tk_io_parse_cap(tok, cap) != 0)
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                            "bad capacity '%s' (must be a finite number > 0)", tok);
+    if ((tok = tk_io_token(&p)) != NULL)
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line, "trailing junk '%s'", tok);
+    return TK_OK;
+}
+
+/* An edge line "u v [class [capacity]]" (p: the line, comment cut off),
+ * appended to e; a blank line adds nothing. */
+static tk_status_t edge_line(tk_reader_t *r, edges_t *e, char *p, tk_error_t *err)
+{
+    char *tok = tk_io_token(&p);
+    int64_t id[2];
+    int cls;
+    double cap;
+    tk_status_t st;
+
+    if (!tok)
+        return TK_OK;
+    for (int k = 0; k < 2; k++) {
+        if (k == 1 && !(tok = tk_io_token(&p)))
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                                "edge line: expected 'u v [class [capacity]]'");
+        if ((st = edge_id(r, e, tok, &id[k], err)) != TK_OK)
+            return st;
+    }
+    if ((st = edge_class_cap(r, e, p, &cls, &cap, err)) != TK_OK)
+        return st;
+    if (e->m == e->capm && edges_grow(e) != 0)
+        return tk_error_set(err, TK_ENOMEM, r->name, r->line, "out of memory");
+    if (e->m >= TK_MAX_ARCS / 2)
+        return tk_error_set(err, TK_ELIMIT, r->name, r->line, "too many edges");
+    e->u[e->m] = (int32_t)id[0];
+    e->v[e->m] = (int32_t)id[1];
+    e->cls[e->m] = (uint8_t)cls;
+    e->cap[e->m] = cap;
+    e->m++;
+    return TK_OK;
+}
+
+/* The graph of the edges read (n switches), through the builder; errors
+ * at the last line read. */
+static tk_status_t edges_graph(tk_reader_t *r, const edges_t *e, int64_t n, tk_graph_t **g,
+                               tk_error_t *err)
+{
+    tk_builder_t *b = NULL;
+    char what[64];
+    tk_status_t st;
+
+    snprintf(what, sizeof what, "%" PRId64 " edges", e->m);
+    st = tk_io_check_size(r, r->line, what, n, e->directed ? e->m : 2 * e->m, err);
+    if (st != TK_OK)
+        return st;
+    st = tk_builder_new(&b, n, e->directed, err);
+    if (st == TK_OK)
+        st = tk_builder_reserve(b, e->m, err);
+    if (st == TK_OK && e->spec)
+        st = tk_builder_set_spec(b, e->spec, err);
+    for (int i = 1; st == TK_OK && i < e->nnames; i++) {
+        int c;
+        st = tk_builder_class(b, e->names[i], &c, err);
+    }
+    for (int64_t i = 0; st == TK_OK && i < e->m; i++)
+        st = tk_builder_add_ex(b, e->u[i], e->v[i], e->cls[i], e->cap[i], err);
+    if (st != TK_OK) {
+        tk_builder_free(b);
+        return tk_io_locate(err, st, r->name, r->line);
+    }
+    st = tk_builder_finish(b, g, err);
+    if (st != TK_OK)
+        tk_io_locate(err, st, r->name, r->line);
+    return st;
+}
+
 tk_status_t tk_io_read_edges(tk_reader_t *r, tk_graph_t **g, tk_error_t *err)
 {
     edges_t e;
-    tk_builder_t *b = NULL;
     tk_status_t st;
-    int have_header = 0, directed = 0;
-    int64_t n = 0, maxid = -1;
-    long header_line = 0;
     char *line;
 
     memset(&e, 0, sizeof e);
     strcpy(e.names[0], "-");
     e.nnames = 1;
+    e.maxid = -1;
     for (;;) {
         st = tk_io_getline(r, &line, err);
         if (st == TK_EOF)
             break;
         if (st != TK_OK)
-            goto fail;
+            goto done;
         char *p = line;
         while (isspace((unsigned char)*p))
             p++;
         if (*p == '#') {
-            p++;
-            while (*p == ' ' || *p == '\t')
-                p++;
-            if (strncmp(p, "topokit-edges", 13) == 0 &&
-                (p[13] == '\0' || isspace((unsigned char)p[13]))) {
-                if (have_header) {
-                    st = tk_error_set(err, TK_EFORMAT, r->name, r->line,
-                                      "duplicate topokit-edges header (first at line %ld)",
-                                      header_line);
-                    goto fail;
-                }
-                if (e.m > 0) {
-                    st = tk_error_set(err, TK_EFORMAT, r->name, r->line,
-                                      "topokit-edges header after the first edge");
-                    goto fail;
-                }
-                st = parse_edges_header(r, p + 13, &n, &directed, err);
-                if (st != TK_OK)
-                    goto fail;
-                have_header = 1;
-                header_line = r->line;
-            } else if (strncmp(p, "classes", 7) == 0 && isspace((unsigned char)p[7]) && e.m == 0 &&
-                       e.nnames == 1) {
-                /* "# classes a b c": declares the class order. */
-                char *q = p + 7, *name;
-                while ((name = tk_io_token(&q)) != NULL) {
-                    if (!tk_io_class_name_ok(name)) {
-                        st = tk_error_set(err, TK_EFORMAT, r->name, r->line,
-                                          "bad class name '%s' (a letter or '_' then up to %d "
-                                          "letters, digits or _.:+-)",
-                                          name, TK_CLASS_NAME_MAX - 2);
-                        goto fail;
-                    }
-                    if (edges_class(&e, name) < 0) {
-                        st = tk_error_set(err, TK_ELIMIT, r->name, r->line,
-                                          "classes: more than %d link classes", TK_MAX_CLASSES - 1);
-                        goto fail;
-                    }
-                }
-            } else if (strncmp(p, "spec", 4) == 0 &&
-                       (p[4] == '\0' || isspace((unsigned char)p[4])) && !e.spec && e.m == 0) {
-                p += 4;
-                while (isspace((unsigned char)*p))
-                    p++;
-                size_t len = strlen(p);
-                while (len > 0 && isspace((unsigned char)p[len - 1]))
-                    len--;
-                e.spec = strndup(p, len);
-                if (!e.spec) {
-                    st = tk_error_set(err, TK_ENOMEM, r->name, r->line, "out of memory");
-                    goto fail;
-                }
-            }
-            continue;
+            st = edges_comment(r, &e, p + 1, err);
+        } else {
+            char *c = strchr(p, '#');
+            if (c)
+                *c = '\0';
+            st = edge_line(r, &e, p, err);
         }
-        char *c = strchr(p, '#');
-        if (c)
-            *c = '\0';
-        char *tok = tk_io_token(&p);
-        if (!tok)
-            continue;
-        int64_t id[2];
-        for (int k = 0; k < 2; k++) {
-            if (k == 1 && !(tok = tk_io_token(&p))) {
-                st = tk_error_set(err, TK_EFORMAT, r->name, r->line,
-                                  "edge line: expected 'u v [class [capacity]]'");
-                goto fail;
-            }
-            if (tk_io_parse_i64(tok, &id[k]) != 0) {
-                st = tk_error_set(err, TK_EFORMAT, r->name, r->line,
-                                  "switch id '%s': not an integer", tok);
-                goto fail;
-            }
-            if (have_header && (id[k] < 0 || id[k] >= n)) {
-                st = tk_error_set(err, TK_ERANGE, r->name, r->line,
-                                  "switch id %" PRId64 " out of range 0..%" PRId64, id[k], n - 1);
-                goto fail;
-            }
-            if (id[k] < 0) {
-                st = tk_error_set(err, TK_ERANGE, r->name, r->line,
-                                  "switch id %" PRId64 ": must be >= 0", id[k]);
-                goto fail;
-            }
-            if (!have_header && id[k] > maxid) {
-                char what[64];
-                snprintf(what, sizeof what, "switch id %" PRId64, id[k]);
-                if (id[k] >= TK_MAX_SWITCHES) {
-                    st = tk_error_set(err, TK_ELIMIT, r->name, r->line,
-                                      "%s: more than the maximum of %" PRId64 " switches", what,
-                                      (int64_t)TK_MAX_SWITCHES);
-                    goto fail;
-                }
-                st = tk_io_check_size(r, r->line, what, id[k] + 1, 0, err);
-                if (st != TK_OK)
-                    goto fail;
-                maxid = id[k];
-            }
-        }
-        int cls = 0;
-        double cap = 1.0;
-        if ((tok = tk_io_token(&p)) != NULL) {
-            if (strcmp(tok, "-") != 0) {
-                if (!tk_io_class_name_ok(tok)) {
-                    st = tk_error_set(err, TK_EFORMAT, r->name, r->line,
-                                      "bad class name '%s' (a letter or '_' then up to %d "
-                                      "letters, digits or _.:+-)",
-                                      tok, TK_CLASS_NAME_MAX - 2);
-                    goto fail;
-                }
-                cls = edges_class(&e, tok);
-                if (cls < 0) {
-                    st = tk_error_set(err, TK_ELIMIT, r->name, r->line,
-                                      "class '%s': more than %d link classes", tok,
-                                      TK_MAX_CLASSES - 1);
-                    goto fail;
-                }
-            }
-            if ((tok = tk_io_token(&p)) != NULL) {
-                if (tk_io_parse_cap(tok, &cap) != 0) {
-                    st = tk_error_set(err, TK_EFORMAT, r->name, r->line,
-                                      "bad capacity '%s' (must be a finite number > 0)", tok);
-                    goto fail;
-                }
-                if ((tok = tk_io_token(&p)) != NULL) {
-                    st = tk_error_set(err, TK_EFORMAT, r->name, r->line, "trailing junk '%s'", tok);
-                    goto fail;
-                }
-            }
-        }
-        if (e.m == e.capm && edges_grow(&e) != 0) {
-            st = tk_error_set(err, TK_ENOMEM, r->name, r->line, "out of memory");
-            goto fail;
-        }
-        if (e.m >= TK_MAX_ARCS / 2) {
-            st = tk_error_set(err, TK_ELIMIT, r->name, r->line, "too many edges");
-            goto fail;
-        }
-        e.u[e.m] = (int32_t)id[0];
-        e.v[e.m] = (int32_t)id[1];
-        e.cls[e.m] = (uint8_t)cls;
-        e.cap[e.m] = cap;
-        e.m++;
+        if (st != TK_OK)
+            goto done;
     }
     r->done = 1;
-    if (!have_header && e.m == 0) {
-        edges_free(&e);
-        return TK_EOF;
-    }
-    if (!have_header)
-        n = maxid + 1;
-    {
-        char what[64];
-        snprintf(what, sizeof what, "%" PRId64 " edges", e.m);
-        st = tk_io_check_size(r, r->line, what, n, directed ? e.m : 2 * e.m, err);
-        if (st != TK_OK)
-            goto fail;
-    }
-    st = tk_builder_new(&b, n, directed, err);
-    if (st == TK_OK)
-        st = tk_builder_reserve(b, e.m, err);
-    if (st == TK_OK && e.spec)
-        st = tk_builder_set_spec(b, e.spec, err);
-    for (int i = 1; st == TK_OK && i < e.nnames; i++) {
-        int c;
-        st = tk_builder_class(b, e.names[i], &c, err);
-    }
-    for (int64_t i = 0; st == TK_OK && i < e.m; i++)
-        st = tk_builder_add_ex(b, e.u[i], e.v[i], e.cls[i], e.cap[i], err);
-    if (st != TK_OK) {
-        tk_io_locate(err, st, r->name, r->line);
-        goto fail;
-    }
-    st = tk_builder_finish(b, g, err);
-    b = NULL;
-    if (st != TK_OK) {
-        tk_io_locate(err, st, r->name, r->line);
-        goto fail;
-    }
-    edges_free(&e);
-    return TK_OK;
-fail:
-    tk_builder_free(b);
+    if (!e.have_header && e.m == 0)
+        st = TK_EOF;
+    else
+        st = edges_graph(r, &e, e.have_header ? e.n : e.maxid + 1, g, err);
+done:
     edges_free(&e);
     return st;
 }

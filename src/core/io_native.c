@@ -107,10 +107,76 @@ static tk_status_t duplicate(tk_reader_t *r, const char *key, long first, tk_err
                         key, first);
 }
 
+/* A switch attribute servers=V or group=V (key, val) into sl. */
+static tk_status_t switch_int_attr(tk_reader_t *r, swline_t *sl, const char *key, const char *val,
+                                   tk_error_t *err)
+{
+    int is_srv = key[0] == 's';
+    int64_t v;
+
+    if (is_srv ? sl->has_servers : sl->has_group)
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line, "duplicate switch attribute '%s'",
+                            key);
+    if (tk_io_parse_i64(val, &v) != 0)
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line, "%s='%s': not an integer", key, val);
+    if (v < 0 || v > INT32_MAX)
+        return tk_error_set(err, TK_ERANGE, r->name, r->line,
+                            "%s=%" PRId64 ": must be between 0 and %d", key, v, INT32_MAX);
+    if (is_srv) {
+        sl->has_servers = 1;
+        sl->servers = (int32_t)v;
+    } else {
+        sl->has_group = 1;
+        sl->group = (int32_t)v;
+    }
+    return TK_OK;
+}
+
+/* A switch attribute coord=X,Y,... (p: the value, cut in place): the
+ * coordinates go to h->co, counted in sl. */
+static tk_status_t switch_coords(tk_reader_t *r, hdr_t *h, swline_t *sl, char *p, tk_error_t *err)
+{
+    int64_t v;
+
+    if (sl->has_coord)
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                            "duplicate switch attribute 'coord'");
+    sl->has_coord = 1;
+    for (;;) {
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma = '\0';
+        if (tk_io_parse_i64(p, &v) != 0)
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                                "coordinate '%s': not an integer", p);
+        if (v < INT32_MIN || v > INT32_MAX)
+            return tk_error_set(err, TK_ERANGE, r->name, r->line,
+                                "coordinate %" PRId64 ": out of the 32-bit range", v);
+        if (sl->nco >= NATIVE_MAX_COORDS)
+            return tk_error_set(err, TK_ERANGE, r->name, r->line,
+                                "coord=: more than %d coordinates", NATIVE_MAX_COORDS);
+        if (h->nco == h->capco) {
+            size_t nc = h->capco ? 2 * h->capco : 64;
+            int32_t *q = tk_realloc_array(h->co, nc, sizeof *q);
+            if (!q)
+                return tk_error_set(err, TK_ENOMEM, r->name, r->line, "out of memory");
+            h->co = q;
+            h->capco = nc;
+        }
+        h->co[h->nco++] = (int32_t)v;
+        sl->nco++;
+        if (!comma)
+            return TK_OK;
+        p = comma + 1;
+    }
+}
+
 /* Parse "switch ID key=value ..." into h->sw. */
 static tk_status_t parse_switch_line(tk_reader_t *r, hdr_t *h, char **s, tk_error_t *err)
 {
     swline_t sl;
+    tk_status_t st;
+
     memset(&sl, 0, sizeof sl);
     sl.line = r->line;
     char *tok = tk_io_token(s);
@@ -126,65 +192,17 @@ static tk_status_t parse_switch_line(tk_reader_t *r, hdr_t *h, char **s, tk_erro
             return tk_error_set(err, TK_EFORMAT, r->name, r->line,
                                 "switch attribute '%s': expected key=value", tok);
         *eq = '\0';
-        const char *key = tok, *val = eq + 1;
-        int64_t v;
-        if (strcmp(key, "servers") == 0 || strcmp(key, "group") == 0) {
-            int is_srv = key[0] == 's';
-            if (is_srv ? sl.has_servers : sl.has_group)
-                return tk_error_set(err, TK_EFORMAT, r->name, r->line,
-                                    "duplicate switch attribute '%s'", key);
-            if (tk_io_parse_i64(val, &v) != 0)
-                return tk_error_set(err, TK_EFORMAT, r->name, r->line, "%s='%s': not an integer",
-                                    key, val);
-            if (v < 0 || v > INT32_MAX)
-                return tk_error_set(err, TK_ERANGE, r->name, r->line,
-                                    "%s=%" PRId64 ": must be between 0 and %d", key, v, INT32_MAX);
-            if (is_srv) {
-                sl.has_servers = 1;
-                sl.servers = (int32_t)v;
-            } else {
-                sl.has_group = 1;
-                sl.group = (int32_t)v;
-            }
-        } else if (strcmp(key, "coord") == 0) {
-            if (sl.has_coord)
-                return tk_error_set(err, TK_EFORMAT, r->name, r->line,
-                                    "duplicate switch attribute 'coord'");
-            sl.has_coord = 1;
-            char *p = eq + 1;
-            for (;;) {
-                char *comma = strchr(p, ',');
-                if (comma)
-                    *comma = '\0';
-                if (tk_io_parse_i64(p, &v) != 0)
-                    return tk_error_set(err, TK_EFORMAT, r->name, r->line,
-                                        "coordinate '%s': not an integer", p);
-                if (v < INT32_MIN || v > INT32_MAX)
-                    return tk_error_set(err, TK_ERANGE, r->name, r->line,
-                                        "coordinate %" PRId64 ": out of the 32-bit range", v);
-                if (sl.nco >= NATIVE_MAX_COORDS)
-                    return tk_error_set(err, TK_ERANGE, r->name, r->line,
-                                        "coord=: more than %d coordinates", NATIVE_MAX_COORDS);
-                if (h->nco == h->capco) {
-                    size_t nc = h->capco ? 2 * h->capco : 64;
-                    int32_t *q = tk_realloc_array(h->co, nc, sizeof *q);
-                    if (!q)
-                        return tk_error_set(err, TK_ENOMEM, r->name, r->line, "out of memory");
-                    h->co = q;
-                    h->capco = nc;
-                }
-                h->co[h->nco++] = (int32_t)v;
-                sl.nco++;
-                if (!comma)
-                    break;
-                p = comma + 1;
-            }
-        } else {
-            return tk_error_set(err, TK_EFORMAT, r->name, r->line,
-                                "unknown switch attribute '%s' (expected servers=, group= "
-                                "or coord=)",
-                                key);
-        }
+        if (strcmp(tok, "servers") == 0 || strcmp(tok, "group") == 0)
+            st = switch_int_attr(r, &sl, tok, eq + 1, err);
+        else if (strcmp(tok, "coord") == 0)
+            st = switch_coords(r, h, &sl, eq + 1, err);
+        else
+            st = tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                              "unknown switch attribute '%s' (expected servers=, group= "
+                              "or coord=)",
+                              tok);
+        if (st != TK_OK)
+            return st;
     }
     if (h->nsw == h->capsw) {
         size_t nc = h->capsw ? 2 * h->capsw : 16;
@@ -224,6 +242,86 @@ static tk_status_t parse_magic(tk_reader_t *r, tk_error_t *err)
     return trailing_junk(r, &s, err);
 }
 
+/* "spec TEXT" (s: after the key), trimmed. */
+static tk_status_t header_spec(tk_reader_t *r, hdr_t *h, char *s, tk_error_t *err)
+{
+    size_t len;
+
+    if (h->spec)
+        return duplicate(r, "spec", h->spec_line, err);
+    while (isspace((unsigned char)*s))
+        s++;
+    len = strlen(s);
+    while (len > 0 && isspace((unsigned char)s[len - 1]))
+        len--;
+    h->spec = strndup(s, len);
+    if (!h->spec)
+        return tk_error_set(err, TK_ENOMEM, r->name, r->line, "out of memory");
+    h->spec_line = r->line;
+    return TK_OK;
+}
+
+/* "switches N", refused beyond the size limits. */
+static tk_status_t header_switches(tk_reader_t *r, hdr_t *h, char **s, tk_error_t *err)
+{
+    char what[64];
+    int64_t v;
+    tk_status_t st;
+
+    if (h->n_line)
+        return duplicate(r, "switches", h->n_line, err);
+    st = header_int(r, "switches", s, 0, INT64_MAX, &v, err);
+    if (st != TK_OK)
+        return st;
+    snprintf(what, sizeof what, "switches %" PRId64, v);
+    st = tk_io_check_size(r, r->line, what, v, 0, err);
+    if (st != TK_OK)
+        return st;
+    h->n = v;
+    h->n_line = r->line;
+    return TK_OK;
+}
+
+/* A header line "key V" with V in 0..hi, given once (*line: where). */
+static tk_status_t header_small(tk_reader_t *r, const char *key, long *line, char **s, int64_t hi,
+                                int64_t *v, tk_error_t *err)
+{
+    tk_status_t st;
+
+    if (*line)
+        return duplicate(r, key, *line, err);
+    st = header_int(r, key, s, 0, hi, v, err);
+    if (st == TK_OK)
+        *line = r->line;
+    return st;
+}
+
+/* "classes NAME ...": the class order, each name once. */
+static tk_status_t header_classes(tk_reader_t *r, hdr_t *h, char **s, tk_error_t *err)
+{
+    char *tok;
+
+    if (h->classes_line)
+        return duplicate(r, "classes", h->classes_line, err);
+    h->classes_line = r->line;
+    while ((tok = tk_io_token(s)) != NULL) {
+        if (!tk_io_class_name_ok(tok))
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                                "bad class name '%s' (a letter or '_' then up to "
+                                "%d letters, digits or _.:+-)",
+                                tok, TK_CLASS_NAME_MAX - 2);
+        for (int i = 0; i < h->ncls; i++)
+            if (strcmp(h->cls[i], tok) == 0)
+                return tk_error_set(err, TK_EFORMAT, r->name, r->line, "class '%s' declared twice",
+                                    tok);
+        if (h->ncls + 1 >= TK_MAX_CLASSES)
+            return tk_error_set(err, TK_ELIMIT, r->name, r->line,
+                                "classes: more than %d link classes", TK_MAX_CLASSES - 1);
+        snprintf(h->cls[h->ncls++], TK_CLASS_NAME_MAX, "%s", tok);
+    }
+    return TK_OK;
+}
+
 /* Read header lines up to and including "links N". */
 static tk_status_t parse_header(tk_reader_t *r, hdr_t *h, int64_t *nlinks, long *links_line,
                                 tk_error_t *err)
@@ -243,77 +341,24 @@ static tk_status_t parse_header(tk_reader_t *r, hdr_t *h, int64_t *nlinks, long 
         s = line;
         tok = tk_io_token(&s);
         if (strcmp(tok, "spec") == 0) {
-            if (h->spec)
-                return duplicate(r, "spec", h->spec_line, err);
-            while (isspace((unsigned char)*s))
-                s++;
-            size_t len = strlen(s);
-            while (len > 0 && isspace((unsigned char)s[len - 1]))
-                len--;
-            h->spec = strndup(s, len);
-            if (!h->spec)
-                return tk_error_set(err, TK_ENOMEM, r->name, r->line, "out of memory");
-            h->spec_line = r->line;
+            st = header_spec(r, h, s, err);
         } else if (strcmp(tok, "switches") == 0) {
-            if (h->n_line)
-                return duplicate(r, "switches", h->n_line, err);
-            st = header_int(r, "switches", &s, 0, INT64_MAX, &v, err);
-            if (st != TK_OK)
-                return st;
-            char what[64];
-            snprintf(what, sizeof what, "switches %" PRId64, v);
-            st = tk_io_check_size(r, r->line, what, v, 0, err);
-            if (st != TK_OK)
-                return st;
-            h->n = v;
-            h->n_line = r->line;
+            st = header_switches(r, h, &s, err);
         } else if (strcmp(tok, "directed") == 0) {
-            if (h->directed_line)
-                return duplicate(r, "directed", h->directed_line, err);
-            st = header_int(r, "directed", &s, 0, 1, &v, err);
-            if (st != TK_OK)
-                return st;
-            h->directed = (int)v;
-            h->directed_line = r->line;
+            if ((st = header_small(r, "directed", &h->directed_line, &s, 1, &v, err)) == TK_OK)
+                h->directed = (int)v;
         } else if (strcmp(tok, "servers") == 0) {
-            if (h->servers_line)
-                return duplicate(r, "servers", h->servers_line, err);
-            st = header_int(r, "servers", &s, 0, INT32_MAX, &v, err);
-            if (st != TK_OK)
-                return st;
-            h->servers = (int32_t)v;
-            h->servers_line = r->line;
+            if ((st = header_small(r, "servers", &h->servers_line, &s, INT32_MAX, &v, err)) ==
+                TK_OK)
+                h->servers = (int32_t)v;
         } else if (strcmp(tok, "coords") == 0) {
-            if (h->coords_line)
-                return duplicate(r, "coords", h->coords_line, err);
-            st = header_int(r, "coords", &s, 0, NATIVE_MAX_COORDS, &v, err);
-            if (st != TK_OK)
-                return st;
-            h->ncoord = (int)v;
-            h->coords_line = r->line;
+            if ((st = header_small(r, "coords", &h->coords_line, &s, NATIVE_MAX_COORDS, &v, err)) ==
+                TK_OK)
+                h->ncoord = (int)v;
         } else if (strcmp(tok, "classes") == 0) {
-            if (h->classes_line)
-                return duplicate(r, "classes", h->classes_line, err);
-            h->classes_line = r->line;
-            while ((tok = tk_io_token(&s)) != NULL) {
-                if (!tk_io_class_name_ok(tok))
-                    return tk_error_set(err, TK_EFORMAT, r->name, r->line,
-                                        "bad class name '%s' (a letter or '_' then up to "
-                                        "%d letters, digits or _.:+-)",
-                                        tok, TK_CLASS_NAME_MAX - 2);
-                for (int i = 0; i < h->ncls; i++)
-                    if (strcmp(h->cls[i], tok) == 0)
-                        return tk_error_set(err, TK_EFORMAT, r->name, r->line,
-                                            "class '%s' declared twice", tok);
-                if (h->ncls + 1 >= TK_MAX_CLASSES)
-                    return tk_error_set(err, TK_ELIMIT, r->name, r->line,
-                                        "classes: more than %d link classes", TK_MAX_CLASSES - 1);
-                snprintf(h->cls[h->ncls++], TK_CLASS_NAME_MAX, "%s", tok);
-            }
+            st = header_classes(r, h, &s, err);
         } else if (strcmp(tok, "switch") == 0) {
             st = parse_switch_line(r, h, &s, err);
-            if (st != TK_OK)
-                return st;
         } else if (strcmp(tok, "links") == 0) {
             st = header_int(r, "links", &s, 0, INT64_MAX, &v, err);
             if (st != TK_OK)
@@ -337,7 +382,64 @@ static tk_status_t parse_header(tk_reader_t *r, hdr_t *h, int64_t *nlinks, long 
                                 "servers, classes, coords, switch or links)",
                                 tok);
         }
+        if (st != TK_OK)
+            return st;
     }
+}
+
+/* One "switch" line's attributes into the builder (errors at its line). */
+static tk_status_t apply_switch_line(tk_reader_t *r, const hdr_t *h, const swline_t *sl,
+                                     tk_builder_t *b, tk_error_t *err)
+{
+    long ln = sl->line;
+    tk_status_t st;
+
+    if (sl->has_servers && (st = tk_builder_set_servers(b, sl->id, sl->servers, err)) != TK_OK)
+        return tk_io_locate(err, st, r->name, ln);
+    if (sl->has_group && (st = tk_builder_set_group(b, sl->id, sl->group, err)) != TK_OK)
+        return tk_io_locate(err, st, r->name, ln);
+    if (!sl->has_coord)
+        return TK_OK;
+    if (sl->nco != h->ncoord)
+        return h->ncoord == 0
+                   ? tk_error_set(err, TK_EFORMAT, r->name, ln,
+                                  "coord= given but no 'coords' header line")
+                   : tk_error_set(err, TK_EFORMAT, r->name, ln,
+                                  "coord= has %d values, 'coords' declares %d", sl->nco, h->ncoord);
+    st = tk_builder_set_coord(b, sl->id, h->co + sl->co_off, err);
+    if (st != TK_OK)
+        return tk_io_locate(err, st, r->name, ln);
+    return TK_OK;
+}
+
+/* The collected "switch" lines into the builder: ids in range, each
+ * switch once. */
+static tk_status_t apply_switch_lines(tk_reader_t *r, const hdr_t *h, tk_builder_t *b,
+                                      long links_line, tk_error_t *err)
+{
+    uint8_t *seen = NULL;
+    tk_status_t st = TK_OK;
+
+    if (h->nsw > 0) {
+        seen = calloc((size_t)h->n, 1);
+        if (!seen && h->n > 0)
+            return tk_error_set(err, TK_ENOMEM, r->name, links_line, "out of memory");
+    }
+    for (size_t i = 0; i < h->nsw && st == TK_OK; i++) {
+        const swline_t *sl = &h->sw[i];
+        if (sl->id < 0 || sl->id >= h->n)
+            st = tk_error_set(err, TK_ERANGE, r->name, sl->line,
+                              "switch id %" PRId64 " out of range 0..%" PRId64, sl->id, h->n - 1);
+        else if (seen[sl->id])
+            st = tk_error_set(err, TK_EFORMAT, r->name, sl->line,
+                              "duplicate 'switch %" PRId64 "' line", sl->id);
+        else {
+            seen[sl->id] = 1;
+            st = apply_switch_line(r, h, sl, b, err);
+        }
+    }
+    free(seen);
+    return st;
 }
 
 /* Create the builder from the collected header. */
@@ -345,7 +447,6 @@ static tk_status_t make_builder(tk_reader_t *r, hdr_t *h, int64_t nlinks, long l
                                 tk_builder_t **out, tk_error_t *err)
 {
     tk_builder_t *b = NULL;
-    uint8_t *seen = NULL;
     tk_status_t st;
 
     if (!h->n_line)
@@ -386,57 +487,11 @@ static tk_status_t make_builder(tk_reader_t *r, hdr_t *h, int64_t nlinks, long l
         tk_io_locate(err, st, r->name, h->coords_line);
         goto fail;
     }
-    if (h->nsw > 0) {
-        seen = calloc((size_t)h->n, 1);
-        if (!seen && h->n > 0) {
-            st = tk_error_set(err, TK_ENOMEM, r->name, links_line, "out of memory");
-            goto fail;
-        }
-    }
-    for (size_t i = 0; i < h->nsw; i++) {
-        swline_t *sl = &h->sw[i];
-        long ln = sl->line;
-        if (sl->id < 0 || sl->id >= h->n) {
-            st = tk_error_set(err, TK_ERANGE, r->name, ln,
-                              "switch id %" PRId64 " out of range 0..%" PRId64, sl->id, h->n - 1);
-            goto fail;
-        }
-        if (seen[sl->id]) {
-            st = tk_error_set(err, TK_EFORMAT, r->name, ln, "duplicate 'switch %" PRId64 "' line",
-                              sl->id);
-            goto fail;
-        }
-        seen[sl->id] = 1;
-        if (sl->has_servers &&
-            (st = tk_builder_set_servers(b, sl->id, sl->servers, err)) != TK_OK) {
-            tk_io_locate(err, st, r->name, ln);
-            goto fail;
-        }
-        if (sl->has_group && (st = tk_builder_set_group(b, sl->id, sl->group, err)) != TK_OK) {
-            tk_io_locate(err, st, r->name, ln);
-            goto fail;
-        }
-        if (sl->has_coord) {
-            if (sl->nco != h->ncoord) {
-                st = h->ncoord == 0 ? tk_error_set(err, TK_EFORMAT, r->name, ln,
-                                                   "coord= given but no 'coords' header line")
-                                    : tk_error_set(err, TK_EFORMAT, r->name, ln,
-                                                   "coord= has %d values, 'coords' declares %d",
-                                                   sl->nco, h->ncoord);
-                goto fail;
-            }
-            st = tk_builder_set_coord(b, sl->id, h->co + sl->co_off, err);
-            if (st != TK_OK) {
-                tk_io_locate(err, st, r->name, ln);
-                goto fail;
-            }
-        }
-    }
-    free(seen);
+    if ((st = apply_switch_lines(r, h, b, links_line, err)) != TK_OK)
+        goto fail;
     *out = b;
     return TK_OK;
 fail:
-    free(seen);
     tk_builder_free(b);
     return st;
 }
@@ -492,6 +547,64 @@ static tk_status_t parse_link(tk_reader_t *r, tk_builder_t *b, int64_t n, char *
     return TK_OK;
 }
 
+/* The nlinks link lines (declared at links_line) into b. */
+static tk_status_t read_links(tk_reader_t *r, tk_builder_t *b, int64_t n, int64_t nlinks,
+                              long links_line, tk_error_t *err)
+{
+    char last_cls[TK_CLASS_NAME_MAX] = "";
+    int last_idx = 0;
+    tk_status_t st;
+
+    for (int64_t i = 0; i < nlinks; i++) {
+        char *line;
+        st = next_content_line(r, &line, err);
+        if (st == TK_EOF)
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                                "wrong link count: 'links %" PRId64
+                                "' at line %ld but only %" PRId64 " link lines before end of input",
+                                nlinks, links_line, i);
+        if (st != TK_OK)
+            return st;
+        char *s = line;
+        while (isspace((unsigned char)*s))
+            s++;
+        if (strncmp(s, "end", 3) == 0 && (s[3] == '\0' || isspace((unsigned char)s[3])))
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                                "wrong link count: 'links %" PRId64
+                                "' at line %ld but only %" PRId64 " link lines before 'end'",
+                                nlinks, links_line, i);
+        st = parse_link(r, b, n, s, last_cls, &last_idx, err);
+        if (st != TK_OK)
+            return st;
+    }
+    return TK_OK;
+}
+
+/* The closing "end" (a link line there means more links than declared). */
+static tk_status_t read_end(tk_reader_t *r, int64_t nlinks, long links_line, tk_error_t *err)
+{
+    char *line, *s, *tok;
+    tk_status_t st = next_content_line(r, &line, err);
+
+    if (st == TK_EOF)
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                            "missing 'end' after the %" PRId64 " links (truncated input?)", nlinks);
+    if (st != TK_OK)
+        return st;
+    s = line;
+    tok = tk_io_token(&s);
+    if (strcmp(tok, "end") != 0) {
+        if (isdigit((unsigned char)tok[0]))
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                                "wrong link count: more link lines than the %" PRId64
+                                " declared by 'links' at line %ld",
+                                nlinks, links_line);
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line, "expected 'end', found '%.40s'",
+                            tok);
+    }
+    return trailing_junk(r, &s, err);
+}
+
 /* Read one native record.  Returns TK_EOF when only blank lines and
  * comments are left.  O(record size). */
 tk_status_t tk_io_read_native(tk_reader_t *r, tk_graph_t **g, tk_error_t *err)
@@ -501,8 +614,6 @@ tk_status_t tk_io_read_native(tk_reader_t *r, tk_graph_t **g, tk_error_t *err)
     int64_t nlinks = 0;
     long links_line = 0;
     tk_status_t st;
-    char last_cls[TK_CLASS_NAME_MAX] = "";
-    int last_idx = 0;
 
     memset(&h, 0, sizeof h);
     h.servers = 1;
@@ -516,62 +627,9 @@ tk_status_t tk_io_read_native(tk_reader_t *r, tk_graph_t **g, tk_error_t *err)
     if (st != TK_OK)
         goto fail;
 
-    for (int64_t i = 0; i < nlinks; i++) {
-        char *line;
-        st = next_content_line(r, &line, err);
-        if (st == TK_EOF) {
-            st = tk_error_set(err, TK_EFORMAT, r->name, r->line,
-                              "wrong link count: 'links %" PRId64 "' at line %ld but only %" PRId64
-                              " link lines before end of input",
-                              nlinks, links_line, i);
-            goto fail;
-        }
-        if (st != TK_OK)
-            goto fail;
-        char *s = line;
-        while (isspace((unsigned char)*s))
-            s++;
-        if (strncmp(s, "end", 3) == 0 && (s[3] == '\0' || isspace((unsigned char)s[3]))) {
-            st = tk_error_set(err, TK_EFORMAT, r->name, r->line,
-                              "wrong link count: 'links %" PRId64 "' at line %ld but only %" PRId64
-                              " link lines before 'end'",
-                              nlinks, links_line, i);
-            goto fail;
-        }
-        st = parse_link(r, b, h.n, s, last_cls, &last_idx, err);
-        if (st != TK_OK)
-            goto fail;
-    }
-
-    /* The closing "end". */
-    {
-        char *line, *s, *tok;
-        st = next_content_line(r, &line, err);
-        if (st == TK_EOF) {
-            st = tk_error_set(err, TK_EFORMAT, r->name, r->line,
-                              "missing 'end' after the %" PRId64 " links (truncated input?)",
-                              nlinks);
-            goto fail;
-        }
-        if (st != TK_OK)
-            goto fail;
-        s = line;
-        tok = tk_io_token(&s);
-        if (strcmp(tok, "end") != 0) {
-            if (isdigit((unsigned char)tok[0]))
-                st = tk_error_set(err, TK_EFORMAT, r->name, r->line,
-                                  "wrong link count: more link lines than the %" PRId64
-                                  " declared by 'links' at line %ld",
-                                  nlinks, links_line);
-            else
-                st = tk_error_set(err, TK_EFORMAT, r->name, r->line,
-                                  "expected 'end', found '%.40s'", tok);
-            goto fail;
-        }
-        st = trailing_junk(r, &s, err);
-        if (st != TK_OK)
-            goto fail;
-    }
+    if ((st = read_links(r, b, h.n, nlinks, links_line, err)) != TK_OK ||
+        (st = read_end(r, nlinks, links_line, err)) != TK_OK)
+        goto fail;
     long end_line = r->line;
     st = tk_builder_finish(b, g, err);
     b = NULL;

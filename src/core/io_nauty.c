@@ -87,6 +87,54 @@ static int sparse6_k(int64_t n)
     return k;
 }
 
+/* Every byte of the data (len of them from s) printable 63..126. */
+static tk_status_t check_bytes(const tk_reader_t *r, const char *fname, const unsigned char *s,
+                               size_t len, tk_error_t *err)
+{
+    for (size_t i = 0; i < len; i++)
+        if (s[i] < 63 || s[i] > 126)
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                                "%s: bad byte '%c' (0x%02x) at column %zu (expected 63..126)",
+                                fname, s[i] >= 32 && s[i] < 127 ? s[i] : '?', s[i],
+                                (size_t)(s - (const unsigned char *)r->buf) + i + 1);
+    return TK_OK;
+}
+
+/* The edges (arcs for digraph6) of the n vertices encoded in bb into b:
+ * graph6's upper triangle column by column, digraph6's matrix row by row,
+ * sparse6's (b, x) pairs of k-bit numbers. */
+static tk_status_t add_adjacency(tk_builder_t *b, tk_format_t fmt, bits_t *bb, int64_t n, int k,
+                                 tk_error_t *err)
+{
+    tk_status_t st;
+
+    if (fmt == TK_FMT_GRAPH6) {
+        for (int64_t j = 1; j < n; j++)
+            for (int64_t i = 0; i < j; i++)
+                if (get_bit(bb) && (st = tk_builder_add(b, i, j, err)) != TK_OK)
+                    return st;
+    } else if (fmt == TK_FMT_DIGRAPH6) {
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t j = 0; j < n; j++)
+                if (get_bit(bb) && (st = tk_builder_add(b, i, j, err)) != TK_OK)
+                    return st;
+    } else {
+        int64_t v = 0;
+        while (bits_left(bb) >= (uint64_t)k + 1) {
+            if (get_bit(bb))
+                v++;
+            int64_t x = (int64_t)get_bits(bb, k);
+            if (v >= n)
+                break;
+            if (x > v)
+                v = x;
+            else if ((st = tk_builder_add(b, x, v, err)) != TK_OK)
+                return st;
+        }
+    }
+    return TK_OK;
+}
+
 tk_status_t tk_io_read_nauty(tk_reader_t *r, tk_format_t fmt, const char *data, tk_graph_t **g,
                              tk_error_t *err)
 {
@@ -99,12 +147,8 @@ tk_status_t tk_io_read_nauty(tk_reader_t *r, tk_format_t fmt, const char *data, 
     if (fmt != TK_FMT_GRAPH6)
         s++; /* ':' or '&' */
     size_t len = strlen((const char *)s);
-    for (size_t i = 0; i < len; i++)
-        if (s[i] < 63 || s[i] > 126)
-            return tk_error_set(err, TK_EFORMAT, r->name, line,
-                                "%s: bad byte '%c' (0x%02x) at column %zu (expected 63..126)",
-                                fname, s[i] >= 32 && s[i] < 127 ? s[i] : '?', s[i],
-                                (size_t)(s - (const unsigned char *)r->buf) + i + 1);
+    if ((st = check_bytes(r, fname, s, len, err)) != TK_OK)
+        return st;
     if (len == 0)
         return tk_error_set(err, TK_EFORMAT, r->name, line, "%s: empty graph string", fname);
     int64_t n;
@@ -140,39 +184,14 @@ tk_status_t tk_io_read_nauty(tk_reader_t *r, tk_format_t fmt, const char *data, 
     st = tk_builder_new(&b, n, fmt == TK_FMT_DIGRAPH6, err);
     if (st != TK_OK)
         return tk_io_locate(err, st, r->name, line);
-
-    if (fmt == TK_FMT_GRAPH6) {
-        for (int64_t j = 1; j < n; j++)
-            for (int64_t i = 0; i < j; i++)
-                if (get_bit(&bb) && (st = tk_builder_add(b, i, j, err)) != TK_OK)
-                    goto fail_locate;
-    } else if (fmt == TK_FMT_DIGRAPH6) {
-        for (int64_t i = 0; i < n; i++)
-            for (int64_t j = 0; j < n; j++)
-                if (get_bit(&bb) && (st = tk_builder_add(b, i, j, err)) != TK_OK)
-                    goto fail_locate;
-    } else {
-        int64_t v = 0;
-        while (bits_left(&bb) >= (uint64_t)k + 1) {
-            if (get_bit(&bb))
-                v++;
-            int64_t x = (int64_t)get_bits(&bb, k);
-            if (v >= n)
-                break;
-            if (x > v)
-                v = x;
-            else if ((st = tk_builder_add(b, x, v, err)) != TK_OK)
-                goto fail_locate;
-        }
+    if ((st = add_adjacency(b, fmt, &bb, n, k, err)) != TK_OK) {
+        tk_builder_free(b);
+        return tk_io_locate(err, st, r->name, line);
     }
     st = tk_builder_finish(b, g, err);
-    b = NULL;
     if (st != TK_OK)
-        goto fail_locate;
+        return tk_io_locate(err, st, r->name, line);
     return TK_OK;
-fail_locate:
-    tk_builder_free(b);
-    return tk_io_locate(err, st, r->name, line);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -40,7 +40,9 @@ static tk_status_t gdbg(int64_t n, int64_t r, tk_graph_t **g, const char *spec, 
 /* Number of loop-back arcs of GDBG(n, r): pairs (i, a) with
  * i*(r-1) + a = 0 mod n.  For each a, the congruence has gcd(r-1, n)
  * solutions when the gcd divides a, so the count is g * ceil(r / g).
- * (Hence at most r + g - 1 <= 2r - 1 for r >= 2: Lemma 5 of seed 003.) */
+ * (Hence at most r + g - 1 <= 2r - 1 for r >= 2: Lemma 5 of Faizian et al.,
+ * "Random Regular Graph and Generalized De Bruijn Graph with k-shortest
+ * Path Routing".) */
 static int64_t gdbg_loops(int64_t n, int64_t r)
 {
     int64_t x = r - 1, y = n, t;

@@ -22,6 +22,58 @@
 
 #include "gen_internal.h"
 
+/* levels=2: every leaf to every spine (class cp), with the coordinates. */
+static tk_status_t leaf_spine(tk_builder_t *b, int64_t k, int cp, tk_error_t *err)
+{
+    int64_t h = k / 2;
+    tk_status_t st = TK_OK;
+
+    for (int64_t e = 0; e < k && !st; e++) {
+        int32_t x[3] = {0, -1, (int32_t)e};
+        st = tk_builder_set_coord(b, e, x, err);
+        for (int64_t i = 0; i < h && !st; i++)
+            st = tk_builder_add_ex(b, e, k + i, cp, 1.0, err);
+    }
+    for (int64_t i = 0; i < h && !st; i++) {
+        int32_t x[3] = {1, -1, (int32_t)i};
+        st = tk_builder_set_coord(b, k + i, x, err);
+    }
+    return st;
+}
+
+/* levels=3: the pods (class cp inside, cc to the cores) and the cores,
+ * with groups and coordinates. */
+static tk_status_t three_levels(tk_builder_t *b, int64_t k, int cp, int cc, tk_error_t *err)
+{
+    int64_t h = k / 2;
+    tk_status_t st = TK_OK;
+
+    for (int64_t j = 0; j < k && !st; j++)
+        for (int64_t e = 0; e < h && !st; e++) {
+            int64_t edge = j * h + e, agg = k * h + j * h + e;
+            int32_t xe[3] = {0, (int32_t)j, (int32_t)e}, xa[3] = {1, (int32_t)j, (int32_t)e};
+            st = tk_builder_set_coord(b, edge, xe, err);
+            if (!st)
+                st = tk_builder_set_coord(b, agg, xa, err);
+            if (!st)
+                st = tk_builder_set_group(b, edge, (int32_t)j, err);
+            if (!st)
+                st = tk_builder_set_group(b, agg, (int32_t)j, err);
+            for (int64_t i = 0; i < h && !st; i++)
+                st = tk_builder_add_ex(b, edge, k * h + j * h + i, cp, 1.0, err);
+            /* aggregation switch e of pod j -> cores e*h .. e*h+h-1 */
+            for (int64_t c = 0; c < h && !st; c++)
+                st = tk_builder_add_ex(b, agg, k * k + e * h + c, cc, 1.0, err);
+        }
+    for (int64_t c = 0; c < h * h && !st; c++) {
+        int32_t x[3] = {2, -1, (int32_t)c};
+        st = tk_builder_set_coord(b, k * k + c, x, err);
+        if (!st)
+            st = tk_builder_set_group(b, k * k + c, (int32_t)k, err);
+    }
+    return st;
+}
+
 /* Fat-tree of k-port switches with `levels` levels (2 or 3), p servers per
  * leaf (p < 0: k/2).  Errors: TK_ERANGE (k odd or < 2, bad levels),
  * TK_ELIMIT, TK_ENOMEM.  Time and memory O(k^3). */
@@ -29,7 +81,7 @@ tk_status_t tk_gen_fattree(int64_t k, int levels, int64_t p, uint64_t mem_limit,
                            tk_error_t *err)
 {
     tk_builder_t *b = NULL;
-    int64_t h, n, links, nleaf, j, e, i, c;
+    int64_t h, n, links, nleaf, e;
     int cp, cc;
     char what[64];
     tk_status_t st;
@@ -65,42 +117,8 @@ tk_status_t tk_gen_fattree(int64_t k, int levels, int64_t p, uint64_t mem_limit,
         st = tk_builder_set_ncoord(b, 3, err);
     for (e = 0; e < nleaf && !st; e++)
         st = tk_builder_set_servers(b, e, (int32_t)p, err);
-    if (levels == 2) {
-        for (e = 0; e < k && !st; e++) {
-            int32_t x[3] = {0, -1, (int32_t)e};
-            st = tk_builder_set_coord(b, e, x, err);
-            for (i = 0; i < h && !st; i++)
-                st = tk_builder_add_ex(b, e, k + i, cp, 1.0, err);
-        }
-        for (i = 0; i < h && !st; i++) {
-            int32_t x[3] = {1, -1, (int32_t)i};
-            st = tk_builder_set_coord(b, k + i, x, err);
-        }
-    } else {
-        for (j = 0; j < k && !st; j++)
-            for (e = 0; e < h && !st; e++) {
-                int64_t edge = j * h + e, agg = k * h + j * h + e;
-                int32_t xe[3] = {0, (int32_t)j, (int32_t)e}, xa[3] = {1, (int32_t)j, (int32_t)e};
-                st = tk_builder_set_coord(b, edge, xe, err);
-                if (!st)
-                    st = tk_builder_set_coord(b, agg, xa, err);
-                if (!st)
-                    st = tk_builder_set_group(b, edge, (int32_t)j, err);
-                if (!st)
-                    st = tk_builder_set_group(b, agg, (int32_t)j, err);
-                for (i = 0; i < h && !st; i++)
-                    st = tk_builder_add_ex(b, edge, k * h + j * h + i, cp, 1.0, err);
-                /* aggregation switch e of pod j -> cores e*h .. e*h+h-1 */
-                for (c = 0; c < h && !st; c++)
-                    st = tk_builder_add_ex(b, agg, k * k + e * h + c, cc, 1.0, err);
-            }
-        for (c = 0; c < h * h && !st; c++) {
-            int32_t x[3] = {2, -1, (int32_t)c};
-            st = tk_builder_set_coord(b, k * k + c, x, err);
-            if (!st)
-                st = tk_builder_set_group(b, k * k + c, (int32_t)k, err);
-        }
-    }
+    if (!st)
+        st = levels == 2 ? leaf_spine(b, k, cp, err) : three_levels(b, k, cp, cc, err);
     if (st) {
         tk_builder_free(b);
         return st;

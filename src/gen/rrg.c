@@ -367,6 +367,49 @@ static tk_status_t check(int64_t n, int64_t d, uint64_t mem_limit, tk_error_t *e
                           mem_limit, err);
 }
 
+/* The dense case: the links of the complement of r's k-regular graph into
+ * b (a CSR of r's links, then for each u every v > u that is not a
+ * neighbour). */
+static tk_status_t add_complement(const rr_t *r, tk_builder_t *b, tk_error_t *err)
+{
+    int64_t n = r->n, u, e;
+    int64_t *off = tk_calloc_array((size_t)n + 1, sizeof *off);
+    int32_t *adj = tk_malloc_array((size_t)(2 * r->L + 1), sizeof *adj);
+    int32_t *mark = tk_malloc_array((size_t)n, sizeof *mark);
+    tk_status_t st = TK_OK;
+
+    if (!off || !adj || !mark) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
+    for (e = 0; e < 2 * r->L; e++)
+        off[r->end[e] + 1]++;
+    for (u = 0; u < n; u++)
+        off[u + 1] += off[u];
+    for (e = 0; e < r->L; e++) {
+        int32_t x = r->end[2 * e], y = r->end[2 * e + 1];
+        adj[off[x]++] = y;
+        adj[off[y]++] = x;
+    }
+    for (u = n; u > 0; u--)
+        off[u] = off[u - 1];
+    off[0] = 0;
+    for (u = 0; u < n; u++)
+        mark[u] = -1;
+    for (u = 0; u < n && st == TK_OK; u++) {
+        for (e = off[u]; e < off[u + 1]; e++)
+            mark[adj[e]] = (int32_t)u;
+        for (int64_t v = u + 1; v < n && st == TK_OK; v++)
+            if (mark[v] != u)
+                st = tk_builder_add(b, u, v, err);
+    }
+done:
+    free(off);
+    free(adj);
+    free(mark);
+    return st;
+}
+
 /* Random connected simple d-regular graph.  Errors: TK_ERANGE (n < 2, d < 1,
  * d >= n, n*d odd, d = 1 with n > 2), TK_ELIMIT (too large), TK_ENOMEM.
  * Expected time O(n*d) (about 10*n*d/2 switches), memory about 40 bytes per
@@ -376,10 +419,7 @@ tk_status_t tk_gen_rrg(int64_t n, int64_t d, uint64_t seed, uint64_t mem_limit, 
 {
     rr_t r;
     tk_builder_t *b = NULL;
-    int32_t *mark = NULL;
-    int64_t *off = NULL;
-    int32_t *adj = NULL;
-    int64_t u, e, k;
+    int64_t e, k;
     char spec[96];
     tk_status_t st;
     int dense;
@@ -412,59 +452,20 @@ tk_status_t tk_gen_rrg(int64_t n, int64_t d, uint64_t seed, uint64_t mem_limit, 
             if (st)
                 goto fail;
         }
-    } else {
-        /* Complement of the k-regular graph: CSR of its links, then for each
-         * u every v > u that is not a neighbour. */
-        off = tk_calloc_array((size_t)n + 1, sizeof *off);
-        adj = tk_malloc_array((size_t)(2 * r.L + 1), sizeof *adj);
-        mark = tk_malloc_array((size_t)n, sizeof *mark);
-        if (!off || !adj || !mark) {
-            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-            goto fail;
-        }
-        for (e = 0; e < 2 * r.L; e++)
-            off[r.end[e] + 1]++;
-        for (u = 0; u < n; u++)
-            off[u + 1] += off[u];
-        for (e = 0; e < r.L; e++) {
-            int32_t x = r.end[2 * e], y = r.end[2 * e + 1];
-            adj[off[x]++] = y;
-            adj[off[y]++] = x;
-        }
-        for (u = n; u > 0; u--)
-            off[u] = off[u - 1];
-        off[0] = 0;
-        for (u = 0; u < n; u++)
-            mark[u] = -1;
-        for (u = 0; u < n; u++) {
-            int64_t v;
-            for (e = off[u]; e < off[u + 1]; e++)
-                mark[adj[e]] = (int32_t)u;
-            for (v = u + 1; v < n; v++)
-                if (mark[v] != u) {
-                    st = tk_builder_add(b, u, v, err);
-                    if (st)
-                        goto fail;
-                }
-        }
+    } else if ((st = add_complement(&r, b, err)) != TK_OK) {
+        goto fail;
     }
     snprintf(spec, sizeof spec, "rrg n=%" PRId64 " d=%" PRId64 " s=%" PRIu64, n, d, seed);
     st = tk_builder_set_spec(b, spec, err);
     if (st)
         goto fail;
     free(r.end);
-    free(off);
-    free(adj);
-    free(mark);
     tk_rng_free(r.rng);
     st = tk_builder_finish(b, g, err);
     return st;
 fail:
     free(r.end);
     free(r.tab);
-    free(off);
-    free(adj);
-    free(mark);
     tk_rng_free(r.rng);
     tk_builder_free(b);
     return st;

@@ -35,6 +35,72 @@ static void mark(const tkg_gf_t *f, char *set, int64_t from, int64_t to)
         set[tkg_gf_pow_prim(f, e)] = 1;
 }
 
+/* The generator sets X and X' (as marks over the field's elements) of the
+ * header's table for q = 4w + delta. */
+static void generator_sets(const tkg_gf_t *f, int64_t delta, int64_t w, char *X, char *Xp)
+{
+    int64_t q = f->q;
+
+    if (delta == 1) {
+        mark(f, X, 0, q - 3);
+        mark(f, Xp, 1, q - 2);
+    } else if (delta == 0) {
+        mark(f, X, 0, q - 2);
+        mark(f, Xp, 1, q - 1);
+    } else {
+        mark(f, X, 0, 2 * w - 2);
+        mark(f, X, 2 * w - 1, 4 * w - 3);
+        mark(f, Xp, 1, 2 * w - 1);
+        mark(f, Xp, 2 * w, 4 * w - 2);
+    }
+}
+
+/* Coordinates and groups of every switch, and the links within the
+ * q-switch blocks: (0, x, y) - (0, x, y + c) for c in X, (1, m, c) -
+ * (1, m, c + c') for c' in X'. */
+static tk_status_t add_within_blocks(const tkg_gf_t *f, const char *X, const char *Xp,
+                                     tk_builder_t *b, tk_error_t *err)
+{
+    int64_t q = f->q;
+    tk_status_t st = TK_OK;
+
+    for (int64_t x = 0; x < q && !st; x++)
+        for (int64_t y = 0; y < q && !st; y++) {
+            int32_t c0[3] = {0, (int32_t)x, (int32_t)y}, c1[3] = {1, (int32_t)x, (int32_t)y};
+            st = tk_builder_set_coord(b, x * q + y, c0, err);
+            if (!st)
+                st = tk_builder_set_coord(b, q * q + x * q + y, c1, err);
+            if (!st)
+                st = tk_builder_set_group(b, x * q + y, (int32_t)x, err);
+            if (!st)
+                st = tk_builder_set_group(b, q * q + x * q + y, (int32_t)(q + x), err);
+            for (int64_t c = 0; c < q && !st; c++) {
+                int32_t y2 = tkg_gf_add(f, (int32_t)y, (int32_t)c);
+                if (X[c] && y2 > y)
+                    st = tk_builder_add(b, x * q + y, x * q + y2, err);
+                if (!st && Xp[c] && y2 > y)
+                    st = tk_builder_add(b, q * q + x * q + y, q * q + x * q + y2, err);
+            }
+        }
+    return st;
+}
+
+/* The links between the halves: (0, x, y) - (1, m, c) when y = m*x + c. */
+static tk_status_t add_between_halves(const tkg_gf_t *f, tk_builder_t *b, tk_error_t *err)
+{
+    int64_t q = f->q;
+    tk_status_t st = TK_OK;
+
+    for (int64_t x = 0; x < q && !st; x++)
+        for (int64_t m = 0; m < q && !st; m++) {
+            int32_t mx = tkg_gf_mul(f, (int32_t)m, (int32_t)x);
+            for (int64_t c = 0; c < q && !st; c++)
+                st = tk_builder_add(b, x * q + tkg_gf_add(f, mx, (int32_t)c), q * q + m * q + c,
+                                    err);
+        }
+    return st;
+}
+
 /* MMS graph of q; see topo-gen(1).  Errors: TK_ERANGE (q not a prime power
  * 4w+delta), TK_ELIMIT, TK_ENOMEM, TK_EINTERNAL (a generator set that is not
  * symmetric: a bug).  Time O(q^3), memory O(q^3) (the links). */
@@ -43,7 +109,7 @@ tk_status_t tk_gen_slimfly(int64_t q, uint64_t mem_limit, tk_graph_t **out, tk_e
     tkg_gf_t f;
     tk_builder_t *b = NULL;
     char *X = NULL, *Xp = NULL, what[64];
-    int64_t n, deg, w, delta, x, y, m, c;
+    int64_t n, deg, w, delta, x;
     int32_t p, e;
     tk_status_t st;
 
@@ -69,18 +135,7 @@ tk_status_t tk_gen_slimfly(int64_t q, uint64_t mem_limit, tk_graph_t **out, tk_e
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         goto fail;
     }
-    if (delta == 1) {
-        mark(&f, X, 0, q - 3);
-        mark(&f, Xp, 1, q - 2);
-    } else if (delta == 0) {
-        mark(&f, X, 0, q - 2);
-        mark(&f, Xp, 1, q - 1);
-    } else {
-        mark(&f, X, 0, 2 * w - 2);
-        mark(&f, X, 2 * w - 1, 4 * w - 3);
-        mark(&f, Xp, 1, 2 * w - 1);
-        mark(&f, Xp, 2 * w, 4 * w - 2);
-    }
+    generator_sets(&f, delta, w, X, Xp);
     for (x = 0; x < q; x++)
         if (X[x] != X[tkg_gf_neg(&f, (int32_t)x)] || Xp[x] != Xp[tkg_gf_neg(&f, (int32_t)x)] ||
             X[0] || Xp[0]) {
@@ -93,31 +148,10 @@ tk_status_t tk_gen_slimfly(int64_t q, uint64_t mem_limit, tk_graph_t **out, tk_e
         st = tk_builder_reserve(b, n * deg / 2, err);
     if (!st)
         st = tk_builder_set_ncoord(b, 3, err);
-    for (x = 0; x < q && !st; x++)
-        for (y = 0; y < q && !st; y++) {
-            int32_t c0[3] = {0, (int32_t)x, (int32_t)y}, c1[3] = {1, (int32_t)x, (int32_t)y};
-            st = tk_builder_set_coord(b, x * q + y, c0, err);
-            if (!st)
-                st = tk_builder_set_coord(b, q * q + x * q + y, c1, err);
-            if (!st)
-                st = tk_builder_set_group(b, x * q + y, (int32_t)x, err);
-            if (!st)
-                st = tk_builder_set_group(b, q * q + x * q + y, (int32_t)(q + x), err);
-            for (c = 0; c < q && !st; c++) {
-                int32_t y2 = tkg_gf_add(&f, (int32_t)y, (int32_t)c);
-                if (X[c] && y2 > y)
-                    st = tk_builder_add(b, x * q + y, x * q + y2, err);
-                if (!st && Xp[c] && y2 > y)
-                    st = tk_builder_add(b, q * q + x * q + y, q * q + x * q + y2, err);
-            }
-        }
-    for (x = 0; x < q && !st; x++)
-        for (m = 0; m < q && !st; m++) {
-            int32_t mx = tkg_gf_mul(&f, (int32_t)m, (int32_t)x);
-            for (c = 0; c < q && !st; c++)
-                st = tk_builder_add(b, x * q + tkg_gf_add(&f, mx, (int32_t)c), q * q + m * q + c,
-                                    err);
-        }
+    if (!st)
+        st = add_within_blocks(&f, X, Xp, b, err);
+    if (!st)
+        st = add_between_halves(&f, b, err);
     if (st)
         goto fail;
     free(X);

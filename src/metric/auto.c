@@ -282,8 +282,102 @@ static int cmp_u64(const void *x, const void *y)
  * value is a function of the graph up to isomorphism, so when all n colours
  * differ the group is trivial and sorting the switches by colour is a
  * canonical labelling.  A hash collision can only merge colours (never
- * split an orbit), so "discrete" stays a proof of a trivial group.  Stops
- * when the colour count stops growing or after max_rounds rounds.
+ * split an orbit), so "discrete" stays a proof of a trivial group. */
+
+/* Regular graphs do not refine at all from equal colours: seed the colours
+ * of an undirected graph with its short cycles (triangles and closed
+ * 4-walks through distinct middle switches at each switch), when that
+ * costs at most about 5e7 steps (sum of squared degrees).  Returns 0 or -1
+ * (out of memory). */
+static int seed_short_cycles(const tk_graph_t *g, uint64_t *col)
+{
+    const int64_t n = g->n;
+    uint64_t work = 0;
+    uint32_t *cnt;
+
+    for (tk_id_t v = 0; v < n; v++) {
+        uint64_t d = (uint64_t)tk_graph_degree(g, v);
+        work += d * d;
+    }
+    if (g->directed || work > 50000000ULL)
+        return 0;
+    cnt = tk_calloc_array((size_t)n, sizeof *cnt);
+    if (!cnt)
+        return -1;
+    for (tk_id_t v = 0; v < n; v++) {
+        for (int64_t a = g->off[v]; a < g->off[v + 1]; a++) {
+            tk_id_t u = g->head[a];
+            for (int64_t b = g->off[u]; b < g->off[u + 1]; b++)
+                if (g->head[b] != v)
+                    cnt[g->head[b]]++;
+        }
+        uint64_t tri = 0, sq = 0;
+        for (int64_t a = g->off[v]; a < g->off[v + 1]; a++)
+            tri += cnt[g->head[a]];
+        for (int64_t a = g->off[v]; a < g->off[v + 1]; a++) {
+            tk_id_t u = g->head[a];
+            for (int64_t b = g->off[u]; b < g->off[u + 1]; b++) {
+                tk_id_t w = g->head[b];
+                if (w != v && cnt[w]) {
+                    sq += (uint64_t)cnt[w] * (cnt[w] - 1);
+                    cnt[w] = 0;
+                }
+            }
+        }
+        for (int64_t a = g->off[v]; a < g->off[v + 1]; a++) {
+            tk_id_t u = g->head[a];
+            for (int64_t b = g->off[u]; b < g->off[u + 1]; b++)
+                cnt[g->head[b]] = 0;
+        }
+        col[v] = tk_mix64(col[v] ^ tk_mix64(tri * 0x9e3779b97f4a7c15ULL + sq));
+    }
+    free(cnt);
+    return 0;
+}
+
+/* One round: col = hash(col, the multiset over out-arcs, and in-arcs when
+ * in is not NULL); sig: the class names' hashes; nc, in: n of work. */
+static void refine_round(const tk_graph_t *g, const uint64_t *sig, uint64_t *col, uint64_t *nc,
+                         uint64_t *in)
+{
+    const int64_t n = g->n;
+
+    if (in)
+        memset(in, 0, (size_t)n * sizeof *in);
+    for (tk_id_t u = 0; u < n; u++) {
+        uint64_t acc = 0;
+        for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
+            double cp = tk_graph_cap(g, a);
+            uint64_t cb;
+            memcpy(&cb, &cp, sizeof cb);
+            uint64_t s = sig[g->cls ? g->cls[a] : 0] ^ tk_mix64(cb);
+            acc += tk_mix64(col[g->head[a]] ^ s);
+            if (in)
+                in[g->head[a]] += tk_mix64(col[u] ^ s ^ 0x9e3779b97f4a7c15ULL);
+        }
+        nc[u] = acc;
+    }
+    for (int64_t v = 0; v < n; v++)
+        nc[v] =
+            tk_mix64(col[v] * 0x100000001b3ULL ^ tk_mix64(nc[v]) ^ (in ? tk_mix64(in[v] + 1) : 0));
+    memcpy(col, nc, (size_t)n * sizeof *col);
+}
+
+/* The number of distinct colours (tmp: n of work). */
+static int64_t count_colours(const uint64_t *col, uint64_t *tmp, int64_t n)
+{
+    int64_t k = n > 0 ? 1 : 0;
+
+    memcpy(tmp, col, (size_t)n * sizeof *tmp);
+    qsort(tmp, (size_t)n, sizeof *tmp, cmp_u64);
+    for (int64_t i = 1; i < n; i++)
+        if (tmp[i] != tmp[i - 1])
+            k++;
+    return k;
+}
+
+/* The refinement, from the server counts and the short cycles; stops when
+ * the colour count stops growing or after max_rounds rounds.
  * Returns 1 (discrete: col[] filled), 0 (not), -1 (out of memory).
  * Time O(rounds * (m + n log n)). */
 static int refine_discrete(const tk_graph_t *g, uint64_t *col, int max_rounds)
@@ -293,7 +387,9 @@ static int refine_discrete(const tk_graph_t *g, uint64_t *col, int max_rounds)
     uint64_t *in = g->directed ? tk_calloc_array((size_t)n, sizeof *in) : NULL;
     uint64_t *tmp = tk_malloc_array((size_t)n, sizeof *tmp);
     uint64_t sig[TK_MAX_CLASSES];
+    int64_t prev = 0;
     int res = 0;
+
     if (!nc || !tmp || (g->directed && !in)) {
         res = -1;
         goto out;
@@ -302,77 +398,13 @@ static int refine_discrete(const tk_graph_t *g, uint64_t *col, int max_rounds)
         sig[c] = name_hash(g->class_name[c]);
     for (int64_t v = 0; v < n; v++)
         col[v] = tk_mix64(0x5e4e4e5ULL + (uint64_t)(uint32_t)tk_graph_servers(g, (tk_id_t)v));
-    /* Regular graphs do not refine at all from equal colours: seed the
-     * colours of an undirected graph with its short cycles (triangles and
-     * closed 4-walks through distinct middle switches at each switch),
-     * when that costs at most about 5e7 steps (sum of squared degrees). */
-    uint64_t work = 0;
-    for (tk_id_t v = 0; v < n; v++) {
-        uint64_t d = (uint64_t)tk_graph_degree(g, v);
-        work += d * d;
+    if (seed_short_cycles(g, col) != 0) {
+        res = -1;
+        goto out;
     }
-    if (!g->directed && work <= 50000000ULL) {
-        uint32_t *cnt = tk_calloc_array((size_t)n, sizeof *cnt);
-        if (!cnt) {
-            res = -1;
-            goto out;
-        }
-        for (tk_id_t v = 0; v < n; v++) {
-            for (int64_t a = g->off[v]; a < g->off[v + 1]; a++) {
-                tk_id_t u = g->head[a];
-                for (int64_t b = g->off[u]; b < g->off[u + 1]; b++)
-                    if (g->head[b] != v)
-                        cnt[g->head[b]]++;
-            }
-            uint64_t tri = 0, sq = 0;
-            for (int64_t a = g->off[v]; a < g->off[v + 1]; a++)
-                tri += cnt[g->head[a]];
-            for (int64_t a = g->off[v]; a < g->off[v + 1]; a++) {
-                tk_id_t u = g->head[a];
-                for (int64_t b = g->off[u]; b < g->off[u + 1]; b++) {
-                    tk_id_t w = g->head[b];
-                    if (w != v && cnt[w]) {
-                        sq += (uint64_t)cnt[w] * (cnt[w] - 1);
-                        cnt[w] = 0;
-                    }
-                }
-            }
-            for (int64_t a = g->off[v]; a < g->off[v + 1]; a++) {
-                tk_id_t u = g->head[a];
-                for (int64_t b = g->off[u]; b < g->off[u + 1]; b++)
-                    cnt[g->head[b]] = 0;
-            }
-            col[v] = tk_mix64(col[v] ^ tk_mix64(tri * 0x9e3779b97f4a7c15ULL + sq));
-        }
-        free(cnt);
-    }
-    int64_t prev = 0;
     for (int round = 0; round < max_rounds; round++) {
-        if (in)
-            memset(in, 0, (size_t)n * sizeof *in);
-        for (tk_id_t u = 0; u < n; u++) {
-            uint64_t acc = 0;
-            for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
-                double cp = tk_graph_cap(g, a);
-                uint64_t cb;
-                memcpy(&cb, &cp, sizeof cb);
-                uint64_t s = sig[g->cls ? g->cls[a] : 0] ^ tk_mix64(cb);
-                acc += tk_mix64(col[g->head[a]] ^ s);
-                if (in)
-                    in[g->head[a]] += tk_mix64(col[u] ^ s ^ 0x9e3779b97f4a7c15ULL);
-            }
-            nc[u] = acc;
-        }
-        for (int64_t v = 0; v < n; v++)
-            nc[v] = tk_mix64(col[v] * 0x100000001b3ULL ^ tk_mix64(nc[v]) ^
-                             (in ? tk_mix64(in[v] + 1) : 0));
-        memcpy(col, nc, (size_t)n * sizeof *col);
-        memcpy(tmp, col, (size_t)n * sizeof *tmp);
-        qsort(tmp, (size_t)n, sizeof *tmp, cmp_u64);
-        int64_t k = n > 0 ? 1 : 0;
-        for (int64_t i = 1; i < n; i++)
-            if (tmp[i] != tmp[i - 1])
-                k++;
+        refine_round(g, sig, col, nc, in);
+        int64_t k = count_colours(col, tmp, n);
         if (k == n) {
             res = 1;
             break;
@@ -601,158 +633,175 @@ static int cmp_sw(const void *x, const void *y)
     return (a->id > b->id) - (a->id < b->id);
 }
 
-/* The whole computation.  form (may be NULL) receives the canonical form. */
-static tk_status_t auto_run(const tk_graph_t *g, const tk_auto_opts_t *opts, tk_auto_t *out,
-                            canon_form_t *form, tk_error_t *err)
+static tk_status_t nomem_error(int64_t n, tk_error_t *err)
 {
-    const int64_t n = g->n, m = g->m;
-    const int want_canon = opts->want_canon || form;
-    tk_status_t st = TK_OK;
-    enc_t e;
-    sparsegraph sg;
-    SG_DECL(cg);
-    int *lab = NULL, *ptn = NULL, *orbits = NULL;
-    int64_t *vpar = NULL, *apar = NULL;
-    sw_sort_t *sw = NULL;
-    auto_ctx_t ctx;
+    return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory for the symmetry search (n=%ld)",
+                        (long)n);
+}
 
-    memset(&sg, 0, sizeof sg);
-    memset(&ctx, 0, sizeof ctx);
-    memset(&e, 0, sizeof e);
-    {
-        /* Trivial group by colour refinement: no nauty call (nauty's
-         * refinement to a discrete partition is slow on large graphs). */
-        uint64_t *col = tk_malloc_array((size_t)n, sizeof *col);
-        if (!col)
-            goto nomem;
-        int d = refine_discrete(g, col, 64);
-        if (d == 1) {
-            st = discrete_result(g, opts, col, out, form, err);
-            free(col);
-            return st;
-        }
-        free(col);
-        if (d < 0)
-            goto nomem;
+/* Colour refinement first: when it reaches a discrete partition the group
+ * is trivial and nauty is not called (its own refinement to a discrete
+ * partition is slow on large graphs).  *settled = 1 when it did: out (or
+ * the error) is then the result. */
+static tk_status_t try_discrete(const tk_graph_t *g, const tk_auto_opts_t *opts, tk_auto_t *out,
+                                canon_form_t *form, int *settled, tk_error_t *err)
+{
+    uint64_t *col = tk_malloc_array((size_t)g->n, sizeof *col);
+    tk_status_t st = TK_OK;
+    int d;
+
+    *settled = 0;
+    if (!col)
+        return nomem_error(g->n, err);
+    d = refine_discrete(g, col, 64);
+    if (d == 1) {
+        *settled = 1;
+        st = discrete_result(g, opts, col, out, form, err);
+    } else if (d < 0) {
+        st = nomem_error(g->n, err);
     }
-    if (enc_pairs(g, &e) != 0)
-        goto nomem;
+    free(col);
+    return st;
+}
+
+/* Sizes of the encoding (tk_auto.h): the plain signature's rank (-1:
+ * none), vertices (switches, then one per pair with another signature) and
+ * arcs (2 per plain link pair undirected, 1 directed; gadgets 4/2 per link
+ * pair, 2/1 per loop set). */
+typedef struct enc_size {
+    int64_t plain, nv, nde;
+} enc_size_t;
+
+static void enc_size(const tk_graph_t *g, const enc_t *e, enc_size_t *z)
+{
+    int64_t ngad = 0;
 
     /* The plain signature: the smallest single-link pair signature. */
-    int64_t plain = -1;
-    for (int64_t i = 0; i < e.npairs; i++) {
-        const pair_t *p = &e.pairs[e.order[i]];
+    z->plain = -1;
+    for (int64_t i = 0; i < e->npairs; i++) {
+        const pair_t *p = &e->pairs[e->order[i]];
         if (p->kind == 1 && p->len == 1) {
-            plain = p->rank;
+            z->plain = p->rank;
             break;
         }
     }
-    int64_t ngad = 0;
-    for (int64_t i = 0; i < e.npairs; i++)
-        if (e.pairs[i].rank != plain)
+    for (int64_t i = 0; i < e->npairs; i++)
+        if (e->pairs[i].rank != z->plain)
             ngad++;
-    const int64_t nv = n + ngad;
-    /* Arcs of the encoding: 2 per plain link pair (undirected) or 1
-     * (directed); gadgets 4/2 (pair) or 2/1 (loops). */
-    int64_t nde = 0;
-    for (int64_t i = 0; i < e.npairs; i++) {
-        const pair_t *p = &e.pairs[i];
-        int64_t k = p->rank == plain ? 1 : (p->kind == 1 ? 2 : 1);
-        nde += g->directed ? k : 2 * k;
+    z->nv = g->n + ngad;
+    z->nde = 0;
+    for (int64_t i = 0; i < e->npairs; i++) {
+        const pair_t *p = &e->pairs[i];
+        int64_t k = p->rank == z->plain ? 1 : (p->kind == 1 ? 2 : 1);
+        z->nde += g->directed ? k : 2 * k;
     }
-    if (nv >= ((int64_t)1 << 30) || nde >= ((int64_t)1 << 31)) {
-        st = tk_error_set(err, TK_ELIMIT, NULL, 0,
-                          "graph too large for nauty (%ld vertices, %ld arcs encoded)", (long)nv,
-                          (long)nde);
-        goto done;
-    }
+}
+
+/* Refuse an encoding beyond nauty's int indices, or whose work space would
+ * pass the memory limit (TK_ELIMIT): nauty ends the process when its own
+ * allocation fails (tk_auto.h). */
+static tk_status_t check_size(const enc_size_t *z, int64_t m, const tk_auto_opts_t *opts,
+                              tk_error_t *err)
+{
+    uint64_t need;
+
+    if (z->nv >= ((int64_t)1 << 30) || z->nde >= ((int64_t)1 << 31))
+        return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                            "graph too large for nauty (%ld vertices, %ld arcs encoded)",
+                            (long)z->nv, (long)z->nde);
     /* nauty's work space is about 15 ints per vertex and 2 per arc, twice
      * with the canonical graph; ours the same order. */
-    uint64_t need = (uint64_t)nv * 128 + (uint64_t)nde * 24 + (uint64_t)m * 48;
-    if (opts->mem_limit && need > opts->mem_limit) {
-        st = tk_error_set(err, TK_ELIMIT, NULL, 0,
-                          "symmetry search needs about %llu MB, over the memory limit",
-                          (unsigned long long)(need >> 20));
-        goto done;
-    }
+    need = (uint64_t)z->nv * 128 + (uint64_t)z->nde * 24 + (uint64_t)m * 48;
+    if (opts->mem_limit && need > opts->mem_limit)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                            "symmetry search needs about %llu MB, over the memory limit",
+                            (unsigned long long)(need >> 20));
+    return TK_OK;
+}
 
-    /* Build the sparse graph. */
-    sg.nv = (int)nv;
-    sg.nde = (size_t)nde;
-    sg.v = tk_malloc_array((size_t)nv, sizeof *sg.v);
-    sg.d = tk_calloc_array((size_t)nv, sizeof *sg.d);
-    sg.e = tk_malloc_array((size_t)(nde > 0 ? nde : 1), sizeof *sg.e);
-    sg.vlen = sg.dlen = (size_t)nv;
-    sg.elen = (size_t)(nde > 0 ? nde : 1);
-    if (!sg.v || !sg.d || !sg.e)
-        goto nomem;
-    {
-        int64_t w = n;
-        /* Degrees. */
-        for (int64_t i = 0; i < e.npairs; i++) {
-            const pair_t *p = &e.pairs[i];
-            if (p->rank == plain) {
-                sg.d[p->u]++;
-                if (!g->directed)
-                    sg.d[p->v]++;
-            } else if (p->kind == 1) {
-                sg.d[p->u]++;
-                sg.d[w] += g->directed ? 1 : 2;
-                if (!g->directed)
-                    sg.d[p->v]++;
-                w++;
-            } else {
-                sg.d[p->u]++;
-                if (!g->directed)
-                    sg.d[w]++;
-                w++;
+/* The encoded graph as nauty's sparse graph (its arrays allocated here,
+ * freed by the caller even on failure).  Returns 0 or -1 (out of
+ * memory). */
+static int enc_sparsegraph(const tk_graph_t *g, const enc_t *e, const enc_size_t *z,
+                           sparsegraph *sg)
+{
+    const int64_t n = g->n, nv = z->nv, nde = z->nde, plain = z->plain;
+    int64_t w = n;
+    size_t acc = 0;
+    int *fill;
+
+    sg->nv = (int)nv;
+    sg->nde = (size_t)nde;
+    sg->v = tk_malloc_array((size_t)nv, sizeof *sg->v);
+    sg->d = tk_calloc_array((size_t)nv, sizeof *sg->d);
+    sg->e = tk_malloc_array((size_t)(nde > 0 ? nde : 1), sizeof *sg->e);
+    sg->vlen = sg->dlen = (size_t)nv;
+    sg->elen = (size_t)(nde > 0 ? nde : 1);
+    if (!sg->v || !sg->d || !sg->e)
+        return -1;
+    /* Degrees. */
+    for (int64_t i = 0; i < e->npairs; i++) {
+        const pair_t *p = &e->pairs[i];
+        if (p->rank == plain) {
+            sg->d[p->u]++;
+            if (!g->directed)
+                sg->d[p->v]++;
+        } else if (p->kind == 1) {
+            sg->d[p->u]++;
+            sg->d[w] += g->directed ? 1 : 2;
+            if (!g->directed)
+                sg->d[p->v]++;
+            w++;
+        } else {
+            sg->d[p->u]++;
+            if (!g->directed)
+                sg->d[w]++;
+            w++;
+        }
+    }
+    for (int64_t v = 0; v < nv; v++) {
+        sg->v[v] = acc;
+        acc += (size_t)sg->d[v];
+    }
+    fill = tk_calloc_array((size_t)nv, sizeof *fill);
+    if (!fill)
+        return -1;
+#define ADD(x, y) (sg->e[sg->v[x] + (size_t)fill[x]++] = (int)(y))
+    w = n;
+    for (int64_t i = 0; i < e->npairs; i++) {
+        const pair_t *p = &e->pairs[i];
+        if (p->rank == plain) {
+            ADD(p->u, p->v);
+            if (!g->directed)
+                ADD(p->v, p->u);
+        } else if (p->kind == 1) {
+            ADD(p->u, w);
+            ADD(w, p->v);
+            if (!g->directed) {
+                ADD(w, p->u);
+                ADD(p->v, w);
             }
+            w++;
+        } else {
+            ADD(p->u, w);
+            if (!g->directed)
+                ADD(w, p->u);
+            w++;
         }
-        size_t acc = 0;
-        for (int64_t v = 0; v < nv; v++) {
-            sg.v[v] = acc;
-            acc += (size_t)sg.d[v];
-        }
-        int *fill = tk_calloc_array((size_t)nv, sizeof *fill);
-        if (!fill)
-            goto nomem;
-#define ADD(x, y) (sg.e[sg.v[x] + (size_t)fill[x]++] = (int)(y))
-        w = n;
-        for (int64_t i = 0; i < e.npairs; i++) {
-            const pair_t *p = &e.pairs[i];
-            if (p->rank == plain) {
-                ADD(p->u, p->v);
-                if (!g->directed)
-                    ADD(p->v, p->u);
-            } else if (p->kind == 1) {
-                ADD(p->u, w);
-                ADD(w, p->v);
-                if (!g->directed) {
-                    ADD(w, p->u);
-                    ADD(p->v, w);
-                }
-                w++;
-            } else {
-                ADD(p->u, w);
-                if (!g->directed)
-                    ADD(w, p->u);
-                w++;
-            }
-        }
+    }
 #undef ADD
-        free(fill);
-    }
+    free(fill);
+    return 0;
+}
 
-    /* Initial colouring: switches by server count, then gadgets by rank. */
-    lab = tk_malloc_array((size_t)nv, sizeof *lab);
-    ptn = tk_malloc_array((size_t)nv, sizeof *ptn);
-    orbits = tk_malloc_array((size_t)nv, sizeof *orbits);
-    sw = tk_malloc_array((size_t)(nv > n ? nv : n), sizeof *sw);
-    vpar = tk_malloc_array((size_t)n, sizeof *vpar);
-    if (opts->want_arc_orbits)
-        apar = tk_malloc_array((size_t)(m > 0 ? m : 1), sizeof *apar);
-    if (!lab || !ptn || !orbits || !sw || !vpar || (opts->want_arc_orbits && !apar))
-        goto nomem;
+/* nauty's initial colouring (lab, ptn: nv entries): switches by server
+ * count, then gadgets by signature rank.  sw: max(nv, n) entries of work. */
+static void initial_colouring(const tk_graph_t *g, const enc_t *e, int64_t plain, int *lab,
+                              int *ptn, sw_sort_t *sw)
+{
+    const int64_t n = g->n;
+    int64_t w = n, k = 0;
+
     for (int64_t v = 0; v < n; v++) {
         sw[v].key = tk_graph_servers(g, (tk_id_t)v);
         sw[v].id = (int32_t)v;
@@ -762,100 +811,115 @@ static tk_status_t auto_run(const tk_graph_t *g, const tk_auto_opts_t *opts, tk_
         lab[i] = sw[i].id;
         ptn[i] = (i + 1 < n && sw[i + 1].key == sw[i].key) ? 1 : 0;
     }
-    {
-        int64_t w = n, k = 0;
-        for (int64_t i = 0; i < e.npairs; i++)
-            if (e.pairs[i].rank != plain) {
-                sw[k].key = (int32_t)e.pairs[i].rank;
-                sw[k].id = (int32_t)w++;
-                k++;
-            }
-        qsort(sw, (size_t)k, sizeof *sw, cmp_sw);
-        for (int64_t i = 0; i < k; i++) {
-            lab[n + i] = sw[i].id;
-            ptn[n + i] = (i + 1 < k && sw[i + 1].key == sw[i].key) ? 1 : 0;
+    for (int64_t i = 0; i < e->npairs; i++)
+        if (e->pairs[i].rank != plain) {
+            sw[k].key = (int32_t)e->pairs[i].rank;
+            sw[k].id = (int32_t)w++;
+            k++;
+        }
+    qsort(sw, (size_t)k, sizeof *sw, cmp_sw);
+    for (int64_t i = 0; i < k; i++) {
+        lab[n + i] = sw[i].id;
+        ptn[n + i] = (i + 1 < k && sw[i + 1].key == sw[i].key) ? 1 : 0;
+    }
+}
+
+/* The search-tree cap: opts->max_nodes, or by default 2e9 / (encoded size)
+ * nodes, clamped to 2000 .. TK_AUTO_MAX_NODES.  A node's refinement is
+ * incremental and usually far cheaper than a pass over the graph, so this
+ * bounds the search at seconds on graphs that reach nauty at all. */
+static long node_cap(const tk_auto_opts_t *opts, const enc_size_t *z)
+{
+    long cap;
+
+    if (opts->max_nodes != 0)
+        return opts->max_nodes;
+    cap = (long)(2000000000 / (z->nv + z->nde + 1));
+    return cap < 2000 ? 2000 : cap > TK_AUTO_MAX_NODES ? TK_AUTO_MAX_NODES : cap;
+}
+
+/* The group order from nauty's grpsize1 * 10^grpsize2, normalised to a
+ * mantissa in [1, 10), and exact when the product of the orbit sizes the
+ * callbacks kept agrees with it. */
+static void group_order(const statsblk *stats, const auto_ctx_t *ctx, tk_auto_t *out)
+{
+    double mant = stats->grpsize1;
+    int ex = stats->grpsize2;
+
+    while (mant >= 10.0) {
+        mant /= 10.0;
+        ex++;
+    }
+    while (mant < 1.0 && mant > 0.0) {
+        mant *= 10.0;
+        ex--;
+    }
+    out->order_mant = mant;
+    out->order_exp10 = ex;
+    if (!ctx->order_overflow) {
+        /* Cross-check the exact product against nauty's value. */
+        long double approx = (long double)mant * powl(10.0L, ex);
+        long double exact = (long double)(uint64_t)ctx->order;
+        if (fabsl(exact - approx) <= 1e-9L * approx) {
+            out->order_exact = 1;
+            out->order = (uint64_t)ctx->order;
         }
     }
-    for (int64_t v = 0; v < n; v++)
-        vpar[v] = v;
-    if (apar)
-        union_parallel(g, apar);
+}
 
-    ctx.g = g;
-    ctx.vpar = vpar;
-    ctx.apar = apar;
-    if (opts->max_nodes == 0) {
-        /* Default cap: 2e9 / (encoded size) nodes, clamped to 2000 ..
-         * TK_AUTO_MAX_NODES.  A node's refinement is incremental and
-         * usually far cheaper than a pass over the graph, so this bounds
-         * the search at seconds on graphs that reach nauty at all. */
-        long cap = (long)(2000000000 / (nv + nde + 1));
-        ctx.max_nodes = cap < 2000 ? 2000 : cap > TK_AUTO_MAX_NODES ? TK_AUTO_MAX_NODES : cap;
+/* Run nauty on sg from the colouring (lab, ptn) with the callbacks on ctx
+ * (cg receives the canonical graph when want_canon), then reset out to its
+ * status, search counts and group order. */
+static tk_status_t run_nauty(const tk_graph_t *g, sparsegraph *sg, int *lab, int *ptn, int *orbits,
+                             int want_canon, sparsegraph *cg, auto_ctx_t *ctx, tk_auto_t *out,
+                             tk_error_t *err)
+{
+    statsblk stats;
+    DEFAULTOPTIONS_SPARSEGRAPH(nopt);
+
+    if (g->directed) {
+        DEFAULTOPTIONS_SPARSEDIGRAPH(dopt);
+        nopt = dopt;
+    }
+    nopt.defaultptn = FALSE;
+    nopt.getcanon = want_canon ? TRUE : FALSE;
+    nopt.userautomproc = cb_autom;
+    nopt.usernodeproc = cb_node;
+    nopt.userlevelproc = cb_level;
+    memset(&stats, 0, sizeof stats);
+    auto_cur = ctx;
+    nauty_kill_request = 0;
+    sparsenauty(sg, lab, ptn, orbits, &nopt, &stats, want_canon ? cg : NULL);
+    nauty_kill_request = 0;
+    auto_cur = NULL;
+
+    memset(out, 0, sizeof *out);
+    out->n = g->n;
+    out->nodes = ctx->nodes;
+    out->ngenerators = ctx->ngens;
+    out->arc_orbits = -1;
+    if (stats.errstatus == NAUKILLED || stats.errstatus == NAUABORTED || ctx->killed) {
+        out->status = TK_AUTO_UNKNOWN;
+    } else if (stats.errstatus != 0) {
+        return tk_error_set(err, TK_EINTERNAL, NULL, 0, "nauty failed (status %d)",
+                            stats.errstatus);
     } else {
-        ctx.max_nodes = opts->max_nodes;
+        out->status = TK_AUTO_DONE;
+        group_order(&stats, ctx, out);
     }
-    ctx.order = 1;
+    return TK_OK;
+}
 
-    {
-        statsblk stats;
-        DEFAULTOPTIONS_SPARSEGRAPH(nopt);
-        if (g->directed) {
-            DEFAULTOPTIONS_SPARSEDIGRAPH(dopt);
-            nopt = dopt;
-        }
-        nopt.defaultptn = FALSE;
-        nopt.getcanon = want_canon ? TRUE : FALSE;
-        nopt.userautomproc = cb_autom;
-        nopt.usernodeproc = cb_node;
-        nopt.userlevelproc = cb_level;
-        memset(&stats, 0, sizeof stats);
-        auto_cur = &ctx;
-        nauty_kill_request = 0;
-        sparsenauty(&sg, lab, ptn, orbits, &nopt, &stats, want_canon ? &cg : NULL);
-        nauty_kill_request = 0;
-        auto_cur = NULL;
+/* Vertex orbits of the group found (complete unless capped), and when the
+ * search completed, arc orbits (apar, may be NULL) and transitivity.
+ * Returns 0 or -1 (out of memory). */
+static int fill_orbits(const tk_graph_t *g, int64_t *vpar, int64_t *apar, tk_auto_t *out)
+{
+    const int64_t n = g->n;
 
-        memset(out, 0, sizeof *out);
-        out->n = n;
-        out->nodes = ctx.nodes;
-        out->ngenerators = ctx.ngens;
-        out->arc_orbits = -1;
-        if (stats.errstatus == NAUKILLED || stats.errstatus == NAUABORTED || ctx.killed) {
-            out->status = TK_AUTO_UNKNOWN;
-        } else if (stats.errstatus != 0) {
-            st = tk_error_set(err, TK_EINTERNAL, NULL, 0, "nauty failed (status %d)",
-                              stats.errstatus);
-            goto done;
-        } else {
-            out->status = TK_AUTO_DONE;
-            double mant = stats.grpsize1;
-            int ex = stats.grpsize2;
-            while (mant >= 10.0) {
-                mant /= 10.0;
-                ex++;
-            }
-            while (mant < 1.0 && mant > 0.0) {
-                mant *= 10.0;
-                ex--;
-            }
-            out->order_mant = mant;
-            out->order_exp10 = ex;
-            if (!ctx.order_overflow) {
-                /* Cross-check the exact product against nauty's value. */
-                long double approx = (long double)mant * powl(10.0L, ex);
-                long double exact = (long double)(uint64_t)ctx.order;
-                if (fabsl(exact - approx) <= 1e-9L * approx) {
-                    out->order_exact = 1;
-                    out->order = (uint64_t)ctx.order;
-                }
-            }
-        }
-    }
-
-    /* Vertex orbits (of the group found, complete unless capped). */
     out->orbit = tk_malloc_array((size_t)n, sizeof *out->orbit);
     if (!out->orbit)
-        goto nomem;
+        return -1;
     out->norbits = 0;
     for (int64_t v = 0; v < n; v++) {
         int64_t r = uf_find(vpar, v);
@@ -866,12 +930,75 @@ static tk_status_t auto_run(const tk_graph_t *g, const tk_auto_opts_t *opts, tk_
     out->vertex_transitive = out->status == TK_AUTO_DONE && out->norbits == 1;
     if (out->status == TK_AUTO_DONE && apar) {
         int64_t k = 0;
-        for (int64_t a = 0; a < m; a++)
+        for (int64_t a = 0; a < g->m; a++)
             if (uf_find(apar, a) == a)
                 k++;
         out->arc_orbits = k;
         out->arc_transitive = k <= 1;
     }
+    return 0;
+}
+
+/* The whole computation: the shortcut of a discrete refinement, else the
+ * encoding, nauty's search, orbits and the canonical form.  form (may be
+ * NULL) receives the canonical form. */
+static tk_status_t auto_run(const tk_graph_t *g, const tk_auto_opts_t *opts, tk_auto_t *out,
+                            canon_form_t *form, tk_error_t *err)
+{
+    const int64_t n = g->n, m = g->m;
+    const int want_canon = opts->want_canon || form;
+    tk_status_t st = TK_OK;
+    enc_t e;
+    enc_size_t z;
+    sparsegraph sg;
+    SG_DECL(cg);
+    int *lab = NULL, *ptn = NULL, *orbits = NULL, settled;
+    int64_t *vpar = NULL, *apar = NULL;
+    sw_sort_t *sw = NULL;
+    auto_ctx_t ctx;
+
+    memset(&sg, 0, sizeof sg);
+    memset(&ctx, 0, sizeof ctx);
+    memset(&e, 0, sizeof e);
+    st = try_discrete(g, opts, out, form, &settled, err);
+    if (settled)
+        return st;
+    if (st != TK_OK)
+        goto done;
+    if (enc_pairs(g, &e) != 0)
+        goto nomem;
+    enc_size(g, &e, &z);
+    if ((st = check_size(&z, m, opts, err)) != TK_OK)
+        goto done;
+    if (enc_sparsegraph(g, &e, &z, &sg) != 0)
+        goto nomem;
+
+    lab = tk_malloc_array((size_t)z.nv, sizeof *lab);
+    ptn = tk_malloc_array((size_t)z.nv, sizeof *ptn);
+    orbits = tk_malloc_array((size_t)z.nv, sizeof *orbits);
+    sw = tk_malloc_array((size_t)(z.nv > n ? z.nv : n), sizeof *sw);
+    vpar = tk_malloc_array((size_t)n, sizeof *vpar);
+    if (opts->want_arc_orbits)
+        apar = tk_malloc_array((size_t)(m > 0 ? m : 1), sizeof *apar);
+    if (!lab || !ptn || !orbits || !sw || !vpar || (opts->want_arc_orbits && !apar))
+        goto nomem;
+    initial_colouring(g, &e, z.plain, lab, ptn, sw);
+    /* The automorphisms found join orbits of switches and of arcs. */
+    for (int64_t v = 0; v < n; v++)
+        vpar[v] = v;
+    if (apar)
+        union_parallel(g, apar);
+    ctx.g = g;
+    ctx.vpar = vpar;
+    ctx.apar = apar;
+    ctx.max_nodes = node_cap(opts, &z);
+    ctx.order = 1;
+
+    st = run_nauty(g, &sg, lab, ptn, orbits, want_canon, &cg, &ctx, out, err);
+    if (st != TK_OK)
+        goto done;
+    if (fill_orbits(g, vpar, apar, out) != 0)
+        goto nomem;
     if (out->status == TK_AUTO_DONE && want_canon) {
         if (finish_canon(g, lab, out, form) != 0)
             goto nomem;
@@ -879,8 +1006,7 @@ static tk_status_t auto_run(const tk_graph_t *g, const tk_auto_opts_t *opts, tk_
     goto done;
 
 nomem:
-    st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory for the symmetry search (n=%ld)",
-                      (long)n);
+    st = nomem_error(n, err);
 done:
     if (st != TK_OK) {
         free(out->orbit);

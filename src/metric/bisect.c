@@ -298,6 +298,116 @@ void tk_bisect_result_destroy(tk_bisect_result_t *r)
     r->side = NULL;
 }
 
+static void fm_free(fm_t *f)
+{
+    free(f->side);
+    free(f->gain);
+    free(f->key);
+    free(f->pos);
+    free(f->moves);
+    free(f->hp[0].h);
+    free(f->hp[1].h);
+}
+
+/* Fiduccia-Mattheyses state for the n switches of l, nobody in a heap.
+ * Returns 0 or -1 (out of memory). */
+static int fm_alloc(fm_t *f, const tk_lap_t *l)
+{
+    int64_t n = l->n;
+
+    memset(f, 0, sizeof *f);
+    f->side = tk_malloc_array((size_t)n, sizeof *f->side);
+    f->gain = tk_malloc_array((size_t)n, sizeof *f->gain);
+    f->key = tk_malloc_array((size_t)n, sizeof *f->key);
+    f->pos = tk_malloc_array((size_t)n, sizeof *f->pos);
+    f->moves = tk_malloc_array((size_t)n, sizeof *f->moves);
+    f->hp[0].h = tk_malloc_array((size_t)n, sizeof(int32_t));
+    f->hp[1].h = tk_malloc_array((size_t)n, sizeof(int32_t));
+    if (!f->side || !f->gain || !f->key || !f->pos || !f->moves || !f->hp[0].h || !f->hp[1].h)
+        return -1;
+    f->l = l;
+    f->n = n;
+    for (int64_t v = 0; v < n; v++)
+        f->pos[v] = -1;
+    return 0;
+}
+
+/* The connected case: lambda2 and its eigenvectors, then the best refined
+ * split over the candidate directions (the first eigenvector, ICA
+ * directions of a repeated lambda2's eigenspace, eigenvectors of the next
+ * eigenvalues) and their negations, which change the side that gets the
+ * middle switch for odd n and the order of ties.  best_side receives it;
+ * vecs, cand: work. */
+static tk_status_t spectral_split(const tk_lap_t *l, const tk_spectral_opts_t *o, fm_t *f,
+                                  int32_t *order, int passes, tk_rng_t *rng, double *vecs,
+                                  double *cand, int8_t *best_side, tk_bisect_result_t *out,
+                                  tk_error_t *err)
+{
+    int64_t n = l->n;
+    int mult = 0, nvec = 0, ncand = 1;
+    double fnnz = 0;
+    tk_status_t st;
+
+    st = tk_spec_fiedler(l, o, &out->lambda2, vecs, &mult, &nvec, &out->solver, &out->iterations,
+                         &fnnz, &out->factor_flops, err);
+    if (st != TK_OK)
+        return st;
+    out->factor_nnz = fnnz;
+    out->multiplicity = mult;
+    if (out->lambda2 < 0)
+        out->lambda2 = 0; /* rounding on a PSD matrix */
+    memcpy(cand, vecs, (size_t)n * sizeof *cand);
+    if (mult > 1) {
+        ica_directions(vecs, n, mult, rng, cand + n);
+        ncand = 1 + mult;
+    }
+    for (int j = mult; j < nvec && ncand <= TK_SPEC_MAXMULT; j++)
+        memcpy(cand + (size_t)ncand++ * n, vecs + (size_t)j * n, (size_t)n * sizeof *cand);
+    out->ub = INFINITY;
+    for (int c = 0; c < 2 * ncand; c++) {
+        double *x = cand + (size_t)(c / 2) * n;
+        if (c % 2)
+            for (int64_t v = 0; v < n; v++)
+                x[v] = -x[v];
+        double cut = split_refine(f, x, order, passes);
+        if (cut < out->ub) {
+            out->ub = cut;
+            memcpy(best_side, f->side, (size_t)n);
+        }
+    }
+    return TK_OK;
+}
+
+/* The bounds of the split best_side: its cut (upper bound), the links (or
+ * arcs) across it, and lambda2's lower bound; for d-regular, unweighted,
+ * loop-free graphs the adjacency spectrum: A = d I - L, so the second
+ * largest adjacency eigenvalue is d - lambda2. */
+static void split_bounds(const tk_graph_t *g, const tk_lap_t *l, const int8_t *best_side,
+                         tk_bisect_result_t *out)
+{
+    int64_t n = l->n, d = tk_graph_regular_degree(g);
+    double a = (double)(n / 2), b = (double)(n - n / 2);
+    int unit = 1;
+
+    out->ub = cut_of(l, best_side, NULL);
+    /* Links (undirected) or arcs (directed, either direction) across. */
+    out->cut_links = 0;
+    for (int64_t u = 0; u < n; u++)
+        for (int64_t e = g->off[u]; e < g->off[u + 1]; e++)
+            out->cut_links += best_side[u] != best_side[g->head[e]];
+    if (!g->directed)
+        out->cut_links /= 2;
+    out->lb = out->lambda2 * a * b / (double)n;
+    if (g->cap)
+        for (int64_t e = 0; e < g->m && unit; e++)
+            unit = g->cap[e] == 1.0;
+    if (d >= 1 && unit && !g->directed && tk_graph_loops(g) == 0) {
+        out->regular = (int)d;
+        out->adj_lambda = (double)d - out->lambda2;
+        out->ramanujan = 2 * sqrt((double)(d - 1));
+    }
+}
+
 tk_status_t tk_bisect(const tk_graph_t *g, const tk_spectral_opts_t *opts, tk_bisect_result_t *out,
                       tk_error_t *err)
 {
@@ -309,7 +419,7 @@ tk_status_t tk_bisect(const tk_graph_t *g, const tk_spectral_opts_t *opts, tk_bi
     int8_t *best_side = NULL;
     tk_rng_t *rng = NULL;
     fm_t f;
-    int mult = 0, nvec = 0, passes = o->refine_passes > 0 ? o->refine_passes : 20;
+    int passes = o->refine_passes > 0 ? o->refine_passes : 20;
     int64_t n, comps;
     tk_status_t st;
 
@@ -325,24 +435,12 @@ tk_status_t tk_bisect(const tk_graph_t *g, const tk_spectral_opts_t *opts, tk_bi
     out->links = l->links;
     order = tk_malloc_array((size_t)n, sizeof *order);
     best_side = tk_malloc_array((size_t)n, sizeof *best_side);
-    f.side = tk_malloc_array((size_t)n, sizeof *f.side);
-    f.gain = tk_malloc_array((size_t)n, sizeof *f.gain);
-    f.key = tk_malloc_array((size_t)n, sizeof *f.key);
-    f.pos = tk_malloc_array((size_t)n, sizeof *f.pos);
-    f.moves = tk_malloc_array((size_t)n, sizeof *f.moves);
-    f.hp[0].h = tk_malloc_array((size_t)n, sizeof(int32_t));
-    f.hp[1].h = tk_malloc_array((size_t)n, sizeof(int32_t));
     vecs = tk_malloc_array((size_t)TK_SPEC_MAXMULT * (size_t)n, sizeof *vecs);
     cand = tk_malloc_array((size_t)(TK_SPEC_MAXMULT + 1) * (size_t)n, sizeof *cand);
-    if (!order || !best_side || !f.side || !f.gain || !f.key || !f.pos || !f.moves || !f.hp[0].h ||
-        !f.hp[1].h || !vecs || !cand) {
+    if (fm_alloc(&f, l) != 0 || !order || !best_side || !vecs || !cand) {
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (n=%lld)", (long long)n);
         goto done;
     }
-    f.l = l;
-    f.n = n;
-    for (int64_t v = 0; v < n; v++)
-        f.pos[v] = -1;
     /* Tie-break keys: stream 1000 of the seed (Lanczos uses 0..7). */
     if ((st = tk_rng_new(&rng, o->seed, 1000, err)) != TK_OK)
         goto done;
@@ -371,79 +469,18 @@ tk_status_t tk_bisect(const tk_graph_t *g, const tk_spectral_opts_t *opts, tk_bi
         out->ub = split_refine(&f, cand, order, passes);
         memcpy(best_side, f.side, (size_t)n);
     } else {
-        double fnnz = 0;
-        st = tk_spec_fiedler(l, o, &out->lambda2, vecs, &mult, &nvec, &out->solver,
-                             &out->iterations, &fnnz, &out->factor_flops, err);
+        st = spectral_split(l, o, &f, order, passes, rng, vecs, cand, best_side, out, err);
         if (st != TK_OK)
             goto done;
-        out->factor_nnz = fnnz;
-        out->multiplicity = mult;
-        if (out->lambda2 < 0)
-            out->lambda2 = 0; /* rounding on a PSD matrix */
-        /* Candidates: the first eigenvector, ICA directions of a repeated
-         * lambda2's eigenspace, eigenvectors of the next eigenvalues. */
-        int ncand = 1;
-        memcpy(cand, vecs, (size_t)n * sizeof *cand);
-        if (mult > 1) {
-            ica_directions(vecs, n, mult, rng, cand + n);
-            ncand = 1 + mult;
-        }
-        for (int j = mult; j < nvec && ncand <= TK_SPEC_MAXMULT; j++)
-            memcpy(cand + (size_t)ncand++ * n, vecs + (size_t)j * n, (size_t)n * sizeof *cand);
-        /* Each candidate and its negation (which changes the side that gets
-         * the middle switch for odd n, and the order of ties). */
-        out->ub = INFINITY;
-        for (int c = 0; c < 2 * ncand; c++) {
-            double *x = cand + (size_t)(c / 2) * n;
-            if (c % 2)
-                for (int64_t v = 0; v < n; v++)
-                    x[v] = -x[v];
-            double cut = split_refine(&f, x, order, passes);
-            if (cut < out->ub) {
-                out->ub = cut;
-                memcpy(best_side, f.side, (size_t)n);
-            }
-        }
     }
-    out->ub = cut_of(l, best_side, NULL);
-    /* Links (undirected) or arcs (directed, either direction) across. */
-    out->cut_links = 0;
-    for (int64_t u = 0; u < n; u++)
-        for (int64_t a = g->off[u]; a < g->off[u + 1]; a++)
-            out->cut_links += best_side[u] != best_side[g->head[a]];
-    if (!g->directed)
-        out->cut_links /= 2;
-    {
-        double a = (double)(n / 2), b = (double)(n - n / 2);
-        out->lb = out->lambda2 * a * b / (double)n;
-    }
-    /* Adjacency spectrum of d-regular, unweighted, loop-free graphs:
-     * A = d I - L, so the second largest adjacency eigenvalue is d - lambda2. */
-    {
-        int64_t d = tk_graph_regular_degree(g);
-        int unit = 1;
-        if (g->cap)
-            for (int64_t a = 0; a < g->m && unit; a++)
-                unit = g->cap[a] == 1.0;
-        if (d >= 1 && unit && !g->directed && tk_graph_loops(g) == 0) {
-            out->regular = (int)d;
-            out->adj_lambda = (double)d - out->lambda2;
-            out->ramanujan = 2 * sqrt((double)(d - 1));
-        }
-    }
+    split_bounds(g, l, best_side, out);
     out->side = best_side;
     best_side = NULL;
 done:
     tk_rng_free(rng);
     free(order);
     free(best_side);
-    free(f.side);
-    free(f.gain);
-    free(f.key);
-    free(f.pos);
-    free(f.moves);
-    free(f.hp[0].h);
-    free(f.hp[1].h);
+    fm_free(&f);
     free(vecs);
     free(cand);
     tk_lap_free(l);

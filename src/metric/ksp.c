@@ -467,12 +467,8 @@ static int cmp_pair(const void *a, const void *b)
 }
 
 /* tk_ksp: see tk_paths.h. */
-tk_status_t tk_ksp(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_ksp_result_t *out,
-                   tk_error_t *err)
+static tk_status_t check_opts(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_error_t *err)
 {
-    if (!g || !opts || !out)
-        return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_ksp: NULL argument");
-    memset(out, 0, sizeof *out);
     if (opts->k < 0)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "k=%ld: must not be negative", (long)opts->k);
     if (opts->allpath_h < 0)
@@ -485,6 +481,112 @@ tk_status_t tk_ksp(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_ksp_result
     if (opts->sample && g->n < 2)
         return tk_error_set(err, TK_EINVAL, NULL, 0,
                             "pairs: cannot sample pairs of a graph with one switch");
+    return TK_OK;
+}
+
+/* opts->sample ordered pairs s != t drawn uniformly with replacement
+ * (stream (seed, 0)), as t << 32 | s sorted, grouped by target: group i
+ * is pairs[gstart[i] .. gstart[i+1]-1], *ngroups groups. */
+static tk_status_t sample_pairs(const tk_ksp_opts_t *opts, tk_id_t n, uint64_t **pairs,
+                                int64_t **gstart, int64_t *ngroups, tk_error_t *err)
+{
+    uint64_t *p = tk_malloc_array((size_t)opts->sample, sizeof *p);
+    int64_t *gs = tk_malloc_array((size_t)opts->sample + 1, sizeof *gs);
+    tk_rng_t *rng = NULL;
+    tk_status_t st;
+
+    *pairs = p;
+    *gstart = gs;
+    if (!p || !gs)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "pairs=%llu: out of memory",
+                            (unsigned long long)opts->sample);
+    st = tk_rng_new(&rng, opts->seed, 0, err);
+    if (st != TK_OK)
+        return st;
+    for (uint64_t i = 0; i < opts->sample; i++) {
+        uint64_t s = tk_rng_below(rng, (uint64_t)n);
+        uint64_t t = tk_rng_below(rng, (uint64_t)n - 1);
+        if (t >= s)
+            t++;
+        p[i] = t << 32 | s;
+    }
+    tk_rng_free(rng);
+    qsort(p, (size_t)opts->sample, sizeof *p, cmp_pair);
+    for (uint64_t i = 0; i < opts->sample; i++)
+        if (i == 0 || p[i] >> 32 != p[i - 1] >> 32)
+            gs[(*ngroups)++] = (int64_t)i;
+    gs[*ngroups] = (int64_t)opts->sample;
+    return TK_OK;
+}
+
+/* One thread's share of the work, inside the parallel region (its loops
+ * are the team's worksharing loops): the sampled pairs target group by
+ * target group, or every pair (k shortest paths target by target, ALLPATH
+ * source by source), into w->r.  rv: the graph whose out-arcs are g's
+ * in-arcs.  ok: w is usable; *failed: some thread's is not. */
+static void team_work(ksp_ws_t *w, const tk_graph_t *g, const tk_graph_t *rv,
+                      const tk_ksp_opts_t *opts, const uint64_t *pairs, const int64_t *gstart,
+                      int64_t ngroups, int ok, int *failed)
+{
+    const tk_id_t n = g->n;
+    const int32_t k = opts->k, H = opts->allpath_h;
+
+    if (opts->sample) {
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t gi = 0; gi < ngroups; gi++) {
+            if (!ok || __atomic_load_n(failed, __ATOMIC_RELAXED))
+                continue;
+            tk_id_t t = (tk_id_t)(pairs[gstart[gi]] >> 32);
+            const uint64_t *raw = NULL;
+            if (k > 0 || (H > 0 && !opts->allpath_raw))
+                target_setup(w, rv, t);
+            if (H > 0 && opts->allpath_raw)
+                raw = raw_walks(w, rv, t, H); /* walks into t */
+            for (int64_t i = gstart[gi]; i < gstart[gi + 1]; i++) {
+                tk_id_t s = (tk_id_t)(pairs[i] & 0xffffffffu);
+                w->r.pairs++;
+                if (k > 0)
+                    ksp_pair(w, s, t, k);
+                if (H > 0)
+                    allpath_fold(&w->r, raw ? raw[s] : count_upto(w, s, t, H));
+            }
+        }
+        return;
+    }
+    if (k > 0) {
+#pragma omp for schedule(dynamic, 1)
+        for (tk_id_t t = 0; t < n; t++) {
+            if (!ok || __atomic_load_n(failed, __ATOMIC_RELAXED))
+                continue;
+            target_setup(w, rv, t);
+            for (tk_id_t s = 0; s < n; s++)
+                if (s != t)
+                    ksp_pair(w, s, t, k);
+        }
+    }
+    if (H > 0) {
+#pragma omp for schedule(dynamic, 4)
+        for (tk_id_t s = 0; s < n; s++) {
+            if (!ok || __atomic_load_n(failed, __ATOMIC_RELAXED))
+                continue;
+            if (opts->allpath_raw) {
+                const uint64_t *raw = raw_walks(w, g, s, H);
+                for (tk_id_t t = 0; t < n; t++)
+                    if (t != s)
+                        allpath_fold(&w->r, raw[t]);
+            } else {
+                allpath_source(w, g, s, H);
+            }
+        }
+    }
+}
+
+tk_status_t tk_ksp(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_ksp_result_t *out,
+                   tk_error_t *err)
+{
+    if (!g || !opts || !out)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_ksp: NULL argument");
+    memset(out, 0, sizeof *out);
 
     const tk_id_t n = g->n;
     const int32_t k = opts->k, H = opts->allpath_h;
@@ -492,8 +594,10 @@ tk_status_t tk_ksp(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_ksp_result
     uint64_t *pairs = NULL; /* sampled pairs, t << 32 | s, sorted */
     int64_t *gstart = NULL; /* group boundaries (one group per target) */
     int64_t ngroups = 0;
-    tk_status_t st = TK_OK;
+    tk_status_t st = check_opts(g, opts, err);
 
+    if (st != TK_OK)
+        return st;
     if (g->directed && (k > 0 || opts->sample)) { /* in-arcs of the targets */
         st = tk_graph_reverse(g, &rg, err);
         if (st != TK_OK)
@@ -501,33 +605,8 @@ tk_status_t tk_ksp(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_ksp_result
     }
     const tk_graph_t *rv = rg ? rg : g;
 
-    if (opts->sample) {
-        tk_rng_t *rng = NULL;
-        pairs = tk_malloc_array((size_t)opts->sample, sizeof *pairs);
-        gstart = tk_malloc_array((size_t)opts->sample + 1, sizeof *gstart);
-        if (!pairs || !gstart) {
-            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "pairs=%llu: out of memory",
-                              (unsigned long long)opts->sample);
-            goto done;
-        }
-        st = tk_rng_new(&rng, opts->seed, 0, err);
-        if (st != TK_OK)
-            goto done;
-        for (uint64_t i = 0; i < opts->sample; i++) {
-            uint64_t s = tk_rng_below(rng, (uint64_t)n);
-            uint64_t t = tk_rng_below(rng, (uint64_t)n - 1);
-            if (t >= s)
-                t++;
-            pairs[i] = t << 32 | s;
-        }
-        tk_rng_free(rng);
-        qsort(pairs, (size_t)opts->sample, sizeof *pairs, cmp_pair);
-        for (uint64_t i = 0; i < opts->sample; i++)
-            if (i == 0 || pairs[i] >> 32 != pairs[i - 1] >> 32)
-                gstart[ngroups++] = (int64_t)i;
-        gstart[ngroups] = (int64_t)opts->sample;
-    }
-
+    if (opts->sample && (st = sample_pairs(opts, n, &pairs, &gstart, &ngroups, err)) != TK_OK)
+        goto done;
     int nt = 1;
 #ifdef _OPENMP
     nt = opts->threads > 0 ? opts->threads : omp_get_max_threads();
@@ -548,54 +627,7 @@ tk_status_t tk_ksp(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_ksp_result
         int ok = ws_alloc(&w, g) == 0;
         if (!ok)
             __atomic_store_n(&failed, 1, __ATOMIC_RELAXED);
-        if (opts->sample) {
-#pragma omp for schedule(dynamic, 1)
-            for (int64_t gi = 0; gi < ngroups; gi++) {
-                if (!ok || __atomic_load_n(&failed, __ATOMIC_RELAXED))
-                    continue;
-                tk_id_t t = (tk_id_t)(pairs[gstart[gi]] >> 32);
-                const uint64_t *raw = NULL;
-                if (k > 0 || (H > 0 && !opts->allpath_raw))
-                    target_setup(&w, rv, t);
-                if (H > 0 && opts->allpath_raw)
-                    raw = raw_walks(&w, rv, t, H); /* walks into t */
-                for (int64_t i = gstart[gi]; i < gstart[gi + 1]; i++) {
-                    tk_id_t s = (tk_id_t)(pairs[i] & 0xffffffffu);
-                    w.r.pairs++;
-                    if (k > 0)
-                        ksp_pair(&w, s, t, k);
-                    if (H > 0)
-                        allpath_fold(&w.r, raw ? raw[s] : count_upto(&w, s, t, H));
-                }
-            }
-        } else {
-            if (k > 0) {
-#pragma omp for schedule(dynamic, 1)
-                for (tk_id_t t = 0; t < n; t++) {
-                    if (!ok || __atomic_load_n(&failed, __ATOMIC_RELAXED))
-                        continue;
-                    target_setup(&w, rv, t);
-                    for (tk_id_t s = 0; s < n; s++)
-                        if (s != t)
-                            ksp_pair(&w, s, t, k);
-                }
-            }
-            if (H > 0) {
-#pragma omp for schedule(dynamic, 4)
-                for (tk_id_t s = 0; s < n; s++) {
-                    if (!ok || __atomic_load_n(&failed, __ATOMIC_RELAXED))
-                        continue;
-                    if (opts->allpath_raw) {
-                        const uint64_t *raw = raw_walks(&w, g, s, H);
-                        for (tk_id_t t = 0; t < n; t++)
-                            if (t != s)
-                                allpath_fold(&w.r, raw[t]);
-                    } else {
-                        allpath_source(&w, g, s, H);
-                    }
-                }
-            }
-        }
+        team_work(&w, g, rv, opts, pairs, gstart, ngroups, ok, &failed);
 #pragma omp critical
         {
             if (ok)

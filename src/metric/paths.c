@@ -179,6 +179,92 @@ static int merge(tk_sigma_summary_t *to, const tk_sigma_summary_t *from)
 
 /* tk_sigma_summary: see tk_paths.h.  Time O(n (n + m)), memory 28n bytes
  * per thread. */
+/* What the threads of tk_sigma_summary share. */
+typedef struct sigma_team {
+    int failed;       /* out of memory somewhere                              */
+    int64_t fail_src; /* smallest source whose counts overflow: sources below
+                         it are still searched, so the error names the same
+                         source whatever the thread count                    */
+    tk_status_t st;   /* the first failure reported, with its message      */
+    tk_error_t err;
+} sigma_team_t;
+
+/* One thread of the team (called inside the parallel region: its loop is
+ * the team's worksharing loop): its share of the sources folded into its
+ * own summary, merged into out at the end. */
+static void sigma_thread(const tk_graph_t *g, sigma_team_t *T, tk_sigma_summary_t *out)
+{
+    const tk_id_t n = g->n;
+    tk_sigma_summary_t part;
+    memset(&part, 0, sizeof part);
+    int32_t *dist = tk_malloc_array((size_t)n, sizeof *dist);
+    u128 *sigma = tk_malloc_array((size_t)n, sizeof *sigma);
+    tk_id_t *queue = tk_malloc_array((size_t)n, sizeof *queue);
+    tk_error_t lerr;
+    tk_status_t lst = TK_OK;
+
+    tk_error_clear(&lerr);
+    if (!dist || !sigma || !queue || sum_grow(&part, 2) != 0)
+        lst = tk_error_set(&lerr, TK_ENOMEM, NULL, 0, "out of memory (n=%ld)", (long)n);
+#pragma omp for schedule(dynamic, 8)
+    for (tk_id_t s = 0; s < n; s++) {
+        if (lst != TK_OK || __atomic_load_n(&T->failed, __ATOMIC_RELAXED) ||
+            s >= __atomic_load_n(&T->fail_src, __ATOMIC_RELAXED))
+            continue;
+        tk_status_t r = tk_sigma_from(g, s, dist, sigma, queue, NULL);
+        if (r == TK_ERANGE) {
+            int64_t cur = __atomic_load_n(&T->fail_src, __ATOMIC_RELAXED);
+            while (s < cur && !__atomic_compare_exchange_n(&T->fail_src, &cur, (int64_t)s, 0,
+                                                           __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+                ;
+            continue;
+        }
+        if (r != TK_OK || fold_source(&part, n, s, dist, sigma) != 0) {
+            lst = tk_error_set(&lerr, TK_ENOMEM, NULL, 0, "out of memory");
+            __atomic_store_n(&T->failed, 1, __ATOMIC_RELAXED);
+        }
+    }
+#pragma omp critical
+    {
+        if (lst != TK_OK) {
+            /* Report the failure with the smallest status code seen
+             * first; any failure fails the whole graph. */
+            if (T->st == TK_OK) {
+                T->st = lst;
+                T->err = lerr;
+            }
+        } else if (T->st == TK_OK && merge(out, &part) != 0) {
+            T->st = tk_error_set(&T->err, TK_ENOMEM, NULL, 0, "out of memory");
+        }
+    }
+    tk_sigma_summary_destroy(&part);
+    free(dist);
+    free(sigma);
+    free(queue);
+}
+
+/* The overflow error of source src, by repeating its search for the
+ * message. */
+static tk_status_t overflow_error(const tk_graph_t *g, tk_id_t src, tk_error_t *err)
+{
+    size_t nn = (size_t)g->n;
+    int32_t *dist = tk_malloc_array(nn, sizeof *dist);
+    u128 *sigma = tk_malloc_array(nn, sizeof *sigma);
+    tk_id_t *queue = tk_malloc_array(nn, sizeof *queue);
+    tk_status_t st;
+
+    if (!dist || !sigma || !queue)
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    else
+        st = tk_sigma_from(g, src, dist, sigma, queue, err);
+    if (st == TK_OK) /* cannot happen: the search is deterministic */
+        st = tk_error_set(err, TK_EINTERNAL, NULL, 0, "shortest-path count overflow");
+    free(dist);
+    free(sigma);
+    free(queue);
+    return st;
+}
+
 tk_status_t tk_sigma_summary(const tk_graph_t *g, int threads, tk_sigma_summary_t *out,
                              tk_error_t *err)
 {
@@ -198,85 +284,17 @@ tk_status_t tk_sigma_summary(const tk_graph_t *g, int threads, tk_sigma_summary_
     if (sum_grow(out, 2) != 0)
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
 
-    tk_status_t st = TK_OK;
-    tk_error_t terr;
-    tk_error_clear(&terr);
-    int failed = 0;               /* out of memory somewhere                   */
-    int64_t fail_src = INT64_MAX; /* smallest source whose counts overflow:
-                                     sources below it are still searched, so
-                                     the error names the same source whatever
-                                     the thread count                        */
-    const tk_id_t n = g->n;
-
+    sigma_team_t T = {0, INT64_MAX, TK_OK, {0}};
+    tk_error_clear(&T.err);
 #pragma omp parallel num_threads(nt)
-    {
-        tk_sigma_summary_t part;
-        memset(&part, 0, sizeof part);
-        int32_t *dist = tk_malloc_array((size_t)n, sizeof *dist);
-        u128 *sigma = tk_malloc_array((size_t)n, sizeof *sigma);
-        tk_id_t *queue = tk_malloc_array((size_t)n, sizeof *queue);
-        tk_error_t lerr;
-        tk_status_t lst = TK_OK;
-        tk_error_clear(&lerr);
-        if (!dist || !sigma || !queue || sum_grow(&part, 2) != 0)
-            lst = tk_error_set(&lerr, TK_ENOMEM, NULL, 0, "out of memory (n=%ld)", (long)n);
-#pragma omp for schedule(dynamic, 8)
-        for (tk_id_t s = 0; s < n; s++) {
-            if (lst != TK_OK || __atomic_load_n(&failed, __ATOMIC_RELAXED) ||
-                s >= __atomic_load_n(&fail_src, __ATOMIC_RELAXED))
-                continue;
-            tk_status_t r = tk_sigma_from(g, s, dist, sigma, queue, NULL);
-            if (r == TK_ERANGE) {
-                int64_t cur = __atomic_load_n(&fail_src, __ATOMIC_RELAXED);
-                while (s < cur && !__atomic_compare_exchange_n(&fail_src, &cur, (int64_t)s, 0,
-                                                               __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-                    ;
-                continue;
-            }
-            if (r != TK_OK || fold_source(&part, n, s, dist, sigma) != 0) {
-                lst = tk_error_set(&lerr, TK_ENOMEM, NULL, 0, "out of memory");
-                __atomic_store_n(&failed, 1, __ATOMIC_RELAXED);
-            }
-        }
-#pragma omp critical
-        {
-            if (lst != TK_OK) {
-                /* Report the failure with the smallest status code seen
-                 * first; any failure fails the whole graph. */
-                if (st == TK_OK) {
-                    st = lst;
-                    terr = lerr;
-                }
-            } else if (st == TK_OK && merge(out, &part) != 0) {
-                st = tk_error_set(&terr, TK_ENOMEM, NULL, 0, "out of memory");
-            }
-        }
-        tk_sigma_summary_destroy(&part);
-        free(dist);
-        free(sigma);
-        free(queue);
-    }
-    if (st == TK_OK && fail_src != INT64_MAX) {
-        /* Repeat the smallest failing source for its message. */
-        size_t nn = (size_t)n;
-        int32_t *dist = tk_malloc_array(nn, sizeof *dist);
-        u128 *sigma = tk_malloc_array(nn, sizeof *sigma);
-        tk_id_t *queue = tk_malloc_array(nn, sizeof *queue);
-        if (!dist || !sigma || !queue)
-            st = tk_error_set(&terr, TK_ENOMEM, NULL, 0, "out of memory");
-        else
-            st = tk_sigma_from(g, (tk_id_t)fail_src, dist, sigma, queue, &terr);
-        if (st == TK_OK) /* cannot happen: the search is deterministic */
-            st = tk_error_set(&terr, TK_EINTERNAL, NULL, 0, "shortest-path count overflow");
-        free(dist);
-        free(sigma);
-        free(queue);
-    }
-    if (st != TK_OK) {
+    sigma_thread(g, &T, out);
+    if (T.st == TK_OK && T.fail_src != INT64_MAX)
+        T.st = overflow_error(g, (tk_id_t)T.fail_src, &T.err);
+    if (T.st != TK_OK) {
         tk_sigma_summary_destroy(out);
         if (err)
-            *err = terr;
-        return st;
+            *err = T.err;
+        return T.st;
     }
     /* Trim trailing distances without pairs (the arrays grow by doubling). */
     while (out->len > 1 && out->pairs[out->len - 1] == 0)

@@ -46,6 +46,7 @@
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_vector.h>
 
+#include "chol_internal.h"
 #include "spectral_internal.h"
 #include "tk_metric.h"
 
@@ -91,6 +92,71 @@ static int colw_cmp(const void *a, const void *b)
     return (x->c > y->c) - (x->c < y->c);
 }
 
+/* Entries per row into l->off (prefix sums): undirected arcs are already
+ * symmetric pairs; a directed arc u->v gives both (u,v) and (v,u); loops
+ * none. */
+static void lap_count(const tk_graph_t *g, tk_lap_t *l)
+{
+    int64_t n = g->n;
+
+    for (int64_t u = 0; u < n; u++)
+        for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
+            int64_t v = g->head[a];
+            if (v == u)
+                continue;
+            l->off[u + 1]++;
+            if (g->directed)
+                l->off[v + 1]++;
+        }
+    for (int64_t u = 0; u < n; u++)
+        l->off[u + 1] += l->off[u];
+}
+
+/* The entries (column, capacity) row by row into e; fill: n + 1 of
+ * work. */
+static void lap_fill(const tk_graph_t *g, const tk_lap_t *l, int64_t *fill, colw_t *e)
+{
+    int64_t n = g->n;
+
+    memcpy(fill, l->off, (size_t)(n + 1) * sizeof *fill);
+    for (int64_t u = 0; u < n; u++)
+        for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
+            int64_t v = g->head[a];
+            /* A directed arc is half a link: the cut is then the mean of
+             * the capacities crossing in each direction. */
+            double c = tk_graph_cap(g, a) * (g->directed ? 0.5 : 1.0);
+            if (v == u)
+                continue;
+            e[fill[u]++] = (colw_t){(int32_t)v, c};
+            if (g->directed)
+                e[fill[v]++] = (colw_t){(int32_t)u, c};
+        }
+}
+
+/* Sort each row (directed graphs; undirected rows come sorted) and merge
+ * parallel links in place; the weighted degrees and their maximum. */
+static void lap_merge(const tk_graph_t *g, tk_lap_t *l, colw_t *e)
+{
+    int64_t n = l->n, k = 0;
+
+    for (int64_t u = 0; u < n; u++) {
+        int64_t b = l->off[u], end = l->off[u + 1];
+        if (g->directed)
+            qsort(e + b, (size_t)(end - b), sizeof *e, colw_cmp);
+        l->off[u] = k;
+        for (int64_t a = b; a < end; a++) {
+            l->deg[u] += e[a].w;
+            if (k > l->off[u] && e[k - 1].c == e[a].c)
+                e[k - 1].w += e[a].w;
+            else
+                e[k++] = e[a];
+        }
+        if (l->deg[u] > l->maxdeg)
+            l->maxdeg = l->deg[u];
+    }
+    l->off[n] = k;
+}
+
 tk_status_t tk_lap_build(const tk_graph_t *g, int symmetrize, tk_lap_t **out, tk_error_t *err)
 {
     tk_lap_t *l;
@@ -114,56 +180,13 @@ tk_status_t tk_lap_build(const tk_graph_t *g, int symmetrize, tk_lap_t **out, tk
     fill = tk_calloc_array((size_t)n + 1, sizeof *fill);
     if (!l->off || !l->deg || !fill)
         goto nomem;
-    /* Count entries per row: undirected arcs are already symmetric pairs;
-     * a directed arc u->v gives both (u,v) and (v,u). */
-    for (int64_t u = 0; u < n; u++)
-        for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
-            int64_t v = g->head[a];
-            if (v == u)
-                continue;
-            l->off[u + 1]++;
-            if (g->directed)
-                l->off[v + 1]++;
-        }
-    for (int64_t u = 0; u < n; u++)
-        l->off[u + 1] += l->off[u];
+    lap_count(g, l);
     e = tk_malloc_array((size_t)l->off[n] + 1, sizeof *e);
     if (!e)
         goto nomem;
-    memcpy(fill, l->off, (size_t)(n + 1) * sizeof *fill);
-    for (int64_t u = 0; u < n; u++)
-        for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
-            int64_t v = g->head[a];
-            /* A directed arc is half a link: the cut is then the mean of
-             * the capacities crossing in each direction. */
-            double c = tk_graph_cap(g, a) * (g->directed ? 0.5 : 1.0);
-            if (v == u)
-                continue;
-            e[fill[u]++] = (colw_t){(int32_t)v, c};
-            if (g->directed)
-                e[fill[v]++] = (colw_t){(int32_t)u, c};
-        }
+    lap_fill(g, l, fill, e);
     l->links = g->directed ? l->off[n] / 2 : l->off[n] / 2;
-    /* Sort each row and merge parallel links. */
-    {
-        int64_t k = 0;
-        for (int64_t u = 0; u < n; u++) {
-            int64_t b = l->off[u], end = l->off[u + 1];
-            if (g->directed)
-                qsort(e + b, (size_t)(end - b), sizeof *e, colw_cmp);
-            l->off[u] = k;
-            for (int64_t a = b; a < end; a++) {
-                l->deg[u] += e[a].w;
-                if (k > l->off[u] && e[k - 1].c == e[a].c)
-                    e[k - 1].w += e[a].w;
-                else
-                    e[k++] = e[a];
-            }
-            if (l->deg[u] > l->maxdeg)
-                l->maxdeg = l->deg[u];
-        }
-        l->off[n] = k;
-    }
+    lap_merge(g, l, e);
     l->col = tk_malloc_array((size_t)l->off[n] + 1, sizeof *l->col);
     l->w = tk_malloc_array((size_t)l->off[n] + 1, sizeof *l->w);
     if (!l->col || !l->w)
@@ -342,6 +365,73 @@ static void normalize(int64_t n, double *x)
  * orthonormal columns of Q: smallest eigenvalue (largest when `largest`).
  * x gets the unit Ritz vector.  scale > 0: absolute residual tolerance
  * tol * scale, else tol * |theta|. */
+/* Lanczos step j: w = op(v_j) - alpha_j v_j - beta_j v_{j-1},
+ * orthogonalised against Q and v_0..v_j (full reorthogonalisation);
+ * beta_{j+1} = |w|.  c: work of nq + j + 1. */
+static tk_status_t lanczos_step(const lz_op_t *op, int64_t n, const double *Q, int nq,
+                                const double *V, int j, double *alpha, double *beta, double *w,
+                                double *c, tk_error_t *err)
+{
+    const double *vj = V + (size_t)j * n;
+    tk_status_t st;
+
+    if ((st = op_apply(op, vj, w, err)) != TK_OK)
+        return st;
+    alpha[j] = dot(n, vj, w);
+    for (int64_t i = 0; i < n; i++)
+        w[i] -= alpha[j] * vj[i] + (j ? beta[j] * vj[i - n] : 0);
+    orth(n, Q, nq, w, c);
+    orth(n, V, j + 1, w, c);
+    beta[j + 1] = sqrt(dot(n, w, w));
+    return TK_OK;
+}
+
+/* The Ritz pairs of the tridiagonal T_kk (alpha, beta) in T's and S's
+ * leading kk x kk blocks, sorted (largest first when largest): the first
+ * eigenvalue *theta, its eigenvector in S's column 0, and the residual
+ * estimate *res = beta_kk |s_{kk-1,0}|. */
+static tk_status_t ritz_pairs(gsl_matrix *T, gsl_matrix *S, gsl_vector *ev, const double *alpha,
+                              const double *beta, int kk, int largest, double *theta, double *res,
+                              tk_error_t *err)
+{
+    gsl_matrix_view Tv = gsl_matrix_submatrix(T, 0, 0, (size_t)kk, (size_t)kk);
+    gsl_matrix_view Sv = gsl_matrix_submatrix(S, 0, 0, (size_t)kk, (size_t)kk);
+    gsl_vector_view ew = gsl_vector_subvector(ev, 0, (size_t)kk);
+    gsl_eigen_symmv_workspace *w2 = gsl_eigen_symmv_alloc((size_t)kk);
+
+    if (!w2)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "lanczos: out of memory");
+    gsl_matrix_set_zero(&Tv.matrix);
+    for (int i = 0; i < kk; i++) {
+        gsl_matrix_set(&Tv.matrix, (size_t)i, (size_t)i, alpha[i]);
+        if (i + 1 < kk) {
+            gsl_matrix_set(&Tv.matrix, (size_t)i, (size_t)i + 1, beta[i + 1]);
+            gsl_matrix_set(&Tv.matrix, (size_t)i + 1, (size_t)i, beta[i + 1]);
+        }
+    }
+    int gs = gsl_eigen_symmv(&Tv.matrix, &ew.vector, &Sv.matrix, w2);
+    gsl_eigen_symmv_free(w2);
+    if (gs != GSL_SUCCESS)
+        return tk_error_set(err, TK_EINTERNAL, NULL, 0, "lanczos: GSL failed");
+    gsl_eigen_symmv_sort(&ew.vector, &Sv.matrix,
+                         largest ? GSL_EIGEN_SORT_VAL_DESC : GSL_EIGEN_SORT_VAL_ASC);
+    *theta = gsl_vector_get(&ew.vector, 0);
+    *res = beta[kk] * fabs(gsl_matrix_get(&Sv.matrix, (size_t)kk - 1, 0));
+    return TK_OK;
+}
+
+/* x = V s, the Ritz vector of S's column 0 (kk Lanczos vectors). */
+static void ritz_vector(const gsl_matrix *S, const double *V, int kk, int64_t n, double *x)
+{
+#pragma omp parallel for schedule(static) if (n > 20000)
+    for (int64_t r = 0; r < n; r++) {
+        double s = 0;
+        for (int i = 0; i < kk; i++)
+            s += gsl_matrix_get(S, (size_t)i, 0) * V[(size_t)i * n + r];
+        x[r] = s;
+    }
+}
+
 static tk_status_t lanczos(const lz_op_t *op, int64_t n, const double *Q, int nq, int largest,
                            double tol, double scale, uint64_t seed, uint64_t task, double *x,
                            int *iters, tk_error_t *err)
@@ -384,59 +474,22 @@ static tk_status_t lanczos(const lz_op_t *op, int64_t n, const double *Q, int nq
         normalize(n, V);
         beta[0] = 0;
         for (j = 0; j < kmax; j++) {
-            double *vj = V + (size_t)j * n;
-            if ((st = op_apply(op, vj, w, err)) != TK_OK)
+            if ((st = lanczos_step(op, n, Q, nq, V, j, alpha, beta, w, c, err)) != TK_OK)
                 goto done;
             total++;
-            alpha[j] = dot(n, vj, w);
-            for (int64_t i = 0; i < n; i++)
-                w[i] -= alpha[j] * vj[i] + (j ? beta[j] * vj[i - n] : 0);
-            orth(n, Q, nq, w, c);
-            orth(n, V, j + 1, w, c);
-            beta[j + 1] = sqrt(dot(n, w, w));
             int invariant = beta[j + 1] <= 1e-14 * (fabs(alpha[j]) + 1e-300);
             kk = j + 1;
             if (kk == next_check || j == kmax - 1 || invariant || kk == dim) {
+                double res = 0;
                 next_check = kk + (kk / 4 > 8 ? kk / 4 : 8);
-                /* Ritz pairs of the tridiagonal T_kk. */
-                gsl_matrix_view Tv = gsl_matrix_submatrix(T, 0, 0, (size_t)kk, (size_t)kk);
-                gsl_matrix_view Sv = gsl_matrix_submatrix(S, 0, 0, (size_t)kk, (size_t)kk);
-                gsl_vector_view ew = gsl_vector_subvector(ev, 0, (size_t)kk);
-                gsl_eigen_symmv_workspace *w2 = gsl_eigen_symmv_alloc((size_t)kk);
-                if (!w2) {
-                    st = tk_error_set(err, TK_ENOMEM, NULL, 0, "lanczos: out of memory");
+                st = ritz_pairs(T, S, ev, alpha, beta, kk, largest, &theta, &res, err);
+                if (st != TK_OK)
                     goto done;
-                }
-                gsl_matrix_set_zero(&Tv.matrix);
-                for (int i = 0; i < kk; i++) {
-                    gsl_matrix_set(&Tv.matrix, (size_t)i, (size_t)i, alpha[i]);
-                    if (i + 1 < kk) {
-                        gsl_matrix_set(&Tv.matrix, (size_t)i, (size_t)i + 1, beta[i + 1]);
-                        gsl_matrix_set(&Tv.matrix, (size_t)i + 1, (size_t)i, beta[i + 1]);
-                    }
-                }
-                int gs = gsl_eigen_symmv(&Tv.matrix, &ew.vector, &Sv.matrix, w2);
-                gsl_eigen_symmv_free(w2);
-                if (gs != GSL_SUCCESS) {
-                    st = tk_error_set(err, TK_EINTERNAL, NULL, 0, "lanczos: GSL failed");
-                    goto done;
-                }
-                gsl_eigen_symmv_sort(&ew.vector, &Sv.matrix,
-                                     largest ? GSL_EIGEN_SORT_VAL_DESC : GSL_EIGEN_SORT_VAL_ASC);
-                theta = gsl_vector_get(&ew.vector, 0);
-                double res = beta[j + 1] * fabs(gsl_matrix_get(&Sv.matrix, (size_t)kk - 1, 0));
                 double lim = tol * (scale > 0 ? scale : fabs(theta));
                 if (res <= lim || invariant || kk == dim)
                     converged = 1;
                 if (converged || j == kmax - 1) {
-                    /* x = V s (the Ritz vector). */
-#pragma omp parallel for schedule(static) if (n > 20000)
-                    for (int64_t r = 0; r < n; r++) {
-                        double s = 0;
-                        for (int i = 0; i < kk; i++)
-                            s += gsl_matrix_get(&Sv.matrix, (size_t)i, 0) * V[(size_t)i * n + r];
-                        x[r] = s;
-                    }
+                    ritz_vector(S, V, kk, n, x);
                     break;
                 }
             }
@@ -515,6 +568,60 @@ static void block_orth(int64_t n, double *Y, int k, tk_rng_t *rng)
  * (lambda2 + sigma) / (lambda_(p+2) + sigma).  Returns TK_EUNSUPPORTED when
  * it has not converged within 50 steps (the caller falls back to
  * shift-invert Lanczos). */
+/* Rayleigh-Ritz on the orthonormal block Y (p columns of n): LY = L Y,
+ * H = Y' L Y, and its eigenpairs (ev ascending, S's columns).  Returns
+ * GSL's status. */
+static int rayleigh_ritz(const tk_lap_t *l, const double *Y, double *LY, int p, gsl_matrix *H,
+                         gsl_vector *ev, gsl_matrix *S, gsl_eigen_symmv_workspace *ws)
+{
+    int64_t n = l->n;
+    int gs;
+
+    for (int j = 0; j < p; j++)
+        tk_lap_mul(l, Y + (size_t)j * n, LY + (size_t)j * n);
+    for (int a = 0; a < p; a++)
+        for (int b = a; b < p; b++) {
+            double h = dot(n, Y + (size_t)a * n, LY + (size_t)b * n);
+            gsl_matrix_set(H, (size_t)a, (size_t)b, h);
+            gsl_matrix_set(H, (size_t)b, (size_t)a, h);
+        }
+    gs = gsl_eigen_symmv(H, ev, S, ws);
+    if (gs != GSL_SUCCESS)
+        return gs;
+    return gsl_eigen_symmv_sort(ev, S, GSL_EIGEN_SORT_VAL_ASC);
+}
+
+/* The Ritz vectors X = Y S, and whether the pairs within eps of the
+ * smallest (*k of them, at most TK_SPEC_MAXMULT) have converged: the
+ * residual ||LY s - theta Y s|| of each at most lim. */
+static int ritz_vectors(const double *Y, const double *LY, int p, int64_t n, const gsl_vector *ev,
+                        const gsl_matrix *S, double eps, double lim, double *X, int *k)
+{
+    double theta0 = gsl_vector_get(ev, 0);
+    int conv = 1;
+
+    for (int j = 0; j < p; j++) {
+        double th = gsl_vector_get(ev, (size_t)j), r2 = 0;
+        double *x = X + (size_t)j * n;
+        for (int64_t r = 0; r < n; r++) {
+            double xv = 0, lv = 0;
+            for (int a = 0; a < p; a++) {
+                double s = gsl_matrix_get(S, (size_t)a, (size_t)j);
+                xv += s * Y[(size_t)a * n + r];
+                lv += s * LY[(size_t)a * n + r];
+            }
+            x[r] = xv;
+            r2 += (lv - th * xv) * (lv - th * xv);
+        }
+        if (th - theta0 <= eps && *k < TK_SPEC_MAXMULT) {
+            (*k)++;
+            if (sqrt(r2) > lim)
+                conv = 0;
+        }
+    }
+    return conv;
+}
+
 static tk_status_t solve_subspace(const tk_lap_t *l, tk_chol_t *chol, const tk_spectral_opts_t *o,
                                   double tol, double *lambda2, double *vecs, int *mult, int *iters,
                                   tk_error_t *err)
@@ -550,41 +657,12 @@ static tk_status_t solve_subspace(const tk_lap_t *l, tk_chol_t *chol, const tk_s
         }
         (*iters)++;
         block_orth(n, Y, p, rng);
-        for (int j = 0; j < p; j++)
-            tk_lap_mul(l, Y + (size_t)j * n, LY + (size_t)j * n);
-        for (int a = 0; a < p; a++)
-            for (int b = a; b < p; b++) {
-                double h = dot(n, Y + (size_t)a * n, LY + (size_t)b * n);
-                gsl_matrix_set(H, (size_t)a, (size_t)b, h);
-                gsl_matrix_set(H, (size_t)b, (size_t)a, h);
-            }
-        if (gsl_eigen_symmv(H, ev, S, ws) != GSL_SUCCESS ||
-            gsl_eigen_symmv_sort(ev, S, GSL_EIGEN_SORT_VAL_ASC) != GSL_SUCCESS) {
+        if (rayleigh_ritz(l, Y, LY, p, H, ev, S, ws) != GSL_SUCCESS) {
             st = tk_error_set(err, TK_EINTERNAL, NULL, 0, "solver=cholmod: GSL failed");
             goto done;
         }
-        /* X = Y S (Ritz vectors); residual of Ritz pair j: ||LY s - theta Y s||. */
         double theta0 = gsl_vector_get(ev, 0);
-        int conv = 1, k = 0;
-        for (int j = 0; j < p; j++) {
-            double th = gsl_vector_get(ev, (size_t)j), r2 = 0;
-            double *x = X + (size_t)j * n;
-            for (int64_t r = 0; r < n; r++) {
-                double xv = 0, lv = 0;
-                for (int a = 0; a < p; a++) {
-                    double s = gsl_matrix_get(S, (size_t)a, (size_t)j);
-                    xv += s * Y[(size_t)a * n + r];
-                    lv += s * LY[(size_t)a * n + r];
-                }
-                x[r] = xv;
-                r2 += (lv - th * xv) * (lv - th * xv);
-            }
-            if (th - theta0 <= eps && k < TK_SPEC_MAXMULT) {
-                k++;
-                if (sqrt(r2) > tol * scale)
-                    conv = 0;
-            }
-        }
+        int k = 0, conv = ritz_vectors(Y, LY, p, n, ev, S, eps, tol * scale, X, &k);
         if (conv) {
             *lambda2 = theta0;
             *mult = k;

@@ -1,6 +1,6 @@
 /*
  * spectral_internal.h - shared by spectral.c, bisect.c and cholmod_glue.c
- * (not installed).
+ * (not installed).  The Cholesky factors of shift-invert: chol_internal.h.
  */
 #ifndef TK_SPECTRAL_INTERNAL_H
 #define TK_SPECTRAL_INTERNAL_H
@@ -39,18 +39,5 @@ int64_t tk_lap_components(const tk_lap_t *l, int32_t *order);
 tk_status_t tk_spec_fiedler(const tk_lap_t *l, const tk_spectral_opts_t *o, double *lambda2,
                             double *vecs, int *mult, int *nvec, tk_eig_solver_t *used, int *iters,
                             double *factor_nnz, double *factor_flops, tk_error_t *err);
-
-/* CHOLMOD glue (cholmod_glue.c): a factor of L + sigma I. */
-typedef struct tk_chol tk_chol_t;
-/* Analyse: *lnz and *flops get CHOLMOD's estimates of the factor's
- * nonzeros and the factorisation's flop count. */
-tk_status_t tk_chol_analyze(const tk_lap_t *l, double sigma, tk_chol_t **out, double *lnz,
-                            double *flops, tk_error_t *err);
-tk_status_t tk_chol_factor(tk_chol_t *c, tk_error_t *err);
-/* x = (L + sigma I)^-1 b. */
-tk_status_t tk_chol_solve(tk_chol_t *c, const double *b, double *x, tk_error_t *err);
-/* X = (L + sigma I)^-1 B for k columns (n each, column-major). */
-tk_status_t tk_chol_solve_block(tk_chol_t *c, const double *B, double *X, int k, tk_error_t *err);
-void tk_chol_free(tk_chol_t *c);
 
 #endif

@@ -270,8 +270,10 @@ static tk_status_t gen_shift(tkp_mk_t *m, tk_error_t *err)
     return st;
 }
 
-/* random-shift [level=server|switch] (seed 003, LFTI): i -> (i + a) mod k
- * with a drawn uniformly from 1..k-1. */
+/* random-shift [level=server|switch] (LFTI's random shift, as in Faizian,
+ * Mollah, Yuan, Pakin and Lang, "Random Regular Graph and Generalized De
+ * Bruijn Graph with k-shortest Path Routing"): i -> (i + a) mod k with a
+ * drawn uniformly from 1..k-1. */
 static tk_status_t gen_random_shift(tkp_mk_t *m, tk_error_t *err)
 {
     tk_level_t level;

@@ -156,38 +156,18 @@ static void sphere(const tk_graph_t *g, tk_id_t u, int64_t lambda, int32_t *stam
     *last = tail;
 }
 
-/* perm-distance lambda=L: a perfect matching of u -> v with D(u,v) = L. */
-tk_status_t tkp_gen_perm_distance(tkp_mk_t *m, tk_error_t *err)
+/* Every switch's candidates: lists[u] (allocated here, cnt[u + 1] entries)
+ * holds the switches at distance exactly lambda from u, shuffled with the
+ * stream (seed, u) so that the matching depends on the seed and never on
+ * the thread count.  One depth-limited search per switch, in parallel.
+ * Returns 0 or -1 (out of memory). */
+static int sphere_lists(const tk_graph_t *g, int64_t lambda, uint64_t seed, int threads,
+                        int64_t *cnt, tk_id_t **lists)
 {
-    const tk_graph_t *g = m->g;
     tk_id_t n = g->n;
-    int64_t lambda;
-    tk_level_t level;
-    int64_t *cnt = NULL, *off = NULL, *map = NULL;
-    tk_id_t *adj = NULL, **lists = NULL;
-    hk_t h;
-    tk_status_t st;
     int fail = 0;
 
-    memset(&h, 0, sizeof h);
-    m->randomized = 1;
-    st = tk_kv_int(m->kv, "lambda", 1, INT32_MAX - 1, 0, 0, &lambda, err);
-    if (st)
-        return st;
-    tkp_spec_add(m, "lambda=%" PRId64, lambda);
-    st = tkp_level(m, TK_LEVEL_SERVER, &level, err);
-    if (st)
-        return st;
-    cnt = tk_calloc_array((size_t)n + 1, sizeof *cnt);
-    lists = tk_calloc_array((size_t)n, sizeof *lists);
-    if (!cnt || !lists) {
-        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-        goto done;
-    }
-    /* One depth-limited search per switch: the switches at distance
-     * exactly lambda, shuffled with the stream (seed, u) so that the
-     * matching depends on the seed and never on the thread count. */
-#pragma omp parallel num_threads(tkp_threads(m->threads)) reduction(| : fail) if (n > 64)
+#pragma omp parallel num_threads(tkp_threads(threads)) reduction(| : fail) if (n > 64)
     {
         int32_t *stamp = tk_calloc_array((size_t)n, sizeof *stamp);
         tk_id_t *queue = tk_malloc_array((size_t)n, sizeof *queue);
@@ -199,7 +179,7 @@ tk_status_t tkp_gen_perm_distance(tkp_mk_t *m, tk_error_t *err)
                 continue;
             tk_rng_t *r = NULL;
             int64_t first, last;
-            if (tk_rng_new(&r, m->seed, (uint64_t)u, NULL)) {
+            if (tk_rng_new(&r, seed, (uint64_t)u, NULL)) {
                 fail = 1;
                 continue;
             }
@@ -224,7 +204,104 @@ tk_status_t tkp_gen_perm_distance(tkp_mk_t *m, tk_error_t *err)
         free(stamp);
         free(queue);
     }
-    if (fail) {
+    return fail ? -1 : 0;
+}
+
+/* Hopcroft-Karp's graph u -> lists[u] as CSR in adj (off: prefix sums;
+ * each list is freed once copied), with nobody matched. */
+static void hk_load(hk_t *h, tk_id_t n, const int64_t *off, tk_id_t *adj, tk_id_t **lists)
+{
+    for (tk_id_t u = 0; u < n; u++) {
+        memcpy(adj + off[u], lists[u], (size_t)(off[u + 1] - off[u]) * sizeof *adj);
+        free(lists[u]);
+        lists[u] = NULL;
+    }
+    h->n = n;
+    h->off = off;
+    h->adj = adj;
+    for (tk_id_t u = 0; u < n; u++)
+        h->mate_l[u] = h->mate_r[u] = -1;
+}
+
+/* Greedy start: the left side in a random order of stream (seed, n + 1),
+ * each matched to its first free candidate.  order: n of work. */
+static tk_status_t hk_greedy(hk_t *h, uint64_t seed, int64_t *order, tk_error_t *err)
+{
+    tk_status_t st = tkp_random_perm(seed, (uint64_t)h->n + 1, h->n, 0, order, err);
+
+    if (st)
+        return st;
+    for (tk_id_t i = 0; i < h->n; i++) {
+        tk_id_t u = (tk_id_t)order[i];
+        for (int64_t a = h->off[u]; a < h->off[u + 1]; a++)
+            if (h->mate_r[h->adj[a]] < 0) {
+                h->mate_l[u] = h->adj[a];
+                h->mate_r[h->adj[a]] = u;
+                break;
+            }
+    }
+    return TK_OK;
+}
+
+/* TK_EUNSUPPORTED: no perfect matching at distance lambda (the largest
+ * covers size switches), with the reason: only now the radius is computed
+ * (bit-parallel all-pairs). */
+static tk_status_t no_perm_error(const tkp_mk_t *m, int64_t lambda, int64_t size, tk_error_t *err)
+{
+    char why[160] = "";
+    tk_dist_opts_t dopts;
+    tk_dist_summary_t ds;
+    tk_status_t st;
+
+    memset(&dopts, 0, sizeof dopts);
+    dopts.threads = m->threads;
+    st = tk_dist_summary(m->g, &dopts, &ds, err);
+    if (st)
+        return st;
+    int32_t radius = ds.radius;
+    tk_dist_summary_destroy(&ds);
+    if (radius == TK_INF)
+        snprintf(why, sizeof why, " (the topology is not connected)");
+    else if (lambda > radius)
+        snprintf(why, sizeof why,
+                 ": lambda exceeds the radius %" PRId32
+                 " (some switch has no switch at that distance)",
+                 radius);
+    else
+        snprintf(why, sizeof why,
+                 " (radius %" PRId32 "; the largest matching at distance "
+                 "%" PRId64 " covers %" PRId64 " of %" PRId64 " switches)",
+                 radius, lambda, size, (int64_t)m->g->n);
+    return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
+                        "lambda=%" PRId64 ": no permutation of the switches at distance %" PRId64
+                        " exists%s",
+                        lambda, lambda, why);
+}
+
+/* perm-distance lambda=L: a perfect matching of u -> v with D(u,v) = L. */
+tk_status_t tkp_gen_perm_distance(tkp_mk_t *m, tk_error_t *err)
+{
+    const tk_graph_t *g = m->g;
+    tk_id_t n = g->n;
+    int64_t lambda, size;
+    tk_level_t level;
+    int64_t *cnt = NULL, *off = NULL, *map = NULL;
+    tk_id_t *adj = NULL, **lists = NULL;
+    hk_t h;
+    tk_status_t st;
+
+    memset(&h, 0, sizeof h);
+    m->randomized = 1;
+    st = tk_kv_int(m->kv, "lambda", 1, INT32_MAX - 1, 0, 0, &lambda, err);
+    if (st)
+        return st;
+    tkp_spec_add(m, "lambda=%" PRId64, lambda);
+    st = tkp_level(m, TK_LEVEL_SERVER, &level, err);
+    if (st)
+        return st;
+    cnt = tk_calloc_array((size_t)n + 1, sizeof *cnt);
+    lists = tk_calloc_array((size_t)n, sizeof *lists);
+    if (!cnt || !lists || sphere_lists(g, lambda, m->seed, m->threads, cnt, lists) != 0) {
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         goto done;
     }
@@ -244,61 +321,12 @@ tk_status_t tkp_gen_perm_distance(tkp_mk_t *m, tk_error_t *err)
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         goto done;
     }
-    for (tk_id_t u = 0; u < n; u++) {
-        memcpy(adj + off[u], lists[u], (size_t)(off[u + 1] - off[u]) * sizeof *adj);
-        free(lists[u]);
-        lists[u] = NULL;
-    }
-    h.n = n;
-    h.off = off;
-    h.adj = adj;
-    for (tk_id_t u = 0; u < n; u++)
-        h.mate_l[u] = h.mate_r[u] = -1;
-    /* Greedy start in a seeded random order of the left side. */
-    {
-        int64_t *order = map; /* reused as scratch */
-        st = tkp_random_perm(m->seed, (uint64_t)n + 1, n, 0, order, err);
-        if (st)
-            goto done;
-        for (tk_id_t i = 0; i < n; i++) {
-            tk_id_t u = (tk_id_t)order[i];
-            for (int64_t a = off[u]; a < off[u + 1]; a++)
-                if (h.mate_r[adj[a]] < 0) {
-                    h.mate_l[u] = adj[a];
-                    h.mate_r[adj[a]] = u;
-                    break;
-                }
-        }
-    }
-    int64_t size = hk_run(&h);
+    hk_load(&h, n, off, adj, lists);
+    if ((st = hk_greedy(&h, m->seed, map, err)) != TK_OK) /* map: scratch */
+        goto done;
+    size = hk_run(&h);
     if (size < n) {
-        /* Only now the radius, for the message (bit-parallel all-pairs). */
-        char why[160] = "";
-        tk_dist_opts_t dopts;
-        tk_dist_summary_t ds;
-        memset(&dopts, 0, sizeof dopts);
-        dopts.threads = m->threads;
-        st = tk_dist_summary(g, &dopts, &ds, err);
-        if (st)
-            goto done;
-        int32_t radius = ds.radius;
-        tk_dist_summary_destroy(&ds);
-        if (radius == TK_INF)
-            snprintf(why, sizeof why, " (the topology is not connected)");
-        else if (lambda > radius)
-            snprintf(why, sizeof why,
-                     ": lambda exceeds the radius %" PRId32
-                     " (some switch has no switch at that distance)",
-                     radius);
-        else
-            snprintf(why, sizeof why,
-                     " (radius %" PRId32 "; the largest matching at distance "
-                     "%" PRId64 " covers %" PRId64 " of %" PRId64 " switches)",
-                     radius, lambda, size, (int64_t)n);
-        st = tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
-                          "lambda=%" PRId64 ": no permutation of the switches at distance %" PRId64
-                          " exists%s",
-                          lambda, lambda, why);
+        st = no_perm_error(m, lambda, size, err);
         goto done;
     }
     for (tk_id_t u = 0; u < n; u++)
@@ -329,57 +357,53 @@ done:
 
 #define LM_MAX_N 4096
 
-tk_status_t tkp_gen_longest_matching(tkp_mk_t *m, tk_error_t *err)
+/* The n x n distance matrix (*D, allocated here), one BFS per switch in
+ * parallel; TK_EDISCONNECTED when some distance is infinite. */
+static tk_status_t all_distances(const tk_graph_t *g, int threads, int32_t **D, tk_error_t *err)
 {
-    const tk_graph_t *g = m->g;
     tk_id_t n = g->n;
-    tk_level_t level;
-    int32_t *D = NULL;
-    int64_t *u = NULL, *v = NULL, *minv = NULL, *map = NULL;
-    int *p = NULL, *way = NULL;
-    char *used = NULL;
-    tk_status_t st = tkp_level(m, TK_LEVEL_SERVER, &level, err);
+    int32_t *d = tk_malloc_array((size_t)n * (size_t)n, sizeof *d);
     int fail = 0;
 
-    if (st)
-        return st;
-    if (n > LM_MAX_N)
-        return tk_error_set(err, TK_ELIMIT, NULL, 0,
-                            "longest-matching: n=%" PRId64 " switches is over the limit of %d "
-                            "of the exact O(n^3) assignment",
-                            (int64_t)n, LM_MAX_N);
-    D = tk_malloc_array((size_t)n * (size_t)n, sizeof *D);
-    if (!D)
+    *D = NULL;
+    if (!d)
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-#pragma omp parallel num_threads(tkp_threads(m->threads)) reduction(| : fail) if (n > 64)
+#pragma omp parallel num_threads(tkp_threads(threads)) reduction(| : fail) if (n > 64)
     {
 #pragma omp for schedule(dynamic, 8)
         for (tk_id_t s = 0; s < n; s++)
-            if (tk_bfs(g, s, D + (size_t)s * n, NULL) != TK_OK)
+            if (tk_bfs(g, s, d + (size_t)s * n, NULL) != TK_OK)
                 fail = 1;
     }
     if (fail) {
-        free(D);
+        free(d);
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
     }
     for (size_t k = 0; k < (size_t)n * n; k++)
-        if (D[k] == TK_INF) {
-            free(D);
+        if (d[k] == TK_INF) {
+            free(d);
             return tk_error_set(err, TK_EDISCONNECTED, NULL, 0,
                                 "longest-matching: the topology is not connected");
         }
-    /* Hungarian algorithm (potentials, 1-based), minimising -D. */
-    u = tk_calloc_array((size_t)n + 1, sizeof *u);
-    v = tk_calloc_array((size_t)n + 1, sizeof *v);
-    minv = tk_malloc_array((size_t)n + 1, sizeof *minv);
-    p = tk_calloc_array((size_t)n + 1, sizeof *p);
-    way = tk_calloc_array((size_t)n + 1, sizeof *way);
-    used = tk_malloc_array((size_t)n + 1, 1);
-    map = tk_malloc_array((size_t)n, sizeof *map);
-    if (!u || !v || !minv || !p || !way || !used || !map) {
-        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    *D = d;
+    return TK_OK;
+}
+
+/* The assignment of largest total distance: the Hungarian algorithm with
+ * potentials (1-based), minimising -D.  map[s] = the switch s sends to;
+ * *total its distance sum.  Returns 0 or -1 (out of memory).  O(n^3). */
+static int max_assignment(const int32_t *D, tk_id_t n, int64_t *map, int64_t *total)
+{
+    int64_t *u = tk_calloc_array((size_t)n + 1, sizeof *u);
+    int64_t *v = tk_calloc_array((size_t)n + 1, sizeof *v);
+    int64_t *minv = tk_malloc_array((size_t)n + 1, sizeof *minv);
+    int *p = tk_calloc_array((size_t)n + 1, sizeof *p);
+    int *way = tk_calloc_array((size_t)n + 1, sizeof *way);
+    char *used = tk_malloc_array((size_t)n + 1, 1);
+    int res = -1;
+
+    if (!u || !v || !minv || !p || !way || !used)
         goto done;
-    }
     for (int i = 1; i <= n; i++) {
         p[0] = i;
         int j0 = 0;
@@ -421,10 +445,46 @@ tk_status_t tkp_gen_longest_matching(tkp_mk_t *m, tk_error_t *err)
             j0 = j1;
         } while (j0);
     }
-    int64_t total = 0;
+    *total = 0;
     for (int j = 1; j <= n; j++) {
         map[p[j] - 1] = j - 1;
-        total += D[(size_t)(p[j] - 1) * n + (j - 1)];
+        *total += D[(size_t)(p[j] - 1) * n + (j - 1)];
+    }
+    res = 0;
+done:
+    free(u);
+    free(v);
+    free(minv);
+    free(p);
+    free(way);
+    free(used);
+    return res;
+}
+
+/* longest-matching: the permutation of the switches of largest total
+ * distance (exact, n <= LM_MAX_N). */
+tk_status_t tkp_gen_longest_matching(tkp_mk_t *m, tk_error_t *err)
+{
+    const tk_graph_t *g = m->g;
+    tk_id_t n = g->n;
+    tk_level_t level;
+    int32_t *D = NULL;
+    int64_t *map = NULL, total;
+    tk_status_t st = tkp_level(m, TK_LEVEL_SERVER, &level, err);
+
+    if (st)
+        return st;
+    if (n > LM_MAX_N)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                            "longest-matching: n=%" PRId64 " switches is over the limit of %d "
+                            "of the exact O(n^3) assignment",
+                            (int64_t)n, LM_MAX_N);
+    if ((st = all_distances(g, m->threads, &D, err)) != TK_OK)
+        return st;
+    map = tk_malloc_array((size_t)n, sizeof *map);
+    if (!map || max_assignment(D, n, map, &total) != 0) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        goto done;
     }
     tkp_spec_add(m, "total=%" PRId64, total);
     st = tkp_begin(m, level, err);
@@ -432,12 +492,6 @@ tk_status_t tkp_gen_longest_matching(tkp_mk_t *m, tk_error_t *err)
         st = tkp_add_switch_map(m, level, map, err);
 done:
     free(D);
-    free(u);
-    free(v);
-    free(minv);
-    free(p);
-    free(way);
-    free(used);
     free(map);
     return st;
 }

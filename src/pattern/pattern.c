@@ -173,189 +173,186 @@ static char *next_tok(char **s)
     return t;
 }
 
+/* The first line: "topokit-pattern 1" (blanks normalised). */
+static tk_status_t read_magic(rd_t *r, tk_error_t *err)
+{
+    char *s, *a, *b, *c;
+    tk_status_t st = rd_next(r, &s, err);
+
+    if (st == TK_EOF)
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line ? r->line : 1, "no pattern in input");
+    if (st != TK_OK)
+        return st;
+    a = next_tok(&s);
+    b = next_tok(&s);
+    c = next_tok(&s);
+    if (!a || strcmp(a, "topokit-pattern") != 0 || c)
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                            "not a pattern file (expected '" PATTERN_MAGIC "')");
+    if (!b || strcmp(b, "1") != 0)
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                            "unsupported pattern format version '%s' (expected 1)", b ? b : "");
+    return TK_OK;
+}
+
+/* The header's values (-1 / NULL: not given yet). */
+typedef struct header {
+    char *spec, *topo;
+    int level;
+    int64_t endpoints, demands;
+} header_t;
+
+/* One header line s into h ("spec", "topology", "level", "endpoints" or
+ * "demands"; each once). */
+static tk_status_t header_line(const rd_t *r, char *s, header_t *h, tk_error_t *err)
+{
+    char *rest = s;
+    char *key = next_tok(&rest);
+
+    while (isspace((unsigned char)*rest))
+        rest++;
+    if (strcmp(key, "spec") == 0 || strcmp(key, "topology") == 0) {
+        char **slot = key[0] == 's' ? &h->spec : &h->topo;
+        if (*slot)
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line, "duplicate '%s' line", key);
+        *slot = dup_str(rest);
+        if (!*slot)
+            return tk_error_set(err, TK_ENOMEM, r->name, r->line, "out of memory");
+    } else if (strcmp(key, "level") == 0) {
+        char *v = next_tok(&rest);
+        if (h->level >= 0)
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line, "duplicate 'level' line");
+        if (!v || next_tok(&rest) || (strcmp(v, "switch") && strcmp(v, "server")))
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                                "level must be 'switch' or 'server'");
+        h->level = strcmp(v, "switch") == 0 ? TK_LEVEL_SWITCH : TK_LEVEL_SERVER;
+    } else if (strcmp(key, "endpoints") == 0 || strcmp(key, "demands") == 0) {
+        int64_t *slot = key[0] == 'e' ? &h->endpoints : &h->demands;
+        char *v = next_tok(&rest);
+        int64_t x;
+        if (*slot >= 0)
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line, "duplicate '%s' line", key);
+        if (!v || next_tok(&rest) || parse_i64(v, &x) != 0)
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                                "'%s' needs one non-negative integer", key);
+        if (key[0] == 'e' && (x < 1 || x > ((int64_t)1 << 50)))
+            return tk_error_set(err, TK_ERANGE, r->name, r->line,
+                                "endpoints %" PRId64 " out of range 1..2^50", x);
+        *slot = x;
+    } else {
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                            "unknown header line '%s' (expected spec, topology, level, "
+                            "endpoints or demands)",
+                            key);
+    }
+    return TK_OK;
+}
+
+/* Header lines up to and including "demands M"; level and endpoints must
+ * come before it. */
+static tk_status_t read_header(rd_t *r, header_t *h, tk_error_t *err)
+{
+    char *s;
+    tk_status_t st;
+
+    while (h->demands < 0) {
+        st = rd_next(r, &s, err);
+        if (st == TK_EOF)
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line + 1,
+                                "truncated header: no 'demands' line");
+        if (st != TK_OK)
+            return st;
+        if ((st = header_line(r, s, h, err)) != TK_OK)
+            return st;
+    }
+    if (h->level < 0)
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line, "no 'level' line before 'demands'");
+    if (h->endpoints < 0)
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                            "no 'endpoints' line before 'demands'");
+    return TK_OK;
+}
+
+/* One demand line s, "src dst [weight]", added to p. */
+static tk_status_t demand_line(const rd_t *r, char *s, tk_pattern_t *p, tk_error_t *err)
+{
+    char *rest = s;
+    char *a = next_tok(&rest), *b = next_tok(&rest), *c = next_tok(&rest);
+    int64_t src, dst, endpoints = p->endpoints;
+    double w = 1.0;
+    tk_status_t st;
+
+    if (!b || next_tok(&rest))
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                            "demand line must be 'src dst [weight]'");
+    if (parse_i64(a, &src) || parse_i64(b, &dst))
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line, "bad endpoint id '%s'",
+                            parse_i64(a, &src) ? a : b);
+    if (src >= endpoints || dst >= endpoints)
+        return tk_error_set(err, TK_ERANGE, r->name, r->line,
+                            "endpoint %" PRId64 " out of range 0..%" PRId64,
+                            src >= endpoints ? src : dst, endpoints - 1);
+    if (c) {
+        char *end;
+        errno = 0;
+        w = strtod(c, &end);
+        if (errno == ERANGE || *end || end == c || !isfinite(w) || w <= 0)
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                                "bad weight '%s' (must be a finite number > 0)", c);
+    }
+    st = tk_pattern_add(p, src, dst, w, err);
+    if (st != TK_OK && err) {
+        err->line = r->line;
+        snprintf(err->where, sizeof err->where, "%s", r->name);
+    }
+    return st;
+}
+
 tk_status_t tk_pattern_read(FILE *fp, const char *name, tk_pattern_t **out, tk_error_t *err)
 {
     rd_t r = {fp, name ? name : "<stdin>", 0, NULL, 0};
-    char *s, *spec = NULL, *topo = NULL;
-    int level = -1;
-    int64_t endpoints = -1, demands = -1;
-    long level_line = 0, ep_line = 0;
+    header_t h = {NULL, NULL, -1, -1, -1};
     tk_pattern_t *p = NULL;
+    char *s;
     tk_status_t st;
 
-    st = rd_next(&r, &s, err);
-    if (st == TK_EOF) {
-        st = tk_error_set(err, TK_EFORMAT, r.name, r.line ? r.line : 1, "no pattern in input");
+    if ((st = read_magic(&r, err)) != TK_OK || (st = read_header(&r, &h, err)) != TK_OK)
         goto fail;
-    }
-    if (st != TK_OK)
-        goto fail;
-    {
-        /* The magic line with single spaces normalised. */
-        char *a = next_tok(&s), *b = next_tok(&s), *c = next_tok(&s);
-        if (!a || strcmp(a, "topokit-pattern") != 0 || c) {
-            st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
-                              "not a pattern file (expected '" PATTERN_MAGIC "')");
-            goto fail;
-        }
-        if (!b || strcmp(b, "1") != 0) {
-            st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
-                              "unsupported pattern format version '%s' (expected 1)", b ? b : "");
-            goto fail;
-        }
-    }
-    /* Header lines until "demands M". */
-    for (;;) {
-        st = rd_next(&r, &s, err);
-        if (st == TK_EOF) {
-            st = tk_error_set(err, TK_EFORMAT, r.name, r.line + 1,
-                              "truncated header: no 'demands' line");
-            goto fail;
-        }
-        if (st != TK_OK)
-            goto fail;
-        char *rest = s;
-        char *key = next_tok(&rest);
-        while (isspace((unsigned char)*rest))
-            rest++;
-        if (strcmp(key, "spec") == 0 || strcmp(key, "topology") == 0) {
-            char **slot = key[0] == 's' ? &spec : &topo;
-            if (*slot) {
-                st = tk_error_set(err, TK_EFORMAT, r.name, r.line, "duplicate '%s' line", key);
-                goto fail;
-            }
-            *slot = dup_str(rest);
-            if (!*slot) {
-                st = tk_error_set(err, TK_ENOMEM, r.name, r.line, "out of memory");
-                goto fail;
-            }
-        } else if (strcmp(key, "level") == 0) {
-            char *v = next_tok(&rest);
-            if (level >= 0) {
-                st = tk_error_set(err, TK_EFORMAT, r.name, r.line, "duplicate 'level' line");
-                goto fail;
-            }
-            if (!v || next_tok(&rest) || (strcmp(v, "switch") && strcmp(v, "server"))) {
-                st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
-                                  "level must be 'switch' or 'server'");
-                goto fail;
-            }
-            level = strcmp(v, "switch") == 0 ? TK_LEVEL_SWITCH : TK_LEVEL_SERVER;
-            level_line = r.line;
-        } else if (strcmp(key, "endpoints") == 0 || strcmp(key, "demands") == 0) {
-            int64_t *slot = key[0] == 'e' ? &endpoints : &demands;
-            char *v = next_tok(&rest);
-            int64_t x;
-            if (*slot >= 0) {
-                st = tk_error_set(err, TK_EFORMAT, r.name, r.line, "duplicate '%s' line", key);
-                goto fail;
-            }
-            if (!v || next_tok(&rest) || parse_i64(v, &x) != 0) {
-                st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
-                                  "'%s' needs one non-negative integer", key);
-                goto fail;
-            }
-            if (key[0] == 'e' && (x < 1 || x > ((int64_t)1 << 50))) {
-                st = tk_error_set(err, TK_ERANGE, r.name, r.line,
-                                  "endpoints %" PRId64 " out of range 1..2^50", x);
-                goto fail;
-            }
-            *slot = x;
-            if (key[0] == 'e')
-                ep_line = r.line;
-            else
-                break;
-        } else {
-            st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
-                              "unknown header line '%s' (expected spec, topology, level, "
-                              "endpoints or demands)",
-                              key);
-            goto fail;
-        }
-    }
-    if (level < 0) {
-        st = tk_error_set(err, TK_EFORMAT, r.name, r.line, "no 'level' line before 'demands'");
-        goto fail;
-    }
-    if (endpoints < 0) {
-        st = tk_error_set(err, TK_EFORMAT, r.name, r.line, "no 'endpoints' line before 'demands'");
-        goto fail;
-    }
-    (void)level_line;
-    (void)ep_line;
-    st = tk_pattern_new(&p, (tk_level_t)level, endpoints, spec, topo, err);
+    st = tk_pattern_new(&p, (tk_level_t)h.level, h.endpoints, h.spec, h.topo, err);
     if (st != TK_OK)
         goto fail;
     /* Reserve what the header declares, within reason (a lying header must
      * not make us allocate): the array grows as lines really arrive. */
-    st = tk_pattern_reserve(p, demands < (1 << 20) ? demands : (1 << 20), err);
+    st = tk_pattern_reserve(p, h.demands < (1 << 20) ? h.demands : (1 << 20), err);
     if (st != TK_OK)
         goto fail;
-    for (int64_t i = 0; i < demands; i++) {
+    for (int64_t i = 0; i < h.demands; i++) {
         st = rd_next(&r, &s, err);
         if (st == TK_EOF) {
             st = tk_error_set(err, TK_EFORMAT, r.name, r.line + 1,
-                              "truncated: %" PRId64 " of %" PRId64 " demands", i, demands);
+                              "truncated: %" PRId64 " of %" PRId64 " demands", i, h.demands);
             goto fail;
         }
-        if (st != TK_OK)
+        if (st != TK_OK || (st = demand_line(&r, s, p, err)) != TK_OK)
             goto fail;
-        char *rest = s;
-        char *a = next_tok(&rest), *b = next_tok(&rest), *c = next_tok(&rest);
-        int64_t src, dst;
-        double w = 1.0;
-        if (!b || next_tok(&rest)) {
-            st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
-                              "demand line must be 'src dst [weight]'");
-            goto fail;
-        }
-        if (parse_i64(a, &src) || parse_i64(b, &dst)) {
-            st = tk_error_set(err, TK_EFORMAT, r.name, r.line, "bad endpoint id '%s'",
-                              parse_i64(a, &src) ? a : b);
-            goto fail;
-        }
-        if (src >= endpoints || dst >= endpoints) {
-            st = tk_error_set(err, TK_ERANGE, r.name, r.line,
-                              "endpoint %" PRId64 " out of range 0..%" PRId64,
-                              src >= endpoints ? src : dst, endpoints - 1);
-            goto fail;
-        }
-        if (c) {
-            char *end;
-            errno = 0;
-            w = strtod(c, &end);
-            if (errno == ERANGE || *end || end == c || !isfinite(w) || w <= 0) {
-                st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
-                                  "bad weight '%s' (must be a finite number > 0)", c);
-                goto fail;
-            }
-        }
-        st = tk_pattern_add(p, src, dst, w, err);
-        if (st != TK_OK) {
-            if (err) {
-                err->line = r.line;
-                snprintf(err->where, sizeof err->where, "%s", r.name);
-            }
-            goto fail;
-        }
     }
     st = rd_next(&r, &s, err);
     if (st == TK_OK) {
         st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
-                          "more demand lines than the %" PRId64 " declared", demands);
+                          "more demand lines than the %" PRId64 " declared", h.demands);
         goto fail;
     }
     if (st != TK_EOF)
         goto fail;
     free(r.buf);
-    free(spec);
-    free(topo);
+    free(h.spec);
+    free(h.topo);
     *out = p;
     return TK_OK;
 fail:
     free(r.buf);
-    free(spec);
-    free(topo);
+    free(h.spec);
+    free(h.topo);
     tk_pattern_free(p);
     return st;
 }
@@ -554,11 +551,81 @@ static int cmp_dw(const void *a, const void *b)
     return (x->dst > y->dst) - (x->dst < y->dst);
 }
 
+/* The switch of endpoint e (first: the server prefix sums at server
+ * level). */
+static tk_id_t switch_of(const tk_pattern_t *p, const int64_t *first, tk_id_t n, int64_t e)
+{
+    return p->level == TK_LEVEL_SWITCH ? (tk_id_t)e : server_switch(first, n, e);
+}
+
+/* d's inject / eject: the largest send / receive total (snd, rcv) of an
+ * endpoint at each switch. */
+static void endpoint_limits(const tk_pattern_t *p, const int64_t *first, tk_id_t n,
+                            const double *snd, const double *rcv, tk_swdemand_t *d)
+{
+    for (int64_t e = 0; e < p->endpoints; e++) {
+        tk_id_t u = switch_of(p, first, n, e);
+        if (snd[e] > d->inject[u])
+            d->inject[u] = snd[e];
+        if (rcv[e] > d->eject[u])
+            d->eject[u] = rcv[e];
+    }
+}
+
+/* The demands as (destination switch, link-capacity units) in buf,
+ * bucketed by source switch (counting sort): afterwards cnt[s] (n + 1
+ * entries, zero on entry) is the end of row s. */
+static void bucket_by_source(const tk_pattern_t *p, const tk_graph_t *g, const int64_t *first,
+                             int64_t *cnt, dw_t *buf)
+{
+    tk_id_t n = g->n;
+
+    for (int64_t i = 0; i < p->len; i++)
+        cnt[switch_of(p, first, n, p->d[i].src) + 1]++;
+    for (tk_id_t u = 0; u < n; u++)
+        cnt[u + 1] += cnt[u];
+    for (int64_t i = 0; i < p->len; i++) {
+        const tk_demand_t *x = &p->d[i];
+        tk_id_t s = switch_of(p, first, n, x->src), t = switch_of(p, first, n, x->dst);
+        double w = p->level == TK_LEVEL_SWITCH ? x->w * sw_speed(g, s) : x->w;
+        buf[cnt[s]].dst = t;
+        buf[cnt[s]].w = w;
+        cnt[s]++;
+    }
+}
+
+/* Sort each row of buf (ends cnt[s]) by destination and merge it in place
+ * into d->off (one entry per pair), same-switch demand into d->local.
+ * Returns the merged length. */
+static int64_t merge_rows(tk_id_t n, const int64_t *cnt, dw_t *buf, tk_swdemand_t *d)
+{
+    int64_t len = 0, start = 0;
+
+    for (tk_id_t s = 0; s < n; s++) {
+        int64_t end = cnt[s];
+        qsort(buf + start, (size_t)(end - start), sizeof *buf, cmp_dw);
+        d->off[s] = len;
+        for (int64_t i = start; i < end; i++) {
+            if (buf[i].dst == s) {
+                d->local += buf[i].w;
+                continue;
+            }
+            if (len > d->off[s] && buf[len - 1].dst == buf[i].dst)
+                buf[len - 1].w += buf[i].w;
+            else
+                buf[len++] = buf[i];
+        }
+        start = end;
+    }
+    d->off[n] = len;
+    return len;
+}
+
 tk_status_t tk_pattern_to_switch(const tk_pattern_t *p, const tk_graph_t *g, tk_swdemand_t *out,
                                  tk_error_t *err)
 {
     tk_swdemand_t d;
-    int64_t *first = NULL, *cnt = NULL;
+    int64_t *first = NULL, *cnt = NULL, len;
     double *snd = NULL, *rcv = NULL;
     dw_t *buf = NULL;
     tk_status_t st;
@@ -576,83 +643,40 @@ tk_status_t tk_pattern_to_switch(const tk_pattern_t *p, const tk_graph_t *g, tk_
     buf = tk_malloc_array((size_t)(p->len ? p->len : 1), sizeof *buf);
     if (!d.off || !d.inject || !d.eject || !cnt || !buf) {
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-        goto fail;
+        goto done;
     }
     if (p->level == TK_LEVEL_SERVER) {
         st = tk_pattern_server_first(g, &first, err);
         if (st != TK_OK)
-            goto fail;
+            goto done;
     }
     st = endpoint_totals(p, g, &snd, &rcv, err);
     if (st != TK_OK)
-        goto fail;
-#define SW_OF(e) (p->level == TK_LEVEL_SWITCH ? (tk_id_t)(e) : server_switch(first, n, (e)))
-    for (int64_t e = 0; e < p->endpoints; e++) {
-        tk_id_t u = SW_OF(e);
-        if (snd[e] > d.inject[u])
-            d.inject[u] = snd[e];
-        if (rcv[e] > d.eject[u])
-            d.eject[u] = rcv[e];
-    }
-    /* Bucket by source switch (counting sort), then sort and merge each row. */
-    for (int64_t i = 0; i < p->len; i++)
-        cnt[SW_OF(p->d[i].src) + 1]++;
-    for (tk_id_t u = 0; u < n; u++)
-        cnt[u + 1] += cnt[u];
-    for (int64_t i = 0; i < p->len; i++) {
-        const tk_demand_t *x = &p->d[i];
-        tk_id_t s = SW_OF(x->src), t = SW_OF(x->dst);
-        double w = p->level == TK_LEVEL_SWITCH ? x->w * sw_speed(g, s) : x->w;
-        buf[cnt[s]].dst = t;
-        buf[cnt[s]].w = w;
-        cnt[s]++;
-    }
-#undef SW_OF
-    /* cnt[s] is now the end of row s (= start of row s+1). */
-    int64_t len = 0, start = 0;
-    for (tk_id_t s = 0; s < n; s++) {
-        int64_t end = cnt[s];
-        qsort(buf + start, (size_t)(end - start), sizeof *buf, cmp_dw);
-        d.off[s] = len;
-        for (int64_t i = start; i < end; i++) {
-            if (buf[i].dst == s) {
-                d.local += buf[i].w;
-                continue;
-            }
-            if (len > d.off[s] && buf[len - 1].dst == buf[i].dst)
-                buf[len - 1].w += buf[i].w;
-            else
-                buf[len++] = buf[i];
-        }
-        start = end;
-    }
-    d.off[n] = len;
+        goto done;
+    endpoint_limits(p, first, n, snd, rcv, &d);
+    bucket_by_source(p, g, first, cnt, buf);
+    len = merge_rows(n, cnt, buf, &d);
     d.len = len;
     d.dst = tk_malloc_array((size_t)(len ? len : 1), sizeof *d.dst);
     d.w = tk_malloc_array((size_t)(len ? len : 1), sizeof *d.w);
     if (!d.dst || !d.w) {
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-        goto fail;
+        goto done;
     }
     for (int64_t i = 0; i < len; i++) {
         d.dst[i] = buf[i].dst;
         d.w[i] = buf[i].w;
         d.total += buf[i].w;
     }
-    free(first);
-    free(cnt);
-    free(buf);
-    free(snd);
-    free(rcv);
     *out = d;
-    return TK_OK;
-fail:
+done:
     free(first);
     free(cnt);
     free(buf);
     free(snd);
     free(rcv);
-    tk_swdemand_destroy(&d);
+    if (st != TK_OK)
+        tk_swdemand_destroy(&d);
     return st;
 }
 

@@ -5,7 +5,7 @@
 #define TK_PATTERN_INTERNAL_H
 
 #include "tk_core.h"
-#include "tk_gen.h"
+#include "tk_kv.h"
 #include "tk_metric.h"
 #include "tk_pattern.h"
 

@@ -183,8 +183,10 @@ static void dimshift_fn(const grid_t *gr, const void *ctx, int64_t *x)
             x[d] = (x[d] + ds->i) % gr->side[d];
 }
 
-/* dim-shift dims=XY i=I (seed 002's D-i-shift): the coordinates of the
- * named dimensions (X Y Z W = 0 1 2 3, or digits) advance by I. */
+/* dim-shift dims=XY i=I (the D-i-shift of Cano, Camarero, Martinez and
+ * Beivide, "Analysing Mechanisms for Virtual Channel Management in
+ * Low-Diameter Networks"): the coordinates of the named dimensions
+ * (X Y Z W = 0 1 2 3, or digits) advance by I. */
 tk_status_t tkp_gen_dim_shift(tkp_mk_t *m, tk_error_t *err)
 {
     grid_t gr;
@@ -478,9 +480,11 @@ static void scale_admissible(tkp_mk_t *m)
     }
 }
 
-/* advc (seed 004): R_out of group g is the lowest-id switch of g with a
- * link into group g+1; the servers of g send equal shares to every server
- * of the groups (other than g) that R_out links to. */
+/* advc (Fuentes, Vallejo, Camarero, Beivide and Valero, "Network
+ * Unfairness in Dragonfly Topologies"): R_out of group g is the lowest-id
+ * switch of g with a link into group g+1; the servers of g send equal
+ * shares to every server of the groups (other than g) that R_out links
+ * to. */
 tk_status_t tkp_gen_advc(tkp_mk_t *m, tk_error_t *err)
 {
     const tk_graph_t *g = m->g;
@@ -547,7 +551,102 @@ tk_status_t tkp_gen_advc(tkp_mk_t *m, tk_error_t *err)
 }
 
 /* ------------------------------------------------------------------------ */
-/* mixed base=perm|shift percent=X level=router|node (seed 001). */
+/* mixed's participants: part[s] = 1 for round(pct% of the routers (all
+ * their servers) or of the servers), the first ones of a seeded random
+ * order (ids: max(servers, switches) of work). */
+static tk_status_t mixed_participants(tkp_mk_t *m, int router, int64_t pct, char *part,
+                                      int64_t *ids, tk_error_t *err)
+{
+    int64_t k = router ? m->g->n : m->nserv;
+    int64_t take = (k * pct + 50) / 100;
+    tk_status_t st = tkp_random_perm(m->seed, 0, k, 0, ids, err);
+
+    for (int64_t x = 0; x < take && !st; x++) {
+        if (router)
+            for (int64_t s = m->first[ids[x]]; s < m->first[ids[x] + 1]; s++)
+                part[s] = 1;
+        else
+            part[ids[x]] = 1;
+    }
+    return st;
+}
+
+/* base=perm: the participants send to a random derangement of
+ * themselves (map[s]; ids: work). */
+static tk_status_t mixed_perm(tkp_mk_t *m, const char *part, int64_t *map, int64_t *ids,
+                              tk_error_t *err)
+{
+    int64_t np = 0;
+    tk_status_t st = TK_OK;
+
+    for (int64_t s = 0; s < m->nserv; s++)
+        if (part[s])
+            ids[np++] = s;
+    int64_t *perm = tk_malloc_array((size_t)(np ? np : 1), sizeof *perm);
+    if (!perm)
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    if (!st)
+        st = tkp_random_perm(m->seed, 1, np, 1, perm, err);
+    for (int64_t x = 0; x < np && !st; x++)
+        map[ids[x]] = ids[perm[x]];
+    free(perm);
+    return st;
+}
+
+/* base=shift, Chaulagain and Yuan's shift: participating server k of
+ * group j sends to server k of group j+1 (map[s]). */
+static tk_status_t mixed_shift(const tkp_mk_t *m, const groups_t *gs, const char *part,
+                               int64_t *map, tk_error_t *err)
+{
+    int64_t per = gs->sfirst[1] - gs->sfirst[0];
+    int64_t *a = tk_malloc_array((size_t)per, sizeof *a);
+    int64_t *b = tk_malloc_array((size_t)per, sizeof *b);
+    tk_status_t st = TK_OK;
+
+    if (!a || !b)
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    for (int32_t j = 0; j < gs->G && !st; j++) {
+        group_servers(m, gs, j, a);
+        group_servers(m, gs, (j + 1) % gs->G, b);
+        for (int64_t x = 0; x < per; x++)
+            if (part[a[x]])
+                map[a[x]] = b[x];
+    }
+    free(a);
+    free(b);
+    return st;
+}
+
+/* The demands: a participant s to map[s] (none when map[s] is -1 or s),
+ * everyone else uniform over all the other servers. */
+static tk_status_t mixed_demands(tkp_mk_t *m, const char *part, const int64_t *map, tk_error_t *err)
+{
+    int64_t N = m->nserv, nu = 0;
+    tk_status_t st = TK_OK;
+
+    for (int64_t s = 0; s < N; s++)
+        nu += !part[s];
+    if ((double)nu * (double)N * sizeof(tk_demand_t) > 0.5 * (double)tk_memory_limit_default())
+        st = tk_error_set(err, TK_ELIMIT, NULL, 0, "mixed: too many demands");
+    if (!st)
+        st = tk_pattern_reserve(m->p, (N - nu) + nu * (N - 1), err);
+    double w = N > 1 ? 1.0 / (double)(N - 1) : 0;
+    for (int64_t s = 0; s < N && !st; s++) {
+        if (part[s]) {
+            if (map[s] >= 0 && map[s] != s)
+                st = tk_pattern_add(m->p, s, map[s], 1.0, err);
+            continue;
+        }
+        for (int64_t t = 0; t < N && !st; t++)
+            if (t != s)
+                st = tk_pattern_add(m->p, s, t, w, err);
+    }
+    return st;
+}
+
+/* mixed base=perm|shift percent=X level=router|node (Chaulagain and Yuan,
+ * "Enhanced UGAL Routing Schemes for Dragonfly Networks"): the base
+ * pattern among X% of the routers or servers, uniform for the others. */
 tk_status_t tkp_gen_mixed(tkp_mk_t *m, tk_error_t *err)
 {
     const tk_graph_t *g = m->g;
@@ -591,77 +690,18 @@ tk_status_t tkp_gen_mixed(tkp_mk_t *m, tk_error_t *err)
         if (!part || !map || !ids)
             st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
     }
-    /* Participants: round(pct% of the routers (all their servers) or of
-     * the servers), the first ones of a seeded random order. */
-    if (!st) {
-        int router = strcmp(lv, "router") == 0;
-        int64_t k = router ? g->n : N;
-        int64_t take = (k * pct + 50) / 100;
-        st = tkp_random_perm(m->seed, 0, k, 0, ids, err);
-        for (int64_t x = 0; x < take && !st; x++) {
-            if (router)
-                for (int64_t s = m->first[ids[x]]; s < m->first[ids[x] + 1]; s++)
-                    part[s] = 1;
-            else
-                part[ids[x]] = 1;
-        }
-    }
-    /* Base demands of the participants. */
+    if (!st)
+        st = mixed_participants(m, strcmp(lv, "router") == 0, pct, part, ids, err);
     if (!st) {
         for (int64_t s = 0; s < N; s++)
             map[s] = -1;
-        if (strcmp(base, "perm") == 0) {
-            int64_t np = 0;
-            for (int64_t s = 0; s < N; s++)
-                if (part[s])
-                    ids[np++] = s;
-            int64_t *perm = tk_malloc_array((size_t)(np ? np : 1), sizeof *perm);
-            if (!perm)
-                st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-            if (!st)
-                st = tkp_random_perm(m->seed, 1, np, 1, perm, err);
-            for (int64_t x = 0; x < np && !st; x++)
-                map[ids[x]] = ids[perm[x]];
-            free(perm);
-        } else {
-            /* Seed 001's shift: server k of group j to server k of j+1. */
-            int64_t per = gs.sfirst[1] - gs.sfirst[0];
-            int64_t *a = tk_malloc_array((size_t)per, sizeof *a);
-            int64_t *b = tk_malloc_array((size_t)per, sizeof *b);
-            if (!a || !b)
-                st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-            for (int32_t j = 0; j < gs.G && !st; j++) {
-                group_servers(m, &gs, j, a);
-                group_servers(m, &gs, (j + 1) % gs.G, b);
-                for (int64_t x = 0; x < per; x++)
-                    if (part[a[x]])
-                        map[a[x]] = b[x];
-            }
-            free(a);
-            free(b);
-        }
+        if (strcmp(base, "perm") == 0)
+            st = mixed_perm(m, part, map, ids, err);
+        else
+            st = mixed_shift(m, &gs, part, map, err);
     }
-    /* Everyone else: uniform over all the other servers. */
-    if (!st) {
-        int64_t nu = 0;
-        for (int64_t s = 0; s < N; s++)
-            nu += !part[s];
-        if ((double)nu * (double)N * sizeof(tk_demand_t) > 0.5 * (double)tk_memory_limit_default())
-            st = tk_error_set(err, TK_ELIMIT, NULL, 0, "mixed: too many demands");
-        if (!st)
-            st = tk_pattern_reserve(m->p, (N - nu) + nu * (N - 1), err);
-        double w = N > 1 ? 1.0 / (double)(N - 1) : 0;
-        for (int64_t s = 0; s < N && !st; s++) {
-            if (part[s]) {
-                if (map[s] >= 0 && map[s] != s)
-                    st = tk_pattern_add(m->p, s, map[s], 1.0, err);
-                continue;
-            }
-            for (int64_t t = 0; t < N && !st; t++)
-                if (t != s)
-                    st = tk_pattern_add(m->p, s, t, w, err);
-        }
-    }
+    if (!st)
+        st = mixed_demands(m, part, map, err);
     if (!st)
         scale_admissible(m);
     free(part);

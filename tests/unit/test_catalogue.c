@@ -1,8 +1,11 @@
 /*
- * test_catalogue.c - the topology catalogue of the seeds: Dragonfly (every
- * arrangement, trunking), Dragonfly+, Slim Fly, projective networks,
- * fat-trees and HyperX with servers.  Expected values come from closed
- * forms, from the seeds' tables (001 Table 1, 002 Table I) and from wiring
+ * test_catalogue.c - the topology catalogue of the papers topokit grew
+ * from: Dragonfly (every arrangement, trunking), Dragonfly+, Slim Fly,
+ * projective networks, fat-trees and HyperX with servers.  Expected values
+ * come from closed forms, from the papers' tables (Table 1 of Chaulagain
+ * and Yuan, "Enhanced UGAL Routing Schemes for Dragonfly Networks"; Table I
+ * of Cano, Camarero, Martinez and Beivide, "Analysing Mechanisms for
+ * Virtual Channel Management in Low-Diameter Networks") and from wiring
  * written out by hand from the formulas of topo-gen(1).
  */
 #include <config.h>
@@ -206,10 +209,10 @@ static void dragonfly_sizes(int p, int a, int h, int g)
     }
 }
 
-/* Minimal routes of a maximum-size dragonfly, stated precisely.  The seeds'
- * "minimal route" (seed 002: "at most 3 hops, always unique, of the form
- * lgl") is the shortest route that uses at most one global link: graph
- * shortest paths can be shorter with two global hops (s -g-> x -g-> t when
+/* Minimal routes of a maximum-size dragonfly, stated precisely.  The
+ * papers' "minimal route" (Cano et al.: "at most 3 hops, always unique, of
+ * the form lgl") is the shortest route that uses at most one global link:
+ * graph shortest paths can be shorter with two global hops (s -g-> x -g-> t when
  * s and t are both linked to a third group's router x), so they are not
  * all of the form l?gl?.  We check, by BFS over the states (switch, global
  * hops used <= 1) with shortest-path counting:
@@ -322,13 +325,13 @@ static void test_dragonfly(void)
     dragonfly_sizes(1, 3, 1, 2);  /* two groups, 3 links */
     dragonfly_sizes(3, 5, 2, 11); /* max size, P = 10 */
 
-    /* Seed 001 Table 1: dfly(4,8,4,33) 1056 nodes, 264 routers, 33 groups,
-     * 1 link per group pair; dfly(4,8,4,9) 288 nodes, 72 routers, 9 groups,
-     * 4 links per pair.  Radix 15 = p + a-1 + h. */
+    /* Chaulagain and Yuan, Table 1: dfly(4,8,4,33) 1056 nodes, 264 routers,
+     * 33 groups, 1 link per group pair; dfly(4,8,4,9) 288 nodes, 72
+     * routers, 9 groups, 4 links per pair.  Radix 15 = p + a-1 + h. */
     st = gen("dragonfly", "p=4 a=8 h=4", -1, 1, &G, &err);
     if (ok(!st, "dfly(4,8,4,33) builds")) {
         int64_t *M = group_links(G, 33, tk_graph_class_index(G, "global")), bad = 0;
-        is_int(G->n, 264, "dfly(4,8,4,33): 264 routers (seed 001 Table 1)");
+        is_int(G->n, 264, "dfly(4,8,4,33): 264 routers (Chaulagain and Yuan, Table 1)");
         is_int(tk_graph_total_servers(G), 1056, "dfly(4,8,4,33): 1056 nodes");
         is_int(tk_graph_regular_degree(G) + 4, 15, "dfly(4,8,4,33): 15-port switches");
         for (int i = 0; i < 33 * 33; i++)
@@ -340,7 +343,7 @@ static void test_dragonfly(void)
     st = gen("dragonfly", "p=4 a=8 h=4 g=9", -1, 1, &G, &err);
     if (ok(!st, "dfly(4,8,4,9) builds")) {
         int64_t *M = group_links(G, 9, tk_graph_class_index(G, "global")), bad = 0;
-        is_int(G->n, 72, "dfly(4,8,4,9): 72 routers (seed 001 Table 1)");
+        is_int(G->n, 72, "dfly(4,8,4,9): 72 routers (Chaulagain and Yuan, Table 1)");
         is_int(tk_graph_total_servers(G), 288, "dfly(4,8,4,9): 288 nodes");
         for (int i = 0; i < 81; i++)
             bad += M[i] != (i / 9 != i % 9 ? 4 : 0);
@@ -348,15 +351,15 @@ static void test_dragonfly(void)
         free(M);
         tk_graph_free(G);
     }
-    /* Seed 002 Table I, Dragonfly h = 6: 6 servers per switch, 5256 servers,
-     * radix 23, 876 switches, 7446 switch-switch links (73*66 local +
+    /* Cano et al., Table I, Dragonfly h = 6: 6 servers per switch, 5256
+     * servers, radix 23, 876 switches, 7446 switch-switch links (73*66 local +
      * 73*72/2 global). */
     st = gen("dragonfly", "p=6 a=12 h=6", -1, 1, &G, &err);
-    if (ok(!st, "seed 002 Dragonfly h=6 builds")) {
-        is_int(G->n, 876, "seed 002 DF: 876 switches");
-        is_int(tk_graph_total_servers(G), 5256, "seed 002 DF: 5256 servers");
-        is_int(tk_graph_regular_degree(G) + tk_graph_servers(G, 0), 23, "seed 002 DF: radix 23");
-        is_int(tk_graph_links(G), 7446, "seed 002 DF: 7446 switch-switch links");
+    if (ok(!st, "Cano et al. Dragonfly h=6 builds")) {
+        is_int(G->n, 876, "Cano et al. DF: 876 switches");
+        is_int(tk_graph_total_servers(G), 5256, "Cano et al. DF: 5256 servers");
+        is_int(tk_graph_regular_degree(G) + tk_graph_servers(G, 0), 23, "Cano et al. DF: radix 23");
+        is_int(tk_graph_links(G), 7446, "Cano et al. DF: 7446 switch-switch links");
         tk_graph_free(G);
     }
 
@@ -506,18 +509,18 @@ static void test_dfplus(void)
         is_int(bad, 0, "dragonfly+ %s: leaves p servers + S up, spines L down + h global", par);
         tk_graph_free(G);
     }
-    /* Seed 002 Table I, Dragonfly+: 65 groups of 8 leaves + 8 spines, 8
+    /* Cano et al., Table I, Dragonfly+: 65 groups of 8 leaves + 8 spines, 8
      * servers per leaf: 4160 servers, radix 16, 1040 switches, 6240 links
      * (65*64 leaf-spine + 65*64/2 global). */
     st = gen("megafly", "leaves=8 spines=8 p=8 h=8", -1, 1, &G, &err);
-    if (ok(!st, "seed 002 Dragonfly+ (alias megafly) builds")) {
+    if (ok(!st, "Cano et al. Dragonfly+ (alias megafly) builds")) {
         int64_t bad = 0;
-        is_int(G->n, 1040, "seed 002 DF+: 1040 switches");
-        is_int(tk_graph_total_servers(G), 4160, "seed 002 DF+: 4160 servers");
+        is_int(G->n, 1040, "Cano et al. DF+: 1040 switches");
+        is_int(tk_graph_total_servers(G), 4160, "Cano et al. DF+: 4160 servers");
         for (tk_id_t u = 0; u < G->n; u++)
             bad += tk_graph_degree(G, u) + tk_graph_servers(G, u) != 16;
-        is_int(bad, 0, "seed 002 DF+: every switch has radix 16");
-        is_int(tk_graph_links(G), 6240, "seed 002 DF+: 6240 switch-switch links");
+        is_int(bad, 0, "Cano et al. DF+: every switch has radix 16");
+        is_int(tk_graph_links(G), 6240, "Cano et al. DF+: 6240 switch-switch links");
         tk_graph_free(G);
     }
     st = gen("dragonfly+", "leaves=2 spines=2 g=6", -1, 1, &G, &err);
@@ -653,7 +656,7 @@ static void test_fattree_hyperx(void)
     st = tk_gen_fattree(5, 3, -1, 0, &G, &err);
     ok(st == TK_ERANGE && strncmp(err.msg, "k=5:", 4) == 0, "fattree k=5: %s", err.msg);
 
-    /* Seed 002 Table I, HyperX rows: servers per switch, total servers,
+    /* Cano et al., Table I, HyperX rows: servers per switch, total servers,
      * radix, switches, switch-switch links.  The 1D row lists 4032 links,
      * which is 64*63, twice the 2016 links of K_64: it counts each link
      * from both ends (ports), unlike the 2D (256*30/2 = 3840) and 3D

@@ -5,7 +5,8 @@
  * (l / (a p)), Remark 1's Ant Mill on a cycle (1 / (p lambda)); the
  * approximation within its own certified gap of the exact value; the
  * path formulation with every simple path equal to the arc formulation;
- * the time-limit and GLPK-failure paths; bad inputs.
+ * the time-limit and GLPK-failure paths (the latter through the GLPK
+ * glue's internal test seam); bad inputs.
  */
 #include <config.h>
 
@@ -13,8 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topokit.h"
+#include "mcf/mcf_internal.h"
 #include "tap.h"
+#include "topokit.h"
 
 /* Demand set built by hand: pairs (s, t, w) in link-capacity units. */
 static void demand_build(tk_swdemand_t *d, tk_id_t n, int64_t len, const tk_id_t *s,
@@ -93,7 +95,7 @@ static void check_uniform(tk_graph_t *g, double want, const char *what)
        "%s: approx reported gap %.3g <= eps %.3g", what, ap.gap, eps);
     tk_mcf_result_destroy(&ex);
     tk_mcf_result_destroy(&ap);
-    tk_mcf_demand_free(&d);
+    tk_swdemand_destroy(&d);
     tk_graph_free(g);
 }
 
@@ -134,9 +136,10 @@ static void closed_forms(void)
     }
 }
 
-/* Remark 1 (seed 000): switch x_i sends all p of its servers' traffic to
- * x_{i+lambda} along a cycle with unique shortest paths: under minimal
- * routing every cycle arc carries p*lambda, so theta = 1/(p lambda). */
+/* Remark 1 of the Ant Mill paper (the adverse pattern of Hamiltonian
+ * cycles with unique shortest paths on random regular graphs): switch x_i sends all p of its
+ * servers' traffic to x_{i+lambda} along a cycle with unique shortest paths: under minimal routing
+ * every cycle arc carries p*lambda, so theta = 1/(p lambda). */
 static void antmill_cycle(void)
 {
     tk_graph_t *g;
@@ -174,7 +177,7 @@ static void antmill_cycle(void)
         is_dbl(res.theta, 1.0 / (p * lambda) + 1.0 / (p * (n - lambda)), 1e-9,
                "ant mill lambda=%d unrestricted: 1/(p l) + 1/(p (n-l))", lambda);
         tk_mcf_result_destroy(&res);
-        tk_mcf_demand_free(&d);
+        tk_swdemand_destroy(&d);
     }
     tk_router_free(r);
     tk_graph_free(g);
@@ -287,7 +290,7 @@ static void paths_vs_arcs(void)
         tk_mcf_result_destroy(&rp);
         tk_mcf_result_destroy(&rx);
         tk_router_free(r);
-        tk_mcf_demand_free(&d);
+        tk_swdemand_destroy(&d);
         tk_graph_free(g);
     }
 }
@@ -336,7 +339,7 @@ static void special_cases(void)
         d.w[0] = -1;
         tk_mcf_opts_init(&o);
         is_int(tk_mcf_solve(g, &d, &o, &res, &err), TK_EINVAL, "negative demand refused");
-        tk_mcf_demand_free(&d);
+        tk_swdemand_destroy(&d);
     }
     tk_graph_free(g);
     /* size mismatch */
@@ -346,7 +349,7 @@ static void special_cases(void)
     tk_gen_complete(4, &g, &err);
     tk_mcf_opts_init(&o);
     is_int(tk_mcf_solve(g, &d, &o, &res, &err), TK_EINVAL, "demands of 5 switches on K_4 refused");
-    tk_mcf_demand_free(&d);
+    tk_swdemand_destroy(&d);
     /* no network demand: theta = inf */
     {
         tk_id_t s[1] = {0}, t[1] = {1};
@@ -355,7 +358,7 @@ static void special_cases(void)
         ok(tk_mcf_solve(g, &d, &o, &res, &err) == TK_OK && isinf(res.theta),
            "no demand: theta inf");
         tk_mcf_result_destroy(&res);
-        tk_mcf_demand_free(&d);
+        tk_swdemand_destroy(&d);
     }
     tk_graph_free(g);
     /* unreachable: two components -> 0 */
@@ -370,7 +373,7 @@ static void special_cases(void)
         ok(tk_mcf_solve(g, &d, &o, &res, &err) == TK_OK && res.theta == 0,
            "unreachable demand: theta 0");
         tk_mcf_result_destroy(&res);
-        tk_mcf_demand_free(&d);
+        tk_swdemand_destroy(&d);
     }
     /* demands inside each component only: the nodes a source cannot reach
      * carry no demand, the answer is the single arc's capacity 1 */
@@ -384,7 +387,7 @@ static void special_cases(void)
            "two components, demand inside each: theta 1 (got %g)", res.theta);
         o.method = TK_MCF_AUTO;
         tk_mcf_result_destroy(&res);
-        tk_mcf_demand_free(&d);
+        tk_swdemand_destroy(&d);
     }
     /* directed graphs and capacities: directed 3-cycle, arc caps 2 */
     tk_graph_free(g);
@@ -403,9 +406,31 @@ static void special_cases(void)
         tk_mcf_solve(g, &d, &o, &res, &err);
         is_dbl(res.theta, 1, 1e-9, "directed C_3, capacity 2: theta 1");
         tk_mcf_result_destroy(&res);
-        tk_mcf_demand_free(&d);
+        tk_swdemand_destroy(&d);
     }
     tk_graph_free(g);
+}
+
+/* GLPK's fatal errors, provoked through the glue's test seam on the LP
+ * "maximise theta, theta <= 1", come back as one-line TK_EINTERNAL errors. */
+static void glpk_failure(void)
+{
+    int ia[2] = {0, 1}, ja[2] = {0, 1};
+    double ar[2] = {0, 1}, ub[1] = {1}, theta = -1;
+    mcf_lp_t lp = {1, 1, 0, ub, HUGE_VAL, 1, ia, ja, ar};
+    int64_t iters = 0, rounds = 0;
+    tk_error_t err;
+
+    tk_error_clear(&err);
+    ok(mcf_glpk_solve(&lp, 0, 0, NULL, NULL, NULL, NULL, &theta, NULL, NULL, &iters, &rounds,
+                      &err) == TK_OK &&
+           theta == 1,
+       "GLPK glue: theta <= 1 solves to 1");
+    is_int(mcf_glpk_solve(&lp, 0, 1, NULL, NULL, NULL, NULL, &theta, NULL, NULL, &iters, &rounds,
+                          &err),
+           TK_EINTERNAL, "GLPK error comes back as error");
+    ok(strstr(err.msg, "GLPK") != NULL && !strchr(err.msg, '\n'), "message names GLPK: %s",
+       err.msg);
 }
 
 static void failures(void)
@@ -420,10 +445,7 @@ static void failures(void)
     tk_mcf_uniform(g, 0, &d, &err);
     tk_mcf_opts_init(&o);
     o.method = TK_MCF_EXACT;
-    o.test_glpk_error = 1;
-    is_int(tk_mcf_solve(g, &d, &o, &res, &err), TK_EINTERNAL, "GLPK error comes back as error");
-    ok(strstr(err.msg, "GLPK") != NULL, "message names GLPK: %s", err.msg);
-    o.test_glpk_error = 0;
+    glpk_failure();
     ok(tk_mcf_solve(g, &d, &o, &res, &err) == TK_OK && res.theta > 0,
        "GLPK usable again after a failure");
     tk_mcf_result_destroy(&res);
@@ -439,7 +461,7 @@ static void failures(void)
     o.method = TK_MCF_EXACT;
     o.mem_limit = 1000;
     is_int(tk_mcf_solve(g, &d, &o, &res, &err), TK_ELIMIT, "exact LP over the memory limit");
-    tk_mcf_demand_free(&d);
+    tk_swdemand_destroy(&d);
     tk_graph_free(g);
 }
 
@@ -522,7 +544,7 @@ static void barrier_vs_simplex(void)
             ok(tk_mcf_solve(g, &d, &o, &rb, &err) == TK_ELIMIT && strstr(err.msg, "memory"),
                "barrier over the memory limit: %s", err.msg);
         }
-        tk_mcf_demand_free(&d);
+        tk_swdemand_destroy(&d);
         tk_graph_free(g);
     }
 }

@@ -3,7 +3,9 @@
  * hop-limited simple-path counts (tk_paths.h).
  *
  * Expected values: closed forms (hypercube d!, binomial coefficients on
- * grids, cycles, complete graphs, Petersen), seed 003's Lemma 9 on GDBG,
+ * grids, cycles, complete graphs, Petersen), Lemma 9 of Faizian et al.,
+ * "Random Regular Graph and Generalized De Bruijn Graph with k-shortest
+ * Path Routing" on GDBG,
  * and a brute-force enumeration of every simple path written here (plain
  * recursive DFS, no distance tables, no pruning).
  */
@@ -580,7 +582,7 @@ static void test_ksp_threads(void)
     tk_graph_free(g);
 }
 
-/* Seed 003, Lemma 9: in GDBG(N, r), with H the smallest integer such that
+/* Faizian et al., Lemma 9: in GDBG(N, r), with H the smallest integer such that
  * r^H >= N, every pair has at least floor(r^H / N) raw paths of H hops. */
 static void test_lemma9(void)
 {

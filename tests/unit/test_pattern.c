@@ -521,7 +521,7 @@ static void test_coordinate_kinds(void)
     good = p && p->len == 256 && p->level == TK_LEVEL_SERVER;
     for (tk_id_t u = 0; good && u < g->n; u++)
         good = dst_of(p, u) == at2(g, (g->coord[2 * u] + 7) % 16, (g->coord[2 * u + 1] + 7) % 16);
-    ok(good, "seed 002's XY-7-shift on HyperX 16x16: servers of (x,y) to (x+7, y+7)");
+    ok(good, "Cano et al.'s XY-7-shift on HyperX 16x16: servers of (x,y) to (x+7, y+7)");
     tk_pattern_free(p);
     tk_graph_free(g);
 

@@ -47,18 +47,6 @@ const char *tk_mcf_method_name(tk_mcf_method_t m)
     }
 }
 
-void tk_mcf_demand_free(tk_swdemand_t *d)
-{
-    if (!d)
-        return;
-    free(d->off);
-    free(d->dst);
-    free(d->w);
-    free(d->inject);
-    free(d->eject);
-    memset(d, 0, sizeof *d);
-}
-
 tk_status_t tk_mcf_uniform(const tk_graph_t *g, uint64_t mem_limit, tk_swdemand_t *out,
                            tk_error_t *err)
 {
@@ -81,7 +69,7 @@ tk_status_t tk_mcf_uniform(const tk_graph_t *g, uint64_t mem_limit, tk_swdemand_
     d.inject = tk_malloc_array((size_t)n, sizeof *d.inject);
     d.eject = tk_malloc_array((size_t)n, sizeof *d.eject);
     if (!d.off || !d.dst || !d.w || !d.inject || !d.eject) {
-        tk_mcf_demand_free(&d);
+        tk_swdemand_destroy(&d);
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "uniform: out of memory");
     }
     int64_t k = 0;
@@ -310,8 +298,8 @@ tk_status_t mcf_solve_lp(const tk_graph_t *g, mcf_lpbuf_t *b, int nrows, int nco
             return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         }
     }
-    st = mcf_glpk_solve(&lp, o->time_limit, o->test_glpk_error, pricer, pctx, sep, sctx, &theta,
-                        dual, act, &out->iterations, &out->rounds, err);
+    st = mcf_glpk_solve(&lp, o->time_limit, 0, pricer, pctx, sep, sctx, &theta, dual, act,
+                        &out->iterations, &out->rounds, err);
     if (st == TK_OK) {
         /* GLPK may settle theta on its bound within its feasibility
          * tolerance; the certified bound itself is then the optimum */
@@ -464,6 +452,140 @@ static tk_status_t arc_pricer(void *ctx, const double *dual, mcf_newcols_t *out,
     return TK_OK;
 }
 
+/* Each source's BFS DAG: its BFS order (unreachable nodes last), the
+ * in-arcs on shortest paths as the LP's first columns (G->in), and with
+ * elim the rows it eliminates (a node whose only DAG in-arc is par(v));
+ * the kept rows are numbered 1..*nfixed.  dist, npar: n of work. */
+static void arc_dags(arcgen_t *G, int elim, int32_t *dist, int32_t *npar, int64_t *nfixed)
+{
+    const tk_graph_t *g = G->g;
+    const tk_swdemand_t *d = G->d;
+    int64_t n = g->n, m = g->m, k = 0;
+
+    for (tk_id_t s = 0; s < n; s++) {
+        if (d->off[s + 1] == d->off[s])
+            continue;
+        tk_id_t *q = G->order + k * n;
+        int32_t *rid = G->rowid + k * n;
+        int64_t *par = G->par + k * n;
+        G->src[k] = s;
+        for (tk_id_t v = 0; v < n; v++) {
+            dist[v] = -1;
+            npar[v] = 0;
+            par[v] = -1;
+        }
+        int64_t qh = 0, qt = 0;
+        q[qt++] = s;
+        dist[s] = 0;
+        while (qh < qt) {
+            tk_id_t u = q[qh++];
+            for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
+                tk_id_t v = g->head[a];
+                if (dist[v] < 0) {
+                    dist[v] = dist[u] + 1;
+                    q[qt++] = v;
+                }
+                if (dist[v] == dist[u] + 1 && u != v) {
+                    npar[v]++;
+                    par[v] = a;
+                    G->in[k * m + a] = 1;
+                }
+            }
+        }
+        for (tk_id_t v = 0; v < n; v++) /* unreachable nodes last */
+            if (dist[v] < 0)
+                q[qt++] = v;
+        for (int64_t i = 0; i < n; i++) {
+            tk_id_t v = q[i];
+            if (v != s && npar[v] == 1 && elim) {
+                rid[v] = 0;
+                continue;
+            }
+            par[v] = -1;
+            rid[v] = v == s ? 0 : (int32_t)++ * nfixed;
+        }
+        k++;
+    }
+}
+
+/* The LP's nonzeros: every kept DAG arc column has 3 entries plus its
+ * chain up the eliminated arcs; theta's column at most S * n + m. */
+static int64_t arc_nnz(const arcgen_t *G)
+{
+    const tk_graph_t *g = G->g;
+    int64_t n = g->n, m = g->m, nnz = 0, extra = 0;
+
+    for (int64_t k = 0; k < G->S; k++)
+        for (int64_t a = 0; a < m; a++)
+            if (G->in[k * m + a] && G->par[k * n + g->head[a]] < 0)
+                nnz += 3;
+    nnz += G->S * n + m;
+    /* exact count of the chain entries */
+    for (int64_t k = 0; k < G->S; k++)
+        for (int64_t a = 0; a < m; a++)
+            if (G->in[k * m + a] && G->par[k * n + g->head[a]] < 0)
+                for (tk_id_t u = G->tail[a]; u != G->src[k] && G->par[k * n + u] >= 0;
+                     u = G->tail[G->par[k * n + u]])
+                    extra++;
+    return nnz + extra;
+}
+
+/* The flow columns of the DAG arcs into b (*ncols counts them after theta),
+ * and theta's coefficients by row into tcoef: a demand to a kept node on
+ * its row, to an eliminated node on its in-arc's capacity row and up the
+ * chain. */
+static void arc_columns(arcgen_t *G, mcf_lpbuf_t *b, double *tcoef, int64_t *ncols)
+{
+    const tk_graph_t *g = G->g;
+    const tk_swdemand_t *d = G->d;
+    int64_t n = g->n, m = g->m, nfixed = G->nfixed;
+
+    for (int64_t k = 0; k < G->S; k++) {
+        tk_id_t s = G->src[k];
+        for (int64_t a = 0; a < m; a++) {
+            tk_id_t v = g->head[a];
+            if (!G->in[k * m + a] || G->par[k * n + v] >= 0)
+                continue;
+            int64_t z = 0;
+            (*ncols)++;
+            arc_walk_up(G, k, G->tail[a], 1.0, G->row, G->val, &z);
+            for (int64_t i = 1; i <= z; i++)
+                mcf_lp_put(b, G->row[i], *ncols, G->val[i]);
+            mcf_lp_put(b, G->rowid[k * n + v], *ncols, -1.0);
+            mcf_lp_put(b, nfixed + a + 1, *ncols, 1.0);
+        }
+        for (int64_t e = d->off[s]; e < d->off[s + 1]; e++) {
+            tk_id_t t = d->dst[e];
+            int64_t z = 0;
+            if (t == s || d->w[e] == 0)
+                continue;
+            if (G->par[k * n + t] < 0) {
+                tcoef[G->rowid[k * n + t]] += d->w[e];
+                continue;
+            }
+            /* demand at an eliminated node: its in-arc, then up */
+            int64_t p = G->par[k * n + t];
+            tcoef[nfixed + p + 1] += d->w[e];
+            arc_walk_up(G, k, G->tail[p], d->w[e], G->row, G->val, &z);
+            for (int64_t i = 1; i <= z; i++)
+                tcoef[G->row[i]] += G->val[i];
+        }
+    }
+}
+
+static void arcgen_free(arcgen_t *G)
+{
+    free(G->src);
+    free(G->in);
+    free(G->rowid);
+    free(G->par);
+    free(G->order);
+    free(G->pi);
+    free(G->colptr);
+    free(G->row);
+    free(G->val);
+}
+
 /* Source-aggregated arc formulation, started on each source's
  * shortest-path (hop) DAG and completed by column generation; elim: use
  * the row elimination above. */
@@ -471,7 +593,7 @@ static tk_status_t exact_arc(const tk_graph_t *g, const tk_swdemand_t *d, const 
                              double tcap, int elim, int *broke, tk_mcf_result_t *out,
                              tk_error_t *err)
 {
-    int64_t n = g->n, m = g->m, S = 0, nnz = 0, ncols = 1, nrows, nfixed = 0;
+    int64_t n = g->n, m = g->m, S = 0, ncols = 1, nrows, nfixed = 0;
     tk_id_t *tail = NULL;
     int32_t *dist = NULL, *npar = NULL;
     double *tcoef = NULL;
@@ -513,54 +635,7 @@ static tk_status_t exact_arc(const tk_graph_t *g, const tk_swdemand_t *d, const 
     G.d = d;
     G.tail = tail;
     G.S = S;
-    /* BFS DAG of each source: order, kept rows, eliminated in-arcs */
-    {
-        int64_t k = 0;
-        for (tk_id_t s = 0; s < n; s++) {
-            if (d->off[s + 1] == d->off[s])
-                continue;
-            tk_id_t *q = G.order + k * n;
-            int32_t *rid = G.rowid + k * n;
-            int64_t *par = G.par + k * n;
-            G.src[k] = s;
-            for (tk_id_t v = 0; v < n; v++) {
-                dist[v] = -1;
-                npar[v] = 0;
-                par[v] = -1;
-            }
-            int64_t qh = 0, qt = 0;
-            q[qt++] = s;
-            dist[s] = 0;
-            while (qh < qt) {
-                tk_id_t u = q[qh++];
-                for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
-                    tk_id_t v = g->head[a];
-                    if (dist[v] < 0) {
-                        dist[v] = dist[u] + 1;
-                        q[qt++] = v;
-                    }
-                    if (dist[v] == dist[u] + 1 && u != v) {
-                        npar[v]++;
-                        par[v] = a;
-                        G.in[k * m + a] = 1;
-                    }
-                }
-            }
-            for (tk_id_t v = 0; v < n; v++) /* unreachable nodes last */
-                if (dist[v] < 0)
-                    q[qt++] = v;
-            for (int64_t i = 0; i < n; i++) {
-                tk_id_t v = q[i];
-                if (v != s && npar[v] == 1 && elim) {
-                    rid[v] = 0;
-                    continue;
-                }
-                par[v] = -1;
-                rid[v] = v == s ? 0 : (int32_t)++nfixed;
-            }
-            k++;
-        }
-    }
+    arc_dags(&G, elim, dist, npar, &nfixed);
     G.nfixed = nfixed;
     nrows = nfixed + m;
     tcoef = tk_calloc_array((size_t)nrows + 1, sizeof *tcoef);
@@ -568,60 +643,13 @@ static tk_status_t exact_arc(const tk_graph_t *g, const tk_swdemand_t *d, const 
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         goto done;
     }
-    /* count: every kept DAG arc column has at most n + 2 entries */
-    for (int64_t k = 0; k < S; k++)
-        for (int64_t a = 0; a < m; a++)
-            if (G.in[k * m + a] && G.par[k * n + g->head[a]] < 0)
-                nnz += 3;
-    nnz += S * n + m; /* chains are short; grown below if not */
-    {
-        /* exact count of the chain entries */
-        int64_t extra = 0;
-        for (int64_t k = 0; k < S; k++)
-            for (int64_t a = 0; a < m; a++)
-                if (G.in[k * m + a] && G.par[k * n + g->head[a]] < 0)
-                    for (tk_id_t u = tail[a]; u != G.src[k] && G.par[k * n + u] >= 0;
-                         u = tail[G.par[k * n + u]])
-                        extra++;
-        nnz += extra;
-    }
-    if ((st = mcf_lpbuf_alloc(&b, nnz, m, o->mem_limit, err)) != TK_OK)
+    if ((st = mcf_lpbuf_alloc(&b, arc_nnz(&G), m, o->mem_limit, err)) != TK_OK)
         goto done;
     for (int64_t a = 0; a < m; a++)
         b.ub[a] = tk_graph_cap(g, a);
     if ((st = arc_reserve(&G, 1, n + 2, err)) != TK_OK)
         goto done;
-    for (int64_t k = 0; k < S; k++) {
-        tk_id_t s = G.src[k];
-        for (int64_t a = 0; a < m; a++) {
-            tk_id_t v = g->head[a];
-            if (!G.in[k * m + a] || G.par[k * n + v] >= 0)
-                continue;
-            int64_t z = 0;
-            ncols++;
-            arc_walk_up(&G, k, tail[a], 1.0, G.row, G.val, &z);
-            for (int64_t i = 1; i <= z; i++)
-                mcf_lp_put(&b, G.row[i], ncols, G.val[i]);
-            mcf_lp_put(&b, G.rowid[k * n + v], ncols, -1.0);
-            mcf_lp_put(&b, nfixed + a + 1, ncols, 1.0);
-        }
-        for (int64_t e = d->off[s]; e < d->off[s + 1]; e++) {
-            tk_id_t t = d->dst[e];
-            int64_t z = 0;
-            if (t == s || d->w[e] == 0)
-                continue;
-            if (G.par[k * n + t] < 0) {
-                tcoef[G.rowid[k * n + t]] += d->w[e];
-                continue;
-            }
-            /* demand at an eliminated node: its in-arc, then up */
-            int64_t p = G.par[k * n + t];
-            tcoef[nfixed + p + 1] += d->w[e];
-            arc_walk_up(&G, k, tail[p], d->w[e], G.row, G.val, &z);
-            for (int64_t i = 1; i <= z; i++)
-                tcoef[G.row[i]] += G.val[i];
-        }
-    }
+    arc_columns(&G, &b, tcoef, &ncols);
     for (int64_t r = 1; r <= nrows; r++)
         if (tcoef[r] != 0) {
             if (b.nnz == b.cap) {
@@ -641,15 +669,7 @@ done:
     free(dist);
     free(npar);
     free(tcoef);
-    free(G.src);
-    free(G.in);
-    free(G.rowid);
-    free(G.par);
-    free(G.order);
-    free(G.pi);
-    free(G.colptr);
-    free(G.row);
-    free(G.val);
+    arcgen_free(&G);
     return st;
 }
 
@@ -708,6 +728,47 @@ static tk_status_t exact_simplex(const tk_graph_t *g, const tk_swdemand_t *d,
     return st;
 }
 
+/* The exact method on an LP of cols arc columns: the certified barrier
+ * first when opts.lp asks for it (or auto from TK_MCF_AUTO_BARRIER_COLS),
+ * the simplex when it is not run or not certified. */
+static tk_status_t exact_lp(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
+                            double tcap, double cols, double t0, tk_mcf_result_t *out,
+                            tk_error_t *err)
+{
+    int certified = 0;
+    tk_status_t st;
+
+    if (o->lp == TK_MCF_LP_BARRIER ||
+        (o->lp == TK_MCF_LP_AUTO && cols >= TK_MCF_AUTO_BARRIER_COLS)) {
+        st = exact_barrier(g, d, o, tcap, &certified, out, err);
+        if (st != TK_OK || certified)
+            return st;
+        tk_mcf_result_destroy(out);
+        tk_mcf_result_init(out);
+        out->method = TK_MCF_EXACT;
+    }
+    return exact_simplex(g, d, o, tcap, t0, out, err);
+}
+
+/* The approximation, its bounds capped at the server limit tcap. */
+static tk_status_t approx_capped(const tk_graph_t *g, const tk_swdemand_t *d,
+                                 const tk_mcf_opts_t *o, double tcap, tk_mcf_result_t *out,
+                                 tk_error_t *err)
+{
+    tk_status_t st = mcf_approx(g, d, o, out, err);
+
+    if (st == TK_OK && isfinite(tcap)) {
+        if (out->theta >= tcap) {
+            out->theta = tcap;
+            out->limited_by_servers = 1;
+        }
+        if (out->upper > tcap)
+            out->upper = tcap;
+        out->gap = out->upper > 0 ? (out->upper - out->theta) / out->upper : 0;
+    }
+    return st;
+}
+
 tk_status_t tk_mcf_solve(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
                          tk_mcf_result_t *out, tk_error_t *err)
 {
@@ -759,31 +820,10 @@ tk_status_t tk_mcf_solve(const tk_graph_t *g, const tk_swdemand_t *d, const tk_m
     tk_mcf_result_destroy(out);
     tk_mcf_result_init(out);
     out->method = meth;
-    if (meth == TK_MCF_EXACT) {
-        if (o->lp == TK_MCF_LP_BARRIER ||
-            (o->lp == TK_MCF_LP_AUTO && cols >= TK_MCF_AUTO_BARRIER_COLS)) {
-            st = exact_barrier(g, d, o, tcap, &certified, out, err);
-            if (st != TK_OK)
-                goto fail;
-            if (certified)
-                goto finish;
-            tk_mcf_result_destroy(out);
-            tk_mcf_result_init(out);
-            out->method = meth;
-        }
-        st = exact_simplex(g, d, o, tcap, t0, out, err);
-    } else {
-        st = mcf_approx(g, d, o, out, err);
-        if (st == TK_OK && isfinite(tcap)) {
-            if (out->theta >= tcap) {
-                out->theta = tcap;
-                out->limited_by_servers = 1;
-            }
-            if (out->upper > tcap)
-                out->upper = tcap;
-            out->gap = out->upper > 0 ? (out->upper - out->theta) / out->upper : 0;
-        }
-    }
+    if (meth == TK_MCF_EXACT)
+        st = exact_lp(g, d, o, tcap, cols, t0, out, err);
+    else
+        st = approx_capped(g, d, o, tcap, out, err);
     if (st != TK_OK)
         goto fail;
 finish:

@@ -185,6 +185,128 @@ tk_status_t mcf_dual_bound(const tk_graph_t *g, const tk_swdemand_t *d, const do
     return TK_OK;
 }
 
+/* The demand scale U: the dual bound at the initial lengths. */
+static double initial_scale(work_t *w, const tk_swdemand_t *d, const double *cap)
+{
+    const tk_graph_t *g = w->g;
+    double D = 0, alpha = 0;
+
+    for (int64_t a = 0; a < g->m; a++)
+        D += w->len[a] * cap[a];
+    for (tk_id_t s = 0; s < g->n; s++) {
+        if (d->off[s + 1] == d->off[s])
+            continue;
+        dijkstra(w, s);
+        for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
+            alpha += d->w[e] * w->dist[d->dst[e]];
+    }
+    return D / alpha;
+}
+
+/* One step of source s: its remaining demands (w->rem) on the current
+ * shortest path tree (nset nodes settled), scaled down by sigma =
+ * max(1, peak tree load / capacity); the flow joins F and lengthens the
+ * tree arcs.  Returns sigma. */
+static double tree_step(work_t *w, int32_t nset, double step, double *F, const double *cap)
+{
+    double sigma = 1;
+
+    for (int32_t i = 0; i < nset; i++)
+        w->acc[w->order[i]] = w->rem[w->order[i]];
+    for (int32_t i = nset - 1; i > 0; i--) {
+        int32_t v = w->order[i];
+        int64_t a = w->pred[v];
+        if (w->acc[v] <= 0)
+            continue;
+        w->acc[w->tail[a]] += w->acc[v];
+        if (w->acc[v] / cap[a] > sigma)
+            sigma = w->acc[v] / cap[a];
+    }
+    for (int32_t i = nset - 1; i > 0; i--) {
+        int32_t v = w->order[i];
+        int64_t a = w->pred[v];
+        if (w->acc[v] <= 0)
+            continue;
+        double f = w->acc[v] / sigma;
+        F[a] += f;
+        w->len[a] *= 1 + step * f / cap[a];
+    }
+    for (int32_t i = 0; i < nset; i++)
+        w->acc[w->order[i]] = 0;
+    return sigma;
+}
+
+/* Route U times the demands of source s, step after step on the current
+ * shortest path tree, until nothing is left; *alpha gains the demands'
+ * distances in the first tree. */
+static void route_source(work_t *w, const tk_swdemand_t *d, tk_id_t s, double U, double step,
+                         double *F, const double *cap, double *alpha)
+{
+    int first = 1;
+    double left = 0;
+
+    for (int64_t e = d->off[s]; e < d->off[s + 1]; e++) {
+        w->rem[d->dst[e]] += U * d->w[e];
+        left += U * d->w[e];
+    }
+    while (left > 0) {
+        int32_t nset = dijkstra(w, s);
+        if (first) {
+            for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
+                *alpha += d->w[e] * w->dist[d->dst[e]];
+            first = 0;
+        }
+        double sigma = tree_step(w, nset, step, F, cap);
+        if (sigma <= 1) {
+            for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
+                w->rem[d->dst[e]] = 0;
+            left = 0;
+        } else {
+            left = 0;
+            for (int64_t e = d->off[s]; e < d->off[s + 1]; e++) {
+                w->rem[d->dst[e]] *= 1 - 1 / sigma;
+                left += w->rem[d->dst[e]];
+            }
+            if (left < 1e-12 * U)
+                left = 0;
+            if (left == 0)
+                for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
+                    w->rem[d->dst[e]] = 0;
+        }
+    }
+}
+
+/* --links: the arcs at the peak congestion of the routed flow F, within
+ * eps, priced by their lengths. */
+static tk_status_t approx_links(const work_t *w, const double *F, const double *cap, double eps,
+                                tk_mcf_result_t *out, tk_error_t *err)
+{
+    int64_t m = w->g->m, cnt = 0;
+    double cong = 0, norm = 0;
+
+    for (int64_t a = 0; a < m; a++)
+        if (F[a] / cap[a] > cong)
+            cong = F[a] / cap[a];
+    for (int64_t a = 0; a < m; a++)
+        if (F[a] / cap[a] >= (1 - eps) * cong) {
+            cnt++;
+            norm += w->len[a] * cap[a];
+        }
+    out->sat_arc = tk_malloc_array((size_t)cnt + 1, sizeof *out->sat_arc);
+    out->sat_dual = tk_malloc_array((size_t)cnt + 1, sizeof *out->sat_dual);
+    out->sat_load = tk_malloc_array((size_t)cnt + 1, sizeof *out->sat_load);
+    if (!out->sat_arc || !out->sat_dual || !out->sat_load)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    for (int64_t a = 0; a < m; a++)
+        if (F[a] / cap[a] >= (1 - eps) * cong) {
+            out->sat_arc[out->nsat] = a;
+            out->sat_dual[out->nsat] = w->len[a] / norm;
+            out->sat_load[out->nsat] = F[a] / cap[a] / cong;
+            out->nsat++;
+        }
+    return TK_OK;
+}
+
 tk_status_t mcf_approx(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf_opts_t *o,
                        tk_mcf_result_t *out, tk_error_t *err)
 {
@@ -213,81 +335,13 @@ tk_status_t mcf_approx(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf
         cap[a] = tk_graph_cap(g, a);
         w.len[a] = 1.0 / cap[a];
     }
-    /* Initial dual bound at l = 1/cap: the demand scale U. */
-    {
-        double D = 0, alpha = 0;
-        for (int64_t a = 0; a < m; a++)
-            D += w.len[a] * cap[a];
-        for (tk_id_t s = 0; s < n; s++) {
-            if (d->off[s + 1] == d->off[s])
-                continue;
-            dijkstra(&w, s);
-            for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
-                alpha += d->w[e] * w.dist[d->dst[e]];
-        }
-        U = D / alpha;
-        upper = U;
-    }
+    U = upper = initial_scale(&w, d, cap);
     step = o->eps / 2;
     for (;;) {
         double alpha = 0, D = 0, cong = 0;
-        for (tk_id_t s = 0; s < n; s++) {
-            int first = 1;
-            double left = 0;
-            if (d->off[s + 1] == d->off[s])
-                continue;
-            for (int64_t e = d->off[s]; e < d->off[s + 1]; e++) {
-                w.rem[d->dst[e]] += U * d->w[e];
-                left += U * d->w[e];
-            }
-            while (left > 0) {
-                int32_t nset = dijkstra(&w, s);
-                double sigma = 1;
-                if (first) {
-                    for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
-                        alpha += d->w[e] * w.dist[d->dst[e]];
-                    first = 0;
-                }
-                for (int32_t i = 0; i < nset; i++)
-                    w.acc[w.order[i]] = w.rem[w.order[i]];
-                for (int32_t i = nset - 1; i > 0; i--) {
-                    int32_t v = w.order[i];
-                    int64_t a = w.pred[v];
-                    if (w.acc[v] <= 0)
-                        continue;
-                    w.acc[w.tail[a]] += w.acc[v];
-                    if (w.acc[v] / cap[a] > sigma)
-                        sigma = w.acc[v] / cap[a];
-                }
-                for (int32_t i = nset - 1; i > 0; i--) {
-                    int32_t v = w.order[i];
-                    int64_t a = w.pred[v];
-                    if (w.acc[v] <= 0)
-                        continue;
-                    double f = w.acc[v] / sigma;
-                    F[a] += f;
-                    w.len[a] *= 1 + step * f / cap[a];
-                }
-                for (int32_t i = 0; i < nset; i++)
-                    w.acc[w.order[i]] = 0;
-                if (sigma <= 1) {
-                    for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
-                        w.rem[d->dst[e]] = 0;
-                    left = 0;
-                } else {
-                    left = 0;
-                    for (int64_t e = d->off[s]; e < d->off[s + 1]; e++) {
-                        w.rem[d->dst[e]] *= 1 - 1 / sigma;
-                        left += w.rem[d->dst[e]];
-                    }
-                    if (left < 1e-12 * U)
-                        left = 0;
-                    if (left == 0)
-                        for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
-                            w.rem[d->dst[e]] = 0;
-                }
-            }
-        }
+        for (tk_id_t s = 0; s < n; s++)
+            if (d->off[s + 1] > d->off[s])
+                route_source(&w, d, s, U, step, F, cap, &alpha);
         phases++;
         routed += U;
         for (int64_t a = 0; a < m; a++) {
@@ -318,33 +372,8 @@ tk_status_t mcf_approx(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf
     out->gap = upper > 0 ? (upper - lower) / upper : 0;
     out->method = TK_MCF_APPROX;
     out->iterations = phases;
-    if (o->links) {
-        /* arcs at the peak congestion of the routed flow, within eps */
-        double cong = 0, norm = 0;
-        int64_t cnt = 0;
-        for (int64_t a = 0; a < m; a++)
-            if (F[a] / cap[a] > cong)
-                cong = F[a] / cap[a];
-        for (int64_t a = 0; a < m; a++)
-            if (F[a] / cap[a] >= (1 - o->eps) * cong) {
-                cnt++;
-                norm += w.len[a] * cap[a];
-            }
-        out->sat_arc = tk_malloc_array((size_t)cnt + 1, sizeof *out->sat_arc);
-        out->sat_dual = tk_malloc_array((size_t)cnt + 1, sizeof *out->sat_dual);
-        out->sat_load = tk_malloc_array((size_t)cnt + 1, sizeof *out->sat_load);
-        if (!out->sat_arc || !out->sat_dual || !out->sat_load) {
-            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-            goto done;
-        }
-        for (int64_t a = 0; a < m; a++)
-            if (F[a] / cap[a] >= (1 - o->eps) * cong) {
-                out->sat_arc[out->nsat] = a;
-                out->sat_dual[out->nsat] = w.len[a] / norm;
-                out->sat_load[out->nsat] = F[a] / cap[a] / cong;
-                out->nsat++;
-            }
-    }
+    if (o->links)
+        st = approx_links(&w, F, cap, o->eps, out, err);
 done:
     work_free(&w);
     free(F);

@@ -143,8 +143,10 @@ static double bound_value(const bound_t *B, const tk_graph_t *g)
  * (ties: the first path).  With the a-priori bound tb, such a flow proves
  * theta = tb without an LP: with plain ksp:K the K paths of a pair often
  * share their first arc (depth-first ties) and that source's cut is the
- * bound; on the random regular graphs of seed 003's Figure 14 from N = 500
- * this settles most samples (tests/bench/RESULTS.md).  Deterministic; O(passes * SPLIT_CHUNKS *
+ * bound; on the random regular graphs of Figure 14 of Faizian et al.,
+ * "Random Regular Graph and Generalized De Bruijn Graph with k-shortest
+ * Path Routing", from N = 500 this settles most samples
+ * (tests/bench/RESULTS.md).  Deterministic; O(passes * SPLIT_CHUNKS *
  * the pool's entries) time.  load: m doubles, frac: ncols doubles. */
 #define SPLIT_CHUNKS 16
 #define SPLIT_PASSES 4
@@ -369,51 +371,105 @@ static tk_status_t stage_status(tk_status_t st, const tk_mcf_opts_t *o, tk_error
     return st;
 }
 
-tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d, uint64_t max_paths,
-                               const tk_mcf_opts_t *o, tk_mcf_result_t *out, tk_error_t *err)
+/* No LP needed: no network demand (theta is the server cap) or a demand
+ * that no path serves (theta = 0).  *settled = 1 then, out filled. */
+static tk_status_t trivial_case(const tk_graph_t *g, const tk_swdemand_t *d, double tcap,
+                                int *settled, tk_mcf_result_t *out, tk_error_t *err)
 {
-    const tk_graph_t *g = tk_router_graph(r);
-    tk_route_ws_t *ws = NULL;
-    tk_pathset_t ps;
-    int64_t *tmp = NULL, tmpcap = 0;
-    uint8_t *support = NULL, *start = NULL;
-    int64_t npairs = 0, nstart = 0;
-    pool_t P;
-    bound_t B;
-    tk_mcf_opts_t so;
-    double tcap, t0 = mcf_now();
     tk_status_t st;
     int bad;
 
-    tk_mcf_result_init(out);
-    memset(&P, 0, sizeof P);
-    memset(&B, 0, sizeof B);
-    tk_pathset_init(&ps);
-    if ((st = mcf_check_inputs(g, d, o, err)) != TK_OK)
-        return st;
-    tcap = mcf_server_cap(d, o);
+    *settled = 0;
     if (!mcf_has_network_demand(d)) {
         out->theta = out->upper = tcap;
         out->method = TK_MCF_EXACT;
         out->limited_by_servers = isfinite(tcap);
-        out->seconds = mcf_now() - t0;
+        *settled = 1;
         return TK_OK;
     }
     if ((st = mcf_unreachable_demand(g, d, &bad, err)) != TK_OK)
         return st;
     if (bad) {
         out->method = TK_MCF_EXACT;
-        out->seconds = mcf_now() - t0;
-        return TK_OK;
+        *settled = 1;
     }
+    return TK_OK;
+}
+
+/* Append one pair's paths (ps; pair row npairs, demand w from s) to the
+ * pool as columns: the pair row +1, then the capacity rows of the arcs
+ * (arc ids for now, sorted, repeated arcs merged) at w * multiplicity.
+ * The a-priori bounds see every path and the pair's shortest one.
+ * tmp: work of *tmpcap arcs, grown as needed. */
+static tk_status_t pool_add_pair(pool_t *P, bound_t *B, const tk_graph_t *g, tk_id_t s, tk_id_t t,
+                                 double w, int64_t npairs, const tk_pathset_t *ps, int64_t **tmp,
+                                 int64_t *tmpcap, tk_error_t *err)
+{
+    int64_t bestlen = INT64_MAX;
+
+    for (int64_t p = 0; p < ps->npaths; p++) {
+        int64_t len = ps->off[p + 1] - ps->off[p];
+        if (!pool_reserve(P, len + 1))
+            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        if (len > *tmpcap) {
+            free(*tmp);
+            *tmpcap = 2 * len;
+            *tmp = tk_malloc_array((size_t)*tmpcap, sizeof **tmp);
+            if (!*tmp)
+                return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        }
+        P->ptr[P->ncols] = P->nz + 1;
+        P->nz++;
+        P->row[P->nz] = (int)npairs;
+        P->val[P->nz] = 1.0;
+        memcpy(*tmp, ps->arc + ps->off[p], (size_t)len * sizeof **tmp);
+        qsort(*tmp, (size_t)len, sizeof **tmp, cmp_i64);
+        for (int64_t i = 0; i < len;) {
+            int64_t j = i;
+            while (j < len && (*tmp)[j] == (*tmp)[i])
+                j++;
+            P->nz++;
+            P->row[P->nz] = (int)(*tmp)[i]; /* arc id; shifted by pool_build */
+            P->val[P->nz] = w * (double)(j - i);
+            i = j;
+        }
+        if (len < bestlen)
+            bestlen = len;
+        bound_path(B, g, s, ps->arc + ps->off[p], len);
+        P->ncols++;
+    }
+    P->ptr[P->ncols] = P->nz + 1;
+    /* Column generation from one shortest path per pair was measured
+     * slower (GDBG(100,16), ALLPATH(3), switch permutation: 12 s against
+     * 4 s): nearly every path is in the optimal basis.  So the whole pool
+     * goes in. */
+    for (int64_t j = P->ncols - ps->npaths; j < P->ncols; j++)
+        P->in[j] = 1;
+    if (bestlen > 0) {
+        B->alpha += w * (double)bestlen;
+        B->sdem[s] += w;
+        B->tdem[t] += w;
+    }
+    return TK_OK;
+}
+
+/* The pool: every path (at most max_paths per pair) of every pair with
+ * demand as an LP column, 1-based entries as GLPK wants: pair rows
+ * 1..npairs, then the capacity row npairs + 1 + a of arc a.  Fills the
+ * a-priori bounds B.  Errors: the router's, TK_EUNSUPPORTED (a pair
+ * without paths), TK_ELIMIT (beyond GLPK's int indices), TK_ENOMEM. */
+static tk_status_t pool_build(const tk_router_t *r, const tk_swdemand_t *d, uint64_t max_paths,
+                              pool_t *P, bound_t *B, tk_error_t *err)
+{
+    const tk_graph_t *g = tk_router_graph(r);
+    tk_route_ws_t *ws = NULL;
+    tk_pathset_t ps;
+    int64_t *tmp = NULL, tmpcap = 0, npairs = 0;
+    tk_status_t st;
+
+    tk_pathset_init(&ps);
     if ((st = tk_route_ws_new(r, &ws, err)) != TK_OK)
         return st;
-    if (!bound_init(&B, g)) {
-        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-        goto done;
-    }
-    /* The pool: every path of every pair as an LP column (pair row +1,
-     * capacity rows d * multiplicity), 1-based entries as GLPK wants. */
     for (tk_id_t s = 0; s < d->n; s++)
         for (int64_t e = d->off[s]; e < d->off[s + 1]; e++) {
             if (!(d->w[e] > 0))
@@ -435,158 +491,175 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d, uin
                 goto done;
             }
             npairs++;
-            int64_t best = -1, bestlen = INT64_MAX;
-            for (int64_t p = 0; p < ps.npaths; p++) {
-                int64_t len = ps.off[p + 1] - ps.off[p];
-                if (!pool_reserve(&P, len + 1)) {
-                    st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-                    goto done;
-                }
-                if (len > tmpcap) {
-                    free(tmp);
-                    tmpcap = 2 * len;
-                    tmp = tk_malloc_array((size_t)tmpcap, sizeof *tmp);
-                    if (!tmp) {
-                        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-                        goto done;
-                    }
-                }
-                P.ptr[P.ncols] = P.nz + 1;
-                P.nz++;
-                P.row[P.nz] = (int)npairs;
-                P.val[P.nz] = 1.0;
-                memcpy(tmp, ps.arc + ps.off[p], (size_t)len * sizeof *tmp);
-                qsort(tmp, (size_t)len, sizeof *tmp, cmp_i64);
-                for (int64_t i = 0; i < len;) {
-                    int64_t j = i;
-                    while (j < len && tmp[j] == tmp[i])
-                        j++;
-                    P.nz++;
-                    P.row[P.nz] = (int)tmp[i]; /* arc id; shifted below */
-                    P.val[P.nz] = d->w[e] * (double)(j - i);
-                    i = j;
-                }
-                if (len < bestlen) {
-                    bestlen = len;
-                    best = P.ncols;
-                }
-                bound_path(&B, g, s, ps.arc + ps.off[p], len);
-                P.ncols++;
-            }
-            P.ptr[P.ncols] = P.nz + 1;
-            /* Column generation from one shortest path per pair was measured
-             * slower (GDBG(100,16), ALLPATH(3), switch permutation: 12 s
-             * against 4 s): nearly every path is in the optimal basis.  So
-             * the whole pool goes in. */
-            for (int64_t j = P.ncols - ps.npaths; j < P.ncols; j++)
-                P.in[j] = 1;
-            (void)best;
-            if (bestlen > 0) {
-                B.alpha += d->w[e] * (double)bestlen;
-                B.sdem[s] += d->w[e];
-                B.tdem[d->dst[e]] += d->w[e];
-            }
+            st = pool_add_pair(P, B, g, s, d->dst[e], d->w[e], npairs, &ps, &tmp, &tmpcap, err);
+            if (st != TK_OK)
+                goto done;
         }
-    if (npairs + g->m >= INT_MAX || P.ncols >= INT_MAX || P.nz >= INT_MAX) {
+    if (npairs + g->m >= INT_MAX || P->ncols >= INT_MAX || P->nz >= INT_MAX) {
         st = tk_error_set(err, TK_ELIMIT, NULL, 0, "LP too large for GLPK");
         goto done;
     }
     /* capacity rows come after the npairs pair rows */
-    for (int64_t j = 0; j < P.ncols; j++)
-        for (int64_t k = P.ptr[j] + 1; k < P.ptr[j + 1]; k++)
-            P.row[k] += (int)npairs + 1;
-    P.npairs = npairs;
-    if (!o->no_presolve && isfinite(bound_value(&B, g)) && (!o->links || bound_value(&B, g) > 0)) {
-        /* a split that meets the a-priori bound: optimal, no LP (unless
-         * --links wants the LP's prices); else the arcs it loads most
-         * start the row generation */
-        double tb = fmin(tcap, bound_value(&B, g));
-        double *load = tk_malloc_array((size_t)g->m + 1, sizeof *load);
-        double *frac = tk_malloc_array((size_t)P.ncols + 1, sizeof *frac);
-        int fits = 0;
-        start = tk_malloc_array((size_t)g->m + 1, 1);
-        if (!load || !frac || !start) {
-            free(load);
-            free(frac);
-            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-            goto done;
-        }
-        fits = split_fits(g, &P, tb, load, frac);
-        for (int64_t a = 0; a < g->m; a++) {
-            start[a] = load[a] >= ROWGEN_START * tk_graph_cap(g, a);
-            nstart += start[a];
-        }
+    for (int64_t j = 0; j < P->ncols; j++)
+        for (int64_t k = P->ptr[j] + 1; k < P->ptr[j + 1]; k++)
+            P->row[k] += (int)npairs + 1;
+    P->npairs = npairs;
+done:
+    free(tmp);
+    tk_pathset_destroy(&ps);
+    tk_route_ws_free(ws);
+    return st;
+}
+
+/* The split check (split_fits) at the a-priori bound tb: when the split
+ * fits, theta = tb with no LP (*settled = 1, out filled; not with --links,
+ * which wants the LP's prices); otherwise the arcs it loads to capacity
+ * start the row generation (*start: m flags, *nstart of them). */
+static tk_status_t split_check(const tk_graph_t *g, const pool_t *P, double tb, double tcap,
+                               const tk_mcf_opts_t *o, uint8_t **start, int64_t *nstart,
+                               int *settled, tk_mcf_result_t *out, tk_error_t *err)
+{
+    double *load = tk_malloc_array((size_t)g->m + 1, sizeof *load);
+    double *frac = tk_malloc_array((size_t)P->ncols + 1, sizeof *frac);
+    int fits = 0;
+
+    *settled = 0;
+    *start = tk_malloc_array((size_t)g->m + 1, 1);
+    if (!load || !frac || !*start) {
         free(load);
         free(frac);
-        if (fits && !o->links) {
-            out->theta = out->upper = tb;
-            out->gap = 0;
-            out->method = TK_MCF_EXACT;
-            out->no_lp = 1;
-            out->limited_by_servers = isfinite(tcap) && tb >= tcap;
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    }
+    fits = split_fits(g, P, tb, load, frac);
+    for (int64_t a = 0; a < g->m; a++) {
+        (*start)[a] = load[a] >= ROWGEN_START * tk_graph_cap(g, a);
+        *nstart += (*start)[a];
+    }
+    free(load);
+    free(frac);
+    if (fits && !o->links) {
+        out->theta = out->upper = tb;
+        out->gap = 0;
+        out->method = TK_MCF_EXACT;
+        out->no_lp = 1;
+        out->limited_by_servers = isfinite(tcap) && tb >= tcap;
+        *settled = 1;
+    }
+    return TK_OK;
+}
+
+/* The barrier on the path LP; *settled = 1 when it answers: certified, or
+ * (without --links) the simplex on the paths of the barrier's best flow
+ * meets the barrier's upper bound.  Otherwise out is reset and every path
+ * is back in the pool for the simplex over all paths. */
+static tk_status_t barrier_stage(const tk_graph_t *g, pool_t *P, const bound_t *B, double tcap,
+                                 const uint8_t *start, const tk_mcf_opts_t *o, double t0,
+                                 int *settled, tk_mcf_result_t *out, tk_error_t *err)
+{
+    mcf_pathlp_t L = {P->npairs, P->ncols, P->ptr, P->row, P->val};
+    uint8_t *support = tk_calloc_array((size_t)P->ncols + 1, 1);
+    tk_mcf_opts_t so;
+    int certified = 0;
+    double ub;
+    tk_status_t st;
+
+    *settled = 0;
+    if (!support)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    if ((st = stage_opts(o, t0, &so, err)) != TK_OK)
+        goto done;
+    if ((st = stage_status(mcf_barrier_paths(g, &L, &so, &certified, support, out, err), o, err)) !=
+        TK_OK)
+        goto done;
+    if (certified) {
+        out->barrier = 1;
+        mcf_cap_theta(out, tcap);
+        *settled = 1;
+        goto done;
+    }
+    ub = out->upper;
+    tk_mcf_result_destroy(out);
+    tk_mcf_result_init(out);
+    if (!isfinite(ub) || o->links)
+        goto done;
+    /* the simplex on the paths the barrier's best flow uses: a
+     * restriction, so its optimum is a lower bound, which meets the
+     * barrier's upper bound when the support was right */
+    for (int64_t j = 0; j < P->ncols; j++)
+        P->in[j] = support[j];
+    if ((st = stage_opts(o, t0, &so, err)) != TK_OK)
+        goto done;
+    st = stage_status(pool_solve(g, P, tcap, fmin(ub, bound_value(B, g)), start, &so, out, err), o,
+                      err);
+    if (st != TK_OK)
+        goto done;
+    if (out->theta >= fmin(ub, tcap) * (1 - MCF_IPM_GAP)) {
+        out->upper = fmax(out->theta, fmin(ub, tcap));
+        out->gap = (out->upper - out->theta) / out->upper;
+        out->barrier = 1;
+        *settled = 1;
+        goto done;
+    }
+    tk_mcf_result_destroy(out);
+    tk_mcf_result_init(out);
+    for (int64_t j = 0; j < P->ncols; j++)
+        P->in[j] = 1;
+done:
+    free(support);
+    return st;
+}
+
+tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d, uint64_t max_paths,
+                               const tk_mcf_opts_t *o, tk_mcf_result_t *out, tk_error_t *err)
+{
+    const tk_graph_t *g = tk_router_graph(r);
+    uint8_t *start = NULL;
+    int64_t nstart = 0;
+    pool_t P;
+    bound_t B;
+    tk_mcf_opts_t so;
+    double tcap, t0 = mcf_now();
+    tk_status_t st;
+    int settled = 0;
+
+    tk_mcf_result_init(out);
+    memset(&P, 0, sizeof P);
+    memset(&B, 0, sizeof B);
+    if ((st = mcf_check_inputs(g, d, o, err)) != TK_OK)
+        return st;
+    tcap = mcf_server_cap(d, o);
+    if ((st = trivial_case(g, d, tcap, &settled, out, err)) != TK_OK)
+        return st;
+    if (settled) {
+        out->seconds = mcf_now() - t0;
+        return TK_OK;
+    }
+    if (!bound_init(&B, g)) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
+    if ((st = pool_build(r, d, max_paths, &P, &B, err)) != TK_OK)
+        goto done;
+    if (!o->no_presolve && isfinite(bound_value(&B, g)) && (!o->links || bound_value(&B, g) > 0)) {
+        st = split_check(g, &P, fmin(tcap, bound_value(&B, g)), tcap, o, &start, &nstart, &settled,
+                         out, err);
+        if (st != TK_OK || settled)
             goto done;
-        }
     }
     if (o->lp == TK_MCF_LP_BARRIER ||
         (o->lp == TK_MCF_LP_AUTO && P.ncols >= TK_MCF_AUTO_PATH_BARRIER_COLS &&
          (!start || (double)nstart >= TK_MCF_AUTO_PATH_BARRIER_START * (double)g->m))) {
-        mcf_pathlp_t L = {npairs, P.ncols, P.ptr, P.row, P.val};
-        int certified = 0;
-        double ub;
-        support = tk_calloc_array((size_t)P.ncols + 1, 1);
-        if (!support) {
-            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        st = barrier_stage(g, &P, &B, tcap, start, o, t0, &settled, out, err);
+        if (st != TK_OK || settled)
             goto done;
-        }
-        if ((st = stage_opts(o, t0, &so, err)) != TK_OK)
-            goto done;
-        if ((st = stage_status(mcf_barrier_paths(g, &L, &so, &certified, support, out, err), o,
-                               err)) != TK_OK)
-            goto done;
-        if (certified) {
-            out->barrier = 1;
-            mcf_cap_theta(out, tcap);
-            goto done;
-        }
-        ub = out->upper;
-        tk_mcf_result_destroy(out);
-        tk_mcf_result_init(out);
-        if (isfinite(ub) && !o->links) {
-            /* the simplex on the paths the barrier's best flow uses: a
-             * restriction, so its optimum is a lower bound, which meets
-             * the barrier's upper bound when the support was right */
-            for (int64_t j = 0; j < P.ncols; j++)
-                P.in[j] = support[j];
-            if ((st = stage_opts(o, t0, &so, err)) != TK_OK)
-                goto done;
-            st = stage_status(
-                pool_solve(g, &P, tcap, fmin(ub, bound_value(&B, g)), start, &so, out, err), o,
-                err);
-            if (st != TK_OK)
-                goto done;
-            if (out->theta >= fmin(ub, tcap) * (1 - MCF_IPM_GAP)) {
-                out->upper = fmax(out->theta, fmin(ub, tcap));
-                out->gap = (out->upper - out->theta) / out->upper;
-                out->barrier = 1;
-                goto done;
-            }
-            tk_mcf_result_destroy(out);
-            tk_mcf_result_init(out);
-            for (int64_t j = 0; j < P.ncols; j++)
-                P.in[j] = 1;
-        }
     }
     if ((st = stage_opts(o, t0, &so, err)) != TK_OK)
         goto done;
     st = stage_status(pool_solve(g, &P, tcap, bound_value(&B, g), start, &so, out, err), o, err);
 done:
     free(start);
-    free(support);
     bound_free(&B);
     pool_free(&P);
-    free(tmp);
-    tk_pathset_destroy(&ps);
-    tk_route_ws_free(ws);
     out->seconds = mcf_now() - t0;
     if (st != TK_OK)
         tk_mcf_result_destroy(out);

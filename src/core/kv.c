@@ -1,18 +1,16 @@
 /*
- * kv.c - KEY=VALUE parameter lists of the generators, with strict integer
- * parsing, and the size checks shared by the families.
+ * kv.c - KEY=VALUE parameter lists (tk_kv.h): the specs of topo-gen's
+ * families and of topo-pattern's kinds, with strict integer parsing.
  */
 #include <config.h>
 
 #include <ctype.h>
 #include <errno.h>
-#include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen_internal.h"
+#include "kv_internal.h"
 
 typedef struct kv_entry {
     char *key;
@@ -122,35 +120,20 @@ int tk_kv_has(const tk_kv_t *kv, const char *key)
     return find(kv, key) != NULL;
 }
 
-tk_status_t tkg_kv_add(tk_kv_t *kv, const char *key, const char *value, tk_error_t *err)
+tk_status_t tk_kv_append(tk_kv_t *kv, const char *key, const char *value, int used, tk_error_t *err)
 {
-    if (find(kv, key))
-        return TK_OK;
-    return append(kv, key, strlen(key), value, 1, err);
+    return append(kv, key, strlen(key), value, used, err);
 }
 
-tk_status_t tkg_kv_add_int(tk_kv_t *kv, const char *key, int64_t value, tk_error_t *err)
+int tk_kv_count(const tk_kv_t *kv)
 {
-    char buf[32];
-    snprintf(buf, sizeof buf, "%" PRId64, value);
-    return tkg_kv_add(kv, key, buf, err);
+    return kv->n;
 }
 
-char *tkg_kv_format(const tk_kv_t *kv)
+void tk_kv_entry(const tk_kv_t *kv, int i, const char **key, const char **value)
 {
-    size_t len = 1, pos = 0;
-    char *s;
-    int i;
-
-    for (i = 0; i < kv->n; i++)
-        len += strlen(kv->e[i].key) + strlen(kv->e[i].val) + 2;
-    s = malloc(len);
-    if (!s)
-        return NULL;
-    s[0] = '\0';
-    for (i = 0; i < kv->n; i++)
-        pos += (size_t)snprintf(s + pos, len - pos, " %s=%s", kv->e[i].key, kv->e[i].val);
-    return s;
+    *key = kv->e[i].key;
+    *value = kv->e[i].val;
 }
 
 /* Strict decimal integer: optional sign, digits, nothing else.  Returns
@@ -301,98 +284,13 @@ tk_status_t tk_kv_str(tk_kv_t *kv, const char *key, int has_def, const char *def
     return TK_OK;
 }
 
-tk_status_t tk_kv_check_unused(const tk_kv_t *kv, const char *family, tk_error_t *err)
+tk_status_t tk_kv_check_unused(const tk_kv_t *kv, const char *what, tk_error_t *err)
 {
     int i;
 
     for (i = 0; i < kv->n; i++)
         if (!kv->e[i].used)
             return tk_error_set(err, TK_EINVAL, NULL, 0, "%s=%s: unknown parameter for %s",
-                                kv->e[i].key, kv->e[i].val, family);
+                                kv->e[i].key, kv->e[i].val, what);
     return TK_OK;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Size checks shared by the families. */
-
-int64_t tkg_mul(int64_t a, int64_t b)
-{
-    if (a < 0 || b < 0)
-        return -1;
-    if (a != 0 && b > INT64_MAX / a)
-        return -1;
-    return a * b;
-}
-
-int64_t tkg_pow(int64_t a, int64_t e)
-{
-    int64_t r = 1;
-
-    if (a < 0 || e < 0)
-        return -1;
-    while (e-- > 0) {
-        r = tkg_mul(r, a);
-        if (r < 0)
-            return -1;
-    }
-    return r;
-}
-
-/* Human-readable byte count into buf. */
-static const char *bytes_str(uint64_t b, char *buf, size_t len)
-{
-    static const char *unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    double x = (double)b;
-    int u = 0;
-
-    while (x >= 1024 && u < 6) {
-        x /= 1024;
-        u++;
-    }
-    if (u == 0)
-        snprintf(buf, len, "%llu bytes", (unsigned long long)b);
-    else
-        snprintf(buf, len, "%.1f %s", x, unit[u]);
-    return buf;
-}
-
-tk_status_t tkg_check_size(const char *what, int64_t n, int64_t arcs, uint64_t extra,
-                           uint64_t mem_limit, tk_error_t *err)
-{
-    uint64_t need;
-    char b1[32], b2[32];
-
-    if (n < 0 || n > TK_MAX_SWITCHES)
-        return tk_error_set(err, TK_ELIMIT, NULL, 0,
-                            "%s: more than %lld switches (switch ids are 32-bit)", what,
-                            (long long)TK_MAX_SWITCHES);
-    if (arcs < 0 || arcs > TK_MAX_ARCS)
-        return tk_error_set(err, TK_ELIMIT, NULL, 0, "%s: more than %lld arcs", what,
-                            (long long)TK_MAX_ARCS);
-    need = tk_graph_bytes(n, arcs);
-    need = need > UINT64_MAX - extra ? UINT64_MAX : need + extra;
-    if (mem_limit && need > mem_limit)
-        return tk_error_set(err, TK_ELIMIT, NULL, 0,
-                            "%s: needs about %s, above the memory limit of %s "
-                            "(TOPOKIT_MEMORY_LIMIT)",
-                            what, bytes_str(need, b1, sizeof b1),
-                            bytes_str(mem_limit, b2, sizeof b2));
-    return TK_OK;
-}
-
-tk_status_t tkg_finish(tk_builder_t *b, tk_graph_t **g, tk_error_t *err, const char *fmt, ...)
-{
-    char spec[1024];
-    va_list ap;
-    tk_status_t st;
-
-    va_start(ap, fmt);
-    vsnprintf(spec, sizeof spec, fmt, ap);
-    va_end(ap);
-    st = tk_builder_set_spec(b, spec, err);
-    if (st) {
-        tk_builder_free(b);
-        return st;
-    }
-    return tk_builder_finish(b, g, err);
 }

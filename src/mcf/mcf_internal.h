@@ -59,6 +59,9 @@ typedef tk_status_t (*mcf_separator_fn)(void *ctx, const double *x, int ncols, m
  * (column generation) or sep (row generation), one or neither, runs after
  * every optimal solve until it adds nothing; *rounds counts the
  * solves after the first.  *iters receives the simplex iteration count.
+ * test_error is the unit tests' seam (tests/unit/test_mcf.c), 0 everywhere
+ * else: nonzero makes GLPK fail inside the solve (a column bound out of
+ * range), which must come back as TK_EINTERNAL and leave GLPK usable.
  * Errors: TK_ELIMIT (time limit), TK_EINTERNAL (GLPK failure or a status
  * other than optimal), TK_ENOMEM. */
 tk_status_t mcf_glpk_solve(const mcf_lp_t *lp, double time_limit, int test_error,

@@ -19,8 +19,9 @@
  * Mehrotra's predictor-corrector (Nocedal & Wright, Numerical Optimization,
  * algorithm 14.3) with separate primal and dual step lengths.  Each step
  * solves the normal equations A D A' dy = r with D = X/Z by CHOLMOD's
- * supernodal Cholesky of A D^1/2 (A D^1/2)' (ordered once), refined
- * iteratively against the unfactored matrix.
+ * supernodal Cholesky of A D^1/2 (A D^1/2)' (ordered once; through the
+ * glue, src/metric/chol_internal.h), refined iteratively against the
+ * unfactored matrix.
  *
  * The result is certified, not trusted: the lower bound is a flow rebuilt
  * from the iterate's splits (exact conservation, every demand served at
@@ -38,9 +39,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cholmod.h>
-
 #include "mcf_internal.h"
+#include "metric/chol_internal.h"
 
 #define IPM_MAX_ITER 120
 
@@ -58,16 +58,15 @@ struct ipm {
     const tk_swdemand_t *d;
     int64_t S, nr, ncons, nx, N; /* sources, rows, conservation rows, flows, variables */
     int64_t m;
-    tk_id_t *src;    /* S */
-    int32_t *rowid;  /* S*n: row of (k, v) + 1, 0 when none */
-    int64_t *kstart; /* S+1: first flow column of source k */
-    int64_t *carc;   /* nx: arc of flow column j */
-    double *b;       /* nr */
-    cholmod_common c;
-    int cstarted;
-    cholmod_sparse *A; /* nr x N: lambda, flow, slack columns, scaled */
-    cholmod_factor *L;
-    cholmod_dense *B;
+    tk_id_t *src;     /* S */
+    int32_t *rowid;   /* S*n: row of (k, v) + 1, 0 when none */
+    int64_t *kstart;  /* S+1: first flow column of source k */
+    int64_t *carc;    /* nx: arc of flow column j */
+    double *b;        /* nr */
+    tk_chol_aat_t *F; /* the factor of A D A' (A D^1/2 in Ap, Ai, Ax) */
+    int *Ap, *Ai;     /* nr x N: lambda, flow, slack columns */
+    double *Ax;       /* scaled values of A: A D^1/2 */
+    int64_t nnz;      /* A's entries */
     double *aval;     /* unscaled values of A */
     double *r0, *res; /* nr: refinement */
     double *tmp;      /* N */
@@ -85,15 +84,7 @@ struct ipm {
 
 static void ipm_free(ipm_t *P)
 {
-    if (P->cstarted) {
-        if (P->A)
-            cholmod_free_sparse(&P->A, &P->c);
-        if (P->L)
-            cholmod_free_factor(&P->L, &P->c);
-        if (P->B)
-            cholmod_free_dense(&P->B, &P->c);
-        cholmod_finish(&P->c);
-    }
+    tk_chol_aat_free(P->F);
     free(P->src);
     free(P->rowid);
     free(P->kstart);
@@ -109,13 +100,14 @@ static void ipm_free(ipm_t *P)
     free(P->rowarc);
 }
 
-static tk_status_t chol_err(ipm_t *P, const char *what, tk_error_t *err)
+/* The matrix A of nr rows and N columns with room for nzmax entries: its
+ * arrays are the factor's (P->F). */
+static tk_status_t ipm_matrix(ipm_t *P, int64_t nzmax, tk_error_t *err)
 {
-    int st = P->c.status;
-    tk_status_t code = st == CHOLMOD_OUT_OF_MEMORY ? TK_ENOMEM
-                       : st == CHOLMOD_TOO_LARGE   ? TK_ELIMIT
-                                                   : TK_EINTERNAL;
-    return tk_error_set(err, code, NULL, 0, "barrier: CHOLMOD %s failed (status %d)", what, st);
+    tk_status_t st = tk_chol_aat_new(P->nr, P->N, nzmax, "barrier", &P->F, err);
+    if (st == TK_OK)
+        tk_chol_aat_arrays(P->F, &P->Ap, &P->Ai, &P->Ax);
+    return st;
 }
 
 /* Each source's hop-count shortest-path DAG: dag_order fills key, the BFS
@@ -170,28 +162,128 @@ static void prune(const ipm_t *P, const double *key, const tk_id_t *q, int64_t q
  * allocate the right-hand side. */
 static tk_status_t ipm_analyse(ipm_t *P, const tk_mcf_opts_t *o, const char *hint, tk_error_t *err)
 {
-    memcpy(P->A->x, P->aval, (size_t)P->A->nzmax * sizeof(double));
-    P->c.nmethods = 1;
-    P->c.method[0].ordering = CHOLMOD_AMD;
-    P->L = cholmod_analyze(P->A, &P->c);
-    if (!P->L || P->c.status < CHOLMOD_OK)
-        return chol_err(P, "analysis", err);
-    if (o->mem_limit && P->c.lnz * 12.0 + (double)P->A->nzmax * 40 > (double)o->mem_limit)
+    double lnz = 0;
+    tk_status_t st;
+
+    memcpy(P->Ax, P->aval, (size_t)P->nnz * sizeof(double));
+    if ((st = tk_chol_aat_analyze(P->F, &lnz, err)) != TK_OK)
+        return st;
+    if (o->mem_limit && lnz * 12.0 + (double)P->nnz * 40 > (double)o->mem_limit)
         return tk_error_set(err, TK_ELIMIT, NULL, 0,
-                            "barrier factor of %.0f nonzeros is over the memory limit%s", P->c.lnz,
+                            "barrier factor of %.0f nonzeros is over the memory limit%s", lnz,
                             hint);
-    P->B = cholmod_allocate_dense((size_t)P->nr, 1, (size_t)P->nr, CHOLMOD_REAL, &P->c);
-    if (!P->B)
-        return chol_err(P, "allocation", err);
     return TK_OK;
 }
 
-/* Build rows, columns and the CHOLMOD matrix; analyse the pattern. */
+/* Pass 1, the rows: source k's conservation rows are the nodes of its
+ * pruned DAG but the source (P->rowid, numbered 1..*nr), and its flow
+ * columns the DAG arcs into them (P->kstart[k], *nx counts them).  dist,
+ * q, keep, dem: n of work (keep and dem zero on entry). */
+static void ipm_rows(ipm_t *P, double *dist, tk_id_t *q, uint8_t *keep, double *dem, int64_t *nr,
+                     int64_t *nx)
+{
+    const tk_graph_t *g = P->g;
+    const tk_swdemand_t *d = P->d;
+    int64_t n = g->n, k = 0;
+
+    for (tk_id_t s = 0; s < n; s++) {
+        if (d->off[s + 1] == d->off[s])
+            continue;
+        P->src[k] = s;
+        P->kstart[k] = *nx;
+        int64_t qt = dag_order(P, s, dist, q);
+        for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
+            if (d->dst[e] != s)
+                dem[d->dst[e]] += d->w[e];
+        prune(P, dist, q, qt, dem, keep);
+        for (int64_t i = 1; i < qt; i++) {
+            tk_id_t v = q[i];
+            if (keep[v])
+                P->rowid[k * n + v] = (int32_t)++ * nr;
+        }
+        for (int64_t i = 0; i < qt; i++) {
+            tk_id_t u = q[i];
+            for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
+                tk_id_t v = g->head[a];
+                if (dag_arc(dist, u, v) && keep[v])
+                    (*nx)++;
+            }
+        }
+        for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
+            dem[d->dst[e]] = 0;
+        k++;
+    }
+    P->kstart[P->S] = *nx;
+}
+
+/* Pass 2, the columns of A (rows sorted within each column, as the factor
+ * wants: tail row, head row, capacity row) and the right-hand side b:
+ * lambda, the flows source by source, the slacks.  dist, q: n of work. */
+static void ipm_columns(ipm_t *P, double *dist, tk_id_t *q)
+{
+    const tk_graph_t *g = P->g;
+    const tk_swdemand_t *d = P->d;
+    int64_t n = g->n, m = g->m, nr = P->ncons, j = 0, z = 0;
+    int *Ap = P->Ap, *Ai = P->Ai;
+
+    Ap[j++] = 0; /* lambda */
+    for (int64_t a = 0; a < m; a++) {
+        Ai[z] = (int)(nr + a);
+        P->aval[z++] = -tk_graph_cap(g, a);
+    }
+    for (int64_t k = 0; k < P->S; k++) {
+        tk_id_t s = P->src[k];
+        int64_t qt = dag_order(P, s, dist, q);
+        for (int64_t i = 0; i < qt; i++) {
+            tk_id_t u = q[i];
+            for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
+                tk_id_t v = g->head[a];
+                if (!dag_arc(dist, u, v) || !P->rowid[k * n + v])
+                    continue;
+                int ru = u == s ? -1 : P->rowid[k * n + u] - 1;
+                int rv = P->rowid[k * n + v] - 1;
+                Ap[j] = (int)z;
+                P->carc[j - 1] = a;
+                if (ru >= 0 && ru < rv) {
+                    Ai[z] = ru;
+                    P->aval[z++] = -1;
+                }
+                Ai[z] = rv;
+                P->aval[z++] = 1;
+                if (ru > rv) {
+                    Ai[z] = ru;
+                    P->aval[z++] = -1;
+                }
+                Ai[z] = (int)(nr + a);
+                P->aval[z++] = 1;
+                j++;
+            }
+        }
+        for (int64_t e = d->off[s]; e < d->off[s + 1]; e++) {
+            tk_id_t t = d->dst[e];
+            if (t != s)
+                P->b[P->rowid[k * n + t] - 1] += d->w[e];
+        }
+    }
+    /* the flow columns of a source are not in arc order: the repair
+     * and the pricing walk them by arc through a per-source map */
+    for (int64_t a = 0; a < m; a++) {
+        Ap[j] = (int)z;
+        Ai[z] = (int)(nr + a);
+        P->aval[z++] = 1;
+        j++;
+    }
+    Ap[j] = (int)z;
+    P->nnz = z;
+}
+
+/* Build rows, columns and the matrix A (in the factor's arrays); analyse
+ * the pattern. */
 static tk_status_t ipm_build(ipm_t *P, const tk_mcf_opts_t *o, tk_error_t *err)
 {
     const tk_graph_t *g = P->g;
     const tk_swdemand_t *d = P->d;
-    int64_t n = g->n, m = g->m, S = 0;
+    int64_t n = g->n, m = g->m, S = 0, nr = 0, nx = 0;
     double *dist = NULL;
     tk_id_t *q = NULL;
     uint8_t *keep = NULL;
@@ -216,39 +308,7 @@ static tk_status_t ipm_build(ipm_t *P, const tk_mcf_opts_t *o, tk_error_t *err)
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         goto done;
     }
-    /* pass 1: rows and the column count */
-    int64_t nr = 0, nx = 0;
-    {
-        int64_t k = 0;
-        for (tk_id_t s = 0; s < n; s++) {
-            if (d->off[s + 1] == d->off[s])
-                continue;
-            P->src[k] = s;
-            P->kstart[k] = nx;
-            int64_t qt = dag_order(P, s, dist, q);
-            for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
-                if (d->dst[e] != s)
-                    dem[d->dst[e]] += d->w[e];
-            prune(P, dist, q, qt, dem, keep);
-            for (int64_t i = 1; i < qt; i++) {
-                tk_id_t v = q[i];
-                if (keep[v])
-                    P->rowid[k * n + v] = (int32_t)++nr;
-            }
-            for (int64_t i = 0; i < qt; i++) {
-                tk_id_t u = q[i];
-                for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
-                    tk_id_t v = g->head[a];
-                    if (dag_arc(dist, u, v) && keep[v])
-                        nx++;
-                }
-            }
-            for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
-                dem[d->dst[e]] = 0;
-            k++;
-        }
-        P->kstart[S] = nx;
-    }
+    ipm_rows(P, dist, q, keep, dem, &nr, &nx);
     P->ncons = nr;
     P->nr = nr + m;
     P->nx = nx;
@@ -273,74 +333,14 @@ static tk_status_t ipm_build(ipm_t *P, const tk_mcf_opts_t *o, tk_error_t *err)
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         goto done;
     }
-    cholmod_start(&P->c);
-    P->cstarted = 1;
-    P->c.print = 0;
-    P->c.error_handler = NULL;
-    P->c.supernodal = CHOLMOD_SUPERNODAL;
-    P->A = cholmod_allocate_sparse((size_t)P->nr, (size_t)P->N, (size_t)(3 * nx + 2 * m), 1, 1, 0,
-                                   CHOLMOD_REAL, &P->c);
+    if ((st = ipm_matrix(P, 3 * nx + 2 * m, err)) != TK_OK)
+        goto done;
     P->aval = tk_malloc_array((size_t)(3 * nx + 2 * m) + 1, sizeof *P->aval);
-    if (!P->A || !P->aval) {
-        st = P->A ? tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory")
-                  : chol_err(P, "allocation", err);
+    if (!P->aval) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         goto done;
     }
-    /* pass 2: the columns (rows sorted within each column, as CHOLMOD
-     * wants: tail row, head row, capacity row) */
-    {
-        int *Ap = P->A->p, *Ai = P->A->i;
-        int64_t j = 0, z = 0;
-        Ap[j++] = 0; /* lambda */
-        for (int64_t a = 0; a < m; a++) {
-            Ai[z] = (int)(nr + a);
-            P->aval[z++] = -tk_graph_cap(g, a);
-        }
-        for (int64_t k = 0; k < S; k++) {
-            tk_id_t s = P->src[k];
-            int64_t qt = dag_order(P, s, dist, q);
-            for (int64_t i = 0; i < qt; i++) {
-                tk_id_t u = q[i];
-                for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
-                    tk_id_t v = g->head[a];
-                    if (!dag_arc(dist, u, v) || !P->rowid[k * n + v])
-                        continue;
-                    int ru = u == s ? -1 : P->rowid[k * n + u] - 1;
-                    int rv = P->rowid[k * n + v] - 1;
-                    Ap[j] = (int)z;
-                    P->carc[j - 1] = a;
-                    if (ru >= 0 && ru < rv) {
-                        Ai[z] = ru;
-                        P->aval[z++] = -1;
-                    }
-                    Ai[z] = rv;
-                    P->aval[z++] = 1;
-                    if (ru > rv) {
-                        Ai[z] = ru;
-                        P->aval[z++] = -1;
-                    }
-                    Ai[z] = (int)(nr + a);
-                    P->aval[z++] = 1;
-                    j++;
-                }
-            }
-            for (int64_t e = d->off[s]; e < d->off[s + 1]; e++) {
-                tk_id_t t = d->dst[e];
-                if (t != s)
-                    P->b[P->rowid[k * n + t] - 1] += d->w[e];
-            }
-        }
-        /* the flow columns of a source are not in arc order: the repair
-         * and the pricing walk them by arc through a per-source map */
-        for (int64_t a = 0; a < m; a++) {
-            Ap[j] = (int)z;
-            Ai[z] = (int)(nr + a);
-            P->aval[z++] = 1;
-            j++;
-        }
-        Ap[j] = (int)z;
-        P->A->nzmax = (size_t)z;
-    }
+    ipm_columns(P, dist, q);
     st = ipm_analyse(P, o, " (use --method approx)", err);
 done:
     free(dist);
@@ -362,7 +362,7 @@ static double norm_inf(const double *v, int64_t len)
 /* r = A x (x over all N variables, theta first). */
 static void ipm_ax(const ipm_t *P, const double *x, double *r)
 {
-    const int *Ap = P->A->p, *Ai = P->A->i;
+    const int *Ap = P->Ap, *Ai = P->Ai;
     for (int64_t i = 0; i < P->nr; i++)
         r[i] = 0;
     for (int64_t j = 0; j < P->N; j++)
@@ -373,7 +373,7 @@ static void ipm_ax(const ipm_t *P, const double *x, double *r)
 /* r = A' y. */
 static void ipm_aty(const ipm_t *P, const double *y, double *r)
 {
-    const int *Ap = P->A->p, *Ai = P->A->i;
+    const int *Ap = P->Ap, *Ai = P->Ai;
     for (int64_t j = 0; j < P->N; j++) {
         double s = 0;
         for (int p = Ap[j]; p < Ap[j + 1]; p++)
@@ -385,25 +385,17 @@ static void ipm_aty(const ipm_t *P, const double *y, double *r)
 /* Solve M_s v = r in place (r, v: nr). */
 static tk_status_t ipm_solve_s(ipm_t *P, double *r, tk_error_t *err)
 {
-    cholmod_dense *X;
-    memcpy(P->B->x, r, (size_t)P->nr * sizeof(double));
-    X = cholmod_solve(CHOLMOD_A, P->L, P->B, &P->c);
-    if (!X || P->c.status < CHOLMOD_OK) {
-        if (X)
-            cholmod_free_dense(&X, &P->c);
-        return chol_err(P, "solve", err);
-    }
-    memcpy(r, X->x, (size_t)P->nr * sizeof(double));
-    cholmod_free_dense(&X, &P->c);
-    return TK_OK;
+    return tk_chol_aat_solve(P->F, r, err);
 }
 
 /* Factor M = A D A' for D = x / z (all 1 when x is NULL), filled into D. */
 static tk_status_t ipm_factor(ipm_t *P, const double *x, const double *z, double *D,
                               tk_error_t *err)
 {
-    const int *Ap = P->A->p;
-    double *Ax = P->A->x, beta[2] = {0, 0}, dmax = 0;
+    const int *Ap = P->Ap;
+    double *Ax = P->Ax, beta = 0, dmax = 0;
+    int not_posdef = 0;
+    tk_status_t st = TK_OK;
     for (int64_t j = 0; j < P->N; j++) {
         D[j] = x ? x[j] / z[j] : 1;
         double sd = sqrt(D[j]);
@@ -417,13 +409,12 @@ static tk_status_t ipm_factor(ipm_t *P, const double *x, const double *z, double
      * defined, and ipm_solve works against the unshifted M; the
      * certification judges the result, never this solve */
     for (int tries = 0; tries < 8; tries++) {
-        if (cholmod_factorize_p(P->A, beta, NULL, 0, P->L, &P->c) && P->c.status == CHOLMOD_OK)
-            return TK_OK;
-        if (P->c.status != CHOLMOD_NOT_POSDEF)
+        st = tk_chol_aat_factor(P->F, beta, &not_posdef, err);
+        if (st == TK_OK || !not_posdef)
             break;
-        beta[0] = beta[0] > 0 ? beta[0] * 100 : 1e-14 * (dmax > 1 ? dmax : 1);
+        beta = beta > 0 ? beta * 100 : 1e-14 * (dmax > 1 ? dmax : 1);
     }
-    return chol_err(P, "factorisation", err);
+    return st;
 }
 
 /* res = r - M v with M = A D A' computed from the unscaled matrix. */
@@ -655,122 +646,230 @@ static tk_status_t certify_arcs(ipm_t *P, cert_t *C, const double *x, const doub
     return mcf_dual_bound(P->g, P->d, C->len, ub, err);
 }
 
+/* The iterate (x, y, z) of an interior point solve, the scaling D, the
+ * residuals and the directions (N entries, y and its kin nr). */
+typedef struct iter {
+    double *x, *z, *D, *rc, *rxz, *dx, *dz, *ax, *az; /* N */
+    double *y, *rb, *dy, *ay;                         /* nr */
+} iter_t;
+
+static void iter_free(iter_t *I)
+{
+    free(I->x);
+    free(I->z);
+    free(I->y);
+    free(I->D);
+    free(I->rb);
+    free(I->rc);
+    free(I->rxz);
+    free(I->dx);
+    free(I->dy);
+    free(I->dz);
+    free(I->ax);
+    free(I->ay);
+    free(I->az);
+}
+
+static int iter_alloc(iter_t *I, int64_t N, int64_t nr)
+{
+    memset(I, 0, sizeof *I);
+    I->x = tk_malloc_array((size_t)N, sizeof *I->x);
+    I->z = tk_malloc_array((size_t)N, sizeof *I->z);
+    I->D = tk_malloc_array((size_t)N, sizeof *I->D);
+    I->rc = tk_malloc_array((size_t)N, sizeof *I->rc);
+    I->rxz = tk_malloc_array((size_t)N, sizeof *I->rxz);
+    I->dx = tk_malloc_array((size_t)N, sizeof *I->dx);
+    I->dz = tk_malloc_array((size_t)N, sizeof *I->dz);
+    I->ax = tk_malloc_array((size_t)N, sizeof *I->ax);
+    I->az = tk_malloc_array((size_t)N, sizeof *I->az);
+    I->y = tk_calloc_array((size_t)nr, sizeof *I->y);
+    I->rb = tk_malloc_array((size_t)nr, sizeof *I->rb);
+    I->dy = tk_malloc_array((size_t)nr, sizeof *I->dy);
+    I->ay = tk_malloc_array((size_t)nr, sizeof *I->ay);
+    return I->x && I->z && I->D && I->rc && I->rxz && I->dx && I->dz && I->ax && I->az && I->y &&
+           I->rb && I->dy && I->ay;
+}
+
+/* Mehrotra's starting point: x = A'(AA')^-1 b, y = (AA')^-1 A c,
+ * z = c - A'y, shifted into the interior. */
+static tk_status_t ipm_start(ipm_t *P, iter_t *I, tk_error_t *err)
+{
+    int64_t N = P->N, nr = P->nr;
+    double *x = I->x, *y = I->y, *z = I->z, *D = I->D, *dy = I->dy;
+    double sx, sz, dxs, dzs, xz;
+    tk_status_t st;
+
+    if ((st = ipm_factor(P, NULL, NULL, D, err)) != TK_OK)
+        return st;
+    memcpy(dy, P->b, (size_t)nr * sizeof *dy);
+    if ((st = ipm_solve(P, D, dy, err)) != TK_OK)
+        return st;
+    ipm_aty(P, dy, x);
+    for (int64_t i = 0; i < nr; i++)
+        y[i] = 0;
+    for (int p = P->Ap[0]; p < P->Ap[1]; p++)
+        y[P->Ai[p]] = P->c0 * P->aval[p]; /* A c, c = c0 e_0 */
+    if ((st = ipm_solve(P, D, y, err)) != TK_OK)
+        return st;
+    ipm_aty(P, y, z);
+    for (int64_t j = 0; j < N; j++)
+        z[j] = (j == 0 ? P->c0 : 0.0) - z[j];
+    sx = sz = 0;
+    dxs = dzs = 0;
+    for (int64_t j = 0; j < N; j++) {
+        if (-1.5 * x[j] > dxs)
+            dxs = -1.5 * x[j];
+        if (-1.5 * z[j] > dzs)
+            dzs = -1.5 * z[j];
+    }
+    xz = 0;
+    for (int64_t j = 0; j < N; j++) {
+        x[j] += dxs;
+        z[j] += dzs;
+        sx += x[j];
+        sz += z[j];
+    }
+    for (int64_t j = 0; j < N; j++)
+        xz += x[j] * z[j];
+    for (int64_t j = 0; j < N; j++) {
+        x[j] += 0.5 * xz / (sz > 0 ? sz : 1) + 1e-8;
+        z[j] += 0.5 * xz / (sx > 0 ? sx : 1) + 1e-8;
+    }
+    return TK_OK;
+}
+
+/* The residuals rb = Ax - b, rc = A'y + z - c of the iterate, and its
+ * measures: mu (the mean complementarity), the relative primal and dual
+ * infeasibilities and the relative gap; *pobj the primal objective. */
+typedef struct resid {
+    double mu, pobj, pinf, dinf, rgap;
+} resid_t;
+
+static void ipm_residuals(const ipm_t *P, iter_t *I, resid_t *R)
+{
+    int64_t N = P->N, nr = P->nr;
+    double mu = 0, pobj = P->c0 * I->x[0], dobj = 0, nb = norm_inf(P->b, nr);
+
+    ipm_ax(P, I->x, I->rb);
+    for (int64_t i = 0; i < nr; i++) {
+        I->rb[i] -= P->b[i];
+        dobj += P->b[i] * I->y[i];
+    }
+    ipm_aty(P, I->y, I->rc);
+    for (int64_t j = 0; j < N; j++) {
+        I->rc[j] += I->z[j] - (j == 0 ? P->c0 : 0.0);
+        mu += I->x[j] * I->z[j];
+    }
+    mu /= (double)N;
+    R->mu = mu;
+    R->pobj = pobj;
+    R->pinf = norm_inf(I->rb, nr) / (1 + nb);
+    R->dinf = norm_inf(I->rc, N) / 2;
+    R->rgap = fabs(pobj - dobj) / (1 + fabs(pobj));
+}
+
+/* Certify the iterate: a flow below, the duals' bound above, kept in C
+ * when they improve on the best.  *stop = 1 when the bounds meet to
+ * rounding or the gap has not halved in 4 certified iterates. */
+static tk_status_t ipm_certify_iterate(ipm_t *P, cert_t *C, const iter_t *I, int *stop,
+                                       tk_error_t *err)
+{
+    int64_t m = P->g->m;
+    double lb, ub, gap;
+    tk_status_t st;
+
+    if ((st = P->certify(P, C, I->x, I->y, I->z, &lb, &ub, err)) != TK_OK)
+        return st;
+    if (lb > C->best_lb) {
+        C->best_lb = lb;
+        memcpy(C->best_load, C->load, (size_t)m * sizeof *C->load);
+    }
+    if (ub < C->best_ub) {
+        C->best_ub = ub;
+        memcpy(C->best_len, C->len, (size_t)m * sizeof *C->len);
+        C->have_len = 1;
+    }
+    /* stalled: the gap has not halved in 4 certified iterates */
+    gap = (C->best_ub - C->best_lb) / C->best_ub;
+    if (C->stall == 0 || gap <= 0.5 * C->mark) {
+        C->mark = gap;
+        C->stall = 1;
+    } else {
+        C->stall++;
+    }
+    *stop = C->best_ub - C->best_lb <= 1e-13 * C->best_ub || C->stall > 4;
+    return TK_OK;
+}
+
+/* One predictor-corrector step from the iterate (mu: its mean
+ * complementarity), with separate primal and dual step lengths. */
+static tk_status_t ipm_step(ipm_t *P, iter_t *I, double mu, tk_error_t *err)
+{
+    int64_t N = P->N, nr = P->nr;
+    double *x = I->x, *z = I->z, *D = I->D, *rxz = I->rxz;
+    tk_status_t st;
+
+    if ((st = ipm_factor(P, x, z, D, err)) != TK_OK)
+        return st;
+    /* predictor */
+    for (int64_t j = 0; j < N; j++)
+        rxz[j] = -x[j] * z[j];
+    if ((st = ipm_direction(P, x, z, D, I->rb, I->rc, rxz, I->ax, I->ay, I->az, err)) != TK_OK)
+        return st;
+    double ap = step_to_boundary(x, I->ax, N), ad = step_to_boundary(z, I->az, N);
+    double muaff = 0;
+    for (int64_t j = 0; j < N; j++)
+        muaff += (x[j] + ap * I->ax[j]) * (z[j] + ad * I->az[j]);
+    muaff /= (double)N;
+    double sigma = pow(muaff / mu, 3);
+    /* corrector */
+    for (int64_t j = 0; j < N; j++)
+        rxz[j] = -x[j] * z[j] - I->ax[j] * I->az[j] + sigma * mu;
+    if ((st = ipm_direction(P, x, z, D, I->rb, I->rc, rxz, I->dx, I->dy, I->dz, err)) != TK_OK)
+        return st;
+    ap = fmin(1, 0.995 * step_to_boundary(x, I->dx, N));
+    ad = fmin(1, 0.995 * step_to_boundary(z, I->dz, N));
+    for (int64_t j = 0; j < N; j++) {
+        x[j] += ap * I->dx[j];
+        z[j] += ad * I->dz[j];
+    }
+    for (int64_t i = 0; i < nr; i++)
+        I->y[i] += ad * I->dy[i];
+    return TK_OK;
+}
+
 /* One interior point solve of P's LP from Mehrotra's starting point,
  * certifying every iterate near the optimum into C; iters += iterations. */
 static tk_status_t ipm_round(ipm_t *P, const tk_mcf_opts_t *o, double t0, cert_t *C, int64_t *iters,
                              tk_error_t *err)
 {
-    const tk_graph_t *g = P->g;
-    int64_t N = P->N, nr = P->nr, m = g->m, it, since = 0;
-    double *x, *z, *y, *D, *rb, *rc, *rxz, *dx, *dy, *dz, *ax, *ay, *az;
+    int64_t N = P->N, it, since = 0;
+    iter_t I;
+    resid_t R;
     tk_status_t st = TK_OK;
+    int stop = 0;
 
-    x = tk_malloc_array((size_t)N, sizeof *x);
-    z = tk_malloc_array((size_t)N, sizeof *z);
-    D = tk_malloc_array((size_t)N, sizeof *D);
-    rc = tk_malloc_array((size_t)N, sizeof *rc);
-    rxz = tk_malloc_array((size_t)N, sizeof *rxz);
-    dx = tk_malloc_array((size_t)N, sizeof *dx);
-    dz = tk_malloc_array((size_t)N, sizeof *dz);
-    ax = tk_malloc_array((size_t)N, sizeof *ax);
-    az = tk_malloc_array((size_t)N, sizeof *az);
-    y = tk_calloc_array((size_t)nr, sizeof *y);
-    rb = tk_malloc_array((size_t)nr, sizeof *rb);
-    dy = tk_malloc_array((size_t)nr, sizeof *dy);
-    ay = tk_malloc_array((size_t)nr, sizeof *ay);
-    if (!x || !z || !D || !rc || !rxz || !dx || !dz || !ax || !az || !y || !rb || !dy || !ay) {
+    if (!iter_alloc(&I, N, P->nr)) {
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         goto done;
     }
     C->stall = 0;
-    /* Mehrotra's starting point: x = A'(AA')^-1 b, y = (AA')^-1 A c,
-     * z = c - A'y, shifted into the interior. */
-    {
-        double sx, sz, dxs, dzs, xz;
-        if ((st = ipm_factor(P, NULL, NULL, D, err)) != TK_OK)
-            goto done;
-        memcpy(dy, P->b, (size_t)nr * sizeof *dy);
-        if ((st = ipm_solve(P, D, dy, err)) != TK_OK)
-            goto done;
-        ipm_aty(P, dy, x);
-        for (int64_t i = 0; i < nr; i++)
-            y[i] = 0;
-        for (int p = ((int *)P->A->p)[0]; p < ((int *)P->A->p)[1]; p++)
-            y[((int *)P->A->i)[p]] = P->c0 * P->aval[p]; /* A c, c = c0 e_0 */
-        if ((st = ipm_solve(P, D, y, err)) != TK_OK)
-            goto done;
-        ipm_aty(P, y, z);
-        for (int64_t j = 0; j < N; j++)
-            z[j] = (j == 0 ? P->c0 : 0.0) - z[j];
-        sx = sz = 0;
-        dxs = dzs = 0;
-        for (int64_t j = 0; j < N; j++) {
-            if (-1.5 * x[j] > dxs)
-                dxs = -1.5 * x[j];
-            if (-1.5 * z[j] > dzs)
-                dzs = -1.5 * z[j];
-        }
-        xz = 0;
-        for (int64_t j = 0; j < N; j++) {
-            x[j] += dxs;
-            z[j] += dzs;
-            sx += x[j];
-            sz += z[j];
-        }
-        for (int64_t j = 0; j < N; j++)
-            xz += x[j] * z[j];
-        for (int64_t j = 0; j < N; j++) {
-            x[j] += 0.5 * xz / (sz > 0 ? sz : 1) + 1e-8;
-            z[j] += 0.5 * xz / (sx > 0 ? sx : 1) + 1e-8;
-        }
-    }
-
+    if ((st = ipm_start(P, &I, err)) != TK_OK)
+        goto done;
     for (it = 0; it < IPM_MAX_ITER; it++) {
-        double mu = 0, pobj = P->c0 * x[0], dobj = 0, nb = norm_inf(P->b, nr);
-        ipm_ax(P, x, rb);
-        for (int64_t i = 0; i < nr; i++) {
-            rb[i] -= P->b[i];
-            dobj += P->b[i] * y[i];
-        }
-        ipm_aty(P, y, rc);
-        for (int64_t j = 0; j < N; j++) {
-            rc[j] += z[j] - (j == 0 ? P->c0 : 0.0);
-            mu += x[j] * z[j];
-        }
-        mu /= (double)N;
-        double pinf = norm_inf(rb, nr) / (1 + nb), dinf = norm_inf(rc, N) / 2;
-        double rgap = fabs(pobj - dobj) / (1 + fabs(pobj));
-        if (pinf < 1e-6 && rgap < 1e-6) {
-            /* certify this iterate: a flow below, the duals' bound above */
-            double lb, ub;
-            if ((st = P->certify(P, C, x, y, z, &lb, &ub, err)) != TK_OK)
+        ipm_residuals(P, &I, &R);
+        if (R.pinf < 1e-6 && R.rgap < 1e-6) {
+            if ((st = ipm_certify_iterate(P, C, &I, &stop, err)) != TK_OK)
                 goto done;
             since = 0;
-            if (lb > C->best_lb) {
-                C->best_lb = lb;
-                memcpy(C->best_load, C->load, (size_t)m * sizeof *C->load);
-            }
-            if (ub < C->best_ub) {
-                C->best_ub = ub;
-                memcpy(C->best_len, C->len, (size_t)m * sizeof *C->len);
-                C->have_len = 1;
-            }
-            /* stalled: the gap has not halved in 4 certified iterates */
-            double gap = (C->best_ub - C->best_lb) / C->best_ub;
-            if (C->stall == 0 || gap <= 0.5 * C->mark) {
-                C->mark = gap;
-                C->stall = 1;
-            } else {
-                C->stall++;
-            }
-            if (C->best_ub - C->best_lb <= 1e-13 * C->best_ub || C->stall > 4)
+            if (stop)
                 break;
         }
-        if (pinf < 1e-13 && dinf < 1e-13 && rgap < 1e-13)
+        if (R.pinf < 1e-13 && R.dinf < 1e-13 && R.rgap < 1e-13)
             break;
         /* nothing left to gain: complementarity at rounding level, or no
          * certifiable iterate for 6 iterations after the first */
-        if (mu * (double)N < 1e-15 * (1 + fabs(pobj)))
+        if (R.mu * (double)N < 1e-15 * (1 + fabs(R.pobj)))
             break;
         if (C->best_lb > 0 && ++since > 6)
             break;
@@ -779,48 +878,12 @@ static tk_status_t ipm_round(ipm_t *P, const tk_mcf_opts_t *o, double t0, cert_t
                               o->time_limit);
             goto done;
         }
-        if ((st = ipm_factor(P, x, z, D, err)) != TK_OK)
+        if ((st = ipm_step(P, &I, R.mu, err)) != TK_OK)
             goto done;
-        /* predictor */
-        for (int64_t j = 0; j < N; j++)
-            rxz[j] = -x[j] * z[j];
-        if ((st = ipm_direction(P, x, z, D, rb, rc, rxz, ax, ay, az, err)) != TK_OK)
-            goto done;
-        double ap = step_to_boundary(x, ax, N), ad = step_to_boundary(z, az, N);
-        double muaff = 0;
-        for (int64_t j = 0; j < N; j++)
-            muaff += (x[j] + ap * ax[j]) * (z[j] + ad * az[j]);
-        muaff /= (double)N;
-        double sigma = pow(muaff / mu, 3);
-        /* corrector */
-        for (int64_t j = 0; j < N; j++)
-            rxz[j] = -x[j] * z[j] - ax[j] * az[j] + sigma * mu;
-        if ((st = ipm_direction(P, x, z, D, rb, rc, rxz, dx, dy, dz, err)) != TK_OK)
-            goto done;
-        ap = fmin(1, 0.995 * step_to_boundary(x, dx, N));
-        ad = fmin(1, 0.995 * step_to_boundary(z, dz, N));
-        for (int64_t j = 0; j < N; j++) {
-            x[j] += ap * dx[j];
-            z[j] += ad * dz[j];
-        }
-        for (int64_t i = 0; i < nr; i++)
-            y[i] += ad * dy[i];
     }
     *iters += it;
 done:
-    free(x);
-    free(z);
-    free(y);
-    free(D);
-    free(rb);
-    free(rc);
-    free(rxz);
-    free(dx);
-    free(dy);
-    free(dz);
-    free(ax);
-    free(ay);
-    free(az);
+    iter_free(&I);
     return st;
 }
 
@@ -924,7 +987,7 @@ done:
  */
 static double path_bound(const ipm_t *P, const double *len)
 {
-    const int *Ap = P->A->p, *Ai = P->A->i;
+    const int *Ap = P->Ap, *Ai = P->Ai;
     double num = 0, den = 0;
     for (int64_t r = 0; r < P->nr - P->np; r++)
         num += len[P->rowarc[r]] * tk_graph_cap(P->g, P->rowarc[r]);
@@ -950,7 +1013,7 @@ static double path_bound(const ipm_t *P, const double *len)
  * load (m) gets the flow's arc loads at that theta. */
 static double path_flow(const ipm_t *P, const double *x, const double *z, int purify, double *load)
 {
-    const int *Ap = P->A->p, *Ai = P->A->i;
+    const int *Ap = P->Ap, *Ai = P->Ai;
     double peak = 0;
     for (int64_t a = 0; a < P->m; a++)
         load[a] = 0;
@@ -1014,11 +1077,55 @@ static tk_status_t certify_paths(ipm_t *P, cert_t *C, const double *x, const dou
     return TK_OK;
 }
 
+/* The path LP's columns of A: theta, the paths pair by pair (P->pstart),
+ * the slacks of the P->nr - P->np used arcs.  TK_EINTERNAL when L's
+ * columns are not in pair order or a pair has none. */
+static tk_status_t ipm_path_columns(ipm_t *P, const mcf_pathlp_t *L, tk_error_t *err)
+{
+    int *Ap = P->Ap, *Ai = P->Ai;
+    int64_t np = P->np, mu = P->nr - P->np, j = 0, z = 0, k = -1;
+
+    Ap[j++] = 0; /* theta */
+    Ai[z] = (int)(np - 1);
+    P->aval[z++] = -1;
+    for (int64_t c = 0; c < L->ncols; c++) {
+        int64_t pk = L->row[L->ptr[c]] - 1; /* the pair, 0-based */
+        if (pk < k || pk >= np)
+            return tk_error_set(err, TK_EINTERNAL, NULL, 0,
+                                "barrier: path columns out of pair order");
+        while (k < pk)
+            P->pstart[++k] = j;
+        Ap[j++] = (int)z;
+        if (pk > 0) {
+            Ai[z] = (int)(pk - 1);
+            P->aval[z++] = -1;
+        }
+        Ai[z] = (int)pk;
+        P->aval[z++] = 1;
+        for (int64_t e = L->ptr[c] + 1; e < L->ptr[c + 1]; e++) {
+            Ai[z] = (int)(np + P->arcrow[L->row[e] - np - 1]);
+            P->aval[z++] = L->val[e];
+        }
+    }
+    if (k != np - 1)
+        return tk_error_set(err, TK_EINTERNAL, NULL, 0, "barrier: a pair without paths");
+    P->pstart[np] = j;
+    for (int64_t r = 0; r < mu; r++) {
+        Ap[j++] = (int)z;
+        Ai[z] = (int)(np + r);
+        P->aval[z++] = 1;
+    }
+    Ap[j] = (int)z;
+    P->nnz = z;
+    return TK_OK;
+}
+
 static tk_status_t ipm_build_paths(ipm_t *P, const mcf_pathlp_t *L, const tk_mcf_opts_t *o,
                                    tk_error_t *err)
 {
     const tk_graph_t *g = P->g;
     int64_t m = g->m, np = L->npairs, mu = 0, nz;
+    tk_status_t st;
 
     P->m = m;
     P->np = np;
@@ -1058,51 +1165,8 @@ static tk_status_t ipm_build_paths(ipm_t *P, const mcf_pathlp_t *L, const tk_mcf
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
     for (int64_t r = 0; r < mu; r++)
         P->b[np + r] = tk_graph_cap(g, P->rowarc[r]);
-    cholmod_start(&P->c);
-    P->cstarted = 1;
-    P->c.print = 0;
-    P->c.error_handler = NULL;
-    P->c.supernodal = CHOLMOD_SUPERNODAL;
-    P->A = cholmod_allocate_sparse((size_t)P->nr, (size_t)P->N, (size_t)nz, 1, 1, 0, CHOLMOD_REAL,
-                                   &P->c);
-    if (!P->A)
-        return chol_err(P, "allocation", err);
-    {
-        int *Ap = P->A->p, *Ai = P->A->i;
-        int64_t j = 0, z = 0, k = -1;
-        Ap[j++] = 0; /* theta */
-        Ai[z] = (int)(np - 1);
-        P->aval[z++] = -1;
-        for (int64_t c = 0; c < L->ncols; c++) {
-            int64_t pk = L->row[L->ptr[c]] - 1; /* the pair, 0-based */
-            if (pk < k || pk >= np)
-                return tk_error_set(err, TK_EINTERNAL, NULL, 0,
-                                    "barrier: path columns out of pair order");
-            while (k < pk)
-                P->pstart[++k] = j;
-            Ap[j++] = (int)z;
-            if (pk > 0) {
-                Ai[z] = (int)(pk - 1);
-                P->aval[z++] = -1;
-            }
-            Ai[z] = (int)pk;
-            P->aval[z++] = 1;
-            for (int64_t e = L->ptr[c] + 1; e < L->ptr[c + 1]; e++) {
-                Ai[z] = (int)(np + P->arcrow[L->row[e] - np - 1]);
-                P->aval[z++] = L->val[e];
-            }
-        }
-        if (k != np - 1)
-            return tk_error_set(err, TK_EINTERNAL, NULL, 0, "barrier: a pair without paths");
-        P->pstart[np] = j;
-        for (int64_t r = 0; r < mu; r++) {
-            Ap[j++] = (int)z;
-            Ai[z] = (int)(np + r);
-            P->aval[z++] = 1;
-        }
-        Ap[j] = (int)z;
-        P->A->nzmax = (size_t)z;
-    }
+    if ((st = ipm_matrix(P, nz, err)) != TK_OK || (st = ipm_path_columns(P, L, err)) != TK_OK)
+        return st;
     return ipm_analyse(P, o, "", err);
 }
 

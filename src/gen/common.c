@@ -1,0 +1,136 @@
+/*
+ * common.c - helpers shared by the families of the family table: derived
+ * keys recorded in the spec, the spec's text, size checks, and the last
+ * step of every build.
+ */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/kv_internal.h"
+#include "gen_internal.h"
+
+tk_status_t tkg_kv_add(tk_kv_t *kv, const char *key, const char *value, tk_error_t *err)
+{
+    if (tk_kv_has(kv, key))
+        return TK_OK;
+    return tk_kv_append(kv, key, value, 1, err);
+}
+
+tk_status_t tkg_kv_add_int(tk_kv_t *kv, const char *key, int64_t value, tk_error_t *err)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%" PRId64, value);
+    return tkg_kv_add(kv, key, buf, err);
+}
+
+char *tkg_kv_format(const tk_kv_t *kv)
+{
+    size_t len = 1, pos = 0;
+    const char *key, *val;
+    char *s;
+    int i, n = tk_kv_count(kv);
+
+    for (i = 0; i < n; i++) {
+        tk_kv_entry(kv, i, &key, &val);
+        len += strlen(key) + strlen(val) + 2;
+    }
+    s = malloc(len);
+    if (!s)
+        return NULL;
+    s[0] = '\0';
+    for (i = 0; i < n; i++) {
+        tk_kv_entry(kv, i, &key, &val);
+        pos += (size_t)snprintf(s + pos, len - pos, " %s=%s", key, val);
+    }
+    return s;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Size checks. */
+
+int64_t tkg_mul(int64_t a, int64_t b)
+{
+    if (a < 0 || b < 0)
+        return -1;
+    if (a != 0 && b > INT64_MAX / a)
+        return -1;
+    return a * b;
+}
+
+int64_t tkg_pow(int64_t a, int64_t e)
+{
+    int64_t r = 1;
+
+    if (a < 0 || e < 0)
+        return -1;
+    while (e-- > 0) {
+        r = tkg_mul(r, a);
+        if (r < 0)
+            return -1;
+    }
+    return r;
+}
+
+/* Human-readable byte count into buf. */
+static const char *bytes_str(uint64_t b, char *buf, size_t len)
+{
+    static const char *unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double x = (double)b;
+    int u = 0;
+
+    while (x >= 1024 && u < 6) {
+        x /= 1024;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, len, "%llu bytes", (unsigned long long)b);
+    else
+        snprintf(buf, len, "%.1f %s", x, unit[u]);
+    return buf;
+}
+
+tk_status_t tkg_check_size(const char *what, int64_t n, int64_t arcs, uint64_t extra,
+                           uint64_t mem_limit, tk_error_t *err)
+{
+    uint64_t need;
+    char b1[32], b2[32];
+
+    if (n < 0 || n > TK_MAX_SWITCHES)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                            "%s: more than %lld switches (switch ids are 32-bit)", what,
+                            (long long)TK_MAX_SWITCHES);
+    if (arcs < 0 || arcs > TK_MAX_ARCS)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0, "%s: more than %lld arcs", what,
+                            (long long)TK_MAX_ARCS);
+    need = tk_graph_bytes(n, arcs);
+    need = need > UINT64_MAX - extra ? UINT64_MAX : need + extra;
+    if (mem_limit && need > mem_limit)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                            "%s: needs about %s, above the memory limit of %s "
+                            "(TOPOKIT_MEMORY_LIMIT)",
+                            what, bytes_str(need, b1, sizeof b1),
+                            bytes_str(mem_limit, b2, sizeof b2));
+    return TK_OK;
+}
+
+tk_status_t tkg_finish(tk_builder_t *b, tk_graph_t **g, tk_error_t *err, const char *fmt, ...)
+{
+    char spec[1024];
+    va_list ap;
+    tk_status_t st;
+
+    va_start(ap, fmt);
+    vsnprintf(spec, sizeof spec, fmt, ap);
+    va_end(ap);
+    st = tk_builder_set_spec(b, spec, err);
+    if (st) {
+        tk_builder_free(b);
+        return st;
+    }
+    return tk_builder_finish(b, g, err);
+}
