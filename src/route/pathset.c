@@ -57,7 +57,9 @@ tk_status_t rt_ps_push_via(tk_pathset_t *ps, const int64_t *arcs, int64_t len, d
     if ((!ps->off || ps->npaths + 1 >= ps->cap_paths) && (st = grow_paths(ps, err)) != TK_OK)
         return st;
     int64_t base = ps->off[ps->npaths];
-    if (base + len > ps->cap_arcs) {
+    /* The arc array exists as soon as a path does, even an empty one, so
+     * arc + off[i] is always a valid pointer. */
+    if (!ps->arc || base + len > ps->cap_arcs) {
         int64_t c = ps->cap_arcs ? 2 * ps->cap_arcs : 64;
         while (c < base + len)
             c *= 2;
