@@ -53,7 +53,8 @@ for spec in "rrg n=40 d=4" "torus sides=5,4" "slimfly q=5" "projective q=4" "pro
         ok $? "$spec $mode: cycle verified, delta $sd" || diag "$out" "$err"
     done
 done
-# Expected deltas from seed 000 section 4.1 and path counts.
+# Expected deltas from the Ant Mill paper (an adverse traffic pattern on
+# random regular graphs), section 4.1, and path counts.
 topo-gen slimfly q=5 | topo-antmill --max-delta --budget 1 --no-uniform >"$TMPD/o" 2>&1
 out=$(cat "$TMPD/o")
 [ "$(col delta)" = 2 ]

@@ -1,5 +1,7 @@
 # topo-bounds: sweeps against independent awk computations of the lemmas,
-# seed 003 Table I through topo-gen | topo-dist | topo-bounds --measured,
+# Table I of Faizian et al. ("Random Regular Graph and Generalized De Bruijn
+# Graph with k-shortest Path Routing") through topo-gen | topo-dist |
+# topo-bounds --measured,
 # extremal graphs meeting their bounds, and every error path.
 . "$TK_SRCDIR/tests/cli/lib.sh"
 
@@ -69,7 +71,7 @@ n=$(printf '%s\n' "$out" | tail -n +2 | cut -f1 | tr '\n' ' ')
 [ "$n" = "2 5 8 11 14 17 20 " ]
 ok $? "LO:HI:STEP ranges" || diag "$n"
 
-# --- seed 003 Table I through the pipeline -----------------------------------
+# --- Faizian et al., Table I, through the pipeline ----------------------------
 # Measured GDBG diameters (topo-gen | topo-dist) against an awk Lemma 7, and
 # the joined diam_lb against an awk Lemma 1.
 sizes="2 3 20 21 22 100 400 401 421 422"

@@ -1,5 +1,6 @@
 #!/bin/sh
-# topo-gen-catalogue.sh - the seeds' topology catalogue through the CLI:
+# topo-gen-catalogue.sh - the topology catalogue of the papers topokit grew
+# from (topokit(7)) through the CLI:
 # Slim Fly q=5 is the Hoffman-Singleton graph (nauty canonical forms),
 # diameters of Slim Fly / ER_q / Levi graphs and fat-trees by topo-dist,
 # topo-dist on every new family, specs and derived keys, -p, seeds,
@@ -109,10 +110,12 @@ ok $? "dragonfly defaults: p=h, g=a*h+1, palmtree recorded in the spec" || diag 
 run topo-gen dragonfly a=4 h=2 -p 5
 [ "$(field servers)" = 5 ] && [ "$(field spec)" = "dragonfly a=4 h=2 g=9 arrangement=palmtree s=1 p=5" ]
 ok $? "dragonfly -p 5 overrides the servers per router" || diag "$out"
+# Dragonfly+ and HyperX rows of Table I of Cano et al., "Analysing Mechanisms
+# for Virtual Channel Management in Low-Diameter Networks".
 run topo-gen dragonfly+ leaves=8 spines=8 p=8 h=8
 [ "$(field switches)" = 1040 ] && [ "$(field links)" = 6240 ] &&
     [ "$(printf '%s\n' "$out" | grep -c 'servers=8')" = 520 ]
-ok $? "dragonfly+ (seed 002): 1040 switches, 6240 links, 520 leaves with 8 servers" || diag "$(printf '%s\n' "$out" | head)"
+ok $? "dragonfly+ (Cano et al.): 1040 switches, 6240 links, 520 leaves with 8 servers" || diag "$(printf '%s\n' "$out" | head)"
 run topo-gen megafly leaves=2 spines=2 h=1 -p 3
 [ "$(printf '%s\n' "$out" | grep -c 'servers=3')" = 6 ] && [ "$(field spec | cut -d' ' -f1)" = dragonfly+ ]
 ok $? "megafly alias; -p sets the servers of the leaves only" || diag "$out"
@@ -121,7 +124,7 @@ run topo-gen fattree k=4 -p 1
 ok $? "fattree k=4 -p 1: 8 leaves with one server" || diag "$out"
 run topo-gen hyperx sides=16,16 p=16
 [ "$(field servers)" = 16 ] && [ "$(field links)" = 3840 ] && [ "$(field switches)" = 256 ]
-ok $? "hyperx sides=16,16 p=16 (seed 002 2D row)" || diag "$out"
+ok $? "hyperx sides=16,16 p=16 (Cano et al., 2D row)" || diag "$out"
 run topo-gen jellyfish n=16 d=3 -s 2 -p 2
 [ "$rc" -eq 0 ] && [ "$out" = "$(topo-gen rrg n=16 d=3 -s 2 -p 2)" ]
 ok $? "jellyfish is exactly rrg"

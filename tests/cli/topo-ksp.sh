@@ -1,5 +1,7 @@
 # topo-ksp: k shortest simple paths and ALLPATH(H) on graphs with known
-# values, seed 003's Lemma 9 on GDBG(3000, 40), sampling, errors.
+# values, Lemma 9 of Faizian et al. ("Random Regular Graph and Generalized
+# De Bruijn Graph with k-shortest Path Routing") on GDBG(3000, 40),
+# sampling, errors.
 . "$TK_SRCDIR/tests/cli/lib.sh"
 
 T=$(printf '\t')
@@ -78,7 +80,7 @@ sum=$(topo-ksp -k 8 --hist "$TMPD/rrg.topo" | awk -F"$T" 'NR > 1 { s += $3 } END
 [ "$sum" = $((200 * 199 * 8)) ]
 ok $? "--hist: 8 paths for each of the 39800 pairs" || diag "$sum"
 
-# --- seed 003, Lemma 9: GDBG(3000, 40) ------------------------------------------
+# --- Faizian et al., Lemma 9: GDBG(3000, 40) ------------------------------------
 # H = 3 (40^2 = 1600 < 3000 <= 64000 = 40^3); floor(40^3/3000) = 21.
 topo-gen gdbg n=3000 r=40 >"$TMPD/gdbg.topo"
 H=$(awk 'BEGIN { h = 0; p = 1; while (p < 3000) { p *= 40; h++ } print h, int(p / 3000) }')

@@ -1,4 +1,5 @@
-# topo-load: output shapes, closed forms, seed lemmas, errors and exit codes.
+# topo-load: output shapes, closed forms, the Ant Mill paper's Remark 1 and
+# the lemmas of Faizian et al., errors and exit codes.
 . "$TK_SRCDIR/tests/cli/lib.sh"
 
 T=$(printf '\t')
@@ -65,7 +66,7 @@ run topo-load "$TMPD/k6.topo"
 [ "$(field max_load)" = 1 ] && [ "$(field avg_load)" = 1 ] && [ "$(field throughput)" = 1 ]
 ok $? "K_6: load 1 per arc, throughput 1 (5/1 capped)" || diag "$out"
 
-# --- seed 000, Remark 1 ---------------------------------------------------------
+# --- the Ant Mill paper, Remark 1 -----------------------------------------------
 # A cycle of N switches, p servers each, pattern switch i -> switch i+lambda
 # (weight 1: every server sends 1).  For lambda < N/2 every window has a
 # unique shortest path, so each clockwise arc carries lambda*p: throughput
@@ -81,11 +82,13 @@ for case in "11 3 2" "9 4 1" "16 5 3"; do
     want=$(awk -v p="$p" -v l="$lam" 'BEGIN { printf "%.17g", 1 / (p * l) }')
     [ "$rc" -eq 0 ] && approx "$(field throughput)" "$want" &&
         [ "$(field max_load)" = "$((p * lam))" ]
-    ok $? "seed 000 Remark 1: ring N=$N p=$p lambda=$lam: max load $((p * lam)), throughput 1/(p lambda)" ||
+    ok $? "Ant Mill paper, Remark 1: ring N=$N p=$p lambda=$lam: max load $((p * lam)), throughput 1/(p lambda)" ||
         diag "$out" "$err"
 done
 
-# --- seed 003: Lemma 10 (GDBG, ALLPATH(H)) and Lemma 4 (RRG, ksp:K) ------------
+# --- Faizian et al.: Lemma 10 (GDBG, ALLPATH(H)) and Lemma 4 (RRG, ksp:K) ------
+# ("Random Regular Graph and Generalized De Bruijn Graph with k-shortest Path
+# Routing").
 # topo-bounds computes both bounds (topo-bounds(1)).
 for nr in "60 4 3" "200 8 3"; do
     set -- $nr
@@ -95,7 +98,7 @@ for nr in "60 4 3" "200 8 3"; do
     ub=$(topo-bounds N="$1" r="$2" H="$3" | awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
         NR == 2 { print $(c["gdbg_ml_ub"]) }')
     awk -v a="$ml" -v b="$ub" 'BEGIN { exit !(a > 0 && a <= b) }'
-    ok $? "seed 003 Lemma 10: GDBG($1,$2) allpath:$3 max load $ml <= $ub" || diag "$out"
+    ok $? "Faizian et al. Lemma 10: GDBG($1,$2) allpath:$3 max load $ml <= $ub" || diag "$out"
 done
 for nd in "200 8 4" "120 6 8"; do
     set -- $nd
@@ -105,20 +108,21 @@ for nd in "200 8 4" "120 6 8"; do
     lb=$(topo-bounds N="$1" r="$2" | awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
         NR == 2 { print $(c["ml_lb"]) }')
     awk -v a="$ml" -v b="$lb" 'BEGIN { exit !(a >= 1.5 * b) }'
-    ok $? "seed 003 Lemma 4: RRG($1,$2) ksp:$3 max load $ml well above ML = $lb (>= 1.5x)" ||
+    ok $? "Faizian et al. Lemma 4: RRG($1,$2) ksp:$3 max load $ml well above ML = $lb (>= 1.5x)" ||
         diag "$out"
     # and no routing beats the bound: min is above it too
     run topo-load "$TMPD/rrg.topo"
     awk -v a="$(field max_load)" -v b="$lb" 'BEGIN { exit !(a >= b) }'
-    ok $? "seed 003 Lemma 4: RRG($1,$2) min max load $(field max_load) >= ML = $lb" || diag "$out"
+    ok $? "Faizian et al. Lemma 4: RRG($1,$2) min max load $(field max_load) >= ML = $lb" || diag "$out"
 done
 
 # --- Dragonfly under minimal (local-global-local) routing ------------------------
 # ADV+1: all a*p servers of group g send to group g+1 over its l global
 # links: throughput l/(a p).  g = a*h+1 groups gives l = 1; g = 5 and g = 3
-# with a=4 h=2 give l = a*h/(g-1) = 2 and 4 (trunking).  ADVc (seed 004):
-# the a*p servers of a group send to the h groups reached from one router:
-# throughput h/(a p) (canonical g = a*h+1).  Expected values by hand and
+# with a=4 h=2 give l = a*h/(g-1) = 2 and 4 (trunking).  ADVc (Fuentes et
+# al., "Network Unfairness in Dragonfly Topologies"): the a*p servers of a
+# group send to the h groups reached from one router: throughput h/(a p)
+# (canonical g = a*h+1).  Expected values by hand and
 # from topo-bounds --traffic.
 if topo-pattern adv i=1 "$TMPD/c9.topo" >/dev/null 2>&1 || topo-gen dragonfly a=2 h=1 p=1 |
     topo-pattern adv i=1 >/dev/null 2>&1; then
