@@ -1,8 +1,10 @@
 #!/bin/sh
-# antmill-rrg.sh - seed 000's RRG study as a pipeline of topokit tools.
+# antmill-rrg.sh - the RRG study of the Ant Mill paper (an adverse traffic
+# pattern for networks built on random regular graphs) as a pipeline of
+# topokit tools.
 #
 # For each k in AM_KS (default 2.2 2.5 2.8 3.1 3.4 3.7): d = round((2 n ln n)^(1/k))
-# on n = AM_N switches (default 1224, the seed's representative RRG), the
+# on n = AM_N switches (default 1224, the paper's representative RRG), the
 # medoid of AM_SAMPLES (100) random d-regular graphs in the plane (average
 # distance, link use) [topo-medoid], p = round(d / avg_distance) servers per
 # switch as Remark 1 sets them, the largest delta found within AM_BUDGET
@@ -14,7 +16,7 @@
 #   permutation at distance delta and one at distance radius (topo-pattern
 #   perm-distance; longest-matching when no permutation at distance radius
 #   exists).
-# Prints one TSV row per k and the ratios the seed reports.
+# Prints one TSV row per k and the ratios the paper reports.
 #   AM_N=1224 AM_SAMPLES=100 AM_BUDGET=60 AM_KS='2.2 3.7' sh antmill-rrg.sh
 set -eu
 N=${AM_N:-1224}
@@ -28,7 +30,7 @@ thr() { # thr PATTERN GRAPH: min-routing throughput per server
     topo-load -r min -P "$1" "$2" | awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "throughput") c = i } NR == 2 { print $c }'
 }
 
-echo "# antmill-rrg: seed 000 RRG study, n=$N, $SAMPLES samples per k, budget ${BUDGET}s"
+echo "# antmill-rrg: Ant Mill paper RRG study, n=$N, $SAMPLES samples per k, budget ${BUDGET}s"
 printf 'k\tn\td\tp\tdelta\tradius\tdiameter\tavg_distance\tantmill\tuniform\tserver_perm\tperm_delta\tperm_radius\tslowdown_uniform\tslowdown_server_perm\tloss\tmedoid_s\tsearch_s\n'
 for k in $KS; do
     d=$(awk -v n="$N" -v k="$k" 'BEGIN { printf "%d", exp(log(2 * n * log(n)) / k) + 0.5 }')

@@ -1,7 +1,9 @@
 #!/bin/sh
 # antmill.sh - speed of topo-antmill and topo-medoid on RRGs with 1224
-# switches, degrees from seed 000's k range (d^k = 2 n ln n: k = 3.7 gives
-# d = 14, k = 3 d = 26, k = 2.2 d = 85).  Targets (issue 8): H-hat under
+# switches, degrees from the k range of the Ant Mill paper (an adverse
+# traffic pattern for networks built on random regular graphs): d^k =
+# 2 n ln n, so k = 3.7 gives d = 14, k = 3 d = 26, k = 2.2 d = 85.
+# Targets (issue 8): H-hat under
 # 1 s, maximum-delta H under 60 s, medoid of 100 samples under 2 minutes on
 # 2 cores.  No peer implements either search, so only our times are shown.
 #   H-hat        topo-antmill --hat (whole process: read, distance summary,

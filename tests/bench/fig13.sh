@@ -1,6 +1,8 @@
 #!/bin/sh
-# fig13.sh - seed 003 Figure 13 as a pipeline: compute-node (server) level
-# random permutation and random shift on RRG(150, 8) and GDBG(150, 8) with
+# fig13.sh - Figure 13 of Faizian et al., "Random Regular Graph and
+# Generalized De Bruijn Graph with k-shortest Path Routing", as a
+# pipeline: compute-node (server) level random permutation and random
+# shift on RRG(150, 8) and GDBG(150, 8) with
 # 1..10 servers per switch; GDBG with ALLPATH(3), RRG with k-shortest paths,
 # k = ceil(A), A the average number of ALLPATH(3) paths per pair on the GDBG.
 # Metric: topo-mcf's exact path-restricted maximum concurrent flow with each
@@ -45,7 +47,7 @@ rrg_one() { # KIND P K SEED
     topo-gen rrg n=150 d=8 -p "$2" -s "$4" | topo-mcf --method exact --lp "$rl" -r ksp:"$3$SPREAD" -m "$1" -s "$4" | awk -F '\t' 'NR == 2 { print $4 }'
 }
 
-echo "## seed 003 Figure 13: server-level patterns, N = 150, r = 8 (per-flow throughput)"
+echo "## Faizian et al. Figure 13: server-level patterns, N = 150, r = 8 (per-flow throughput)"
 echo
 echo "| servers/switch | pattern | GDBG ALLPATH(3) mean ± 95% | samples | RRG KSP(k)$SPREAD mean ± 95% | samples | GDBG/RRG |"
 echo "|---|---|---|---|---|---|---|"

@@ -1,6 +1,8 @@
 #!/bin/sh
-# fig14.sh - seed 003 Figure 14 as a pipeline: switch-level random
-# permutation and random shift, N = 100..1000, r = 16; GDBG(N, 16) with
+# fig14.sh - Figure 14 of Faizian et al., "Random Regular Graph and
+# Generalized De Bruijn Graph with k-shortest Path Routing", as a
+# pipeline: switch-level random permutation and random shift,
+# N = 100..1000, r = 16; GDBG(N, 16) with
 # ALLPATH(3) against RRG(N, 16) with k-shortest paths, k = ceil(A), A the
 # average number of ALLPATH(3) paths per pair on the GDBG (topo-route).
 # Metric: topo-mcf's exact path-restricted maximum concurrent flow theta
@@ -51,7 +53,7 @@ rrg_one() { # KIND N K SEED
     topo-gen rrg n="$2" d=16 -s "$4" | topo-mcf --method exact --lp "$rl" -r ksp:"$3$SPREAD" -m "$1" -s "$4" | awk -F '\t' 'NR == 2 { print $4 }'
 }
 
-echo "## seed 003 Figure 14: switch-level patterns, r = 16 (per-flow throughput = theta)"
+echo "## Faizian et al. Figure 14: switch-level patterns, r = 16 (per-flow throughput = theta)"
 echo
 echo "| N | k = ceil(A) | pattern | GDBG ALLPATH(3) mean ± 95% | samples | RRG KSP(k)$SPREAD mean ± 95% | samples | GDBG/RRG |"
 echo "|---|---|---|---|---|---|---|---|"

@@ -1,8 +1,10 @@
 #!/bin/sh
 # mcf-paths.sh - the routing-restricted (path) LP of topo-mcf: GLPK's
 # simplex against the certified barrier (--lp simplex / --lp barrier), side
-# by side in one run, on seed 003's Figure 13 and 14 LPs: GDBG with
-# ALLPATH(3) under switch-level permutations and shifts (r = 16, N = 100 ..
+# by side in one run, on the Figure 13 and 14 LPs of Faizian et al.
+# ("Random Regular Graph and Generalized De Bruijn Graph with k-shortest
+# Path Routing"): GDBG with ALLPATH(3) under switch-level permutations and
+# shifts (r = 16, N = 100 ..
 # 900) and server-level ones (N = 150, r = 8, 3 and 10 servers per switch).
 # Per row: mean wall seconds per LP over MCF_PATHS_SEEDS pattern seeds
 # (default 1..5), how many of them the barrier itself certified (the rest
@@ -171,7 +173,7 @@ case " $TABLES " in *" 1 "*)
 esac
 
 case " $TABLES " in *" 2 "*)
-    echo "## topo-mcf -r: the split check on seed 003 Figure 14's RRG samples (mean s per sample, seeds: $SEEDS)"
+    echo "## topo-mcf -r: the split check on Faizian et al. Figure 14's RRG samples (mean s per sample, seeds: $SEEDS)"
     echo
     echo "| graph | routing | pattern | default s | --no-presolve s | speed-up | settled without an LP | max rel. diff |"
     echo "|---|---|---|---|---|---|---|---|"

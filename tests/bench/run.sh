@@ -21,8 +21,8 @@ echo "# topokit benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(
 echo "# topo-dist: $(command -v topo-dist)"
 # Every benchmark script beside this one, in name order; BENCH=name1,name2
 # runs a subset (e.g. BENCH=dist make bench).  The paper reproductions that
-# take from minutes to hours (seed 000's RRG study, seed 003's Figures 13
-# and 14) run only when BENCH names them.
+# take from minutes to hours (the Ant Mill paper's RRG study, Figures 13
+# and 14 of Faizian et al.) run only when BENCH names them.
 for f in "$here"/*.sh; do
     b=$(basename "$f" .sh)
     [ "$b" = run ] && continue

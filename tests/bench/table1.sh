@@ -1,6 +1,8 @@
 #!/bin/sh
-# table1.sh - seed 003 Table I: for r = 20 and every n = 2..8421, is the
-# diameter of GDBG(n, r) the optimal diameter of Lemma 1 (the smallest D
+# table1.sh - Table I of Faizian et al., "Random Regular Graph and
+# Generalized De Bruijn Graph with k-shortest Path Routing": for r = 20
+# and every n = 2..8421, is the diameter of GDBG(n, r) the optimal
+# diameter of Lemma 1 (the smallest D
 # with 1 + r + ... + r^D >= n)?  Pipelines over the tools: topo-gen writes
 # the graphs into one stream, topo-dist measures them with --max-diameter 3
 # (every Lemma-1 diameter here is at most 3, so a row '>3' is not optimal
