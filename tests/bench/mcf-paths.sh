@@ -173,7 +173,7 @@ case " $TABLES " in *" 1 "*)
 esac
 
 case " $TABLES " in *" 2 "*)
-    echo "## topo-mcf -r: the split check on Faizian et al. Figure 14's RRG samples (mean s per sample, seeds: $SEEDS)"
+    echo "## topo-mcf -r: the split check on the RRG samples of Faizian et al. Figure 14 (mean s per sample, seeds: $SEEDS)"
     echo
     echo "| graph | routing | pattern | default s | --no-presolve s | speed-up | settled without an LP | max rel. diff |"
     echo "|---|---|---|---|---|---|---|---|"
