@@ -150,6 +150,26 @@ static double bound_value(const bound_t *B, const tk_graph_t *g)
  * the pool's entries) time.  load: m doubles, frac: ncols doubles. */
 #define SPLIT_CHUNKS 16
 #define SPLIT_PASSES 4
+/* The largest load / capacity on the arcs of column c if tb * q times
+ * its entries were added to load (the loop the split check spends its time
+ * in: the pool's arrays as local restrict pointers, the capacities as one
+ * array or none). */
+static inline double split_peak(const tk_graph_t *g, const pool_t *P, int64_t c, double tb,
+                                double q, const double *restrict load)
+{
+    const int *restrict row = P->row;
+    const double *restrict val = P->val;
+    const double *restrict cap = g->cap;
+    const int64_t shift = P->npairs + 1;
+    double v = 0;
+    for (int64_t k = P->ptr[c] + 1; k < P->ptr[c + 1]; k++) {
+        int64_t a = row[k] - shift;
+        double x = (load[a] + tb * val[k] * q) / (cap ? cap[a] : 1.0);
+        v = x > v ? x : v; /* fmax without the call: v is never NaN, a NaN x is skipped */
+    }
+    return v;
+}
+
 static int split_fits(const tk_graph_t *g, const pool_t *P, double tb, double *load, double *frac)
 {
     const double q = 1.0 / SPLIT_CHUNKS;
@@ -173,11 +193,7 @@ static int split_fits(const tk_graph_t *g, const pool_t *P, double tb, double *l
                 int64_t best = j;
                 double bestv = HUGE_VAL;
                 for (int64_t c = j; c < e; c++) {
-                    double v = 0;
-                    for (int64_t k = P->ptr[c] + 1; k < P->ptr[c + 1]; k++) {
-                        int64_t a = P->row[k] - P->npairs - 1;
-                        v = fmax(v, (load[a] + tb * P->val[k] * q) / tk_graph_cap(g, a));
-                    }
+                    double v = split_peak(g, P, c, tb, q, load);
                     if (v < bestv) {
                         bestv = v;
                         best = c;

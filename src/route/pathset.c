@@ -186,11 +186,19 @@ static tk_status_t sort_paths(tk_pathset_t *ps, int merge, tk_error_t *err)
     tk_pathset_init(&o);
     if (!ref)
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (paths)");
+    int sorted = 1;
     for (int64_t i = 0; i < np; i++) {
         ref[i].ps = ps;
         ref[i].i = i;
+        if (i > 0 && sorted && pcmp(&ref[i - 1], &ref[i]) > 0)
+            sorted = 0;
     }
-    qsort(ref, (size_t)np, sizeof *ref, pcmp);
+    if (sorted && !merge) { /* already in order (the models list in order) */
+        free(ref);
+        return TK_OK;
+    }
+    if (!sorted)
+        qsort(ref, (size_t)np, sizeof *ref, pcmp);
     for (int64_t i = 0; i < np && !st; i++) {
         int64_t p = ref[i].i;
         if (merge && i > 0 && cmp_walk(ps, ref[i - 1].i, p) == 0) {
