@@ -13,12 +13,14 @@ cd "$(dirname "$0")"
 # the cross-check tests and benchmarks (nauty tools, glpsol, networkx, igraph,
 # numpy/scipy, bc, /usr/bin/time); clang-format (14 on Debian 12) checks the
 # formatting of the sources in make check (tests/cli/source-layout.sh), and
-# binutils' nm the library's exported symbols.
+# binutils' nm the library's exported symbols; libsimgrid-dev (and g++ from
+# build-essential) builds the SimGrid cross-check of topo-sim's max-min
+# solver (tests/cli/sim-simgrid.sh, tests/bench/sim-simgrid.sh).
 # libopenblas0-serial becomes the system BLAS behind CHOLMOD's factorisation
 # (3x faster than the reference BLAS on large tori; single-threaded, so
 # results stay identical whatever the thread count).
 PKGS="build-essential autoconf automake libtool pkg-config clang-format binutils
-      libglpk-dev libsuitesparse-dev libgsl-dev libnauty2-dev libopenblas0-serial
+      libglpk-dev libsuitesparse-dev libgsl-dev libnauty2-dev libopenblas0-serial libsimgrid-dev
       nauty glpk-utils mandoc bc time
       python3 python3-networkx python3-igraph python3-numpy python3-scipy"
 
