@@ -23,5 +23,6 @@
 #include "tk_stats.h"
 #include "tk_antmill.h"
 #include "tk_mcf.h"
+#include "tk_sim.h"
 
 #endif /* TOPOKIT_H */

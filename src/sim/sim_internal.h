@@ -1,0 +1,47 @@
+/*
+ * sim_internal.h - what the simulator's files share: the coefficient list
+ * of one switch pair's route (net.c builds the steady system from them,
+ * dynamic.c its flows).
+ */
+#ifndef TK_SIM_INTERNAL_H
+#define TK_SIM_INTERNAL_H
+
+#include "tk_route.h"
+#include "tk_sim.h"
+
+/* The route of a switch pair (s, t) as resource coefficients: entry j is
+ * arc arc[j] entered through input in[j] (the previous arc of the path,
+ * or SIM_IN_INJECT for the first hop) with coefficient w[j] = the summed
+ * weight of the paths that take arc arc[j] from input in[j]; and the
+ * inputs the traffic reaches the destination's ejection link through:
+ * ejin[k] (the last arc, or SIM_IN_INJECT when s == t) with weight ejw[k].
+ * Sorted by (arc, in) and by ejin, equal keys merged; weights sum to 1 at
+ * the ejection.  With a path index (split independent), only path `path`
+ * of the set is taken, with weight 1. */
+#define SIM_IN_INJECT (-1)
+typedef struct sim_route {
+    int64_t n, cap;
+    int64_t *arc;
+    int64_t *in;
+    double *w;
+    int64_t nej, capej;
+    int64_t *ejin;
+    double *ejw;
+    /* hop statistics of the route (traffic-weighted over its paths) */
+    double hops;                        /* mean hop count                */
+    double chops[TK_MAX_CLASSES];       /* mean hops per link class      */
+    int32_t maxhops;                    /* longest path                  */
+    double *hhist;                      /* weight per hop count 0..maxhops */
+    int64_t caph;
+} sim_route_t;
+
+void sim_route_init(sim_route_t *r);
+void sim_route_destroy(sim_route_t *r);
+
+/* The route of (s, t) from the path set ps (already computed by
+ * tk_route_paths for that pair); path < 0: all paths with their weights,
+ * else path number `path` alone with weight 1.  Errors: TK_ENOMEM. */
+tk_status_t sim_route_from_paths(const tk_graph_t *g, const tk_pathset_t *ps, int64_t path,
+                                 sim_route_t *out, tk_error_t *err);
+
+#endif /* TK_SIM_INTERNAL_H */

@@ -1,0 +1,476 @@
+/*
+ * tk_sim.h - the flow-level simulator (topo-sim(1)): max-min rate
+ * allocation under arbitration models, steady and dynamic modes, fairness
+ * metrics.  The model is stated in topokit(7), SIMULATION MODEL.
+ *
+ * Two layers:
+ *  1. tk_mm: a max-min system in its own right (resources with
+ *     capacities, variables with demands, sparse coefficients, input
+ *     ports) and its three solvers (fair, rr, transit).  It knows nothing
+ *     of graphs, so it can be checked against independent solvers (GLPK
+ *     lexicographic max-min, SimGrid) on any instance.
+ *  2. tk_sim_net: a topology, a routing model and a traffic pattern turned
+ *     into a tk_mm (arcs, injection and ejection links; one variable per
+ *     flow, per path or per server; interchangeable servers aggregated),
+ *     solved at an offered load rho, and summarised per server and per
+ *     router.
+ */
+#ifndef TK_SIM_H
+#define TK_SIM_H
+
+#include <stdio.h>
+
+#include "tk_core.h"
+#include "tk_pattern.h"
+#include "tk_route.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Arbitration models (topokit(7)). */
+typedef enum tk_arb {
+    TK_ARB_FAIR = 0, /* per-flow max-min weighted by demand                 */
+    TK_ARB_RR,       /* round-robin among the input ports of every output   */
+    TK_ARB_TRANSIT   /* in-transit ports first, then injection, rr in each  */
+} tk_arb_t;
+
+/* Parse "fair" / "rr" / "transit".  Errors: TK_EINVAL. */
+TK_API tk_status_t tk_arb_parse(const char *text, tk_arb_t *out, tk_error_t *err);
+TK_API const char *tk_arb_name(tk_arb_t a);
+
+/* ------------------------------------------------------------------------ */
+/* A max-min system.
+ *
+ * Resources r = 0 .. nres-1: capacity cap[r] (> 0), made of copies[r]
+ * identical copies (an aggregate of k servers' injection links is one
+ * resource of k copies and capacity k; 1 otherwise).
+ *
+ * Variables v = 0 .. nvar-1: a variable stands for mult[v] identical
+ * member flows; x[v] is the rate of ONE member.  demand[v] (>= 0) is a
+ * member's requested rate at offered load 1: at offered load rho a member
+ * asks for rho * demand[v].
+ *
+ * Inputs i = 0 .. nin-1: the input ports traffic arrives through at an
+ * output (resource): an incoming link (in_transit[i] = 1) or a group of
+ * in_mult[i] identical injection ports of servers (in_transit[i] = 0).
+ *
+ * Entries, variable-major: variable v uses resources eres[e] for e in
+ * voff[v] .. voff[v+1]-1, arriving through input ein[e] (-1 when the
+ * model needs no port: fair ignores ports), with coefficient ecoef[e] > 0:
+ * the resource capacity all mult[v] members together use per unit of a
+ * member's rate (mult[v] times the fraction of a member's traffic that
+ * crosses the resource through that input).  A variable may have several
+ * entries on one resource (through different inputs).
+ *
+ * Arbitration at one output r, for rr and transit: per copy of r, the
+ * input ports are the inputs of r's entries, each counted in_mult[i] times
+ * except own_in[r] (the single port of a server's own injection link,
+ * counted once; -1 when r has none).  A port's demand is its entries'
+ * desires (coefficient x desired rate) divided by copies[r] and by its
+ * count; the copy's capacity is cap[r] / copies[r], shared max-min
+ * among the ports (rr; transit: the in-transit ports first, max-min among
+ * them, then what is left max-min among the injection ports), and each
+ * port's share max-min among its member flows. */
+typedef struct tk_mm {
+    int64_t nres;
+    double *cap;     /* nres                                         */
+    double *copies;  /* nres, NULL = 1 each                          */
+    int64_t *own_in; /* nres or NULL (none)                          */
+    int64_t nvar;
+    double *demand; /* nvar                                         */
+    double *mult;   /* nvar, NULL = 1 each                          */
+    int64_t nin;
+    double *in_mult;     /* nin or NULL (1 each)                         */
+    uint8_t *in_transit; /* nin or NULL (all transit)                    */
+    int64_t *voff;       /* nvar + 1                                     */
+    int64_t *eres;       /* voff[nvar]                                   */
+    int64_t *ein;        /* voff[nvar] or NULL (no ports)                */
+    double *ecoef;       /* voff[nvar]                                   */
+} tk_mm_t;
+
+/* Check a system's sizes, ranges and values (finite, capacities > 0,
+ * coefficients > 0, demands >= 0).  Errors: TK_EINVAL naming the first
+ * bad entry.  O(size). */
+TK_API tk_status_t tk_mm_check(const tk_mm_t *mm, tk_error_t *err);
+
+/* What a solve reports beside the rates. */
+typedef struct tk_mm_info {
+    int64_t iterations; /* fair: saturation events; rr/transit: sweeps  */
+    double residual;    /* rr/transit: largest relative change of the
+                           last sweep (0 for fair, exact)                */
+    int converged;      /* 1 unless the sweep limit was reached          */
+    int another;        /* rr/transit: 1 when a second start found a
+                           different equilibrium (see topokit(7))        */
+} tk_mm_info_t;
+
+/* Solve at offered load rho (> 0): x[v] (nvar, caller-allocated) the rate
+ * of a member of v, bneck[v] (nvar or NULL) a resource that limits v (the
+ * saturated resource v froze at; -1 for a fully served member).
+ *  fair      weighted max-min: every member's rate is demand[v] * t, t
+ *            raised together from 0; a resource that saturates freezes
+ *            the variables on it; at t = rho every variable still free is
+ *            fully served.  Exact progressive filling over a heap of
+ *            resource events: O((entries + nres) log nres).
+ *  rr, transit
+ *            the deterministic fixed point of topokit(7) (Gauss-Seidel
+ *            sweeps over the outputs, damped), at most max_sweeps sweeps
+ *            (0: 100000), stopping when no rate moves by more than 1e-13
+ *            relative; with check_another, solved a second time from the
+ *            other start and info->another set when the two differ.
+ * Errors: TK_EINVAL (a bad system or rho), TK_ENOMEM. */
+TK_API tk_status_t tk_mm_solve(const tk_mm_t *mm, tk_arb_t arb, double rho, int64_t max_sweeps,
+                               int check_another, double *x, int64_t *bneck, tk_mm_info_t *info,
+                               tk_error_t *err);
+
+/* Fair only: the level tau[v] at which v freezes in the filling without a
+ * demand cap (+inf when no resource ever limits it).  At offered load rho
+ * a member of v gets demand[v] * min(rho, tau[v]), so one call gives the
+ * whole accepted-versus-offered curve, piecewise linear with breakpoints
+ * at the distinct tau.  bneck as in tk_mm_solve.  Errors: as tk_mm_solve. */
+TK_API tk_status_t tk_mm_fair_levels(const tk_mm_t *mm, double *tau, int64_t *bneck,
+                                     tk_error_t *err);
+
+/* ------------------------------------------------------------------------ */
+/* A simulated network: topology + routing + traffic as a max-min system. */
+
+typedef enum tk_split {
+    TK_SPLIT_OBLIVIOUS = 0, /* a flow is one variable over its paths          */
+    TK_SPLIT_INDEPENDENT    /* every path of a flow is its own sub-flow       */
+} tk_split_t;
+
+typedef struct tk_sim_opts {
+    tk_arb_t arb;
+    tk_split_t split;
+    int coupled;       /* one variable per server (fixed proportions)      */
+    int no_aggregate;  /* 1: one variable per server-level flow           */
+    int threads;       /* 0 = runtime default                              */
+    uint64_t mem_limit;
+    uint64_t max_paths; /* per pair (0 = 1 << 20)                          */
+    int64_t max_sweeps; /* rr/transit (0 = default)                        */
+    int check_another;  /* rr/transit: look for a second equilibrium      */
+} tk_sim_opts_t;
+TK_API void tk_sim_opts_init(tk_sim_opts_t *o);
+
+typedef struct tk_sim_net tk_sim_net_t;
+
+/* Build the system of a pattern (server or switch level, checked against
+ * the router's graph) routed by r.  Switch-level endpoints stand for all
+ * the servers of their switch (tk_pattern.h's units).  Errors: TK_EINVAL /
+ * TK_ERANGE (the pattern does not fit the topology), TK_EUNSUPPORTED,
+ * TK_EDISCONNECTED, TK_ELIMIT, TK_ENOMEM. */
+TK_API tk_status_t tk_sim_net_new(const tk_router_t *r, const tk_pattern_t *pat,
+                                  const tk_sim_opts_t *opts, tk_sim_net_t **out, tk_error_t *err);
+/* The server-level uniform pattern (every server sends rho / (N-1) to
+ * every other server) without one flow per server pair: one variable per
+ * switch pair (and per switch for the same-switch pairs). */
+TK_API tk_status_t tk_sim_net_uniform(const tk_router_t *r, const tk_sim_opts_t *opts,
+                                      tk_sim_net_t **out, tk_error_t *err);
+TK_API void tk_sim_net_free(tk_sim_net_t *net);
+/* The system (read only). */
+TK_API const tk_mm_t *tk_sim_net_mm(const tk_sim_net_t *net);
+
+/* Statistics of a set of values (per server or per router). */
+typedef struct tk_fair_stats {
+    double mean, min, max;
+    double maxmin; /* max / min (+inf when min is 0, 1 when all are 0) */
+    double cov;    /* standard deviation / mean (population)           */
+    double jain;   /* (sum x)^2 / (n sum x^2)                          */
+} tk_fair_stats_t;
+TK_API void tk_fair_stats(const double *v, int64_t n, tk_fair_stats_t *out);
+
+/* One steady-state point. */
+typedef struct tk_sim_point {
+    double rho;          /* offered load per server                         */
+    double offered;      /* mean offered per server (rho, or less for
+                            servers that send nothing)                      */
+    tk_fair_stats_t srv; /* accepted per server                              */
+    tk_fair_stats_t rtr; /* accepted per router (sum over its servers)       */
+    double min_served;   /* smallest rate / requested over flows             */
+    int nclasses;
+    double util[TK_MAX_CLASSES + 1]; /* mean utilisation per link class,
+                                        then injection links               */
+    tk_mm_info_t info;
+} tk_sim_point_t;
+
+/* Solve at offered load rho and summarise.  Errors: TK_EINVAL, TK_ENOMEM. */
+TK_API tk_status_t tk_sim_solve(tk_sim_net_t *net, double rho, tk_sim_point_t *out,
+                                tk_error_t *err);
+/* The accepted rate of every server in the last solve (tk_sim_servers
+ * entries, the sum of its flows' rates; servers numbered as the pattern's
+ * endpoints, switch-major).  Errors: TK_EINVAL before any solve. */
+TK_API tk_status_t tk_sim_server_rates(const tk_sim_net_t *net, double *rate, tk_error_t *err);
+TK_API int64_t tk_sim_servers(const tk_sim_net_t *net);
+
+/* The saturation point: the largest offered load at most 1 at which every
+ * flow is fully served (min over resources of capacity / load at offered
+ * load 1).  O(entries). */
+TK_API double tk_sim_saturation(const tk_sim_net_t *net);
+
+/* Traffic-weighted route statistics of the system at offered load 1: mean
+ * hop count, mean hops per link class (chops, the graph's nclasses
+ * entries), the weight of every hop count 0 .. maxhops (hist; divide by
+ * tk_sim_net_hop_weight for fractions). */
+TK_API tk_status_t tk_sim_net_hops(const tk_sim_net_t *net, double *mean, double *chops,
+                                   const double **hist, int32_t *maxhops);
+TK_API double tk_sim_net_hop_weight(const tk_sim_net_t *net);
+/* Server-level flows the system stands for, and its groups of
+ * interchangeable servers (the first server of group k). */
+TK_API int64_t tk_sim_net_flows(const tk_sim_net_t *net);
+TK_API int64_t tk_sim_groups(const tk_sim_net_t *net);
+TK_API int64_t tk_sim_group_first(const tk_sim_net_t *net, int64_t k);
+
+/* The flows of the last solve, one row per class of interchangeable
+ * server-level flows (members of them; one each without aggregation):
+ * demand and rate are per member flow, bneck the resource it froze at:
+ * bneck_kind 0 an arc (bneck its id), 1 the injection links of group
+ * bneck, 2 its ejection links; bneck -1 when fully served.  fn returns
+ * non-zero to stop. */
+typedef struct tk_sim_flow {
+    int64_t src_group, dst_group;
+    tk_id_t src_switch, dst_switch;
+    double src_servers, dst_servers;
+    double members;
+    double demand, rate;
+    int64_t bneck;
+    int bneck_kind;
+} tk_sim_flow_t;
+typedef int (*tk_sim_flow_fn)(void *ctx, const tk_sim_flow_t *f);
+TK_API tk_status_t tk_sim_flow_rows(const tk_sim_net_t *net, tk_sim_flow_fn fn, void *ctx,
+                                    tk_error_t *err);
+
+/* Fair only: the exact accepted-versus-offered curve on [0, 1], mean
+ * accepted per offering server, piecewise linear between the returned
+ * breakpoints rho[0] = 0 < ... < rho[n-1] = 1 (malloc'd, caller frees both).
+ * One progressive filling (tk_mm_fair_levels).  Errors: TK_ENOMEM. */
+TK_API tk_status_t tk_sim_fair_curve(tk_sim_net_t *net, double **rho, double **acc,
+                                     int64_t *npts, tk_error_t *err);
+
+/* ------------------------------------------------------------------------ */
+/* Dynamic mode: flows that arrive, share the network max-min fairly, and
+ * leave (topo-sim --workload / --poisson).
+ *
+ * Units.  A link (a switch-to-switch arc of capacity 1, a server's
+ * injection or ejection link) carries 1 byte per time unit: link speed 1.
+ * So a flow alone on idle links completes in `size` time units, and an arc
+ * of capacity c carries c bytes per time unit.
+ *
+ * A flow from server a (at switch s) to server b (at switch t, b != a)
+ * uses a's injection link (coefficient 1), the arcs of the route of (s, t)
+ * (coefficient: the summed weight of the routing model's paths through the
+ * arc, the oblivious split of topokit(7); computed once per switch pair
+ * with tk_route_paths) and b's ejection link (coefficient 1).  Servers are
+ * numbered switch-major as in tk_pattern.h.
+ *
+ * Rates: after every arrival and every completion the rates of the active
+ * flows are the max-min fair allocation (equal weights, every flow asks
+ * for link speed 1: TK_ARB_FAIR with demand 1 at rho = 1 on the system of
+ * the active flows), recomputed on the part of the system the event
+ * reaches (tk_sim_dynamic). */
+
+/* One flow: arrives at `time` (>= 0, finite) at server src, for server
+ * dst (!= src), `size` bytes (> 0, finite). */
+typedef struct tk_sim_arrival {
+    double time;
+    int64_t src, dst;
+    double size;
+} tk_sim_arrival_t;
+
+/* A workload: flows f[0 .. n-1] in non-decreasing time order, between the
+ * servers 0 .. nservers-1.  Flow i is called flow i everywhere (results,
+ * topo-sim --flows). */
+typedef struct tk_sim_workload {
+    int64_t nservers;
+    int64_t n;     /* flows                                             */
+    int64_t alloc; /* allocated (internal)                              */
+    tk_sim_arrival_t *f;
+} tk_sim_workload_t;
+
+/* An empty workload on nservers (>= 1) servers.  Errors: TK_EINVAL,
+ * TK_ENOMEM. */
+TK_API tk_status_t tk_sim_workload_new(int64_t nservers, tk_sim_workload_t **out,
+                                       tk_error_t *err);
+TK_API void tk_sim_workload_free(tk_sim_workload_t *w);
+/* Append a flow (checked as the reader checks a line, time order
+ * included).  Errors: TK_ERANGE (a server outside 0..nservers-1, src ==
+ * dst, a time < 0 or before the previous flow's, a size <= 0, anything
+ * not finite), TK_ENOMEM.  Amortised O(1). */
+TK_API tk_status_t tk_sim_workload_add(tk_sim_workload_t *w, double time, int64_t src,
+                                       int64_t dst, double size, tk_error_t *err);
+
+/* Read a workload file: one flow per line, "time src dst bytes" (blanks
+ * between the fields; '#' starts a comment that runs to the end of the
+ * line; blank lines are skipped), servers as integers, time and bytes as
+ * decimal numbers.  Times must not decrease from one flow to the next: an
+ * unsorted file is rejected, not sorted, so that flow i is always the
+ * file's i-th flow (sort -g -s -k1,1 sorts one stably).  name is used in
+ * messages (file:line; NULL: "<stdin>").  Errors: TK_EFORMAT (not four
+ * fields, a field that is not a number, a time before the previous
+ * line's), TK_ERANGE (a server outside 0..nservers-1, src == dst, a time
+ * < 0, a size <= 0, a time or size not finite), TK_EIO, TK_ENOMEM.
+ * O(length of the file). */
+TK_API tk_status_t tk_sim_workload_read(FILE *fp, const char *name, int64_t nservers,
+                                        tk_sim_workload_t **out, tk_error_t *err);
+/* Write a workload in the format tk_sim_workload_read reads (numbers as
+ * the shortest decimals that read back as the same doubles), so a
+ * generated workload can be replayed.  Errors: TK_EIO. */
+TK_API tk_status_t tk_sim_workload_write(FILE *fp, const tk_sim_workload_t *w,
+                                         tk_error_t *err);
+
+/* Size distributions of generated flows. */
+typedef enum tk_sim_sizes {
+    TK_SIM_SIZES_FIXED = 0, /* every flow `mean` bytes                          */
+    TK_SIM_SIZES_PARETO     /* Pareto of shape alpha (> 1) and mean `mean`:
+                               scale xm = mean (alpha - 1) / alpha, size =
+                               xm U^(-1/alpha) for U uniform in (0, 1]
+                               (heavy-tailed: infinite variance for
+                               alpha <= 2)                                   */
+} tk_sim_sizes_t;
+
+/* Poisson arrivals.  Every server's flows arrive as a Poisson process of
+ * rate rho / mean (so each server offers rho bytes per time unit: load
+ * rho of its injection link), each for a destination uniform over the
+ * other servers, with sizes from the distribution.  Server i draws from
+ * its own stream tk_rng_new(seed, i), in this order per flow: the gap
+ * since its previous arrival (exponential), the destination, the size;
+ * so the workload never depends on threads.  The servers' flows are
+ * merged by (time, src, the flow's number at its server). */
+typedef struct tk_sim_poisson {
+    double rho; /* offered load per server, in (0, 1]                 */
+    tk_sim_sizes_t sizes;
+    double mean;        /* mean size in bytes (> 0)                        */
+    double alpha;       /* Pareto shape (> 1)                              */
+    double horizon;     /* arrivals at times < horizon (0: no bound)       */
+    int64_t count;      /* at most this many flows, the first ones in
+                           merged order (0: no bound)                      */
+    uint64_t seed;
+    uint64_t mem_limit; /* 0: tk_memory_limit_default()                    */
+} tk_sim_poisson_t;
+/* rho 0.5, fixed sizes of mean 1, no bounds (one must be set), seed 1. */
+TK_API void tk_sim_poisson_init(tk_sim_poisson_t *p);
+/* Parse a size distribution, "fixed:S" or "pareto:ALPHA:S" (S the mean),
+ * into p->sizes, p->mean and p->alpha.  Errors: TK_EINVAL with a message
+ * that starts with the text. */
+TK_API tk_status_t tk_sim_sizes_parse(const char *text, tk_sim_poisson_t *p, tk_error_t *err);
+/* Generate.  Errors: TK_EINVAL (fewer than 2 servers, rho outside (0, 1],
+ * a bad mean or alpha, neither bound set, a negative or non-finite
+ * bound), TK_ELIMIT (the expected number of flows does not fit mem_limit),
+ * TK_ENOMEM.  Time O(F log F) for F flows, memory O(F); with count and no
+ * horizon the horizon is guessed from the rates and doubled until count
+ * flows exist (the streams restart, so the result is the same). */
+TK_API tk_status_t tk_sim_workload_poisson(int64_t nservers, const tk_sim_poisson_t *p,
+                                           tk_sim_workload_t **out, tk_error_t *err);
+
+/* Options of a dynamic run. */
+typedef struct tk_sim_dyn_opts {
+    int threads;        /* route computation (0 = runtime default)          */
+    uint64_t mem_limit; /* 0: tk_memory_limit_default()                    */
+    uint64_t max_paths; /* per switch pair (0 = 1 << 20)                    */
+    int connected;      /* 1: re-solve the whole connected component of
+                           the event (below) instead of its bottleneck
+                           closure; the same rates, more work               */
+    int verify;         /* after every event, solve the whole active system
+                           from scratch with tk_mm_solve (fair, rho 1) and
+                           compare every rate (relative 1e-12); O(active
+                           flows) or more per event: small instances only   */
+    int check_bytes;    /* integrate every active flow's rate over every
+                           interval between events (O(active) per event),
+                           independently of the lazy bookkeeping, into
+                           tk_sim_dyn_result_t.bytes                        */
+    /* Called (when not NULL) every 65536 events and at the end, for a
+     * progress line: simulated time, flows completed, flows in all. */
+    void (*progress)(void *arg, double now, int64_t done, int64_t total);
+    void *progress_arg;
+} tk_sim_dyn_opts_t;
+TK_API void tk_sim_dyn_opts_init(tk_sim_dyn_opts_t *o);
+
+/* What a dynamic run gives.  Per flow i (workload order): start[i] (its
+ * arrival), finish[i], size[i]; FCT = finish - start; slowdown = FCT /
+ * size (1 for a flow alone on idle links: the ideal at link speed 1).
+ * Counters show the locality of the re-solves: a solve is one progressive
+ * filling (more than one per event when the bottleneck closure had to
+ * grow), comp_flows the mean number of flows re-solved per event, against
+ * mean_active, the mean number of active flows at an event. */
+typedef struct tk_sim_dyn_result {
+    int64_t nflows;
+    double *start, *finish, *size; /* nflows each                           */
+    double *bytes;       /* nflows with check_bytes (integral of the rate
+                            over [start, finish]), else NULL            */
+    int64_t events;      /* arrivals + completions                      */
+    int64_t solves;      /* progressive fillings run                    */
+    int64_t expansions;  /* closures grown after a failed certificate   */
+    double comp_flows;   /* mean flows per event's final component      */
+    double comp_res;     /* mean resources per event's final component  */
+    int64_t comp_max;    /* largest component (flows)                   */
+    double mean_active;  /* mean active flows at an event (after it)    */
+    int64_t max_active;  /* most flows active at once                   */
+    int64_t pairs;       /* distinct switch pairs routed                */
+    double end;          /* last completion                             */
+    int64_t verified;    /* with verify: rates compared                 */
+    int64_t mismatches;  /* ... that differed by more than 1e-12 rel.   */
+    double max_rel_diff; /* largest relative difference seen            */
+    double max_bytes_err; /* with check_bytes: max |bytes - size| / size */
+} tk_sim_dyn_result_t;
+
+/* Simulate workload w on router r's graph and routing model until every
+ * flow completes, into *out (caller-owned struct; free its arrays with
+ * tk_sim_dyn_result_free).  w->nservers must equal the graph's servers.
+ *
+ * Events, in time order: a completion before an arrival at the same time,
+ * completions at one time one by one (by flow number), arrivals in
+ * workload order.  At an event the rates change only in the event's
+ * component C, found from the resources of the arriving or departing flow
+ * by closure: a resource is opened, which brings into C every flow whose
+ * recorded bottleneck it is (connected: every flow on it); a flow in C
+ * opens all its resources.  C is re-solved by exact progressive filling
+ * (a heap of resource saturation levels) with every other flow's rate
+ * fixed, i.e. on each resource's capacity minus the usage of the flows
+ * outside C.  The result is accepted when it certifies itself: every flow
+ * of C froze at a saturated resource on which no flow outside C is faster
+ * (with the rates outside C unchanged and their bottlenecks untouched,
+ * every flow then has a bottleneck, which characterises the max-min fair
+ * allocation); else the faster outside flows join C and C is solved
+ * again.  A flow's bytes are brought up to date only when its rate
+ * changes (its last update time is kept), and completions come from a
+ * heap of finish times: an event costs O(|C| route length log) time, not
+ * O(active flows).  Deterministic: routes are computed in parallel (one
+ * per distinct switch pair, each independent of the others), the
+ * simulation is serial, so the bytes are the same at any thread count.
+ *
+ * Errors: TK_EINVAL (server count mismatch, bad options), TK_ELIMIT
+ * (memory), TK_ENOMEM, the routing model's errors for a pair
+ * (TK_ELIMIT: too many paths), TK_EINTERNAL (a re-solve failed to
+ * certify; a bug).  Memory O(flows x route length + arcs + servers). */
+TK_API tk_status_t tk_sim_dynamic(const tk_router_t *r, const tk_sim_workload_t *w,
+                                  const tk_sim_dyn_opts_t *o, tk_sim_dyn_result_t *out,
+                                  tk_error_t *err);
+/* Free the arrays of a result (not the struct).  r may be NULL. */
+TK_API void tk_sim_dyn_result_free(tk_sim_dyn_result_t *r);
+
+/* Summary of one size bucket: flows of size in [lo, hi).  Percentiles by
+ * the nearest-rank rule: the p-th percentile of n values is the
+ * ceil(p n / 100)-th smallest (p50 of 1, 2 is 1). */
+typedef struct tk_sim_bucket {
+    double lo, hi;
+    int64_t count;
+    double fct_mean, fct_p50, fct_p99, fct_max;
+    double sd_mean, sd_p50, sd_p99, sd_max; /* slowdown                     */
+} tk_sim_bucket_t;
+
+/* Bucket the flows of a result by size: edges == NULL gives the decades
+ * [10^k, 10^(k+1)); else the nedges increasing edges e give the buckets
+ * [0, e[0]), [e[0], e[1]), ..., [e[nedges-1], +inf) (nedges = 0: one bucket
+ * of every flow).  Only non-empty buckets are listed, in increasing size,
+ * in *out (caller frees with free()), *nout of them.  Errors: TK_EINVAL
+ * (edges not positive, finite and increasing), TK_ENOMEM.
+ * O(F log F). */
+TK_API tk_status_t tk_sim_dyn_buckets(const tk_sim_dyn_result_t *r, const double *edges,
+                                      int64_t nedges, tk_sim_bucket_t **out, int64_t *nout,
+                                      tk_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TK_SIM_H */

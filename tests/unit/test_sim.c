@@ -1,0 +1,510 @@
+/*
+ * test_sim.c - the simulated network (src/sim/net.c): topology, routing
+ * and pattern as a max-min system.
+ *
+ * Expectations: the bridge to the analytic tools (the largest offered
+ * load at which every flow is fully served is topo-load's saturation
+ * throughput, for every oblivious model and pattern of a corpus), closed
+ * forms (a ring under the Ant Mill pattern: 1/(p lambda) per server, the
+ * Remark 1 of the Ant Mill paper; one link shared by n flows), aggregated
+ * systems against one variable per server-level flow, the exact fair
+ * curve against solves, and --coupled / --split against hand values.
+ */
+#include <config.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "topokit.h"
+
+static tk_graph_t *gen(const char *family, const char *params, int p, uint64_t seed)
+{
+    char buf[256], *argv[16];
+    int argc = 0;
+    tk_gen_opts_t o;
+    tk_graph_t *g = NULL;
+    tk_error_t err;
+
+    snprintf(buf, sizeof buf, "%s", params);
+    for (char *t = strtok(buf, " "); t && argc < 16; t = strtok(NULL, " "))
+        argv[argc++] = t;
+    memset(&o, 0, sizeof o);
+    o.seed = seed;
+    o.seed_given = 1;
+    o.servers = p;
+    o.servers_given = p >= 0;
+    tk_error_clear(&err);
+    if (tk_generate(family, argc, argv, &o, &g, &err) != TK_OK) {
+        tap_diag("generate %s %s: %s", family, params, err.msg);
+        return NULL;
+    }
+    return g;
+}
+
+static tk_pattern_t *make(const tk_graph_t *g, const char *kind, const char *params)
+{
+    char buf[256], *argv[16];
+    int argc = 0;
+    tk_pattern_t *p = NULL;
+    tk_error_t err;
+
+    snprintf(buf, sizeof buf, "%s", params ? params : "");
+    for (char *t = strtok(buf, " "); t && argc < 16; t = strtok(NULL, " "))
+        argv[argc++] = t;
+    tk_error_clear(&err);
+    if (tk_pattern_make(g, kind, argc, argv, 3, 1, &p, &err) != TK_OK) {
+        tap_diag("pattern %s: %s", kind, err.msg);
+        return NULL;
+    }
+    return p;
+}
+
+static tk_router_t *router(const tk_graph_t *g, const char *model)
+{
+    tk_route_spec_t spec;
+    tk_router_t *r = NULL;
+    tk_error_t err;
+    tk_error_clear(&err);
+    if (tk_route_parse(model, &spec, &err) != TK_OK ||
+        tk_router_new(g, &spec, 1, 0, &r, &err) != TK_OK) {
+        tap_diag("router %s: %s", model, err.msg);
+        return NULL;
+    }
+    return r;
+}
+
+static tk_sim_net_t *net_of(const tk_router_t *r, const tk_pattern_t *p, tk_arb_t arb, int noagg,
+                            int coupled, tk_split_t split)
+{
+    tk_sim_opts_t o;
+    tk_sim_net_t *net = NULL;
+    tk_error_t err;
+    tk_sim_opts_init(&o);
+    o.arb = arb;
+    o.no_aggregate = noagg;
+    o.coupled = coupled;
+    o.split = split;
+    tk_error_clear(&err);
+    tk_status_t st =
+        p ? tk_sim_net_new(r, p, &o, &net, &err) : tk_sim_net_uniform(r, &o, &net, &err);
+    if (st != TK_OK) {
+        tap_diag("net: %s", err.msg);
+        return NULL;
+    }
+    return net;
+}
+
+/* topo-load's saturation throughput of pattern p (or the server-level
+ * uniform when p is NULL: made by tk_pattern_make). */
+static double analytic(const tk_router_t *r, const tk_pattern_t *p)
+{
+    const tk_graph_t *g = tk_router_graph(r);
+    tk_swdemand_t d;
+    double *load = calloc((size_t)g->m, sizeof *load);
+    double mx = 0, thr = NAN;
+    memset(&d, 0, sizeof d);
+    if (tk_pattern_to_switch(p, g, &d, NULL) == TK_OK &&
+        tk_load_compute(r, &d, 1, load, NULL) == TK_OK) {
+        for (int64_t a = 0; a < g->m; a++)
+            if (load[a] / tk_graph_cap(g, a) > mx)
+                mx = load[a] / tk_graph_cap(g, a);
+        thr = tk_load_throughput(mx, &d);
+    }
+    tk_swdemand_destroy(&d);
+    free(load);
+    return thr;
+}
+
+/* --- the bridge ------------------------------------------------------------ */
+static void test_bridge(void)
+{
+    static const struct {
+        const char *family, *params;
+        int p;
+        const char *models[6];
+    } corpus[] = {
+        {"rrg", "n=16 d=4", 2, {"min", "ecmp", "ksp:3", "valiant", "polarized", "allpath:3"}},
+        {"torus", "sides=4,4", 1, {"min", "ecmp", "ksp:2", "valiant", "polarized", NULL}},
+        {"hypercube", "dim=4", 3, {"min", "ecmp", "ksp:4", "valiant,exclude", NULL}},
+        {"dragonfly", "a=4 h=2", 2, {"dragonfly-min", "dragonfly-valiant", "min", "ecmp", NULL}},
+        {"kautz", "d=2 D=3", 1, {"min", "ksp:2", "valiant", NULL}},
+    };
+    static const char *const patterns[][2] = {
+        {"uniform", ""},       {"server-perm", ""}, {"switch-perm", ""},
+        {"random-shift", ""},  {"tornado", ""},     {"bit-complement", ""},
+        {"adv", "i=1"},
+    };
+    for (size_t c = 0; c < sizeof corpus / sizeof corpus[0]; c++) {
+        tk_graph_t *g = gen(corpus[c].family, corpus[c].params, corpus[c].p, 1);
+        if (!g) {
+            ok(0, "generate %s", corpus[c].family);
+            continue;
+        }
+        for (int k = 0; k < 6 && corpus[c].models[k]; k++) {
+            tk_router_t *r = router(g, corpus[c].models[k]);
+            if (!r) {
+                ok(0, "router %s", corpus[c].models[k]);
+                continue;
+            }
+            for (size_t q = 0; q < sizeof patterns / sizeof patterns[0]; q++) {
+                tk_error_t err;
+                tk_pattern_t *p = NULL;
+                char *argv[1] = {(char *)patterns[q][1]};
+                tk_error_clear(&err);
+                if (tk_pattern_make(g, patterns[q][0], patterns[q][1][0] ? 1 : 0, argv, 5, 1, &p,
+                                    &err) != TK_OK)
+                    continue; /* the kind does not fit this topology */
+                double want = analytic(r, p);
+                tk_sim_net_t *net = net_of(r, p, TK_ARB_FAIR, 0, 0, TK_SPLIT_OBLIVIOUS);
+                if (!net) {
+                    ok(0, "net %s %s %s", corpus[c].family, corpus[c].models[k], patterns[q][0]);
+                    tk_pattern_free(p);
+                    continue;
+                }
+                double sat = tk_sim_saturation(net);
+                is_dbl(sat, want, 1e-9 * want, "%s %s %s: saturation = topo-load's throughput",
+                       corpus[c].family, corpus[c].models[k], patterns[q][0]);
+                /* at the saturation point every flow is served; beyond it
+                 * (when below 1) some flow is not */
+                tk_sim_point_t pt;
+                tk_sim_solve(net, sat, &pt, &err);
+                is_dbl(pt.min_served, 1.0, 1e-9, "%s %s %s: all served at saturation",
+                       corpus[c].family, corpus[c].models[k], patterns[q][0]);
+                if (sat < 0.999) {
+                    tk_sim_solve(net, fmin(1, sat * 1.01), &pt, &err);
+                    ok(pt.min_served < 1 - 1e-9, "%s %s %s: not all served beyond it",
+                       corpus[c].family, corpus[c].models[k], patterns[q][0]);
+                }
+                /* the smallest served fraction at full load never exceeds
+                 * the saturation point over the offered load */
+                tk_sim_solve(net, 1.0, &pt, &err);
+                ok(pt.min_served <= sat + 1e-9, "%s %s %s: min served %g <= saturation %g",
+                   corpus[c].family, corpus[c].models[k], patterns[q][0], pt.min_served, sat);
+                tk_sim_net_free(net);
+                tk_pattern_free(p);
+            }
+            tk_router_free(r);
+        }
+        tk_graph_free(g);
+    }
+}
+
+/* --- closed forms ---------------------------------------------------------- */
+
+/* The ring C_n with p servers per switch is a Hamiltonian cycle whose
+ * windows of length lambda < n/2 have unique shortest paths (along the
+ * ring).  Under the Ant Mill pattern every arc of the ring's one direction
+ * carries the flows of lambda switches, p lambda flows of demand rho, so
+ * with fair arbitration at rho = 1 each gets 1/(p lambda) (Remark 1 of the
+ * Ant Mill paper); the arcs of the other direction carry nothing. */
+static void test_antmill_ring(void)
+{
+    for (int p = 1; p <= 3; p++)
+        for (int lambda = 1; lambda <= 3; lambda++) {
+            char params[32];
+            snprintf(params, sizeof params, "n=%d", 9);
+            tk_graph_t *g = gen("ring", params, p, 1);
+            tk_id_t cyc[9];
+            for (int i = 0; i < 9; i++)
+                cyc[i] = i;
+            tk_pattern_t *pat = NULL;
+            tk_error_t err;
+            tk_error_clear(&err);
+            if (!g || tk_antmill_pattern(g, cyc, lambda, NULL, &pat, &err) != TK_OK) {
+                ok(0, "ring antmill p=%d lambda=%d: %s", p, lambda, err.msg);
+                tk_graph_free(g);
+                continue;
+            }
+            tk_router_t *r = router(g, "min");
+            for (int arb = TK_ARB_FAIR; arb <= TK_ARB_RR; arb++) {
+                tk_sim_net_t *net = net_of(r, pat, (tk_arb_t)arb, 0, 0, TK_SPLIT_OBLIVIOUS);
+                tk_sim_point_t pt;
+                if (!net || tk_sim_solve(net, 1.0, &pt, &err) != TK_OK) {
+                    ok(0, "solve");
+                    tk_sim_net_free(net);
+                    continue;
+                }
+                double want = 1.0 / (p * lambda);
+                is_dbl(pt.srv.min, want, 1e-12, "ring p=%d lambda=%d %s: min 1/(p lambda)", p,
+                       lambda, tk_arb_name((tk_arb_t)arb));
+                is_dbl(pt.srv.max, want, 1e-12, "ring p=%d lambda=%d %s: max 1/(p lambda)", p,
+                       lambda, tk_arb_name((tk_arb_t)arb));
+                is_dbl(tk_sim_saturation(net), want, 1e-12, "saturation 1/(p lambda)");
+                tk_sim_net_free(net);
+            }
+            tk_router_free(r);
+            tk_pattern_free(pat);
+            tk_graph_free(g);
+        }
+}
+
+/* Two switches joined by one link, n servers on switch 0 each sending to
+ * its own server on switch 1: n flows share the link, 1/n each (every
+ * arbitration: the injection ports of the n servers are the only inputs
+ * of the arc).  With demands rho < 1/n, all are served. */
+static void test_one_link(void)
+{
+    for (int n = 1; n <= 5; n++) {
+        tk_builder_t *b;
+        tk_graph_t *g = NULL;
+        tk_builder_new(&b, 2, 0, NULL);
+        tk_builder_add(b, 0, 1, NULL);
+        tk_builder_set_servers(b, 0, n, NULL);
+        tk_builder_set_servers(b, 1, n, NULL);
+        tk_builder_finish(b, &g, NULL);
+        tk_pattern_t *p = NULL;
+        tk_pattern_new(&p, TK_LEVEL_SERVER, 2 * n, "one-link", "", NULL);
+        for (int i = 0; i < n; i++)
+            tk_pattern_add(p, i, n + i, 1.0, NULL);
+        tk_router_t *r = router(g, "min");
+        for (int arb = TK_ARB_FAIR; arb <= TK_ARB_TRANSIT; arb++) {
+            tk_sim_net_t *net = net_of(r, p, (tk_arb_t)arb, 0, 0, TK_SPLIT_OBLIVIOUS);
+            tk_sim_point_t pt;
+            tk_sim_solve(net, 1.0, &pt, NULL);
+            is_dbl(pt.srv.min, 1.0 / n, 1e-12, "one link, %d flows, %s: 1/n each", n,
+                   tk_arb_name((tk_arb_t)arb));
+            is_dbl(pt.srv.max, 1.0 / n, 1e-12, "one link, %d flows, %s: max 1/n", n,
+                   tk_arb_name((tk_arb_t)arb));
+            tk_sim_solve(net, 0.5 / n, &pt, NULL);
+            is_dbl(pt.min_served, 1.0, 1e-12, "one link, %d flows, %s: rho 1/(2n) served", n,
+                   tk_arb_name((tk_arb_t)arb));
+            is_dbl(pt.util[g->nclasses], 0.5 / n / 2, 1e-12,
+                   "injection utilisation: half the servers send 1/(2n)");
+            tk_sim_net_free(net);
+        }
+        tk_router_free(r);
+        tk_pattern_free(p);
+        tk_graph_free(g);
+    }
+}
+
+/* --- aggregation ----------------------------------------------------------- */
+static int same_rates(tk_sim_net_t *a, tk_sim_net_t *b, double rho, double tol)
+{
+    tk_sim_point_t pa, pb;
+    int64_t n = tk_sim_servers(a);
+    double *ra = calloc((size_t)n, sizeof *ra), *rb = calloc((size_t)n, sizeof *rb);
+    int same = n == tk_sim_servers(b);
+    if (tk_sim_solve(a, rho, &pa, NULL) != TK_OK || tk_sim_solve(b, rho, &pb, NULL) != TK_OK)
+        same = 0;
+    if (same) {
+        tk_sim_server_rates(a, ra, NULL);
+        tk_sim_server_rates(b, rb, NULL);
+        for (int64_t i = 0; i < n; i++)
+            if (fabs(ra[i] - rb[i]) > tol * fmax(1, fabs(rb[i]))) {
+                tap_diag("server %lld: %.17g vs %.17g", (long long)i, ra[i], rb[i]);
+                same = 0;
+                break;
+            }
+    }
+    free(ra);
+    free(rb);
+    return same;
+}
+
+static void test_aggregation(void)
+{
+    tk_graph_t *g = gen("dragonfly", "a=4 h=2", 2, 1);
+    static const char *const models[] = {"dragonfly-min", "dragonfly-valiant", "min", "ecmp"};
+    static const char *const kinds[] = {"uniform", "server-perm", "random-shift", "adv"};
+    for (int k = 0; k < 4; k++) {
+        tk_router_t *r = router(g, models[k]);
+        for (int q = 0; q < 4; q++) {
+            tk_pattern_t *p = make(g, kinds[q], q == 3 ? "i=1" : NULL);
+            for (int arb = TK_ARB_FAIR; arb <= TK_ARB_TRANSIT; arb++) {
+                tk_sim_net_t *agg = net_of(r, p, (tk_arb_t)arb, 0, 0, TK_SPLIT_OBLIVIOUS);
+                tk_sim_net_t *one = net_of(r, p, (tk_arb_t)arb, 1, 0, TK_SPLIT_OBLIVIOUS);
+                double tol = arb == TK_ARB_FAIR ? 1e-12 : 1e-9;
+                ok(agg && one && same_rates(agg, one, 1.0, tol),
+                   "%s %s %s: aggregated = one variable per flow (%lld vs %lld groups)",
+                   models[k], kinds[q], tk_arb_name((tk_arb_t)arb),
+                   agg ? (long long)tk_sim_groups(agg) : -1,
+                   one ? (long long)tk_sim_groups(one) : -1);
+                tk_sim_net_free(agg);
+                tk_sim_net_free(one);
+            }
+            tk_pattern_free(p);
+        }
+        /* the built-in uniform equals the made pattern, without one flow
+         * per server pair */
+        tk_pattern_t *u = make(g, "uniform", NULL);
+        for (int arb = TK_ARB_FAIR; arb <= TK_ARB_TRANSIT; arb++) {
+            tk_sim_net_t *bi = net_of(r, NULL, (tk_arb_t)arb, 0, 0, TK_SPLIT_OBLIVIOUS);
+            tk_sim_net_t *pf = net_of(r, u, (tk_arb_t)arb, 1, 0, TK_SPLIT_OBLIVIOUS);
+            ok(bi && pf && same_rates(bi, pf, 0.8, arb == TK_ARB_FAIR ? 1e-12 : 1e-9),
+               "%s uniform %s: built in = the pattern file", models[k],
+               tk_arb_name((tk_arb_t)arb));
+            if (bi && pf)
+                ok(tk_sim_net_mm(bi)->nvar < tk_sim_net_mm(pf)->nvar,
+                   "built-in uniform: %lld variables for %lld flows",
+                   (long long)tk_sim_net_mm(bi)->nvar, (long long)tk_sim_net_flows(pf));
+            tk_sim_net_free(bi);
+            tk_sim_net_free(pf);
+        }
+        tk_pattern_free(u);
+        tk_router_free(r);
+    }
+    tk_graph_free(g);
+}
+
+/* --- the exact fair curve -------------------------------------------------- */
+static void test_curve(void)
+{
+    tk_graph_t *g = gen("rrg", "n=20 d=4", 2, 7);
+    tk_router_t *r = router(g, "ksp:2");
+    tk_pattern_t *p = make(g, "server-perm", NULL);
+    tk_sim_net_t *net = net_of(r, p, TK_ARB_FAIR, 0, 0, TK_SPLIT_OBLIVIOUS);
+    double *rho = NULL, *acc = NULL;
+    int64_t n = 0;
+    ok(net && tk_sim_fair_curve(net, &rho, &acc, &n, NULL) == TK_OK && n >= 2, "fair curve");
+    for (int64_t i = 0; i < n; i++) {
+        tk_sim_point_t pt;
+        if (rho[i] <= 0)
+            continue;
+        tk_sim_solve(net, rho[i], &pt, NULL);
+        is_dbl(acc[i], pt.srv.mean, 1e-12, "curve at breakpoint %g = the solve", rho[i]);
+        if (i + 1 < n) {
+            /* linear between breakpoints: the midpoint is the mean */
+            double mid = (rho[i] + rho[i + 1]) / 2;
+            tk_sim_solve(net, mid, &pt, NULL);
+            is_dbl(pt.srv.mean, (acc[i] + acc[i + 1]) / 2, 1e-12, "linear on [%g, %g]", rho[i],
+                   rho[i + 1]);
+        }
+    }
+    free(rho);
+    free(acc);
+    tk_sim_net_free(net);
+    tk_pattern_free(p);
+    tk_router_free(r);
+    tk_graph_free(g);
+}
+
+/* --- coupled and independent ----------------------------------------------- */
+
+/* A path 0-1-2 with one server per switch.  Server 0 sends 1/2 to server 1
+ * and 1/2 to server 2; server 1 sends 1 to server 2.  Arc 1->2 carries
+ * flows (0->2) and (1->2).
+ *   per flow, fair: demands 1/2 and 1; level t on arc 1->2: t/2 + t = 1,
+ *     t = 2/3: (0->2) gets 1/3, (1->2) 2/3; (0->1) alone on 0->1 gets 1/2
+ *     (its demand); server 0 accepts 5/6.
+ *   coupled: server 0 is one variable x (x/2 to each), server 1 one
+ *     variable y: arc 1->2 x/2 + y <= 1, arc 0->1 x <= 1 (both halves
+ *     cross it), fair by demand (1 each): x = y = 2/3; server 0 accepts
+ *     2/3. */
+static void test_coupled(void)
+{
+    tk_builder_t *b;
+    tk_graph_t *g = NULL;
+    tk_builder_new(&b, 3, 0, NULL);
+    tk_builder_add(b, 0, 1, NULL);
+    tk_builder_add(b, 1, 2, NULL);
+    tk_builder_set_servers_uniform(b, 1, NULL);
+    tk_builder_finish(b, &g, NULL);
+    tk_pattern_t *p = NULL;
+    tk_pattern_new(&p, TK_LEVEL_SERVER, 3, "hand", "", NULL);
+    tk_pattern_add(p, 0, 1, 0.5, NULL);
+    tk_pattern_add(p, 0, 2, 0.5, NULL);
+    tk_pattern_add(p, 1, 2, 1.0, NULL);
+    tk_router_t *r = router(g, "min");
+    double rate[3];
+    tk_sim_point_t pt;
+    tk_sim_net_t *net = net_of(r, p, TK_ARB_FAIR, 0, 0, TK_SPLIT_OBLIVIOUS);
+    tk_sim_solve(net, 1.0, &pt, NULL);
+    tk_sim_server_rates(net, rate, NULL);
+    is_dbl(rate[0], 5.0 / 6, 1e-12, "per flow: server 0 accepts 1/2 + 1/3");
+    is_dbl(rate[1], 2.0 / 3, 1e-12, "per flow: server 1 accepts 2/3");
+    tk_sim_net_free(net);
+    net = net_of(r, p, TK_ARB_FAIR, 0, 1, TK_SPLIT_OBLIVIOUS);
+    tk_sim_solve(net, 1.0, &pt, NULL);
+    tk_sim_server_rates(net, rate, NULL);
+    is_dbl(rate[0], 2.0 / 3, 1e-12, "coupled: server 0 accepts 2/3");
+    is_dbl(rate[1], 2.0 / 3, 1e-12, "coupled: server 1 accepts 2/3");
+    tk_sim_net_free(net);
+    tk_router_free(r);
+    tk_pattern_free(p);
+    tk_graph_free(g);
+}
+
+/* A 4-cycle 0-1-2-3 with two servers per switch (servers 2u and 2u+1 at
+ * switch u); server 0 sends to server 4 (switch 2) over both two-hop
+ * paths (min: 1/2 each); server 2 (switch 1) sends to server 5 (switch 2)
+ * over the arc 1->2.
+ *   oblivious: flow (0->4) puts x/2 on 1->2 and x/2 on 3->2; with (2->5)
+ *     at rate y: x/2 + y <= 1 on 1->2; fair: x = y = t, 3t/2 = 1, t = 2/3.
+ *   independent: sub-flows a (via 1) and b (via 3), demand 1/2 each,
+ *     and y demand 1: on 1->2 a + y <= 1 with a = t/2, y = t: t = 2/3,
+ *     a = 1/3, y = 2/3; b alone on 0->3->2 is fully served at 1/2; server
+ *     0 accepts 5/6. */
+static void test_independent(void)
+{
+    tk_graph_t *g = gen("ring", "n=4", 2, 1);
+    tk_pattern_t *p = NULL;
+    tk_pattern_new(&p, TK_LEVEL_SERVER, 8, "hand", "", NULL);
+    tk_pattern_add(p, 0, 4, 1.0, NULL);
+    tk_pattern_add(p, 2, 5, 1.0, NULL);
+    tk_router_t *r = router(g, "min");
+    double rate[8];
+    tk_sim_point_t pt;
+    tk_sim_net_t *net = net_of(r, p, TK_ARB_FAIR, 0, 0, TK_SPLIT_OBLIVIOUS);
+    tk_sim_solve(net, 1.0, &pt, NULL);
+    tk_sim_server_rates(net, rate, NULL);
+    is_dbl(rate[0], 2.0 / 3, 1e-12, "oblivious: 2/3");
+    is_dbl(rate[2], 2.0 / 3, 1e-12, "oblivious: 2/3 for the one-hop flow");
+    tk_sim_net_free(net);
+    net = net_of(r, p, TK_ARB_FAIR, 0, 0, TK_SPLIT_INDEPENDENT);
+    tk_sim_solve(net, 1.0, &pt, NULL);
+    tk_sim_server_rates(net, rate, NULL);
+    is_dbl(rate[0], 5.0 / 6, 1e-12, "independent: 1/3 + 1/2");
+    is_dbl(rate[2], 2.0 / 3, 1e-12, "independent: 2/3 for the one-hop flow");
+    tk_sim_net_free(net);
+    tk_router_free(r);
+    tk_pattern_free(p);
+    tk_graph_free(g);
+}
+
+/* --- bad input ------------------------------------------------------------- */
+static void test_errors(void)
+{
+    tk_graph_t *g = gen("ring", "n=5", 2, 1);
+    tk_router_t *r = router(g, "min");
+    tk_pattern_t *p = NULL;
+    tk_sim_net_t *net = NULL;
+    tk_sim_opts_t o;
+    tk_error_t err;
+    tk_sim_opts_init(&o);
+    tk_pattern_new(&p, TK_LEVEL_SERVER, 7, "wrong", "", NULL);
+    tk_pattern_add(p, 0, 1, 1.0, NULL);
+    tk_error_clear(&err);
+    ok(tk_sim_net_new(r, p, &o, &net, &err) == TK_EINVAL && net == NULL,
+       "a pattern of 7 servers on 10: refused (%s)", err.msg);
+    tk_pattern_free(p);
+    p = make(g, "server-perm", NULL);
+    net = net_of(r, p, TK_ARB_FAIR, 0, 0, TK_SPLIT_OBLIVIOUS);
+    tk_sim_point_t pt;
+    ok(tk_sim_solve(net, 0, &pt, &err) == TK_EINVAL, "rho 0 refused");
+    ok(tk_sim_solve(net, NAN, &pt, &err) == TK_EINVAL, "rho NaN refused");
+    double rate[10];
+    tk_sim_net_t *fresh = net_of(r, p, TK_ARB_FAIR, 0, 0, TK_SPLIT_OBLIVIOUS);
+    ok(tk_sim_server_rates(fresh, rate, &err) == TK_EINVAL, "rates before a solve refused");
+    tk_sim_net_free(fresh);
+    tk_sim_net_free(net);
+    tk_pattern_free(p);
+    tk_router_free(r);
+    tk_graph_free(g);
+}
+
+int main(void)
+{
+    test_one_link();
+    test_antmill_ring();
+    test_coupled();
+    test_independent();
+    test_aggregation();
+    test_curve();
+    test_bridge();
+    test_errors();
+    return tap_done();
+}

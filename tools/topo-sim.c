@@ -1,0 +1,709 @@
+/*
+ * topo-sim - the flow-level simulator: max-min rates of a traffic pattern
+ * routed by a routing model under an arbitration model, per offered load,
+ * with fairness metrics.  See topo-sim(1) and topokit(7), SIMULATION MODEL.
+ */
+#include <config.h>
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "topo-sim [-r ROUTING] [-P FILE | -m 'KIND K=V...'] [-a fair|rr|transit]\n"
+    "                [--rho R | --sweep A:B:STEP | --curve] [--split oblivious|independent]\n"
+    "                [--coupled] [--no-aggregate] [--latency CLASS=L,...] [--per-server FILE]\n"
+    "                [--flows FILE] [--check-another] [-s SEED] [--json] [--threads N]\n"
+    "                [--progress] [-o FILE] [FILE...]";
+
+typedef struct args {
+    const char *routing, *pattern, *make;
+    tk_arb_t arb;
+    tk_split_t split;
+    int coupled, no_aggregate, check_another, curve, json, progress, threads;
+    int64_t max_sweeps;
+    double rho_lo, rho_hi, rho_step;
+    int sweep;
+    const char *latency;
+    const char *per_server, *flows;
+    uint64_t seed;
+    const char *output;
+    char **inputs;
+    int ninputs;
+    /* run state */
+    tk_route_spec_t spec;
+    tk_pattern_t *pat;
+    int header_done;
+    int ncols;
+    char cols[TK_MAX_CLASSES][TK_CLASS_NAME_MAX];
+    FILE *psfp, *flfp;
+    cli_out_t psout, flout;
+} args_t;
+
+static void help(void)
+{
+    printf("usage: %s\n\n", usage);
+    fputs(
+        "Flow-level simulation of every graph read from FILE (or standard input): the\n"
+        "max-min rates of a traffic pattern routed by a routing model under an\n"
+        "arbitration model, at one offered load per server (--rho) or a sweep.  One TSV\n"
+        "row per graph and offered load with the columns\n"
+        "  name routing pattern arbitration rho offered accepted srv_min srv_max\n"
+        "  srv_maxmin srv_cov srv_jain rtr_min rtr_max rtr_maxmin rtr_cov rtr_jain\n"
+        "  min_served saturation hops latency iterations residual\n"
+        "then util.C for every link class C of the graph and util.inject.\n\n"
+        "Options:\n"
+        "  -r, --routing MODEL   routing model (default min; topokit(7))\n"
+        "  -P, --pattern FILE    pattern file (topo-pattern(1)), server or switch level\n"
+        "  -m, --make 'KIND K=V' a pattern made for each graph as topo-pattern(1) makes\n"
+        "                        it (default: uniform, without one flow per server pair)\n"
+        "  -s, --seed SEED       seed of randomized --make patterns (default 1)\n"
+        "  -a, --arbitration A   fair (default), rr or transit (topokit(7))\n"
+        "      --rho R           offered load per server, 0 < R <= 1 (default 1)\n"
+        "      --sweep A:B:STEP  one row per offered load A, A+STEP, ... <= B\n"
+        "      --curve           fair: the exact accepted-versus-offered curve, one row\n"
+        "                        'name rho accepted' per breakpoint on [0, 1]\n"
+        "      --split S         oblivious (default: a flow is one variable over its\n"
+        "                        paths) or independent (every path its own sub-flow)\n"
+        "      --coupled         one variable per server (its pattern's proportions)\n"
+        "      --no-aggregate    one variable per server-level flow\n"
+        "      --latency C=L,... per-hop latency of link class C (default 1 each) for\n"
+        "                        the zero-load latency column\n"
+        "      --per-server FILE 'server switch offered accepted' of the last load\n"
+        "      --flows FILE      'src dst members demand rate bottleneck class' per\n"
+        "                        class of interchangeable flows, of the last load\n"
+        "      --check-another   rr, transit: look for a second equilibrium\n"
+        "      --max-sweeps N    rr, transit: sweep limit (default 100000)\n"
+        "      --json            JSON Lines, one object per row\n"
+        "      --threads N       OpenMP threads for the routes; results do not change\n"
+        "      --progress        progress messages on stderr\n"
+        "  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
+        "  -h, --help            this help\n"
+        "      --version         print the version\n\n"
+        "Exit status: 0 success, 1 data error, 2 usage error.  See topo-sim(1).\n",
+        stdout);
+}
+
+enum {
+    OPT_RHO = 256,
+    OPT_SWEEP,
+    OPT_CURVE,
+    OPT_SPLIT,
+    OPT_COUPLED,
+    OPT_NOAGG,
+    OPT_LATENCY,
+    OPT_PERSERVER,
+    OPT_FLOWS,
+    OPT_ANOTHER,
+    OPT_SWEEPS,
+    OPT_JSON,
+    OPT_THREADS,
+    OPT_PROGRESS,
+    OPT_VERSION
+};
+
+static void parse_sweep(args_t *a, const char *s)
+{
+    char buf[256], *p[3];
+    int k = 0;
+    snprintf(buf, sizeof buf, "%s", s);
+    p[k++] = buf;
+    for (char *c = buf; *c && k < 3; c++)
+        if (*c == ':') {
+            *c = 0;
+            p[k++] = c + 1;
+        }
+    if (k != 3)
+        cli_arg_fail("--sweep", s, "must be A:B:STEP");
+    a->rho_lo = cli_double_arg("--sweep", p[0], 0, 1, CLI_GT_MIN);
+    a->rho_hi = cli_double_arg("--sweep", p[1], 0, 1, CLI_GT_MIN);
+    a->rho_step = cli_double_arg("--sweep", p[2], 0, 1, CLI_GT_MIN);
+    if (a->rho_hi < a->rho_lo)
+        cli_arg_fail("--sweep", s, "B must be at least A");
+    a->sweep = 1;
+}
+
+static void parse_args(int argc, char **argv, args_t *a)
+{
+    static const struct option longopts[] = {
+        {"routing", required_argument, NULL, 'r'},
+        {"pattern", required_argument, NULL, 'P'},
+        {"make", required_argument, NULL, 'm'},
+        {"seed", required_argument, NULL, 's'},
+        {"arbitration", required_argument, NULL, 'a'},
+        {"rho", required_argument, NULL, OPT_RHO},
+        {"sweep", required_argument, NULL, OPT_SWEEP},
+        {"curve", no_argument, NULL, OPT_CURVE},
+        {"split", required_argument, NULL, OPT_SPLIT},
+        {"coupled", no_argument, NULL, OPT_COUPLED},
+        {"no-aggregate", no_argument, NULL, OPT_NOAGG},
+        {"latency", required_argument, NULL, OPT_LATENCY},
+        {"per-server", required_argument, NULL, OPT_PERSERVER},
+        {"flows", required_argument, NULL, OPT_FLOWS},
+        {"check-another", no_argument, NULL, OPT_ANOTHER},
+        {"max-sweeps", required_argument, NULL, OPT_SWEEPS},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0},
+    };
+    static const char *const arbs[] = {"fair", "rr", "transit", NULL};
+    static const char *const splits[] = {"oblivious", "independent", NULL};
+    int c, rho_given = 0;
+    tk_error_t err;
+
+    memset(a, 0, sizeof *a);
+    a->routing = "min";
+    a->rho_lo = a->rho_hi = 1;
+    a->seed = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":hr:P:m:s:a:o:", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'r':
+            a->routing = optarg;
+            break;
+        case 'P':
+            a->pattern = optarg;
+            break;
+        case 'm':
+            a->make = optarg;
+            break;
+        case 's':
+            a->seed = cli_u64_arg("-s", optarg);
+            break;
+        case 'a':
+            a->arb = (tk_arb_t)cli_choice_arg("-a", optarg, arbs);
+            break;
+        case OPT_RHO:
+            a->rho_lo = a->rho_hi = cli_double_arg("--rho", optarg, 0, 1, CLI_GT_MIN);
+            rho_given = 1;
+            break;
+        case OPT_SWEEP:
+            parse_sweep(a, optarg);
+            break;
+        case OPT_CURVE:
+            a->curve = 1;
+            break;
+        case OPT_SPLIT:
+            a->split = (tk_split_t)cli_choice_arg("--split", optarg, splits);
+            break;
+        case OPT_COUPLED:
+            a->coupled = 1;
+            break;
+        case OPT_NOAGG:
+            a->no_aggregate = 1;
+            break;
+        case OPT_LATENCY:
+            a->latency = optarg;
+            break;
+        case OPT_PERSERVER:
+            a->per_server = optarg;
+            break;
+        case OPT_FLOWS:
+            a->flows = optarg;
+            break;
+        case OPT_ANOTHER:
+            a->check_another = 1;
+            break;
+        case OPT_SWEEPS:
+            a->max_sweeps = cli_int_arg("--max-sweeps", optarg, 1, INT64_MAX);
+            break;
+        case OPT_JSON:
+            a->json = 1;
+            break;
+        case OPT_PROGRESS:
+            a->progress = 1;
+            break;
+        case OPT_THREADS:
+            a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
+            break;
+        case 'o':
+            a->output = optarg;
+            break;
+        case OPT_VERSION:
+            cli_print_version();
+            exit(CLI_EXIT_OK);
+        default:
+            cli_getopt_default(c, argv, usage, help);
+        }
+    }
+    if (a->pattern && a->make)
+        cli_usage_fail(usage, "-P and -m both give the pattern: use one");
+    if (a->sweep && rho_given)
+        cli_usage_fail(usage, "--rho and --sweep both give the offered load: use one");
+    if (a->curve && (a->sweep || rho_given))
+        cli_usage_fail(usage, "--curve covers every offered load: no --rho or --sweep");
+    if (a->curve && a->arb != TK_ARB_FAIR)
+        cli_usage_fail(usage, "--curve needs -a fair (rr and transit: use --sweep)");
+    if (a->coupled && a->split == TK_SPLIT_INDEPENDENT)
+        cli_usage_fail(usage, "--coupled and --split independent exclude each other");
+    if (a->check_another && a->arb == TK_ARB_FAIR)
+        cli_usage_fail(usage, "--check-another needs -a rr or -a transit (fair has one "
+                              "allocation)");
+    tk_error_clear(&err);
+    if (tk_route_parse(a->routing, &a->spec, &err) != TK_OK)
+        cli_usage_fail(usage, "-r: %s", err.msg);
+    a->inputs = argv + optind;
+    a->ninputs = argc - optind;
+    if (a->pattern && strcmp(a->pattern, "-") == 0) {
+        if (a->ninputs == 0)
+            cli_usage_fail(usage, "-P -: the pattern and the topology cannot both be "
+                                  "standard input");
+        for (int i = 0; i < a->ninputs; i++)
+            if (strcmp(a->inputs[i], "-") == 0)
+                cli_usage_fail(usage, "-P -: the pattern and the topology cannot both be "
+                                      "standard input");
+    }
+}
+
+/* Per-class latencies of --latency for graph g: lat[c], 1 by default.
+ * Errors name the option and the class. */
+static tk_status_t latencies(const args_t *a, const tk_graph_t *g, double *lat, tk_error_t *err)
+{
+    for (int c = 0; c < g->nclasses; c++)
+        lat[c] = 1;
+    if (!a->latency)
+        return TK_OK;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", a->latency);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        char *eq = strchr(tok, '=');
+        char why[CLI_WHY_MAX];
+        double v;
+        if (!eq)
+            return tk_error_set(err, TK_EINVAL, "--latency", 0, "%s: must be CLASS=LATENCY",
+                                tok);
+        *eq = 0;
+        int c = tk_graph_class_index(g, tok);
+        if (c < 0)
+            return tk_error_set(err, TK_EINVAL, "--latency", 0,
+                                "%s: the topology has no link class '%s'", tok, tok);
+        if (cli_parse_double(eq + 1, 0, HUGE_VAL, 0, &v, why))
+            return tk_error_set(err, TK_EINVAL, "--latency", 0, "%s=%s: %s", tok, eq + 1, why);
+        lat[c] = v;
+    }
+    return TK_OK;
+}
+
+static int class_shown(const tk_graph_t *g, int c)
+{
+    return !(c == 0 && strcmp(g->class_name[0], "-") == 0);
+}
+
+static void print_header(FILE *fp, args_t *a)
+{
+    if (a->header_done)
+        return;
+    a->header_done = 1;
+    if (a->json)
+        return;
+    if (a->curve) {
+        fputs("name\trouting\tpattern\trho\taccepted\n", fp);
+        return;
+    }
+    fputs("name\trouting\tpattern\tarbitration\trho\toffered\taccepted\tsrv_min\tsrv_max\t"
+          "srv_maxmin\tsrv_cov\tsrv_jain\trtr_min\trtr_max\trtr_maxmin\trtr_cov\trtr_jain\t"
+          "min_served\tsaturation\thops\tlatency\titerations\tresidual",
+          fp);
+    for (int i = 0; i < a->ncols; i++)
+        fprintf(fp, "\tutil.%s", a->cols[i]);
+    fputs("\tutil.inject\n", fp);
+}
+
+typedef struct graph_run {
+    char name[1024];
+    const char *pattern;
+    const tk_graph_t *g;
+    tk_sim_net_t *net;
+    double lat[TK_MAX_CLASSES];
+    double hops, latency, saturation;
+    const double *hist;
+    int32_t maxhops;
+} graph_run_t;
+
+static void stats_cells(cli_row_t *row, const char *pre, const tk_fair_stats_t *s)
+{
+    char k[32];
+    snprintf(k, sizeof k, "%s_min", pre);
+    cli_cell_double(row, k, s->min);
+    snprintf(k, sizeof k, "%s_max", pre);
+    cli_cell_double(row, k, s->max);
+    snprintf(k, sizeof k, "%s_maxmin", pre);
+    cli_cell_double(row, k, s->maxmin);
+    snprintf(k, sizeof k, "%s_cov", pre);
+    cli_cell_double(row, k, s->cov);
+    snprintf(k, sizeof k, "%s_jain", pre);
+    cli_cell_double(row, k, s->jain);
+}
+
+static void print_point(FILE *fp, const args_t *a, const graph_run_t *gr, const tk_sim_point_t *p)
+{
+    const tk_graph_t *g = gr->g;
+    cli_row_t row;
+
+    cli_row_begin(&row, fp, a->json);
+    cli_cell_text(&row, "name", gr->name);
+    cli_cell_text(&row, "routing", a->spec.text);
+    cli_cell_text(&row, "pattern", gr->pattern);
+    cli_cell_text(&row, "arbitration", tk_arb_name(a->arb));
+    cli_cell_double(&row, "rho", p->rho);
+    cli_cell_double(&row, "offered", p->offered);
+    cli_cell_double(&row, "accepted", p->srv.mean);
+    stats_cells(&row, "srv", &p->srv);
+    stats_cells(&row, "rtr", &p->rtr);
+    cli_cell_double(&row, "min_served", p->min_served);
+    cli_cell_double(&row, "saturation", gr->saturation);
+    cli_cell_double(&row, "hops", gr->hops);
+    cli_cell_double(&row, "latency", gr->latency);
+    cli_cell_int(&row, "iterations", p->info.iterations, 0);
+    cli_cell_double(&row, "residual", p->info.residual);
+    if (!a->json) {
+        for (int i = 0; i < a->ncols; i++) {
+            int c = tk_graph_class_index(g, a->cols[i]);
+            cli_cell_double(&row, a->cols[i], p->util[c]);
+        }
+        cli_cell_double(&row, "inject", p->util[g->nclasses]);
+        cli_row_end(&row);
+        return;
+    }
+    cli_cell_bool(&row, "converged", p->info.converged);
+    if (a->check_another)
+        cli_cell_bool(&row, "another", p->info.another);
+    cli_cell_open(&row, "util", '{');
+    for (int c = 0; c < g->nclasses; c++)
+        if (class_shown(g, c))
+            cli_cell_double(&row, g->class_name[c], p->util[c]);
+    cli_cell_double(&row, "inject", p->util[g->nclasses]);
+    cli_cell_close(&row);
+    cli_cell_open(&row, "hop_dist", '[');
+    double w = tk_sim_net_hop_weight(gr->net);
+    for (int32_t h = 0; h <= gr->maxhops; h++)
+        cli_cell_double(&row, NULL, w > 0 ? gr->hist[h] / w : 0);
+    cli_cell_close(&row);
+    cli_row_end(&row);
+}
+
+/* --per-server rows of the last solve. */
+static tk_status_t write_per_server(args_t *a, graph_run_t *gr, double rho, tk_error_t *err)
+{
+    int64_t N = tk_sim_servers(gr->net);
+    double *rate = tk_malloc_array((size_t)N + 1, sizeof *rate);
+    if (!rate)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    tk_status_t st = tk_sim_server_rates(gr->net, rate, err);
+    if (st == TK_OK) {
+        const tk_graph_t *g = gr->g;
+        int64_t i = 0;
+        (void)rho;
+        for (tk_id_t u = 0; u < g->n; u++) {
+            int64_t p = tk_graph_servers(g, u);
+            if (p == 0 && N == g->n)
+                p = 1; /* switch-level endpoints without servers */
+            for (int64_t j = 0; j < p && i < N; j++, i++) {
+                cli_row_t row;
+                cli_row_begin(&row, a->psfp, a->json);
+                cli_cell_text(&row, "name", gr->name);
+                cli_cell_int(&row, "server", i, 0);
+                cli_cell_int(&row, "switch", u, 0);
+                cli_cell_double(&row, "accepted", rate[i]);
+                cli_row_end(&row);
+            }
+        }
+    }
+    free(rate);
+    return st;
+}
+
+typedef struct flow_ctx {
+    args_t *a;
+    graph_run_t *gr;
+} flow_ctx_t;
+
+static int flow_row(void *ctx, const tk_sim_flow_t *f)
+{
+    flow_ctx_t *c = ctx;
+    const tk_graph_t *g = c->gr->g;
+    cli_row_t row;
+    char where[64];
+
+    cli_row_begin(&row, c->a->flfp, c->a->json);
+    cli_cell_text(&row, "name", c->gr->name);
+    cli_cell_int(&row, "src", tk_sim_group_first(c->gr->net, f->src_group), 0);
+    cli_cell_int(&row, "dst", tk_sim_group_first(c->gr->net, f->dst_group), 0);
+    cli_cell_double(&row, "members", f->members);
+    cli_cell_double(&row, "demand", f->demand);
+    cli_cell_double(&row, "rate", f->rate);
+    if (f->bneck < 0) {
+        cli_cell_str(&row, "bottleneck", "-");
+        cli_cell_str(&row, "class", "-");
+    } else if (f->bneck_kind == 0) {
+        snprintf(where, sizeof where, "%" PRId32 "->%" PRId32, cli_arc_tail(g, f->bneck),
+                 g->head[f->bneck]);
+        cli_cell_text(&row, "bottleneck", where);
+        cli_cell_text(&row, "class", g->class_name[g->cls ? g->cls[f->bneck] : 0]);
+    } else {
+        snprintf(where, sizeof where, "%s:%" PRId64, f->bneck_kind == 1 ? "inject" : "eject",
+                 tk_sim_group_first(c->gr->net, f->bneck));
+        cli_cell_text(&row, "bottleneck", where);
+        cli_cell_text(&row, "class", f->bneck_kind == 1 ? "inject" : "eject");
+    }
+    cli_row_end(&row);
+    return 0;
+}
+
+/* Split "KIND K=V ..." into words (in place). */
+static int split_words(char *s, char **w, int max)
+{
+    int n = 0;
+    for (char *t = strtok(s, " \t"); t && n < max; t = strtok(NULL, " \t"))
+        w[n++] = t;
+    return n;
+}
+
+static tk_status_t build_net(args_t *a, graph_run_t *gr, tk_router_t *rt, tk_error_t *err)
+{
+    tk_sim_opts_t o;
+    tk_pattern_t *made = NULL;
+    const tk_pattern_t *p = a->pat;
+    tk_status_t st;
+
+    tk_sim_opts_init(&o);
+    o.arb = a->arb;
+    o.split = a->split;
+    o.coupled = a->coupled;
+    o.no_aggregate = a->no_aggregate;
+    o.threads = a->threads;
+    o.mem_limit = cli_mem_limit();
+    o.max_sweeps = a->max_sweeps;
+    o.check_another = a->check_another;
+    if (a->make) {
+        char buf[1024], *w[64];
+        snprintf(buf, sizeof buf, "%s", a->make);
+        int nw = split_words(buf, w, 64);
+        if (nw == 0)
+            return tk_error_set(err, TK_EINVAL, "-m", 0, "empty pattern description");
+        if (!(nw == 1 && strcmp(w[0], "uniform") == 0)) {
+            st = tk_pattern_make(gr->g, w[0], nw - 1, w + 1, a->seed, a->threads, &made, err);
+            if (st != TK_OK)
+                return st;
+            p = made;
+        }
+    }
+    if (p) {
+        st = tk_sim_net_new(rt, p, &o, &gr->net, err);
+        if (st != TK_OK && a->pattern && !a->make)
+            snprintf(err->where, sizeof err->where, "%s", a->pattern);
+    } else {
+        st = tk_sim_net_uniform(rt, &o, &gr->net, err);
+    }
+    tk_pattern_free(made);
+    return st;
+}
+
+static int fail_graph(const char *input, long index, const tk_error_t *err)
+{
+    cli_graph_error(input, index, err);
+    return 1;
+}
+
+static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input, long index)
+{
+    graph_run_t gr;
+    tk_router_t *rt = NULL;
+    tk_error_t err;
+    int rc = 0;
+    tk_sim_point_t *pts = NULL;
+    int64_t npts = 0;
+    double *crho = NULL, *cacc = NULL;
+
+    memset(&gr, 0, sizeof gr);
+    gr.g = g;
+    gr.pattern = a->make ? a->make : a->pat ? (a->pat->spec[0] ? a->pat->spec : a->pattern)
+                                            : "uniform";
+    cli_graph_name(g, input, index, gr.name, sizeof gr.name);
+    tk_error_clear(&err);
+    if (latencies(a, g, gr.lat, &err) != TK_OK) {
+        rc = fail_graph(input, index, &err);
+        goto done;
+    }
+    cli_progress("%s: graph %ld: routes (%s)", input, index, a->spec.text);
+    if (tk_router_new(g, &a->spec, a->threads, cli_mem_limit(), &rt, &err) != TK_OK ||
+        build_net(a, &gr, rt, &err) != TK_OK) {
+        rc = fail_graph(input, index, &err);
+        goto done;
+    }
+    {
+        double ch[TK_MAX_CLASSES];
+        tk_sim_net_hops(gr.net, &gr.hops, ch, &gr.hist, &gr.maxhops);
+        gr.latency = 0;
+        for (int c = 0; c < g->nclasses; c++)
+            gr.latency += ch[c] * gr.lat[c];
+        gr.saturation = tk_sim_saturation(gr.net);
+    }
+    if (a->curve) {
+        if (tk_sim_fair_curve(gr.net, &crho, &cacc, &npts, &err) != TK_OK) {
+            rc = fail_graph(input, index, &err);
+            goto done;
+        }
+        print_header(out, a);
+        for (int64_t i = 0; i < npts; i++) {
+            cli_row_t row;
+            cli_row_begin(&row, out, a->json);
+            cli_cell_text(&row, "name", gr.name);
+            cli_cell_text(&row, "routing", a->spec.text);
+            cli_cell_text(&row, "pattern", gr.pattern);
+            cli_cell_double(&row, "rho", crho[i]);
+            cli_cell_double(&row, "accepted", cacc[i]);
+            cli_row_end(&row);
+        }
+        goto done;
+    }
+    /* every point first, then the rows: a failure prints nothing of it */
+    int64_t count = a->sweep ? (int64_t)floor((a->rho_hi - a->rho_lo) / a->rho_step * (1 + 1e-12)) + 1
+                             : 1;
+    pts = tk_calloc_array((size_t)count, sizeof *pts);
+    if (!pts) {
+        tk_error_set(&err, TK_ENOMEM, NULL, 0, "out of memory");
+        rc = fail_graph(input, index, &err);
+        goto done;
+    }
+    for (int64_t i = 0; i < count; i++) {
+        double rho = a->rho_lo + (double)i * a->rho_step;
+        if (rho > 1)
+            rho = 1;
+        cli_progress("%s: graph %ld: solve at rho %g", input, index, rho);
+        if (tk_sim_solve(gr.net, rho, &pts[i], &err) != TK_OK) {
+            rc = fail_graph(input, index, &err);
+            goto done;
+        }
+        npts++;
+        if (!pts[i].info.converged)
+            cli_warnf("%s: graph %ld: rho %g: no fixed point after %" PRId64
+                      " sweeps (residual %g)",
+                      input, index, rho, pts[i].info.iterations, pts[i].info.residual);
+        if (a->check_another && pts[i].info.another)
+            cli_warnf("%s: graph %ld: rho %g: another %s equilibrium exists", input, index, rho,
+                      tk_arb_name(a->arb));
+    }
+    if (!a->header_done) {
+        int nc = 0;
+        for (int c = 0; c < g->nclasses; c++)
+            if (class_shown(g, c))
+                snprintf(a->cols[nc++], TK_CLASS_NAME_MAX, "%s", g->class_name[c]);
+        a->ncols = nc;
+    }
+    print_header(out, a);
+    for (int64_t i = 0; i < npts; i++)
+        print_point(out, a, &gr, &pts[i]);
+    if (a->psfp && write_per_server(a, &gr, pts[npts - 1].rho, &err) != TK_OK) {
+        rc = fail_graph(input, index, &err);
+        goto done;
+    }
+    if (a->flfp) {
+        flow_ctx_t fc = {a, &gr};
+        if (tk_sim_flow_rows(gr.net, flow_row, &fc, &err) != TK_OK) {
+            rc = fail_graph(input, index, &err);
+            goto done;
+        }
+    }
+done:
+    free(pts);
+    free(crho);
+    free(cacc);
+    tk_sim_net_free(gr.net);
+    tk_router_free(rt);
+    return rc;
+}
+
+static int table_row(void *ctx, FILE *out, const tk_graph_t *g, const char *input, long index)
+{
+    return one_graph(out, ctx, g, input, index);
+}
+
+static void table_header(void *ctx, FILE *out)
+{
+    print_header(out, ctx);
+}
+
+static int open_side(args_t *a)
+{
+    if (a->per_server) {
+        if (cli_out_open(&a->psout, a->per_server))
+            return -1;
+        a->psfp = a->psout.fp;
+        if (!a->json)
+            fputs("name\tserver\tswitch\taccepted\n", a->psfp);
+    }
+    if (a->flows) {
+        if (cli_out_open(&a->flout, a->flows))
+            return -1;
+        a->flfp = a->flout.fp;
+        if (!a->json)
+            fputs("name\tsrc\tdst\tmembers\tdemand\trate\tbottleneck\tclass\n", a->flfp);
+    }
+    return 0;
+}
+
+static int run(args_t *a)
+{
+    uint64_t mem_limit = cli_mem_limit();
+    int rc;
+
+    cli_set_threads(a->threads);
+    cli_progress_enable(a->progress);
+    if (a->pattern) {
+        const char *name;
+        tk_error_t err;
+        FILE *fp = cli_open_input(a->pattern, &name);
+        if (!fp)
+            return CLI_EXIT_DATA;
+        tk_error_clear(&err);
+        tk_status_t st = tk_pattern_read(fp, name, &a->pat, &err);
+        cli_close_input(fp);
+        if (st != TK_OK) {
+            if (!err.where[0])
+                snprintf(err.where, sizeof err.where, "%s", name);
+            cli_error(&err);
+            return CLI_EXIT_DATA;
+        }
+    }
+    if (open_side(a)) {
+        if (a->per_server && a->psfp)
+            cli_out_abort(&a->psout);
+        tk_pattern_free(a->pat);
+        return CLI_EXIT_DATA;
+    }
+    cli_table_t t = {a->output, a->ninputs, a->inputs, mem_limit, table_row, table_header, a};
+    rc = cli_run_table(&t);
+    if (a->psfp) {
+        if (rc == 0 && cli_out_commit(&a->psout))
+            rc = CLI_EXIT_DATA;
+        else if (rc != 0)
+            cli_out_abort(&a->psout);
+    }
+    if (a->flfp) {
+        if (rc == 0 && cli_out_commit(&a->flout))
+            rc = CLI_EXIT_DATA;
+        else if (rc != 0)
+            cli_out_abort(&a->flout);
+    }
+    tk_pattern_free(a->pat);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    args_t a;
+
+    cli_set_prog(argv[0]);
+    parse_args(argc, argv, &a);
+    return run(&a);
+}
