@@ -4,7 +4,9 @@
 # model CM02 without cross traffic; see its head comment) on the same links
 # and flows: a few closed forms, random instances (continuous capacities;
 # integer capacities, where many links saturate together; rate bounds; a
-# common cap rho) and one of 1500 flows.  Rates agree to 1e-6 relative:
+# common cap rho), two of 1500 flows, and topo-sim's own systems (mm-solve -w:
+# Dragonfly, random regular graph and torus under single-path routings,
+# uncapped and at offered load 1).  Rates agree to 1e-6 relative:
 # SimGrid's own precision (maxmin/precision 1e-5 by default: a link whose
 # remaining capacity is below 1e-5 of its bandwidth counts as saturated), not
 # topokit's (tests/unit/test_maxmin_lp checks that to 1e-9 against GLPK).
@@ -118,6 +120,30 @@ gen 61 3000 1500 6 real >"$TMPD/big.mm"
 compare "$TMPD/big.mm" "seed 61, 3000 links, 1500 flows of up to 6 links"
 gen 62 400 1500 6 int >"$TMPD/big2.mm"
 compare "$TMPD/big2.mm" "seed 62, 400 links, 1500 flows, integer capacities"
+
+# --- topo-sim's own systems (mm-solve -w: one variable per server-level flow,
+# single-path routings), uncapped and at offered load 1 (each flow capped at
+# its demand) -----------------------------------------------------------------
+own() { # own DESC TOPO ROUTING KIND SEED
+    local desc=$1 d
+    shift
+    if "$MM" -w "$@" >"$TMPD/own.mm" 2>"$TMPD/own.err"; then
+        compare "$TMPD/own.mm" "$desc, uncapped"
+        d=$(sed -n 's/.*(rho = \([^ ]*\) per flow).*/\1/p' "$TMPD/own.mm")
+        compare "$TMPD/own.mm" "$desc, offered load 1" -r "$d"
+    else
+        ok 1 "$desc: mm-solve -w" || diag "$(cat "$TMPD/own.err")"
+    fi
+}
+topo-gen dragonfly a=4 h=2 p=2 >"$TMPD/df.topo"
+for s in 1 2 3; do
+    own "dragonfly a=4 h=2 p=2, dragonfly-min, server permutation s=$s" "$TMPD/df.topo" dragonfly-min server-perm $s
+done
+topo-gen rrg n=16 d=4 -s 1 >"$TMPD/rrg.topo"
+own "rrg n=16 d=4, ksp:1, all-to-all" "$TMPD/rrg.topo" ksp:1 all-to-all 1
+own "rrg n=16 d=4, ksp:1, switch permutation" "$TMPD/rrg.topo" ksp:1 switch-perm 2
+topo-gen torus sides=4,4 -p 2 >"$TMPD/torus.topo"
+own "torus 4x4, ksp:1, server permutation" "$TMPD/torus.topo" ksp:1 server-perm 3
 diag "largest relative difference over all instances: $worst_all"
 
 # --- the programs' own errors ----------------------------------------------------
