@@ -11,8 +11,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
+
+/* Wall-clock seconds, for --progress. */
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static const char usage[] =
     "topo-sim [-r ROUTING] [-P FILE | -m 'KIND K=V...'] [-a fair|rr|transit]\n"
@@ -535,11 +544,16 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         goto done;
     }
     cli_progress("%s: graph %ld: routes (%s)", input, index, a->spec.text);
+    double t0 = now();
     if (tk_router_new(g, &a->spec, a->threads, cli_mem_limit(), &rt, &err) != TK_OK ||
         build_net(a, &gr, rt, &err) != TK_OK) {
         rc = fail_graph(input, index, &err);
         goto done;
     }
+    cli_progress("%s: graph %ld: %" PRId64 " variables, %" PRId64
+                 " coefficients, built in %.3f s",
+                 input, index, tk_sim_net_mm(gr.net)->nvar,
+                 tk_sim_net_mm(gr.net)->voff[tk_sim_net_mm(gr.net)->nvar], now() - t0);
     {
         double ch[TK_MAX_CLASSES];
         tk_sim_net_hops(gr.net, &gr.hops, ch, &gr.hist, &gr.maxhops);
@@ -579,11 +593,12 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         double rho = a->rho_lo + (double)i * a->rho_step;
         if (rho > 1)
             rho = 1;
-        cli_progress("%s: graph %ld: solve at rho %g", input, index, rho);
+        double t1 = now();
         if (tk_sim_solve(gr.net, rho, &pts[i], &err) != TK_OK) {
             rc = fail_graph(input, index, &err);
             goto done;
         }
+        cli_progress("%s: graph %ld: rho %g solved in %.3f s", input, index, rho, now() - t1);
         npts++;
         if (!pts[i].info.converged)
             cli_warnf("%s: graph %ld: rho %g: no fixed point after %" PRId64

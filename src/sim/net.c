@@ -411,16 +411,24 @@ static int route_entries(const tk_sim_net_t *net, const sim_route_t *route, int6
 {
     int64_t m = net->g->m, G = net->ngroups;
     int64_t inj = m + gs;
-    if (inject && el_push(e, m + gs, inj, f))
+    /* fair arbitration ignores ports: one entry per resource (entries of
+     * one arc through different inputs merge in mmb_var) */
+    int ports = net->o.arb != TK_ARB_FAIR;
+    /* arcs first, then the injection link (m + gs), then the ejection
+     * link (m + G + gd): already in resource order, which mmb_var then
+     * need not sort */
+    for (int64_t j = 0; j < route->n; j++) {
+        int64_t in = route->in[j] == SIM_IN_INJECT ? inj : route->in[j];
+        if (el_push(e, route->arc[j], ports ? in : -1, f * route->w[j]))
+            return -1;
+    }
+    if (inject && el_push(e, m + gs, ports ? inj : -1, f))
         return -1;
-    for (int64_t j = 0; j < route->n; j++)
-        if (el_push(e, route->arc[j], route->in[j] == SIM_IN_INJECT ? inj : route->in[j],
-                    f * route->w[j]))
+    for (int64_t j = 0; j < route->nej; j++) {
+        int64_t in = route->ejin[j] == SIM_IN_INJECT ? inj : route->ejin[j];
+        if (el_push(e, m + G + gd, ports ? in : -1, f * route->ejw[j]))
             return -1;
-    for (int64_t j = 0; j < route->nej; j++)
-        if (el_push(e, m + G + gd, route->ejin[j] == SIM_IN_INJECT ? inj : route->ejin[j],
-                    f * route->ejw[j]))
-            return -1;
+    }
     return 0;
 }
 
@@ -483,9 +491,14 @@ static int mmb_var(mmb_t *b, double demand, double mult, int64_t gs, const elist
         b->tmp = t;
         b->captmp = e->n;
     }
-    for (int64_t j = 0; j < e->n; j++)
+    int sorted = 1;
+    for (int64_t j = 0; j < e->n; j++) {
         b->tmp[j] = (ent_t){e->res[j], e->in[j], e->c[j], j};
-    qsort(b->tmp, (size_t)e->n, sizeof *b->tmp, ent_cmp);
+        if (j > 0 && ent_cmp(&b->tmp[j - 1], &b->tmp[j]) > 0)
+            sorted = 0;
+    }
+    if (!sorted)
+        qsort(b->tmp, (size_t)e->n, sizeof *b->tmp, ent_cmp);
     int64_t k = 0;
     for (int64_t j = 0; j < e->n; j++) {
         if (k > 0 && b->tmp[k - 1].res == b->tmp[j].res && b->tmp[k - 1].in == b->tmp[j].in)
@@ -573,21 +586,27 @@ static tk_status_t route_pairs(tk_sim_net_t *net, pairroute_t **out, int64_t *np
         }
     free(key);
     uint64_t maxp = net->o.max_paths ? net->o.max_paths : SIM_MAX_PATHS_DEFAULT;
+    int keep_paths = net->o.split == TK_SPLIT_INDEPENDENT && !net->o.coupled;
     int64_t bad = -1;
     tk_error_t e1;
     tk_error_clear(&e1);
 #pragma omp parallel num_threads(net->o.threads > 0 ? net->o.threads : omp_get_max_threads())
     {
         tk_route_ws_t *ws = NULL;
+        sim_route_ws_t rws;
         tk_error_t e;
         tk_error_clear(&e);
+        sim_route_ws_init(&rws);
         tk_status_t s = tk_route_ws_new(net->r, &ws, &e);
 #pragma omp for schedule(dynamic, 64)
         for (int64_t i = 0; i < np; i++) {
             if (s == TK_OK)
                 s = tk_route_paths(net->r, ws, pr[i].s, pr[i].t, maxp, &pr[i].ps, &e);
             if (s == TK_OK)
-                s = sim_route_from_paths(net->g, &pr[i].ps, -1, &pr[i].all, &e);
+                s = sim_route_from_paths_ws(net->g, &pr[i].ps, -1, &rws, &pr[i].all, &e);
+            /* the paths themselves only for split independent */
+            if (s == TK_OK && keep_paths == 0)
+                tk_pathset_destroy(&pr[i].ps);
             if (s != TK_OK) {
 #pragma omp critical
                 if (bad < 0 || i < bad) {
@@ -601,6 +620,7 @@ static tk_status_t route_pairs(tk_sim_net_t *net, pairroute_t **out, int64_t *np
             }
         }
         tk_route_ws_free(ws);
+        sim_route_ws_destroy(&rws);
     }
     if (bad >= 0) {
         st = e1.code;
@@ -656,6 +676,14 @@ static tk_status_t build_vars(tk_sim_net_t *net, tk_error_t *err)
 {
     pairroute_t *pr = NULL;
     int64_t np = 0, *cp = NULL;
+    mmb_t b;
+    elist_t e;
+    sim_route_t one;
+    sim_route_ws_t rws;
+    sim_route_ws_init(&rws);
+    memset(&b, 0, sizeof b);
+    memset(&e, 0, sizeof e);
+    sim_route_init(&one);
     tk_status_t st = route_pairs(net, &pr, &np, &cp, err);
     if (st != TK_OK)
         return st;
@@ -663,12 +691,6 @@ static tk_status_t build_vars(tk_sim_net_t *net, tk_error_t *err)
         st = nomem(err);
         goto done;
     }
-    mmb_t b;
-    memset(&b, 0, sizeof b);
-    elist_t e;
-    memset(&e, 0, sizeof e);
-    sim_route_t one;
-    sim_route_init(&one);
     net->fc_var = tk_malloc_array((size_t)net->nfc + 1, sizeof *net->fc_var);
     if (!net->fc_var)
         goto oom;
@@ -704,6 +726,8 @@ static tk_status_t build_vars(tk_sim_net_t *net, tk_error_t *err)
             const pairroute_t *p = &pr[cp[c]];
             net->fc_var[c] = b.nvar;
             if (net->o.split == TK_SPLIT_OBLIVIOUS || p->ps.npaths <= 1) {
+                /* (p->ps is empty unless split independent: route_pairs
+                 * keeps the paths only then) */
                 e.n = 0;
                 if (route_entries(net, &p->all, f->gs, f->gd, f->count, 1, &e) ||
                     mmb_var(&b, f->w, f->count, f->gs, &e))
@@ -711,7 +735,7 @@ static tk_status_t build_vars(tk_sim_net_t *net, tk_error_t *err)
                 continue;
             }
             for (int64_t q = 0; q < p->ps.npaths; q++) {
-                if (sim_route_from_paths(net->g, &p->ps, q, &one, err) != TK_OK)
+                if (sim_route_from_paths_ws(net->g, &p->ps, q, &rws, &one, err) != TK_OK)
                     goto oom;
                 e.n = 0;
                 if (route_entries(net, &one, f->gs, f->gd, f->count, 1, &e) ||
@@ -754,7 +778,9 @@ static tk_status_t build_vars(tk_sim_net_t *net, tk_error_t *err)
         mm->mult = b.mult;
         mm->voff = b.voff;
         mm->eres = b.eres;
-        mm->ein = b.ein;
+        mm->ein = net->o.arb != TK_ARB_FAIR ? b.ein : NULL;
+        if (!mm->ein)
+            free(b.ein);
         mm->ecoef = b.ecoef;
         net->vsrc = b.vsrc;
         if (!mm->voff) {
@@ -784,6 +810,7 @@ done:
     free(e.in);
     free(e.c);
     sim_route_destroy(&one);
+    sim_route_ws_destroy(&rws);
     pairs_free(pr, np);
     free(cp);
     return st;

@@ -38,9 +38,30 @@ typedef struct sim_route {
 void sim_route_init(sim_route_t *r);
 void sim_route_destroy(sim_route_t *r);
 
+/* Scratch of sim_route_from_paths_ws, one per thread: an index over the
+ * graph's arcs (m + 1 entries, the last for the ejection) to the (arc,
+ * input) pairs met so far, so that a route is merged in time linear in its
+ * paths' length, without sorting them. */
+typedef struct sim_route_ws {
+    int64_t m;
+    int64_t *head; /* m + 1: first pair of each arc, -1 none         */
+    int64_t n, cap;
+    int64_t *in, *next, *key;
+    double *w;
+    int64_t *touched; /* keys with pairs, in first-met order        */
+    int64_t ntouched;
+} sim_route_ws_t;
+void sim_route_ws_init(sim_route_ws_t *ws);
+void sim_route_ws_destroy(sim_route_ws_t *ws);
+
 /* The route of (s, t) from the path set ps (already computed by
  * tk_route_paths for that pair); path < 0: all paths with their weights,
- * else path number `path` alone with weight 1.  Errors: TK_ENOMEM. */
+ * else path number `path` alone with weight 1.  The weights of one (arc,
+ * input) are added in path order.  ws: the caller's scratch (grown to the
+ * graph on first use); sim_route_from_paths makes a temporary one.
+ * Errors: TK_ENOMEM. */
+tk_status_t sim_route_from_paths_ws(const tk_graph_t *g, const tk_pathset_t *ps, int64_t path,
+                                    sim_route_ws_t *ws, sim_route_t *out, tk_error_t *err);
 tk_status_t sim_route_from_paths(const tk_graph_t *g, const tk_pathset_t *ps, int64_t path,
                                  sim_route_t *out, tk_error_t *err);
 
