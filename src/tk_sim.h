@@ -289,15 +289,14 @@ typedef struct tk_sim_workload {
 
 /* An empty workload on nservers (>= 1) servers.  Errors: TK_EINVAL,
  * TK_ENOMEM. */
-TK_API tk_status_t tk_sim_workload_new(int64_t nservers, tk_sim_workload_t **out,
-                                       tk_error_t *err);
+TK_API tk_status_t tk_sim_workload_new(int64_t nservers, tk_sim_workload_t **out, tk_error_t *err);
 TK_API void tk_sim_workload_free(tk_sim_workload_t *w);
 /* Append a flow (checked as the reader checks a line, time order
  * included).  Errors: TK_ERANGE (a server outside 0..nservers-1, src ==
  * dst, a time < 0 or before the previous flow's, a size <= 0, anything
  * not finite), TK_ENOMEM.  Amortised O(1). */
-TK_API tk_status_t tk_sim_workload_add(tk_sim_workload_t *w, double time, int64_t src,
-                                       int64_t dst, double size, tk_error_t *err);
+TK_API tk_status_t tk_sim_workload_add(tk_sim_workload_t *w, double time, int64_t src, int64_t dst,
+                                       double size, tk_error_t *err);
 
 /* Read a workload file: one flow per line, "time src dst bytes" (blanks
  * between the fields; '#' starts a comment that runs to the end of the
@@ -315,8 +314,7 @@ TK_API tk_status_t tk_sim_workload_read(FILE *fp, const char *name, int64_t nser
 /* Write a workload in the format tk_sim_workload_read reads (numbers as
  * the shortest decimals that read back as the same doubles), so a
  * generated workload can be replayed.  Errors: TK_EIO. */
-TK_API tk_status_t tk_sim_workload_write(FILE *fp, const tk_sim_workload_t *w,
-                                         tk_error_t *err);
+TK_API tk_status_t tk_sim_workload_write(FILE *fp, const tk_sim_workload_t *w, tk_error_t *err);
 
 /* Size distributions of generated flows. */
 typedef enum tk_sim_sizes {
@@ -339,11 +337,11 @@ typedef enum tk_sim_sizes {
 typedef struct tk_sim_poisson {
     double rho; /* offered load per server, in (0, 1]                 */
     tk_sim_sizes_t sizes;
-    double mean;        /* mean size in bytes (> 0)                        */
-    double alpha;       /* Pareto shape (> 1)                              */
-    double horizon;     /* arrivals at times < horizon (0: no bound)       */
-    int64_t count;      /* at most this many flows, the first ones in
-                           merged order (0: no bound)                      */
+    double mean;    /* mean size in bytes (> 0)                        */
+    double alpha;   /* Pareto shape (> 1)                              */
+    double horizon; /* arrivals at times < horizon (0: no bound)       */
+    int64_t count;  /* at most this many flows, the first ones in
+                       merged order (0: no bound)                      */
     uint64_t seed;
     uint64_t mem_limit; /* 0: tk_memory_limit_default()                    */
 } tk_sim_poisson_t;
@@ -394,22 +392,24 @@ TK_API void tk_sim_dyn_opts_init(tk_sim_dyn_opts_t *o);
  * mean_active, the mean number of active flows at an event. */
 typedef struct tk_sim_dyn_result {
     int64_t nflows;
-    double *start, *finish, *size; /* nflows each                           */
-    double *bytes;       /* nflows with check_bytes (integral of the rate
-                            over [start, finish]), else NULL            */
-    int64_t events;      /* arrivals + completions                      */
-    int64_t solves;      /* progressive fillings run                    */
-    int64_t expansions;  /* closures grown after a failed certificate   */
-    double comp_flows;   /* mean flows per event's final component      */
-    double comp_res;     /* mean resources per event's final component  */
-    int64_t comp_max;    /* largest component (flows)                   */
-    double mean_active;  /* mean active flows at an event (after it)    */
-    int64_t max_active;  /* most flows active at once                   */
-    int64_t pairs;       /* distinct switch pairs routed                */
-    double end;          /* last completion                             */
-    int64_t verified;    /* with verify: rates compared                 */
-    int64_t mismatches;  /* ... that differed by more than 1e-12 rel.   */
-    double max_rel_diff; /* largest relative difference seen            */
+    double *start;        /* nflows: arrival times */
+    double *finish;       /* nflows: completion times */
+    double *size;         /* nflows: sizes */
+    double *bytes;        /* nflows with check_bytes (the integral of the rate
+                             over [start, finish]), else NULL */
+    int64_t events;       /* arrivals + completions */
+    int64_t solves;       /* progressive fillings run */
+    int64_t expansions;   /* closures grown after a failed certificate */
+    double comp_flows;    /* mean flows in an event's final component */
+    double comp_res;      /* mean resources in it */
+    int64_t comp_max;     /* largest component (flows) */
+    double mean_active;   /* mean active flows after an event */
+    int64_t max_active;   /* most flows active at once */
+    int64_t pairs;        /* distinct switch pairs routed */
+    double end;           /* last completion */
+    int64_t verified;     /* with verify: rates compared */
+    int64_t mismatches;   /* ... that differed by more than 1e-12 relative */
+    double max_rel_diff;  /* largest relative difference seen */
     double max_bytes_err; /* with check_bytes: max |bytes - size| / size */
 } tk_sim_dyn_result_t;
 
