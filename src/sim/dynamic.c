@@ -143,13 +143,14 @@ static int cmp_i64(const void *a, const void *b)
 /* One pair's arcs and coefficients (the route's entries merged over their
  * inputs: fair arbitration ignores ports), into fresh arrays. */
 static tk_status_t route_one(const tk_router_t *r, tk_route_ws_t *ws, tk_pathset_t *ps,
-                             sim_route_t *sr, tk_id_t s, tk_id_t t, uint64_t max_paths, int32_t *n,
-                             int32_t **arc, double **w, tk_error_t *err)
+                             sim_route_ws_t *sws, sim_route_t *sr, tk_id_t s, tk_id_t t,
+                             uint64_t max_paths, int32_t *n, int32_t **arc, double **w,
+                             tk_error_t *err)
 {
     const tk_graph_t *g = tk_router_graph(r);
     tk_status_t st = tk_route_paths(r, ws, s, t, max_paths, ps, err);
     if (st == TK_OK)
-        st = sim_route_from_paths(g, ps, -1, sr, err);
+        st = sim_route_from_paths_ws(g, ps, -1, sws, sr, err);
     if (st != TK_OK)
         return st;
     *arc = tk_malloc_array((size_t)(sr->n > 0 ? sr->n : 1), sizeof **arc);
@@ -188,16 +189,18 @@ static tk_status_t routes_compute(const tk_router_t *r, const tk_sim_dyn_opts_t 
         tk_route_ws_t *ws = NULL;
         tk_pathset_t ps;
         sim_route_t sr;
+        sim_route_ws_t sws;
         tk_error_t e;
         tk_status_t st = tk_route_ws_new(r, &ws, &e);
         tk_pathset_init(&ps);
         sim_route_init(&sr);
+        sim_route_ws_init(&sws);
 #pragma omp for schedule(dynamic, 64)
         for (int64_t i = 0; i < rt->np; i++) {
             tk_id_t s = (tk_id_t)(rt->key[i] % n), t = (tk_id_t)(rt->key[i] / n);
             tk_status_t sti = st;
             if (sti == TK_OK)
-                sti = route_one(r, ws, &ps, &sr, s, t, maxp, &rn[i], &rarc[i], &rw[i], &e);
+                sti = route_one(r, ws, &ps, &sws, &sr, s, t, maxp, &rn[i], &rarc[i], &rw[i], &e);
             if (sti != TK_OK) {
 #pragma omp critical
                 if (i < bad) {
@@ -209,6 +212,7 @@ static tk_status_t routes_compute(const tk_router_t *r, const tk_sim_dyn_opts_t 
         tk_route_ws_free(ws);
         tk_pathset_destroy(&ps);
         sim_route_destroy(&sr);
+        sim_route_ws_destroy(&sws);
     }
     if (bad < rt->np) {
         if (err)
