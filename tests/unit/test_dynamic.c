@@ -97,6 +97,22 @@ static int run_checked(const tk_router_t *r, const tk_sim_workload_t *w, tk_sim_
 
 /* --- closed forms ---------------------------------------------------------- */
 
+/* A progress callback: counts its calls, keeps the last figures. */
+typedef struct progress {
+    int calls;
+    int64_t done, total;
+    double now;
+} progress_t;
+
+static void on_progress(void *arg, double now, int64_t done, int64_t total)
+{
+    progress_t *p = arg;
+    p->calls++;
+    p->now = now;
+    p->done = done;
+    p->total = total;
+}
+
 /* Two switches joined by one link, two servers each (0, 1 at switch 0;
  * 2, 3 at switch 1).  Flow A: 0 -> 2 and flow B: 1 -> 3 share only the
  * arc 0 -> 1.
@@ -195,10 +211,15 @@ static void test_chain(void)
     tk_sim_dyn_opts_t o;
     tk_sim_dyn_opts_init(&o);
     o.connected = 1;
+    progress_t pr = {0, 0, 0, 0};
+    o.progress = on_progress;
+    o.progress_arg = &pr;
     if (w && ok(tk_sim_dynamic(r, w, &o, &res, NULL) == TK_OK, "chain: connected mode")) {
         for (int i = 0; i < 4; i++)
             is_dbl(res.finish[i], fin[i], 1e-14, "chain, connected: flow %d finishes at %.6g", i,
                    fin[i]);
+        ok(pr.calls == 1 && pr.done == 4 && pr.total == 4 && pr.now == res.end && res.end == 3,
+           "chain: progress called once at the end (4 of 4 flows done at 3)");
         tk_sim_dyn_result_free(&res);
     }
     /* A workload for another server count. */
