@@ -28,7 +28,10 @@ static const char usage[] =
     "                [--rho R | --sweep A:B:STEP | --curve] [--split oblivious|independent]\n"
     "                [--coupled] [--no-aggregate] [--latency CLASS=L,...] [--per-server FILE]\n"
     "                [--flows FILE] [--check-another] [-s SEED] [--json] [--threads N]\n"
-    "                [--progress] [-o FILE] [FILE...]";
+    "                [--progress] [-o FILE] [FILE...]\n"
+    "       topo-sim (--workload FILE | --poisson [--sizes DIST] (--horizon T | --count N))\n"
+    "                [-r ROUTING] [--rho R] [--buckets E,...] [--flows FILE]\n"
+    "                [--write-workload FILE] [-s SEED] [--json] [-o FILE] [FILE...]";
 
 typedef struct args {
     const char *routing, *pattern, *make;
@@ -41,6 +44,12 @@ typedef struct args {
     const char *latency;
     const char *per_server, *flows;
     uint64_t seed;
+    int rho_given;
+    /* dynamic mode */
+    const char *workload, *sizes, *buckets, *write_workload;
+    int poisson, verify;
+    double horizon;
+    int64_t count;
     const char *output;
     char **inputs;
     int ninputs;
@@ -88,6 +97,19 @@ static void help(void)
         "                        class of interchangeable flows, of the last load\n"
         "      --check-another   rr, transit: look for a second equilibrium\n"
         "      --max-sweeps N    rr, transit: sweep limit (default 100000)\n"
+        "Dynamic mode (flows that arrive and leave, fair arbitration; see DYNAMIC MODE\n"
+        "in topo-sim(1)): one row per flow-size bucket with the columns\n"
+        "  name routing workload lo hi flows fct_mean fct_p50 fct_p99 fct_max\n"
+        "  slowdown_mean slowdown_p50 slowdown_p99 slowdown_max\n"
+        "      --workload FILE   flows 'time src dst bytes' (topo-sim(1))\n"
+        "      --poisson         Poisson arrivals per server at offered load --rho\n"
+        "                        (default 0.5), destinations uniform\n"
+        "      --sizes DIST      fixed:S (default fixed:1) or pareto:ALPHA:S (mean S)\n"
+        "      --horizon T       arrivals before time T\n"
+        "      --count N         the first N arrivals\n"
+        "      --buckets E,...   size bucket edges (default: decades)\n"
+        "      --write-workload FILE  the generated workload, to replay\n"
+        "      --verify          check every re-solve against a solve from scratch\n"
         "      --json            JSON Lines, one object per row\n"
         "      --threads N       OpenMP threads for the routes; results do not change\n"
         "      --progress        progress messages on stderr\n"
@@ -113,7 +135,15 @@ enum {
     OPT_JSON,
     OPT_THREADS,
     OPT_PROGRESS,
-    OPT_VERSION
+    OPT_VERSION,
+    OPT_WORKLOAD,
+    OPT_POISSON,
+    OPT_SIZES,
+    OPT_HORIZON,
+    OPT_COUNT,
+    OPT_BUCKETS,
+    OPT_WRITEWL,
+    OPT_VERIFY
 };
 
 static void parse_sweep(args_t *a, const char *s)
@@ -162,6 +192,14 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
+        {"workload", required_argument, NULL, OPT_WORKLOAD},
+        {"poisson", no_argument, NULL, OPT_POISSON},
+        {"sizes", required_argument, NULL, OPT_SIZES},
+        {"horizon", required_argument, NULL, OPT_HORIZON},
+        {"count", required_argument, NULL, OPT_COUNT},
+        {"buckets", required_argument, NULL, OPT_BUCKETS},
+        {"write-workload", required_argument, NULL, OPT_WRITEWL},
+        {"verify", no_argument, NULL, OPT_VERIFY},
         {NULL, 0, NULL, 0},
     };
     static const char *const arbs[] = {"fair", "rr", "transit", NULL};
@@ -240,9 +278,56 @@ static void parse_args(int argc, char **argv, args_t *a)
         case OPT_VERSION:
             cli_print_version();
             exit(CLI_EXIT_OK);
+        case OPT_WORKLOAD:
+            a->workload = optarg;
+            break;
+        case OPT_POISSON:
+            a->poisson = 1;
+            break;
+        case OPT_SIZES:
+            a->sizes = optarg;
+            break;
+        case OPT_HORIZON:
+            a->horizon = cli_double_arg("--horizon", optarg, 0, HUGE_VAL, CLI_GT_MIN);
+            break;
+        case OPT_COUNT:
+            a->count = cli_int_arg("--count", optarg, 1, INT64_MAX);
+            break;
+        case OPT_BUCKETS:
+            a->buckets = optarg;
+            break;
+        case OPT_WRITEWL:
+            a->write_workload = optarg;
+            break;
+        case OPT_VERIFY:
+            a->verify = 1;
+            break;
         default:
             cli_getopt_default(c, argv, usage, help);
         }
+    }
+    a->rho_given = rho_given;
+    if (a->workload || a->poisson) {
+        if (a->workload && a->poisson)
+            cli_usage_fail(usage, "--workload and --poisson both give the flows: use one");
+        if (a->pattern || a->make || a->sweep || a->curve || a->coupled || a->per_server ||
+            a->split != TK_SPLIT_OBLIVIOUS || a->check_another || a->latency)
+            cli_usage_fail(usage, "dynamic mode (--workload, --poisson) takes no pattern, "
+                                  "--sweep, --curve, --coupled, --split, --per-server, "
+                                  "--check-another or --latency");
+        if (a->arb != TK_ARB_FAIR)
+            cli_usage_fail(usage, "dynamic mode shares rates by fair arbitration only");
+        if (a->poisson && !a->horizon && !a->count)
+            cli_usage_fail(usage, "--poisson needs --horizon T or --count N");
+        if (a->workload && (a->sizes || a->horizon || a->count || a->write_workload || rho_given))
+            cli_usage_fail(usage, "--workload gives the flows: no --sizes, --horizon, "
+                                  "--count, --write-workload or --rho");
+        if (!rho_given)
+            a->rho_lo = a->rho_hi = 0.5;
+    } else if (a->sizes || a->horizon || a->count || a->buckets || a->write_workload ||
+               a->verify) {
+        cli_usage_fail(usage, "--sizes, --horizon, --count, --buckets, --write-workload and "
+                              "--verify are options of dynamic mode (--workload, --poisson)");
     }
     if (a->pattern && a->make)
         cli_usage_fail(usage, "-P and -m both give the pattern: use one");
@@ -638,13 +723,243 @@ done:
     return rc;
 }
 
+
+/* ------------------------------------------------------------------------ */
+/* Dynamic mode. */
+
+static void dyn_progress(void *arg, double t, int64_t done, int64_t total)
+{
+    (void)arg;
+    cli_progress("time %g: %" PRId64 " of %" PRId64 " flows completed", t, done, total);
+}
+
+static tk_status_t dyn_workload(args_t *a, const tk_graph_t *g, tk_sim_workload_t **w,
+                                tk_error_t *err)
+{
+    int64_t N = tk_graph_total_servers(g);
+    if (a->workload) {
+        const char *name;
+        FILE *fp = cli_open_input(a->workload, &name);
+        if (!fp)
+            return tk_error_set(err, TK_EIO, a->workload, 0, "cannot open");
+        tk_status_t st = tk_sim_workload_read(fp, name, N, w, err);
+        cli_close_input(fp);
+        if (st != TK_OK && !err->where[0])
+            snprintf(err->where, sizeof err->where, "%s", name);
+        return st;
+    }
+    tk_sim_poisson_t p;
+    tk_sim_poisson_init(&p);
+    p.rho = a->rho_lo;
+    if (a->sizes) {
+        tk_status_t st = tk_sim_sizes_parse(a->sizes, &p, err);
+        if (st != TK_OK) {
+            snprintf(err->where, sizeof err->where, "--sizes");
+            return st;
+        }
+    }
+    p.horizon = a->horizon;
+    p.count = a->count;
+    p.seed = a->seed;
+    p.mem_limit = cli_mem_limit();
+    return tk_sim_workload_poisson(N, &p, w, err);
+}
+
+/* --buckets E,...: increasing positive edges. */
+static tk_status_t dyn_edges(const args_t *a, double **edges, int64_t *n, tk_error_t *err)
+{
+    *edges = NULL;
+    *n = 0;
+    if (!a->buckets)
+        return TK_OK;
+    int64_t cap = 1;
+    for (const char *c = a->buckets; *c; c++)
+        cap += *c == ',';
+    double *e = tk_malloc_array((size_t)cap, sizeof *e);
+    if (!e)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    char *buf = strdup(a->buckets), *save = NULL;
+    if (!buf) {
+        free(e);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    }
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        char why[CLI_WHY_MAX];
+        if (cli_parse_double(t, 0, HUGE_VAL, CLI_GT_MIN, &e[*n], why) ||
+            (*n > 0 && e[*n] <= e[*n - 1])) {
+            tk_status_t st = tk_error_set(err, TK_EINVAL, "--buckets", 0, "%s: %s", t,
+                                          *n > 0 && e[*n] <= e[*n - 1]
+                                              ? "edges must increase"
+                                              : why);
+            free(buf);
+            free(e);
+            return st;
+        }
+        (*n)++;
+    }
+    free(buf);
+    *edges = e;
+    return TK_OK;
+}
+
+static void dyn_bucket_row(FILE *fp, const args_t *a, const char *name, const char *wl,
+                           const tk_sim_bucket_t *b, const tk_sim_dyn_result_t *r, int all)
+{
+    cli_row_t row;
+    cli_row_begin(&row, fp, a->json);
+    cli_cell_text(&row, "name", name);
+    cli_cell_text(&row, "routing", a->spec.text);
+    cli_cell_text(&row, "workload", wl);
+    cli_cell_double(&row, "lo", b->lo);
+    cli_cell_double(&row, "hi", b->hi);
+    cli_cell_int(&row, "flows", b->count, 0);
+    cli_cell_double(&row, "fct_mean", b->fct_mean);
+    cli_cell_double(&row, "fct_p50", b->fct_p50);
+    cli_cell_double(&row, "fct_p99", b->fct_p99);
+    cli_cell_double(&row, "fct_max", b->fct_max);
+    cli_cell_double(&row, "slowdown_mean", b->sd_mean);
+    cli_cell_double(&row, "slowdown_p50", b->sd_p50);
+    cli_cell_double(&row, "slowdown_p99", b->sd_p99);
+    cli_cell_double(&row, "slowdown_max", b->sd_max);
+    if (a->json && all) {
+        cli_cell_bool(&row, "all", 1);
+        cli_cell_double(&row, "end", r->end);
+        cli_cell_int(&row, "events", r->events, 0);
+        cli_cell_int(&row, "solves", r->solves, 0);
+        cli_cell_double(&row, "component_flows", r->comp_flows);
+        cli_cell_double(&row, "mean_active", r->mean_active);
+        cli_cell_int(&row, "max_active", r->max_active, 0);
+    }
+    cli_row_end(&row);
+}
+
+static int dyn_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input, long index)
+{
+    char name[1024], wl[256];
+    tk_router_t *rt = NULL;
+    tk_sim_workload_t *w = NULL;
+    tk_sim_dyn_result_t res;
+    tk_sim_bucket_t *bk = NULL, *ball = NULL;
+    int64_t nb = 0, nball = 0, nedges = 0;
+    double *edges = NULL;
+    tk_error_t err;
+    int rc = 0;
+    cli_out_t wout;
+
+    memset(&res, 0, sizeof res);
+    memset(&wout, 0, sizeof wout);
+    tk_error_clear(&err);
+    cli_graph_name(g, input, index, name, sizeof name);
+    if (a->workload)
+        snprintf(wl, sizeof wl, "%s", a->workload);
+    else
+        snprintf(wl, sizeof wl, "poisson rho=%g sizes=%s s=%" PRIu64, a->rho_lo,
+                 a->sizes ? a->sizes : "fixed:1", a->seed);
+    if (dyn_edges(a, &edges, &nedges, &err) != TK_OK ||
+        tk_router_new(g, &a->spec, a->threads, cli_mem_limit(), &rt, &err) != TK_OK ||
+        dyn_workload(a, g, &w, &err) != TK_OK) {
+        rc = fail_graph(input, index, &err);
+        goto done;
+    }
+    if (a->write_workload) {
+        if (cli_out_open(&wout, a->write_workload)) {
+            rc = 1;
+            goto done;
+        }
+        if (tk_sim_workload_write(wout.fp, w, &err) != TK_OK) {
+            cli_out_abort(&wout);
+            rc = fail_graph(input, index, &err);
+            goto done;
+        }
+        if (cli_out_commit(&wout)) {
+            rc = 1;
+            goto done;
+        }
+    }
+    tk_sim_dyn_opts_t o;
+    tk_sim_dyn_opts_init(&o);
+    o.threads = a->threads;
+    o.mem_limit = cli_mem_limit();
+    o.verify = a->verify;
+    o.progress = dyn_progress;
+    double t0 = now();
+    if (tk_sim_dynamic(rt, w, &o, &res, &err) != TK_OK) {
+        rc = fail_graph(input, index, &err);
+        goto done;
+    }
+    cli_progress("%s: graph %ld: %" PRId64 " flows, %" PRId64 " events in %.3f s", input, index,
+                 res.nflows, res.events, now() - t0);
+    if (a->verify && res.mismatches > 0) {
+        tk_error_set(&err, TK_EINTERNAL, NULL, 0,
+                     "%" PRId64 " of %" PRId64
+                     " rates differ from a solve from scratch (largest relative "
+                     "difference %g)",
+                     res.mismatches, res.verified, res.max_rel_diff);
+        rc = fail_graph(input, index, &err);
+        goto done;
+    }
+    double one_edge = 1; /* non-NULL with no edges: one bucket of every flow */
+    if (tk_sim_dyn_buckets(&res, edges, nedges, &bk, &nb, &err) != TK_OK ||
+        tk_sim_dyn_buckets(&res, &one_edge, 0, &ball, &nball, &err) != TK_OK) {
+        rc = fail_graph(input, index, &err);
+        goto done;
+    }
+    if (!a->header_done) {
+        a->header_done = 1;
+        if (!a->json)
+            fputs("name\trouting\tworkload\tlo\thi\tflows\tfct_mean\tfct_p50\tfct_p99\t"
+                  "fct_max\tslowdown_mean\tslowdown_p50\tslowdown_p99\tslowdown_max\n",
+                  out);
+    }
+    for (int64_t i = 0; i < nb; i++)
+        dyn_bucket_row(out, a, name, wl, &bk[i], &res, 0);
+    for (int64_t i = 0; i < nball; i++)
+        dyn_bucket_row(out, a, name, wl, &ball[i], &res, 1);
+    if (a->flfp) {
+        for (int64_t i = 0; i < res.nflows; i++) {
+            cli_row_t row;
+            cli_row_begin(&row, a->flfp, a->json);
+            cli_cell_text(&row, "name", name);
+            cli_cell_int(&row, "flow", i, 0);
+            cli_cell_int(&row, "src", w->f[i].src, 0);
+            cli_cell_int(&row, "dst", w->f[i].dst, 0);
+            cli_cell_double(&row, "size", res.size[i]);
+            cli_cell_double(&row, "start", res.start[i]);
+            cli_cell_double(&row, "finish", res.finish[i]);
+            cli_cell_double(&row, "fct", res.finish[i] - res.start[i]);
+            cli_cell_double(&row, "slowdown", (res.finish[i] - res.start[i]) / res.size[i]);
+            cli_row_end(&row);
+        }
+    }
+done:
+    free(edges);
+    free(bk);
+    free(ball);
+    tk_sim_dyn_result_free(&res);
+    tk_sim_workload_free(w);
+    tk_router_free(rt);
+    return rc;
+}
+
 static int table_row(void *ctx, FILE *out, const tk_graph_t *g, const char *input, long index)
 {
+    args_t *a = ctx;
+    if (a->workload || a->poisson)
+        return dyn_graph(out, a, g, input, index);
     return one_graph(out, ctx, g, input, index);
 }
 
 static void table_header(void *ctx, FILE *out)
 {
+    args_t *a = ctx;
+    if (a->workload || a->poisson) {
+        if (!a->header_done && !a->json)
+            fputs("name\trouting\tworkload\tlo\thi\tflows\tfct_mean\tfct_p50\tfct_p99\t"
+                  "fct_max\tslowdown_mean\tslowdown_p50\tslowdown_p99\tslowdown_max\n",
+                  out);
+        a->header_done = 1;
+        return;
+    }
     print_header(out, ctx);
 }
 
@@ -661,7 +976,9 @@ static int open_side(args_t *a)
         if (cli_out_open(&a->flout, a->flows))
             return -1;
         a->flfp = a->flout.fp;
-        if (!a->json)
+        if (!a->json && (a->workload || a->poisson))
+            fputs("name\tflow\tsrc\tdst\tsize\tstart\tfinish\tfct\tslowdown\n", a->flfp);
+        else if (!a->json)
             fputs("name\tsrc\tdst\tmembers\tdemand\trate\tbottleneck\tclass\n", a->flfp);
     }
     return 0;
