@@ -23,7 +23,8 @@
 # (the bottleneck closure of tk_sim.h) against the mean number active, and
 # on a shorter run (SIM_DYN_SHORT, default 2 time units) the same against
 # the plain connected component (tk_sim_dyn_opts_t.connected; the target
-# column is left empty for it: it is the comparison, not the mode).  With
+# column is left empty for it: it is the comparison, not the mode).  Then
+# topo-sim --poisson itself, the whole process, on the fixed:1 run.  With
 # SIM_DYN_VERIFY=1 a last run checks every rate after every event against a
 # from-scratch tk_mm_solve on a run of 1 time unit (minutes).
 set -eu
@@ -67,6 +68,16 @@ for sizes in fixed:1 pareto:1.5:1; do
 done
 row closure fixed:1 "$HS" 1
 row connected fixed:1 "$HS" 1 connected
+# The tool: topo-sim --poisson, the whole process (reading the graph,
+# the workload, routes, simulation, the bucket rows), --threads 1.
+if topo-sim --help 2>/dev/null | grep -q -- --poisson; then
+    /usr/bin/time -f '%e %U %S' -o "$W/time" topo-sim --poisson --rho 0.5 --sizes fixed:1 \
+        --horizon "$H" -s 1 -r dragonfly-min --threads 1 "$W/df.topo" >"$W/tool"
+    n=$(awk -F '\t' 'NR == 2 { print $6 }' "$W/tool")
+    echo
+    awk -v n="$n" -v h="$H" '{ printf "topo-sim --poisson --sizes fixed:1 --horizon %s --threads 1 (whole process): %d flows, %.2f s wall, %.2f s cpu: %.0f completions per minute (wall), %.0f per cpu minute\n",
+        h, n, $1, $2 + $3, 60 * n / $1, 60 * n / ($2 + $3) }' "$W/time"
+fi
 if [ "${SIM_DYN_VERIFY:-0}" = 1 ]; then
     "$B" "$W/df.topo" dragonfly-min 0.5 fixed:1 1 1 1 verify >"$W/out"
     echo
