@@ -143,9 +143,9 @@ typedef enum tk_split {
 typedef struct tk_sim_opts {
     tk_arb_t arb;
     tk_split_t split;
-    int coupled;       /* one variable per server (fixed proportions)      */
-    int no_aggregate;  /* 1: one variable per server-level flow           */
-    int threads;       /* 0 = runtime default                              */
+    int coupled;      /* one variable per server (fixed proportions)      */
+    int no_aggregate; /* 1: one variable per server-level flow           */
+    int threads;      /* 0 = runtime default                              */
     uint64_t mem_limit;
     uint64_t max_paths; /* per pair (0 = 1 << 20)                          */
     int64_t max_sweeps; /* rr/transit (0 = default)                        */
@@ -244,8 +244,8 @@ TK_API tk_status_t tk_sim_flow_rows(const tk_sim_net_t *net, tk_sim_flow_fn fn, 
  * accepted per offering server, piecewise linear between the returned
  * breakpoints rho[0] = 0 < ... < rho[n-1] = 1 (malloc'd, caller frees both).
  * One progressive filling (tk_mm_fair_levels).  Errors: TK_ENOMEM. */
-TK_API tk_status_t tk_sim_fair_curve(tk_sim_net_t *net, double **rho, double **acc,
-                                     int64_t *npts, tk_error_t *err);
+TK_API tk_status_t tk_sim_fair_curve(tk_sim_net_t *net, double **rho, double **acc, int64_t *npts,
+                                     tk_error_t *err);
 
 /* ------------------------------------------------------------------------ */
 /* Dynamic mode: flows that arrive, share the network max-min fairly, and

@@ -66,58 +66,57 @@ typedef struct args {
 static void help(void)
 {
     printf("usage: %s\n\n", usage);
-    fputs(
-        "Flow-level simulation of every graph read from FILE (or standard input): the\n"
-        "max-min rates of a traffic pattern routed by a routing model under an\n"
-        "arbitration model, at one offered load per server (--rho) or a sweep.  One TSV\n"
-        "row per graph and offered load with the columns\n"
-        "  name routing pattern arbitration rho offered accepted srv_min srv_max\n"
-        "  srv_maxmin srv_cov srv_jain rtr_min rtr_max rtr_maxmin rtr_cov rtr_jain\n"
-        "  min_served saturation hops latency iterations residual\n"
-        "then util.C for every link class C of the graph and util.inject.\n\n"
-        "Options:\n"
-        "  -r, --routing MODEL   routing model (default min; topokit(7))\n"
-        "  -P, --pattern FILE    pattern file (topo-pattern(1)), server or switch level\n"
-        "  -m, --make 'KIND K=V' a pattern made for each graph as topo-pattern(1) makes\n"
-        "                        it (default: uniform, without one flow per server pair)\n"
-        "  -s, --seed SEED       seed of randomized --make patterns (default 1)\n"
-        "  -a, --arbitration A   fair (default), rr or transit (topokit(7))\n"
-        "      --rho R           offered load per server, 0 < R <= 1 (default 1)\n"
-        "      --sweep A:B:STEP  one row per offered load A, A+STEP, ... <= B\n"
-        "      --curve           fair: the exact accepted-versus-offered curve, one row\n"
-        "                        'name rho accepted' per breakpoint on [0, 1]\n"
-        "      --split S         oblivious (default: a flow is one variable over its\n"
-        "                        paths) or independent (every path its own sub-flow)\n"
-        "      --coupled         one variable per server (its pattern's proportions)\n"
-        "      --no-aggregate    one variable per server-level flow\n"
-        "      --latency C=L,... per-hop latency of link class C (default 1 each) for\n"
-        "                        the zero-load latency column\n"
-        "      --per-server FILE 'server switch offered accepted' of the last load\n"
-        "      --flows FILE      'src dst members demand rate bottleneck class' per\n"
-        "                        class of interchangeable flows, of the last load\n"
-        "      --check-another   rr, transit: look for a second equilibrium\n"
-        "      --max-sweeps N    rr, transit: sweep limit (default 100000)\n"
-        "Dynamic mode (flows that arrive and leave, fair arbitration; see DYNAMIC MODE\n"
-        "in topo-sim(1)): one row per flow-size bucket with the columns\n"
-        "  name routing workload lo hi flows fct_mean fct_p50 fct_p99 fct_max\n"
-        "  slowdown_mean slowdown_p50 slowdown_p99 slowdown_max\n"
-        "      --workload FILE   flows 'time src dst bytes' (topo-sim(1))\n"
-        "      --poisson         Poisson arrivals per server at offered load --rho\n"
-        "                        (default 0.5), destinations uniform\n"
-        "      --sizes DIST      fixed:S (default fixed:1) or pareto:ALPHA:S (mean S)\n"
-        "      --horizon T       arrivals before time T\n"
-        "      --count N         the first N arrivals\n"
-        "      --buckets E,...   size bucket edges (default: decades)\n"
-        "      --write-workload FILE  the generated workload, to replay\n"
-        "      --verify          check every re-solve against a solve from scratch\n"
-        "      --json            JSON Lines, one object per row\n"
-        "      --threads N       OpenMP threads for the routes; results do not change\n"
-        "      --progress        progress messages on stderr\n"
-        "  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
-        "  -h, --help            this help\n"
-        "      --version         print the version\n\n"
-        "Exit status: 0 success, 1 data error, 2 usage error.  See topo-sim(1).\n",
-        stdout);
+    fputs("Flow-level simulation of every graph read from FILE (or standard input): the\n"
+          "max-min rates of a traffic pattern routed by a routing model under an\n"
+          "arbitration model, at one offered load per server (--rho) or a sweep.  One TSV\n"
+          "row per graph and offered load with the columns\n"
+          "  name routing pattern arbitration rho offered accepted srv_min srv_max\n"
+          "  srv_maxmin srv_cov srv_jain rtr_min rtr_max rtr_maxmin rtr_cov rtr_jain\n"
+          "  min_served saturation hops latency iterations residual\n"
+          "then util.C for every link class C of the graph and util.inject.\n\n"
+          "Options:\n"
+          "  -r, --routing MODEL   routing model (default min; topokit(7))\n"
+          "  -P, --pattern FILE    pattern file (topo-pattern(1)), server or switch level\n"
+          "  -m, --make 'KIND K=V' a pattern made for each graph as topo-pattern(1) makes\n"
+          "                        it (default: uniform, without one flow per server pair)\n"
+          "  -s, --seed SEED       seed of randomized --make patterns (default 1)\n"
+          "  -a, --arbitration A   fair (default), rr or transit (topokit(7))\n"
+          "      --rho R           offered load per server, 0 < R <= 1 (default 1)\n"
+          "      --sweep A:B:STEP  one row per offered load A, A+STEP, ... <= B\n"
+          "      --curve           fair: the exact accepted-versus-offered curve, one row\n"
+          "                        'name rho accepted' per breakpoint on [0, 1]\n"
+          "      --split S         oblivious (default: a flow is one variable over its\n"
+          "                        paths) or independent (every path its own sub-flow)\n"
+          "      --coupled         one variable per server (its pattern's proportions)\n"
+          "      --no-aggregate    one variable per server-level flow\n"
+          "      --latency C=L,... per-hop latency of link class C (default 1 each) for\n"
+          "                        the zero-load latency column\n"
+          "      --per-server FILE 'server switch offered accepted' of the last load\n"
+          "      --flows FILE      'src dst members demand rate bottleneck class' per\n"
+          "                        class of interchangeable flows, of the last load\n"
+          "      --check-another   rr, transit: look for a second equilibrium\n"
+          "      --max-sweeps N    rr, transit: sweep limit (default 100000)\n"
+          "Dynamic mode (flows that arrive and leave, fair arbitration; see DYNAMIC MODE\n"
+          "in topo-sim(1)): one row per flow-size bucket with the columns\n"
+          "  name routing workload lo hi flows fct_mean fct_p50 fct_p99 fct_max\n"
+          "  slowdown_mean slowdown_p50 slowdown_p99 slowdown_max\n"
+          "      --workload FILE   flows 'time src dst bytes' (topo-sim(1))\n"
+          "      --poisson         Poisson arrivals per server at offered load --rho\n"
+          "                        (default 0.5), destinations uniform\n"
+          "      --sizes DIST      fixed:S (default fixed:1) or pareto:ALPHA:S (mean S)\n"
+          "      --horizon T       arrivals before time T\n"
+          "      --count N         the first N arrivals\n"
+          "      --buckets E,...   size bucket edges (default: decades)\n"
+          "      --write-workload FILE  the generated workload, to replay\n"
+          "      --verify          check every re-solve against a solve from scratch\n"
+          "      --json            JSON Lines, one object per row\n"
+          "      --threads N       OpenMP threads for the routes; results do not change\n"
+          "      --progress        progress messages on stderr\n"
+          "  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
+          "  -h, --help            this help\n"
+          "      --version         print the version\n\n"
+          "Exit status: 0 success, 1 data error, 2 usage error.  See topo-sim(1).\n",
+          stdout);
 }
 
 enum {
@@ -324,8 +323,7 @@ static void parse_args(int argc, char **argv, args_t *a)
                                   "--count, --write-workload or --rho");
         if (!rho_given)
             a->rho_lo = a->rho_hi = 0.5;
-    } else if (a->sizes || a->horizon || a->count || a->buckets || a->write_workload ||
-               a->verify) {
+    } else if (a->sizes || a->horizon || a->count || a->buckets || a->write_workload || a->verify) {
         cli_usage_fail(usage, "--sizes, --horizon, --count, --buckets, --write-workload and "
                               "--verify are options of dynamic mode (--workload, --poisson)");
     }
@@ -373,8 +371,7 @@ static tk_status_t latencies(const args_t *a, const tk_graph_t *g, double *lat, 
         char why[CLI_WHY_MAX];
         double v;
         if (!eq)
-            return tk_error_set(err, TK_EINVAL, "--latency", 0, "%s: must be CLASS=LATENCY",
-                                tok);
+            return tk_error_set(err, TK_EINVAL, "--latency", 0, "%s: must be CLASS=LATENCY", tok);
         *eq = 0;
         int c = tk_graph_class_index(g, tok);
         if (c < 0)
@@ -620,8 +617,9 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
 
     memset(&gr, 0, sizeof gr);
     gr.g = g;
-    gr.pattern = a->make ? a->make : a->pat ? (a->pat->spec[0] ? a->pat->spec : a->pattern)
-                                            : "uniform";
+    gr.pattern = a->make  ? a->make
+                 : a->pat ? (a->pat->spec[0] ? a->pat->spec : a->pattern)
+                          : "uniform";
     cli_graph_name(g, input, index, gr.name, sizeof gr.name);
     tk_error_clear(&err);
     if (latencies(a, g, gr.lat, &err) != TK_OK) {
@@ -635,8 +633,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         rc = fail_graph(input, index, &err);
         goto done;
     }
-    cli_progress("%s: graph %ld: %" PRId64 " variables, %" PRId64
-                 " coefficients, built in %.3f s",
+    cli_progress("%s: graph %ld: %" PRId64 " variables, %" PRId64 " coefficients, built in %.3f s",
                  input, index, tk_sim_net_mm(gr.net)->nvar,
                  tk_sim_net_mm(gr.net)->voff[tk_sim_net_mm(gr.net)->nvar], now() - t0);
     {
@@ -666,8 +663,8 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         goto done;
     }
     /* every point first, then the rows: a failure prints nothing of it */
-    int64_t count = a->sweep ? (int64_t)floor((a->rho_hi - a->rho_lo) / a->rho_step * (1 + 1e-12)) + 1
-                             : 1;
+    int64_t count =
+        a->sweep ? (int64_t)floor((a->rho_hi - a->rho_lo) / a->rho_step * (1 + 1e-12)) + 1 : 1;
     pts = tk_calloc_array((size_t)count, sizeof *pts);
     if (!pts) {
         tk_error_set(&err, TK_ENOMEM, NULL, 0, "out of memory");
@@ -722,7 +719,6 @@ done:
     tk_router_free(rt);
     return rc;
 }
-
 
 /* ------------------------------------------------------------------------ */
 /* Dynamic mode. */
@@ -787,10 +783,9 @@ static tk_status_t dyn_edges(const args_t *a, double **edges, int64_t *n, tk_err
         char why[CLI_WHY_MAX];
         if (cli_parse_double(t, 0, HUGE_VAL, CLI_GT_MIN, &e[*n], why) ||
             (*n > 0 && e[*n] <= e[*n - 1])) {
-            tk_status_t st = tk_error_set(err, TK_EINVAL, "--buckets", 0, "%s: %s", t,
-                                          *n > 0 && e[*n] <= e[*n - 1]
-                                              ? "edges must increase"
-                                              : why);
+            tk_status_t st =
+                tk_error_set(err, TK_EINVAL, "--buckets", 0, "%s: %s", t,
+                             *n > 0 && e[*n] <= e[*n - 1] ? "edges must increase" : why);
             free(buf);
             free(e);
             return st;

@@ -161,8 +161,8 @@ static tk_status_t groups_from_colours(tk_sim_net_t *net, const int64_t *col, in
     net->ngroups = k;
     net->gsize = tk_calloc_array((size_t)(k > 0 ? k : 1), sizeof *net->gsize);
     net->gsw = tk_calloc_array((size_t)(k > 0 ? k : 1), sizeof *net->gsw);
-    net->srv_group = tk_malloc_array((size_t)(net->nsrv > 0 ? net->nsrv : 1),
-                                     sizeof *net->srv_group);
+    net->srv_group =
+        tk_malloc_array((size_t)(net->nsrv > 0 ? net->nsrv : 1), sizeof *net->srv_group);
     if (!net->gsize || !net->gsw || !net->srv_group)
         return nomem(err);
     for (tk_id_t u = 0; u < net->g->n; u++)
@@ -344,8 +344,7 @@ static tk_status_t classes_of_pattern(tk_sim_net_t *net, const tk_pattern_t *p, 
     qsort(fc, (size_t)p->len, sizeof *fc, fc_cmp);
     int64_t k = 0;
     for (int64_t d = 0; d < p->len; d++) {
-        if (k > 0 && fc[k - 1].gs == fc[d].gs && fc[k - 1].gd == fc[d].gd &&
-            fc[k - 1].w == fc[d].w)
+        if (k > 0 && fc[k - 1].gs == fc[d].gs && fc[k - 1].gd == fc[d].gd && fc[k - 1].w == fc[d].w)
             fc[k - 1].count += fc[d].count;
         else
             fc[k++] = fc[d];
@@ -406,8 +405,8 @@ static int el_push(elist_t *e, int64_t res, int64_t in, double c)
 
 /* The entries of `route` for groups (gs, gd) with factor f (resource use
  * per unit of a member's rate, all members together) into e. */
-static int route_entries(const tk_sim_net_t *net, const sim_route_t *route, int64_t gs,
-                         int64_t gd, double f, int inject, elist_t *e)
+static int route_entries(const tk_sim_net_t *net, const sim_route_t *route, int64_t gs, int64_t gd,
+                         double f, int inject, elist_t *e)
 {
     int64_t m = net->g->m, G = net->ngroups;
     int64_t inj = m + gs;
@@ -832,8 +831,8 @@ static tk_status_t net_alloc(const tk_router_t *r, const tk_sim_opts_t *opts, tk
     return TK_OK;
 }
 
-tk_status_t tk_sim_net_new(const tk_router_t *r, const tk_pattern_t *pat,
-                           const tk_sim_opts_t *opts, tk_sim_net_t **out, tk_error_t *err)
+tk_status_t tk_sim_net_new(const tk_router_t *r, const tk_pattern_t *pat, const tk_sim_opts_t *opts,
+                           tk_sim_net_t **out, tk_error_t *err)
 {
     tk_sim_net_t *net = NULL;
     int64_t *col = NULL, k = 0;
@@ -877,8 +876,8 @@ tk_status_t tk_sim_net_new(const tk_router_t *r, const tk_pattern_t *pat,
     return TK_OK;
 }
 
-tk_status_t tk_sim_net_uniform(const tk_router_t *r, const tk_sim_opts_t *opts,
-                               tk_sim_net_t **out, tk_error_t *err)
+tk_status_t tk_sim_net_uniform(const tk_router_t *r, const tk_sim_opts_t *opts, tk_sim_net_t **out,
+                               tk_error_t *err)
 {
     tk_sim_net_t *net = NULL;
     int64_t *col = NULL, k = 0;
@@ -927,8 +926,8 @@ tk_status_t tk_sim_net_uniform(const tk_router_t *r, const tk_sim_opts_t *opts,
                 st = nomem(err);
         }
         for (int64_t a = 0; a < G && st == TK_OK; a++) {
-            double others = (double)net->nsrv - (double)(net->first[net->gsw[a] + 1] -
-                                                        net->first[net->gsw[a]]);
+            double others =
+                (double)net->nsrv - (double)(net->first[net->gsw[a] + 1] - net->first[net->gsw[a]]);
             if (others <= 0)
                 continue;
             for (int64_t b = 0; b < G; b++)
@@ -1109,8 +1108,7 @@ int64_t tk_sim_net_flows(const tk_sim_net_t *net)
     return (int64_t)s;
 }
 
-tk_status_t tk_sim_flow_rows(const tk_sim_net_t *net, tk_sim_flow_fn fn, void *ctx,
-                             tk_error_t *err)
+tk_status_t tk_sim_flow_rows(const tk_sim_net_t *net, tk_sim_flow_fn fn, void *ctx, tk_error_t *err)
 {
     if (!net->solved)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "no solve yet");
@@ -1234,4 +1232,3 @@ tk_status_t tk_sim_fair_curve(tk_sim_net_t *net, double **rho, double **acc, int
     *npts = k;
     return TK_OK;
 }
-

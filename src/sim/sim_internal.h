@@ -28,10 +28,10 @@ typedef struct sim_route {
     int64_t *ejin;
     double *ejw;
     /* hop statistics of the route (traffic-weighted over its paths) */
-    double hops;                        /* mean hop count                */
-    double chops[TK_MAX_CLASSES];       /* mean hops per link class      */
-    int32_t maxhops;                    /* longest path                  */
-    double *hhist;                      /* weight per hop count 0..maxhops */
+    double hops;                  /* mean hop count                */
+    double chops[TK_MAX_CLASSES]; /* mean hops per link class      */
+    int32_t maxhops;              /* longest path                  */
+    double *hhist;                /* weight per hop count 0..maxhops */
     int64_t caph;
 } sim_route_t;
 

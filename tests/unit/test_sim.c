@@ -133,9 +133,8 @@ static void test_bridge(void)
         {"kautz", "d=2 D=3", 1, {"min", "ksp:2", "valiant", NULL}},
     };
     static const char *const patterns[][2] = {
-        {"uniform", ""},       {"server-perm", ""}, {"switch-perm", ""},
-        {"random-shift", ""},  {"tornado", ""},     {"bit-complement", ""},
-        {"adv", "i=1"},
+        {"uniform", ""}, {"server-perm", ""},    {"switch-perm", ""}, {"random-shift", ""},
+        {"tornado", ""}, {"bit-complement", ""}, {"adv", "i=1"},
     };
     for (size_t c = 0; c < sizeof corpus / sizeof corpus[0]; c++) {
         tk_graph_t *g = gen(corpus[c].family, corpus[c].params, corpus[c].p, 1);
@@ -321,9 +320,8 @@ static void test_aggregation(void)
                 tk_sim_net_t *one = net_of(r, p, (tk_arb_t)arb, 1, 0, TK_SPLIT_OBLIVIOUS);
                 double tol = arb == TK_ARB_FAIR ? 1e-12 : 1e-9;
                 ok(agg && one && same_rates(agg, one, 1.0, tol),
-                   "%s %s %s: aggregated = one variable per flow (%lld vs %lld groups)",
-                   models[k], kinds[q], tk_arb_name((tk_arb_t)arb),
-                   agg ? (long long)tk_sim_groups(agg) : -1,
+                   "%s %s %s: aggregated = one variable per flow (%lld vs %lld groups)", models[k],
+                   kinds[q], tk_arb_name((tk_arb_t)arb), agg ? (long long)tk_sim_groups(agg) : -1,
                    one ? (long long)tk_sim_groups(one) : -1);
                 tk_sim_net_free(agg);
                 tk_sim_net_free(one);
@@ -337,8 +335,7 @@ static void test_aggregation(void)
             tk_sim_net_t *bi = net_of(r, NULL, (tk_arb_t)arb, 0, 0, TK_SPLIT_OBLIVIOUS);
             tk_sim_net_t *pf = net_of(r, u, (tk_arb_t)arb, 1, 0, TK_SPLIT_OBLIVIOUS);
             ok(bi && pf && same_rates(bi, pf, 0.8, arb == TK_ARB_FAIR ? 1e-12 : 1e-9),
-               "%s uniform %s: built in = the pattern file", models[k],
-               tk_arb_name((tk_arb_t)arb));
+               "%s uniform %s: built in = the pattern file", models[k], tk_arb_name((tk_arb_t)arb));
             if (bi && pf)
                 ok(tk_sim_net_mm(bi)->nvar < tk_sim_net_mm(pf)->nvar,
                    "built-in uniform: %lld variables for %lld flows",
