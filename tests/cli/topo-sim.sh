@@ -350,11 +350,11 @@ topo-gen dragonfly a=4 h=2 p=2 >"$TMPD/c-df.topo"
 bridge "$TMPD/c-df.topo" "dragonfly a=4 h=2 p=2" "uniform server-perm adv advc" \
     "$MODELS allpath:3 dragonfly-min dragonfly-valiant"
 # rr's fixed point on these small systems: the solver reaches it within a
-# few hundred sweeps on most of them, and an earlier build of it did on
-# the Dragonfly's ADV+1 and ADVc under min too (661 and 627 sweeps).
+# few hundred sweeps on each (a build of it that did not, on the
+# Dragonfly's ADV+1 and ADVc, is why this is checked).
 [ -z "$noconv" ]
-todo_ok $? "rr under min: a fixed point within 5000 sweeps on every bridge case" \
-    "no fixed point (so its min_served was not checked) on${noconv#;}"
+ok $? "rr under min: a fixed point within 5000 sweeps on every bridge case" ||
+    diag "no fixed point (so its min_served was not checked) on${noconv#;}"
 
 # --- aggregation -------------------------------------------------------------------
 # Interchangeable servers aggregated into one variable, or one variable per
@@ -594,6 +594,14 @@ topo-sim -r min --coupled -P "$TMPD/df-adv.pat" --sweep 0.2:1:0.4 "$TMPD/c-df.to
 topo-sim -r min --coupled -P "$TMPD/df-adv.pat" --sweep 0.2:1:0.4 --no-aggregate "$TMPD/c-df.topo" >"$TMPD/agg2" 2>&1
 same_rows "$TMPD/agg1" "$TMPD/agg2" >"$TMPD/chk"
 todo_ok $? "--coupled: aggregated = --no-aggregate (dragonfly ADV+1, min)" "$(head -n 1 "$TMPD/chk")"
+# transit's fixed point.  The damped sweeps are meant to settle on an
+# equilibrium (topokit(7)); on this small system (rrg n=32, a random
+# server permutation, ksp:3) they do not: after 5000 sweeps the rates
+# still move by a tenth of their request or more from sweep to sweep.
+run topo-sim -r ksp:3 -a transit --max-sweeps 5000 -P "$TMPD/rrg-sp.pat" "$TMPD/c-rrg.topo"
+[ "$rc" -eq 0 ] && ! printf '%s\n' "$err" | grep -q "no fixed point"
+todo_ok $? "transit, ksp:3, server-perm on rrg n=32: a fixed point within 5000 sweeps" \
+    "$(printf '%s\n' "$err" | head -n 1)"
 # Graphs with other link classes in one input: the header holds the first
 # graph's util.C columns, so (as in topo-load) a later graph with other
 # classes is a data error without --json (exit 1, its row withheld), and
