@@ -186,7 +186,7 @@ typedef struct tk_sim_point {
     double offered;      /* mean offered per server (rho, or less for
                             servers that send nothing)                      */
     tk_fair_stats_t srv; /* accepted per server                              */
-    tk_fair_stats_t rtr; /* accepted per router (sum over its servers)       */
+    tk_fair_stats_t rtr; /* per router: the mean accepted of its servers     */
     double min_served;   /* smallest rate / requested over flows             */
     int nclasses;
     double util[TK_MAX_CLASSES + 1]; /* mean utilisation per link class,

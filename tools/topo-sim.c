@@ -91,7 +91,7 @@ static void help(void)
           "      --no-aggregate    one variable per server-level flow\n"
           "      --latency C=L,... per-hop latency of link class C (default 1 each) for\n"
           "                        the zero-load latency column\n"
-          "      --per-server FILE 'server switch offered accepted' of the last load\n"
+          "      --per-server FILE 'name server switch accepted' of the last load\n"
           "      --flows FILE      'src dst members demand rate bottleneck class' per\n"
           "                        class of interchangeable flows, of the last load\n"
           "      --check-another   rr, transit: look for a second equilibrium\n"
@@ -164,6 +164,23 @@ static void parse_sweep(args_t *a, const char *s)
     if (a->rho_hi < a->rho_lo)
         cli_arg_fail("--sweep", s, "B must be at least A");
     a->sweep = 1;
+}
+
+/* --latency C=L,...: the syntax (each item CLASS=L, L a number >= 0) is a
+ * usage error; whether the classes exist is checked per graph. */
+static void check_latency(const char *s)
+{
+    char buf[1024], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", s);
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        char why[CLI_WHY_MAX];
+        double v;
+        if (!eq || eq == tok)
+            cli_arg_fail("--latency", s, "%s: must be CLASS=LATENCY", tok);
+        if (cli_parse_double(eq + 1, 0, HUGE_VAL, 0, &v, why))
+            cli_arg_fail("--latency", s, "%s: %s", tok, why);
+    }
 }
 
 static void parse_args(int argc, char **argv, args_t *a)
@@ -249,6 +266,7 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case OPT_LATENCY:
             a->latency = optarg;
+            check_latency(optarg);
             break;
         case OPT_PERSERVER:
             a->per_server = optarg;
@@ -371,14 +389,16 @@ static tk_status_t latencies(const args_t *a, const tk_graph_t *g, double *lat, 
         char why[CLI_WHY_MAX];
         double v;
         if (!eq)
-            return tk_error_set(err, TK_EINVAL, "--latency", 0, "%s: must be CLASS=LATENCY", tok);
+            return tk_error_set(err, TK_EINVAL, "--latency", 0,
+                                "--latency %s: must be CLASS=LATENCY", tok);
         *eq = 0;
         int c = tk_graph_class_index(g, tok);
         if (c < 0)
             return tk_error_set(err, TK_EINVAL, "--latency", 0,
-                                "%s: the topology has no link class '%s'", tok, tok);
+                                "--latency %s: the topology has no link class '%s'", tok, tok);
         if (cli_parse_double(eq + 1, 0, HUGE_VAL, 0, &v, why))
-            return tk_error_set(err, TK_EINVAL, "--latency", 0, "%s=%s: %s", tok, eq + 1, why);
+            return tk_error_set(err, TK_EINVAL, "--latency", 0, "--latency %s=%s: %s", tok, eq + 1,
+                                why);
         lat[c] = v;
     }
     return TK_OK;
@@ -590,8 +610,12 @@ static tk_status_t build_net(args_t *a, graph_run_t *gr, tk_router_t *rt, tk_err
     }
     if (p) {
         st = tk_sim_net_new(rt, p, &o, &gr->net, err);
-        if (st != TK_OK && a->pattern && !a->make)
-            snprintf(err->where, sizeof err->where, "%s", a->pattern);
+        if (st != TK_OK && a->pattern && !a->make && strncmp(err->where, "pattern", 8) == 0) {
+            /* name the pattern file: the graph is the place of the row */
+            char msg[TK_ERRMSG_MAX];
+            snprintf(msg, sizeof msg, "%s: %s", a->pattern, err->msg);
+            snprintf(err->msg, sizeof err->msg, "%s", msg);
+        }
     } else {
         st = tk_sim_net_uniform(rt, &o, &gr->net, err);
     }
@@ -690,12 +714,28 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
             cli_warnf("%s: graph %ld: rho %g: another %s equilibrium exists", input, index, rho,
                       tk_arb_name(a->arb));
     }
-    if (!a->header_done) {
+    {
+        /* the class columns are the first graph's */
+        char cols[TK_MAX_CLASSES][TK_CLASS_NAME_MAX];
         int nc = 0;
         for (int c = 0; c < g->nclasses; c++)
             if (class_shown(g, c))
-                snprintf(a->cols[nc++], TK_CLASS_NAME_MAX, "%s", g->class_name[c]);
-        a->ncols = nc;
+                snprintf(cols[nc++], TK_CLASS_NAME_MAX, "%s", g->class_name[c]);
+        if (!a->header_done) {
+            a->ncols = nc;
+            memcpy(a->cols, cols, sizeof cols);
+        } else if (!a->json) {
+            int same = nc == a->ncols;
+            for (int i = 0; same && i < nc; i++)
+                same = strcmp(cols[i], a->cols[i]) == 0;
+            if (!same) {
+                tk_error_set(&err, TK_EINVAL, NULL, 0,
+                             "its link classes differ from the first graph's (the table "
+                             "has one set of class columns; use --json)");
+                rc = fail_graph(input, index, &err);
+                goto done;
+            }
+        }
     }
     print_header(out, a);
     for (int64_t i = 0; i < npts; i++)

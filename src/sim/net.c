@@ -25,6 +25,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1 /* qsort_r */
 #endif
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -710,8 +711,12 @@ static tk_status_t build_vars(tk_sim_net_t *net, tk_error_t *err)
                 goto oom;
             for (int64_t c = c0; c < c1; c++) {
                 net->fc_var[c] = b.nvar;
+                /* a member's traffic x splits over its classes in
+                 * proportion to their demands: class c carries
+                 * x w count / D of it per member, all members together
+                 * gsize times that */
                 if (route_entries(net, &pr[cp[c]].all, gs, net->fc[c].gd,
-                                  net->fc[c].w * net->fc[c].count / D, 0, &e))
+                                  net->gsize[gs] * net->fc[c].w * net->fc[c].count / D, 0, &e))
                     goto oom;
             }
             if (mmb_var(&b, D / net->gsize[gs], net->gsize[gs], gs, &e))
@@ -1196,8 +1201,9 @@ tk_status_t tk_sim_fair_curve(tk_sim_net_t *net, double **rho, double **acc, int
     bp[nb++] = 1;
     qsort(bp, (size_t)nb, sizeof *bp, dcmp);
     int64_t k = 0;
+    /* levels that differ by rounding only (a few ulps) are one breakpoint */
     for (int64_t i = 0; i < nb; i++)
-        if (k == 0 || bp[i] != bp[k - 1])
+        if (k == 0 || bp[i] - bp[k - 1] > 4 * DBL_EPSILON * bp[i])
             bp[k++] = bp[i];
     double *a = tk_malloc_array((size_t)k, sizeof *a);
     if (!a) {

@@ -533,8 +533,7 @@ expect_fail 1 "^topo-sim: .*c-df.topo: graph 1: .*bogus" "--latency with a class
 [ ! -e "$TMPD/e3.tsv" ]
 ok $? "... and no -o file"
 printf '%s\n' "$err" | grep -q -- "--latency"
-todo_ok $? "--latency with an unknown class: the message names --latency" \
-    "the message is 'INPUT: graph 1: bogus: the topology has no link class 'bogus'': topo-sim.c's latencies() sets where=\"--latency\", which cli_graph_error does not print"
+ok $? "--latency with an unknown class: the message names --latency"
 
 run topo-sim --rho 0 -o "$TMPD/e4.tsv" "$TMPD/c-df.topo"
 usage_fail "^topo-sim: --rho 0: must be greater than 0 and at most 1$" "--rho 0: exit 2 naming the option"
@@ -577,7 +576,7 @@ usage_fail "cannot both be standard input" "-P - with the topology on stdin: exi
 run topo-sim --max-sweeps 0 "$TMPD/c-df.topo"
 usage_fail "^topo-sim: --max-sweeps 0: " "--max-sweeps 0: exit 2"
 
-# --- open cases (TODO: the tool disagrees; see the reasons) -------------------------
+# --- cases that were open (the tool disagreed; fixed since) ---------------------
 # --coupled with aggregation.  Under ADV+1 every server has exactly one
 # flow, so one variable per server (--coupled) is the system of the
 # default run: on dragonfly a=4 h=2 p=2 under min, saturation = topo-load's
@@ -588,12 +587,11 @@ run topo-sim -r min -P "$TMPD/df-adv.pat" --coupled "$TMPD/c-df.topo"
 printf '%s\n' "$out" >"$TMPD/s.tsv"
 load=$(topo-load -r min -P "$TMPD/df-adv.pat" "$TMPD/c-df.topo" | cut -f 8 | tail -n 1)
 rel "$(col "$TMPD/s.tsv" saturation)" "$load" && rel "$(col "$TMPD/s.tsv" srv_min)" 0.25
-todo_ok $? "--coupled, ADV+1 on a=4 h=2 p=2 under min: saturation = topo-load's $load, srv_min 1/4" \
-    "got saturation $(col "$TMPD/s.tsv" saturation), srv_min $(col "$TMPD/s.tsv" srv_min) (p = 2 times too much: the aggregated --coupled system seems to drop the multiplicity; --coupled --no-aggregate gives 0.25)"
+ok $? "--coupled, ADV+1 on a=4 h=2 p=2 under min: saturation = topo-load's $load, srv_min 1/4"
 topo-sim -r min --coupled -P "$TMPD/df-adv.pat" --sweep 0.2:1:0.4 "$TMPD/c-df.topo" >"$TMPD/agg1" 2>&1
 topo-sim -r min --coupled -P "$TMPD/df-adv.pat" --sweep 0.2:1:0.4 --no-aggregate "$TMPD/c-df.topo" >"$TMPD/agg2" 2>&1
 same_rows "$TMPD/agg1" "$TMPD/agg2" >"$TMPD/chk"
-todo_ok $? "--coupled: aggregated = --no-aggregate (dragonfly ADV+1, min)" "$(head -n 1 "$TMPD/chk")"
+ok $? "--coupled: aggregated = --no-aggregate (dragonfly ADV+1, min)"
 # transit's fixed point.  The damped sweeps are meant to settle on an
 # equilibrium (topokit(7)); on this small system (rrg n=32, a random
 # server permutation, ksp:3) they do not: after 5000 sweeps the rates
@@ -609,13 +607,11 @@ todo_ok $? "transit, ksp:3, server-perm on rrg n=32: a fixed point within 5000 s
 cat "$TMPD/c-df.topo" "$TMPD/c-rrg.topo" >"$TMPD/mixed.topo"
 run topo-sim "$TMPD/mixed.topo"
 [ "$rc" -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ]
-todo_ok $? "a later graph with other link classes (dragonfly, then rrg): exit 1, its row withheld" \
-    "got exit $rc and the rrg's row with util.local/util.global $(printf '%s\n' "$out" | sed -n 3p | cut -f 24,25 | tr '\t' ' ') (print_point reads p->util[-1])"
+ok $? "a later graph with other link classes (dragonfly, then rrg): exit 1, its row withheld"
 cat "$TMPD/c-rrg.topo" "$TMPD/c-df.topo" >"$TMPD/mixed2.topo"
 run topo-sim "$TMPD/mixed2.topo"
 [ "$rc" -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ]
-todo_ok $? "a later graph with other link classes (rrg, then dragonfly): exit 1, its row withheld" \
-    "got exit $rc: the dragonfly's util.local and util.global are silently left out"
+ok $? "a later graph with other link classes (rrg, then dragonfly): exit 1, its row withheld"
 run topo-sim --json "$TMPD/mixed.topo"
 [ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ]
 ok $? "... but --json takes any classes" || diag "$err"
