@@ -315,7 +315,11 @@ static void test_aggregation(void)
         tk_router_t *r = router(g, models[k]);
         for (int q = 0; q < 4; q++) {
             tk_pattern_t *p = make(g, kinds[q], q == 3 ? "i=1" : NULL);
-            for (int arb = TK_ARB_FAIR; arb <= TK_ARB_TRANSIT; arb++) {
+            /* rr and transit: where their equilibrium is unique (the
+             * two-phase valiant paths give many, and which one the sweeps
+             * reach depends on the numbering: topokit(7)) */
+            int last = k == 1 ? TK_ARB_FAIR : TK_ARB_TRANSIT;
+            for (int arb = TK_ARB_FAIR; arb <= last; arb++) {
                 tk_sim_net_t *agg = net_of(r, p, (tk_arb_t)arb, 0, 0, TK_SPLIT_OBLIVIOUS);
                 tk_sim_net_t *one = net_of(r, p, (tk_arb_t)arb, 1, 0, TK_SPLIT_OBLIVIOUS);
                 double tol = arb == TK_ARB_FAIR ? 1e-12 : 1e-9;
@@ -330,8 +334,9 @@ static void test_aggregation(void)
         }
         /* the built-in uniform equals the made pattern, without one flow
          * per server pair */
+        int last_u = k == 1 ? TK_ARB_FAIR : TK_ARB_TRANSIT;
         tk_pattern_t *u = make(g, "uniform", NULL);
-        for (int arb = TK_ARB_FAIR; arb <= TK_ARB_TRANSIT; arb++) {
+        for (int arb = TK_ARB_FAIR; arb <= last_u; arb++) {
             tk_sim_net_t *bi = net_of(r, NULL, (tk_arb_t)arb, 0, 0, TK_SPLIT_OBLIVIOUS);
             tk_sim_net_t *pf = net_of(r, u, (tk_arb_t)arb, 1, 0, TK_SPLIT_OBLIVIOUS);
             ok(bi && pf && same_rates(bi, pf, 0.8, arb == TK_ARB_FAIR ? 1e-12 : 1e-9),
