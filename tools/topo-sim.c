@@ -613,8 +613,11 @@ static tk_status_t build_net(args_t *a, graph_run_t *gr, tk_router_t *rt, tk_err
         if (st != TK_OK && a->pattern && !a->make && strncmp(err->where, "pattern", 8) == 0) {
             /* name the pattern file: the graph is the place of the row */
             char msg[TK_ERRMSG_MAX];
-            snprintf(msg, sizeof msg, "%s: %s", a->pattern, err->msg);
-            snprintf(err->msg, sizeof err->msg, "%s", msg);
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            int k = snprintf(err->msg, sizeof err->msg, "%.200s: ", a->pattern);
+            if (k > 0 && (size_t)k < sizeof err->msg)
+                snprintf(err->msg + k, sizeof err->msg - (size_t)k, "%.*s",
+                         (int)(sizeof err->msg - (size_t)k - 1), msg);
         }
     } else {
         st = tk_sim_net_uniform(rt, &o, &gr->net, err);
