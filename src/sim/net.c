@@ -792,6 +792,7 @@ static tk_status_t build_vars(tk_sim_net_t *net, tk_error_t *err)
             if (!mm->voff)
                 goto oom;
         }
+        free(b.tmp);
         memset(&b, 0, sizeof b);
         net->x = tk_calloc_array((size_t)mm->nvar + 1, sizeof *net->x);
         net->bneck = tk_malloc_array((size_t)mm->nvar + 1, sizeof *net->bneck);
