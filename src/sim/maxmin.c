@@ -49,17 +49,21 @@
  * (level phi: sum m_e min(u_e, phi) = theta).  Entries without a port
  * (ein -1) form one in-transit port of count 1.
  *
- * The grant of e is its greedy share: the level e's members would get if
- * they asked for more than anyone, everybody else's desire as it is (their
- * port's greedy level theta' among the ports, then their greedy level
- * phi' among the port's members over theta'), as a rate: phi' / f_e,
+ * The grant of e is its greedy share: the level ONE member of e would
+ * get if it asked for more than anyone, everybody else's desire as it is
+ * (one of the n_i ports of its input greedy: theta' among the ports; in
+ * it, one member greedy and the other m_e - 1 of v as they are: phi' over
+ * theta'; weights below 1 greedy as a whole), as a rate: phi' / f_e,
  * capped at R_v.  For a member that the output limits this is the level
  * phi itself; for one it does not limit it is what it could have, never
  * less than its desire.  So a member's share at the output is always
- * min(its desire, its grant), and the grant does not depend on the
- * member's own desire, which keeps the map from desires to grants
- * continuous (a grant of "phi if limited, else R_v" jumps where a port
- * stops being limited, and sweeps then cycle around the jump forever).
+ * min(its desire, its grant); the grant does not depend on the member's
+ * own desire, which keeps the map from desires to grants continuous (a
+ * grant of "phi if limited, else R_v" jumps where a port stops being
+ * limited, and sweeps then cycle around the jump); and one member rather
+ * than all of v is what makes an aggregate of m servers compute what its m
+ * servers would compute one by one (unaggregated, a server's flow is one
+ * member in its own port).
  *
  * The algorithm (the equilibrium it picks is the one it converges to): the
  * grants start at R_v (every desire is the request: "from the top").  A
@@ -67,39 +71,39 @@
  * sees the grants the outputs before it set in the same sweep; within an
  * output the desires are taken before any of its grants change) and moves
  * every grant towards its computed value c_e: to c_e in the first sweep,
- * then by a fraction s_e of the way (damping).  The map from grants to
- * grants is antitone (higher grants, higher desires, lower shares), so
- * undamped sweeps can alternate between two states forever where
- * equilibria are not unique; its slopes can also be steep (a port of
- * small members, a transit class that leaves injection a sliver).  So
- * the damping is per grant and adaptive, as in Rprop: s_e starts at 1/2,
- * halves (down to 1e-6) when the grant's move changes direction and grows
- * by 1.2 (up to 1, undamped) while it keeps its direction.  A sweep's
- * residual is the largest change of a rate, relative to its request,
- * between the rates before the sweep and the rates the sweep's computed
- * (undamped) grants give: the distance from a fixed point, whatever the
- * damping (relative to the request rather than the rate, since a starved
- * rate tends to 0).  Sweeps stop when it is at most 1e-13 (converged) or
- * at the sweep limit (not converged: the rates are then the last sweep's
- * and need not be an equilibrium).  A fixed point is an equilibrium:
- * every member not fully served is limited at some output where its port
- * got the largest share and it the largest share in its port
- * (sim_mm_rr_check), and the output shares are exactly those the rates
- * use.  Rates within 1e-11 of the request are then reported as fully
- * served (the approach to a request is geometric and can stop an ulp
- * short).
+ * then by alpha = 1/2 of the way (damping: the map from grants to grants
+ * is antitone, higher grants, higher desires, lower shares, so undamped
+ * sweeps can alternate between two states forever).  A sweep's residual
+ * is the largest change of a rate, relative to its request, between the
+ * rates before the sweep and the rates the sweep's computed (undamped)
+ * grants give: the distance from a fixed point whatever the damping
+ * (relative to the request rather than the rate, since a starved rate
+ * tends to 0).  Where the map is steep the damped sweeps can still cycle:
+ * when the residual has not halved in 50 sweeps, alpha halves (down to
+ * 1e-6).  Sweeps stop when the residual is at most 1e-13 (converged) or at
+ * the sweep limit (not converged: the rates are then the last sweep's and
+ * need not be an equilibrium; some transit systems, and a few rr ones,
+ * never settle: on them the continuous-time dynamics itself oscillates).
+ * A fixed point is an equilibrium: every member not fully served is
+ * limited at some output where its port got the largest share and it the
+ * largest share in its port (sim_mm_rr_check), and the output shares are
+ * exactly those the rates use.  Rates within 1e-11 of the request are then
+ * reported as fully served (the approach to a request is geometric and
+ * can stop an ulp short).
  *
  * Which equilibrium: where it is unique (a link shared by ports, parking
  * lots, the Ant Mill pattern with one server per switch) this is it; where
- * it is not, the one these sweeps reach from the top, which depends on the
+ * it is not, the one these sweeps reach from the top.  It depends on the
  * resource order (Gauss-Seidel is not invariant under relabelling: on the
  * even Ant Mill cycle with lambda = 2 and p >= 2 servers per switch, whose
- * equilibria alternate a and 1/p - a... see test_maxmin.c, they reach an
- * alternating one, not the symmetric 1/(2p)).  check_another solves a
- * second time from the opposite start, every grant 0 (every desire 0), in
- * the same order, and says when a rate differs by more than 1e-9 of its
- * request: a witness of a second equilibrium, never a proof that there is
- * none.  Cost per sweep: O(entries log(entries per output)).
+ * equilibria alternate a and 1/p - a, they reach an alternating one, not
+ * the symmetric 1/(2p): see test_maxmin.c), but an aggregated system and
+ * its expansion whose resources come in the same order (net.c: arcs
+ * first) follow the same sweeps.  check_another solves a second time from
+ * the opposite start, every grant 0 (every desire 0), in the same order,
+ * and says when a rate differs by more than 1e-9 of its request: a witness
+ * of a second equilibrium, never a proof that there is none.  Cost per
+ * sweep: O(entries log(entries per output)).
  */
 #include <config.h>
 
@@ -118,8 +122,9 @@
 #define MM_ANOTHER 1e-9  /* rr/transit: two starts differ by more than this */
 #define MM_SWEEPS 100000 /* rr/transit: default sweep limit */
 #define MM_SMALL 16      /* variables with more entries keep a min tree */
-#define MM_STEP0 0.5     /* rr/transit: a grant's first damping */
-#define MM_STEPMIN 1e-6  /* rr/transit: the least damping */
+#define MM_DAMP 0.5      /* rr/transit: the damping after the first sweep */
+#define MM_DAMPMIN 1e-6  /* rr/transit: the least damping */
+#define MM_STALL 50      /* rr/transit: sweeps without halving the residual */
 
 /* ------------------------------------------------------------------------ */
 /* Arbitration names. */
@@ -666,11 +671,8 @@ typedef struct rr_var {
  * output's sweep reads its entries in sequence. */
 typedef struct rr_pos {
     double coef; /* ecoef                                              */
-    double c;    /* its computed grant of the sweep                    */
-    double step; /* the damping of its grant's updates                 */
     int64_t v;   /* its variable                                       */
     int64_t k;   /* its index among v's entries                        */
-    int64_t sgn; /* the sign of its grant's last update                */
 } rr_pos_t;
 
 typedef struct rr {
@@ -734,7 +736,7 @@ static tk_status_t rr_init(rr_t *s, const tk_mm_t *mm, tk_arb_t arb, double rho,
                                mm->voff[v + 1] - mm->voff[v]};
     for (int64_t p = 0; p < ne; p++) {
         int64_t e = s->P.pent[p], v = s->P.evar[e];
-        s->pos[p] = (rr_pos_t){mm->ecoef[e], 0, MM_STEP0, v, e - mm->voff[v], 0};
+        s->pos[p] = (rr_pos_t){mm->ecoef[e], v, e - mm->voff[v]};
     }
     /* The sweeps need the positions only. */
     free(s->P.pent);
@@ -807,10 +809,6 @@ static void rr_start(rr_t *s, double g0)
                 T[j] = T[2 * j] < T[2 * j + 1] ? T[2 * j] : T[2 * j + 1];
         }
     }
-    for (int64_t p = 0; p < mm->voff[mm->nvar]; p++) {
-        s->pos[p].step = MM_STEP0;
-        s->pos[p].sgn = 0;
-    }
 }
 
 /* The ports of one class of r's groups (transit: cls 1 in transit, 0
@@ -832,10 +830,10 @@ static double rr_class(rr_t *s, int64_t r, int cls, double K)
 }
 
 /* One output: the desires of its entries, the port demands, the ports'
- * greedy levels, the members' greedy levels in their port, the grants
- * (greedy level / f_e, at most the request), damped per grant (first:
- * the first sweep, undamped). */
-static void rr_output(rr_t *s, int64_t r)
+ * greedy levels, the members' greedy levels in their port, the computed
+ * grants (greedy level / f_e, at most the request); every grant moves to
+ * its computed value in the first sweep, by alpha of the way after it. */
+static void rr_output(rr_t *s, int64_t r, int first, double alpha)
 {
     const tk_mm_t *mm = s->mm;
     const mm_ports_t *P = &s->P;
@@ -873,44 +871,27 @@ static void rr_output(rr_t *s, int64_t r)
         for (int64_t j = 0; j < n; j++) {
             rr_pos_t *Q = &s->pos[s->wf[j].k];
             rr_var_t *V = &s->var[Q->v];
-            double c = s->wf[j].g * V->mult / Q->coef;
-            Q->c = c < V->req ? c : V->req;
-            if (Q->c < V->cmin)
-                V->cmin = Q->c;
+            double c = s->wf[j].g * V->mult / Q->coef, G = s->Gv[V->b + Q->k];
+            if (!(c < V->req))
+                c = V->req;
+            if (c < V->cmin)
+                V->cmin = c;
+            var_set(s, V, Q->k, first ? c : G + alpha * (c - G));
         }
-    }
-}
-
-/* After a sweep: every grant moves towards its computed value (first
- * sweep: to it), by its damping, adapted as Rprop does. */
-static void rr_apply(rr_t *s, int first)
-{
-    for (int64_t p = 0; p < s->mm->voff[s->mm->nvar]; p++) {
-        rr_pos_t *Q = &s->pos[p];
-        const rr_var_t *V = &s->var[Q->v];
-        double G = s->Gv[V->b + Q->k], d = Q->c - G;
-        if (first) {
-            var_set(s, V, Q->k, Q->c);
-            continue;
-        }
-        if (d * (double)Q->sgn < 0)
-            Q->step = Q->step * 0.5 > MM_STEPMIN ? Q->step * 0.5 : MM_STEPMIN;
-        else if (d * (double)Q->sgn > 0)
-            Q->step = Q->step * 1.2 < 1 ? Q->step * 1.2 : 1;
-        if (d != 0)
-            Q->sgn = d > 0 ? 1 : -1;
-        var_set(s, V, Q->k, G + Q->step * d);
     }
 }
 
 /* Sweeps from every grant g0 (< 0: the request) until the rates settle;
- * the rates in s->xr. */
+ * the rates in s->xr.  The damping alpha halves whenever the residual has
+ * not halved for MM_STALL sweeps. */
 static void rr_run(rr_t *s, double g0, int64_t max_sweeps, tk_mm_info_t *info)
 {
     const tk_mm_t *mm = s->mm;
     int64_t sweeps = 0;
     double res = 0;
     int conv = 0;
+    double alpha = MM_DAMP, mark = INFINITY;
+    int64_t since = 0;
     rr_start(s, g0);
     for (int64_t v = 0; v < mm->nvar; v++) {
         double m = var_min(s, &s->var[v], -1);
@@ -921,8 +902,7 @@ static void rr_run(rr_t *s, double g0, int64_t max_sweeps, tk_mm_info_t *info)
         for (int64_t v = 0; v < mm->nvar; v++)
             s->var[v].cmin = INFINITY;
         for (int64_t r = 0; r < mm->nres; r++)
-            rr_output(s, r);
-        rr_apply(s, sweeps == 1);
+            rr_output(s, r, sweeps == 1, alpha);
         res = 0;
         for (int64_t v = 0; v < mm->nvar; v++) {
             const rr_var_t *V = &s->var[v];
@@ -938,6 +918,14 @@ static void rr_run(rr_t *s, double g0, int64_t max_sweeps, tk_mm_info_t *info)
         if (res <= MM_TOL) {
             conv = 1;
             break;
+        }
+        if (res < 0.5 * mark) {
+            mark = res;
+            since = 0;
+        } else if (++since >= MM_STALL && alpha > MM_DAMPMIN) {
+            alpha *= 0.5;
+            mark = res;
+            since = 0;
         }
     }
     for (int64_t v = 0; v < mm->nvar; v++)

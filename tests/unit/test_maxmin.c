@@ -385,8 +385,9 @@ static void test_transit_starves(void)
  *  2b >= a: every a in [1/6, 1/3] is an equilibrium (Max/Min up to
  *  p = 2), the symmetric 1/4 among them.  The sweeps from the requests,
  *  in link order, do not keep the symmetry: they reach the alternating
- *  equilibrium a = 0.26628 (flows from even nodes), b = 0.23372, and the
- *  second start (every grant 0) reaches another one, so `another` is set.
+ *  equilibrium a = 4/15 (to 12 digits; the flows from even nodes),
+ *  b = 7/30, and the second start (every grant 0) reaches another one, so
+ *  `another` is set.
  *  Checked: alternation, a + b = 1/2, a in [1/6, 1/3], the checker, the
  *  flag; and the interval directly: a = 1/6, 1/5, 1/4, 1/3 pass the
  *  bottleneck checker, a = 0.15 and 0.35 do not. */
