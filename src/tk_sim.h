@@ -133,6 +133,119 @@ TK_API tk_status_t tk_mm_fair_levels(const tk_mm_t *mm, double *tau, int64_t *bn
                                      tk_error_t *err);
 
 /* ------------------------------------------------------------------------ */
+/* Adaptive routing (topokit(7), ADAPTIVE ROUTING; topo-sim(1)).
+ *
+ * A flow's traffic is split over the candidate routes of its switch pair
+ * (tk_route_candidates: the minimal route and one non-minimal route per
+ * intermediate), each candidate keeping the routing model's fixed split
+ * over its own paths.  Given the split, the arbitration model gives the
+ * rates, and the rates give every arc a queue occupancy q in packets:
+ *   q = phi B + (1 - phi) min(B, u / (1 - u))
+ * where u is the arc's utilisation, B the buffer size, and phi the share
+ * of the arc's traffic that belongs to flows held back at this arc or at
+ * a resource after it on their route (a flow not fully served, with its
+ * bottleneck reachable from the arc along the flow's own route): the
+ * backpressure of a lossless network fills every queue upstream of a
+ * bottleneck.  u / (1 - u) is the mean number in an M/M/1 queue.
+ *
+ * Every decision point compares the cost of the minimal route with the
+ * cost of the non-minimal route through each intermediate, as its rule
+ * defines them (cost_min <= cost_nonmin + bias: minimal).  Queue lengths
+ * fluctuate from packet to packet, so a decision is not a step: the costs
+ * are taken as independent exponentials around their means (the queue
+ * length law of M/M/1), and the target share of non-minimal traffic for
+ * an intermediate is the probability that a packet sees
+ * cost_min > cost_nonmin + bias:
+ *   y* = cm / (cm + cn) exp(-bias / cm)       (bias >= 0)
+ *   y* = 1 - cn / (cm + cn) exp(bias / cn)    (bias < 0)
+ * for mean costs cm and cn.  Each iteration solves the rates, measures q,
+ * and moves every share y by damping (y* - y); the damping starts at
+ * `damping` and halves whenever the residual, max |y* - y|, has not
+ * halved in 50 iterations.  It stops when the residual is at most tol
+ * (converged) or after max_iter iterations (reported as not converged:
+ * the rule oscillates or converges too slowly).
+ *
+ * Rules (the decision formulas, with their sources, are in topokit(7)):
+ *   ugal-l   at the source router: minimal when q_m H_m <= q_nm H_nm + b,
+ *            q the first hop's queue, H the hop count (Kim, Dally, Towles,
+ *            Abts, "Technology-Driven, Highly-Scalable Dragonfly
+ *            Topology")
+ *   ugal-g   the same with the sum of the queues along each route instead
+ *            of q H (global information)
+ *   ugal-le  ugal-l with the contention term q_m max(C - 1, 0) added to
+ *            the minimal cost when the source router has no global link to
+ *            the destination group; C counts the routers of its group
+ *            whose traffic to the destination group it sees passing
+ *            through it above `count` (Chaulagain, Yuan, "Enhanced UGAL
+ *            Routing Schemes for Dragonfly Networks")
+ *   par      ugal-l at the source router, then again at the next router
+ *            of the source group for the traffic that went minimal there
+ *            (Jiang, Kim, Dally, "Indirect Adaptive Routing on Large Scale
+ *            Interconnection Networks")
+ * ugal-le and par need a Dragonfly (groups and a `global` link class).
+ */
+typedef enum tk_adapt_rule {
+    TK_ADAPT_UGAL_L = 0,
+    TK_ADAPT_UGAL_G,
+    TK_ADAPT_UGAL_LE,
+    TK_ADAPT_PAR
+} tk_adapt_rule_t;
+
+typedef enum tk_adapt_start {
+    TK_ADAPT_START_MIN = 0, /* every share minimal (empty queues)        */
+    TK_ADAPT_START_NONMIN,  /* every share non-minimal (Valiant)         */
+    TK_ADAPT_START_HALF     /* half of every share non-minimal           */
+} tk_adapt_start_t;
+
+typedef struct tk_adapt {
+    tk_adapt_rule_t rule;
+    double bias;                  /* b, added to every non-minimal cost (0)           */
+    double buffer;                /* B, packets per queue (+inf: no cap) (32)         */
+    double count;                 /* ugal-le: rate above which a router's traffic to a
+                                     group counts in C, link-speed units (0.05)       */
+    double damping;               /* first step (0.5)                                 */
+    double tol;                   /* residual that stops the iteration (1e-9)         */
+    int64_t max_iter;             /* iterations (2000)                                */
+    tk_adapt_start_t start;       /* first split (min)                          */
+    char cand[TK_ROUTE_TEXT_MAX]; /* candidate model ("" = by topology)  */
+    char text[TK_ROUTE_TEXT_MAX]; /* canonical text form                 */
+} tk_adapt_t;
+
+/* Whether text names an adaptive rule ("ugal-l", "ugal-l,bias=2", ...). */
+TK_API int tk_adapt_is_rule(const char *text);
+/* Parse "NAME[,bias=B][,buffer=B|inf][,ramp=W][,count=R][,damping=D]
+ * [,tol=T][,iter=N][,start=min|nonmin|half][,cand=MODEL]".  The candidate
+ * model's own options follow cand= in its text form with ':' for ','
+ * being impossible, so cand takes a model without options other than
+ * valiant's (cand=valiant, cand=dragonfly-valiant).  Errors: TK_EINVAL
+ * with a message that starts with the text. */
+TK_API tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err);
+/* The routing model whose candidates an adaptive rule uses on graph g:
+ * a->cand when set, else dragonfly-valiant on a graph with groups and a
+ * `global` class, else valiant.  Errors: TK_EUNSUPPORTED (ugal-le or par
+ * without a Dragonfly), TK_EINVAL. */
+TK_API tk_status_t tk_adapt_candidates(const tk_adapt_t *a, const tk_graph_t *g,
+                                       tk_route_spec_t *out, tk_error_t *err);
+
+/* What an adaptive solve reports beside tk_mm_info_t (iterations,
+ * residual, converged): the share of the accepted traffic on minimal
+ * routes and the traffic-weighted mean hop count of the accepted
+ * traffic. */
+typedef struct tk_adapt_info {
+    double min_share;
+    double hops;
+    double cost_min;    /* accepted-traffic-weighted mean of the minimal
+                           cost the source routers estimate                 */
+    int32_t contention; /* ugal-le: the largest C - 1 a decision used (0:
+                           the contention term was zero everywhere)      */
+} tk_adapt_info_t;
+/* After tk_sim_solve on an adaptive net.  Errors: TK_EINVAL (not
+ * adaptive, or no solve yet). */
+typedef struct tk_sim_net tk_sim_net_t;
+TK_API tk_status_t tk_sim_adapt_info(const tk_sim_net_t *net, tk_adapt_info_t *out,
+                                     tk_error_t *err);
+
+/* ------------------------------------------------------------------------ */
 /* A simulated network: topology + routing + traffic as a max-min system. */
 
 typedef enum tk_split {
@@ -147,13 +260,15 @@ typedef struct tk_sim_opts {
     int no_aggregate; /* 1: one variable per server-level flow           */
     int threads;      /* 0 = runtime default                              */
     uint64_t mem_limit;
-    uint64_t max_paths; /* per pair (0 = 1 << 20)                          */
-    int64_t max_sweeps; /* rr/transit (0 = default)                        */
-    int check_another;  /* rr/transit: look for a second equilibrium      */
+    uint64_t max_paths;      /* per pair (0 = 1 << 20)                          */
+    int64_t max_sweeps;      /* rr/transit (0 = default)                        */
+    int check_another;       /* rr/transit: look for a second equilibrium      */
+    const tk_adapt_t *adapt; /* adaptive routing (NULL: the router's
+                                oblivious split); the router must then be
+                                the candidate model of tk_adapt_candidates;
+                                refused with coupled or split independent */
 } tk_sim_opts_t;
 TK_API void tk_sim_opts_init(tk_sim_opts_t *o);
-
-typedef struct tk_sim_net tk_sim_net_t;
 
 /* Build the system of a pattern (server or switch level, checked against
  * the router's graph) routed by r.  Switch-level endpoints stand for all

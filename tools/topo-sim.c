@@ -55,6 +55,9 @@ typedef struct args {
     int ninputs;
     /* run state */
     tk_route_spec_t spec;
+    int adaptive; /* -r names an adaptive rule (then adapt, and spec per graph) */
+    tk_adapt_t adapt;
+    const char *rtext; /* the routing column */
     tk_pattern_t *pat;
     int header_done;
     int ncols;
@@ -359,8 +362,31 @@ static void parse_args(int argc, char **argv, args_t *a)
         cli_usage_fail(usage, "--check-another needs -a rr or -a transit (fair has one "
                               "allocation)");
     tk_error_clear(&err);
-    if (tk_route_parse(a->routing, &a->spec, &err) != TK_OK)
-        cli_usage_fail(usage, "-r: %s", err.msg);
+    if (tk_adapt_is_rule(a->routing)) {
+        if (tk_adapt_parse(a->routing, &a->adapt, &err) != TK_OK)
+            cli_usage_fail(usage, "-r: %s", err.msg);
+        a->adaptive = 1;
+        a->rtext = a->adapt.text;
+        if (a->workload || a->poisson)
+            cli_usage_fail(usage,
+                           "-r %s: dynamic mode routes obliviously (adaptive rules "
+                           "are steady-state)",
+                           a->routing);
+        if (a->curve)
+            cli_usage_fail(usage, "-r %s: --curve is for oblivious routing (use --sweep)",
+                           a->routing);
+        if (a->coupled || a->split == TK_SPLIT_INDEPENDENT)
+            cli_usage_fail(usage,
+                           "-r %s: adaptive rules split each flow themselves (no "
+                           "--coupled, no --split independent)",
+                           a->routing);
+        if (a->check_another)
+            cli_usage_fail(usage, "-r %s: --check-another is for oblivious routing", a->routing);
+    } else {
+        if (tk_route_parse(a->routing, &a->spec, &err) != TK_OK)
+            cli_usage_fail(usage, "-r: %s", err.msg);
+        a->rtext = a->spec.text;
+    }
     a->inputs = argv + optind;
     a->ninputs = argc - optind;
     if (a->pattern && strcmp(a->pattern, "-") == 0) {
@@ -424,6 +450,8 @@ static void print_header(FILE *fp, args_t *a)
           "srv_maxmin\tsrv_cov\tsrv_jain\trtr_min\trtr_max\trtr_maxmin\trtr_cov\trtr_jain\t"
           "min_served\tsaturation\thops\tlatency\titerations\tresidual",
           fp);
+    if (a->adaptive)
+        fputs("\tmin_share\tcost_min\tcontention", fp);
     for (int i = 0; i < a->ncols; i++)
         fprintf(fp, "\tutil.%s", a->cols[i]);
     fputs("\tutil.inject\n", fp);
@@ -440,6 +468,15 @@ typedef struct graph_run {
     int32_t maxhops;
 } graph_run_t;
 
+/* What an adaptive solve changes per offered load. */
+typedef struct point_extra {
+    double hops, latency, saturation;
+    tk_adapt_info_t ai;
+    double *hist; /* hop distribution weights 0..maxhops (owned when
+                     adaptive, else the graph's) */
+    int32_t maxhops;
+} point_extra_t;
+
 static void stats_cells(cli_row_t *row, const char *pre, const tk_fair_stats_t *s)
 {
     char k[32];
@@ -455,14 +492,15 @@ static void stats_cells(cli_row_t *row, const char *pre, const tk_fair_stats_t *
     cli_cell_double(row, k, s->jain);
 }
 
-static void print_point(FILE *fp, const args_t *a, const graph_run_t *gr, const tk_sim_point_t *p)
+static void print_point(FILE *fp, const args_t *a, const graph_run_t *gr, const tk_sim_point_t *p,
+                        const point_extra_t *x)
 {
     const tk_graph_t *g = gr->g;
     cli_row_t row;
 
     cli_row_begin(&row, fp, a->json);
     cli_cell_text(&row, "name", gr->name);
-    cli_cell_text(&row, "routing", a->spec.text);
+    cli_cell_text(&row, "routing", a->rtext);
     cli_cell_text(&row, "pattern", gr->pattern);
     cli_cell_text(&row, "arbitration", tk_arb_name(a->arb));
     cli_cell_double(&row, "rho", p->rho);
@@ -471,11 +509,16 @@ static void print_point(FILE *fp, const args_t *a, const graph_run_t *gr, const 
     stats_cells(&row, "srv", &p->srv);
     stats_cells(&row, "rtr", &p->rtr);
     cli_cell_double(&row, "min_served", p->min_served);
-    cli_cell_double(&row, "saturation", gr->saturation);
-    cli_cell_double(&row, "hops", gr->hops);
-    cli_cell_double(&row, "latency", gr->latency);
+    cli_cell_double(&row, "saturation", x->saturation);
+    cli_cell_double(&row, "hops", x->hops);
+    cli_cell_double(&row, "latency", x->latency);
     cli_cell_int(&row, "iterations", p->info.iterations, 0);
     cli_cell_double(&row, "residual", p->info.residual);
+    if (a->adaptive) {
+        cli_cell_double(&row, "min_share", x->ai.min_share);
+        cli_cell_double(&row, "cost_min", x->ai.cost_min);
+        cli_cell_int(&row, "contention", x->ai.contention, 0);
+    }
     if (!a->json) {
         for (int i = 0; i < a->ncols; i++) {
             int c = tk_graph_class_index(g, a->cols[i]);
@@ -495,9 +538,11 @@ static void print_point(FILE *fp, const args_t *a, const graph_run_t *gr, const 
     cli_cell_double(&row, "inject", p->util[g->nclasses]);
     cli_cell_close(&row);
     cli_cell_open(&row, "hop_dist", '[');
-    double w = tk_sim_net_hop_weight(gr->net);
-    for (int32_t h = 0; h <= gr->maxhops; h++)
-        cli_cell_double(&row, NULL, w > 0 ? gr->hist[h] / w : 0);
+    double w = 0;
+    for (int32_t h = 0; h <= x->maxhops; h++)
+        w += x->hist[h];
+    for (int32_t h = 0; h <= x->maxhops; h++)
+        cli_cell_double(&row, NULL, w > 0 ? x->hist[h] / w : 0);
     cli_cell_close(&row);
     cli_row_end(&row);
 }
@@ -595,6 +640,7 @@ static tk_status_t build_net(args_t *a, graph_run_t *gr, tk_router_t *rt, tk_err
     o.mem_limit = cli_mem_limit();
     o.max_sweeps = a->max_sweeps;
     o.check_another = a->check_another;
+    o.adapt = a->adaptive ? &a->adapt : NULL;
     if (a->make) {
         char buf[1024], *w[64];
         snprintf(buf, sizeof buf, "%s", a->make);
@@ -626,6 +672,32 @@ static tk_status_t build_net(args_t *a, graph_run_t *gr, tk_router_t *rt, tk_err
     return st;
 }
 
+/* The per-load values of the point just solved: the graph's for an
+ * oblivious routing, the split's for an adaptive one. */
+static tk_status_t point_extra(const args_t *a, graph_run_t *gr, point_extra_t *x, tk_error_t *err)
+{
+    if (!a->adaptive) {
+        x->hops = gr->hops;
+        x->latency = gr->latency;
+        x->saturation = gr->saturation;
+        x->hist = (double *)gr->hist;
+        x->maxhops = gr->maxhops;
+        return TK_OK;
+    }
+    double ch[TK_MAX_CLASSES];
+    const double *hist;
+    tk_sim_net_hops(gr->net, &x->hops, ch, &hist, &x->maxhops);
+    x->latency = 0;
+    for (int c = 0; c < gr->g->nclasses; c++)
+        x->latency += ch[c] * gr->lat[c];
+    x->saturation = tk_sim_saturation(gr->net);
+    x->hist = tk_malloc_array((size_t)x->maxhops + 1, sizeof *x->hist);
+    if (!x->hist)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    memcpy(x->hist, hist, ((size_t)x->maxhops + 1) * sizeof *x->hist);
+    return tk_sim_adapt_info(gr->net, &x->ai, err);
+}
+
 static int fail_graph(const char *input, long index, const tk_error_t *err)
 {
     cli_graph_error(input, index, err);
@@ -639,8 +711,10 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     tk_error_t err;
     int rc = 0;
     tk_sim_point_t *pts = NULL;
+    point_extra_t *px = NULL;
     int64_t npts = 0;
     double *crho = NULL, *cacc = NULL;
+    tk_route_spec_t spec = a->spec;
 
     memset(&gr, 0, sizeof gr);
     gr.g = g;
@@ -653,9 +727,13 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         rc = fail_graph(input, index, &err);
         goto done;
     }
-    cli_progress("%s: graph %ld: routes (%s)", input, index, a->spec.text);
+    if (a->adaptive && tk_adapt_candidates(&a->adapt, g, &spec, &err) != TK_OK) {
+        rc = fail_graph(input, index, &err);
+        goto done;
+    }
+    cli_progress("%s: graph %ld: routes (%s)", input, index, spec.text);
     double t0 = now();
-    if (tk_router_new(g, &a->spec, a->threads, cli_mem_limit(), &rt, &err) != TK_OK ||
+    if (tk_router_new(g, &spec, a->threads, cli_mem_limit(), &rt, &err) != TK_OK ||
         build_net(a, &gr, rt, &err) != TK_OK) {
         rc = fail_graph(input, index, &err);
         goto done;
@@ -681,7 +759,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
             cli_row_t row;
             cli_row_begin(&row, out, a->json);
             cli_cell_text(&row, "name", gr.name);
-            cli_cell_text(&row, "routing", a->spec.text);
+            cli_cell_text(&row, "routing", a->rtext);
             cli_cell_text(&row, "pattern", gr.pattern);
             cli_cell_double(&row, "rho", crho[i]);
             cli_cell_double(&row, "accepted", cacc[i]);
@@ -693,7 +771,8 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     int64_t count =
         a->sweep ? (int64_t)floor((a->rho_hi - a->rho_lo) / a->rho_step * (1 + 1e-12)) + 1 : 1;
     pts = tk_calloc_array((size_t)count, sizeof *pts);
-    if (!pts) {
+    px = tk_calloc_array((size_t)count, sizeof *px);
+    if (!pts || !px) {
         tk_error_set(&err, TK_ENOMEM, NULL, 0, "out of memory");
         rc = fail_graph(input, index, &err);
         goto done;
@@ -709,10 +788,14 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         }
         cli_progress("%s: graph %ld: rho %g solved in %.3f s", input, index, rho, now() - t1);
         npts++;
+        if (point_extra(a, &gr, &px[i], &err) != TK_OK) {
+            rc = fail_graph(input, index, &err);
+            goto done;
+        }
         if (!pts[i].info.converged)
-            cli_warnf("%s: graph %ld: rho %g: no fixed point after %" PRId64
-                      " sweeps (residual %g)",
-                      input, index, rho, pts[i].info.iterations, pts[i].info.residual);
+            cli_warnf("%s: graph %ld: rho %g: no fixed point after %" PRId64 " %s (residual %g)",
+                      input, index, rho, pts[i].info.iterations,
+                      a->adaptive ? "iterations" : "sweeps", pts[i].info.residual);
         if (a->check_another && pts[i].info.another)
             cli_warnf("%s: graph %ld: rho %g: another %s equilibrium exists", input, index, rho,
                       tk_arb_name(a->arb));
@@ -742,7 +825,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     }
     print_header(out, a);
     for (int64_t i = 0; i < npts; i++)
-        print_point(out, a, &gr, &pts[i]);
+        print_point(out, a, &gr, &pts[i], &px[i]);
     if (a->psfp && write_per_server(a, &gr, pts[npts - 1].rho, &err) != TK_OK) {
         rc = fail_graph(input, index, &err);
         goto done;
@@ -755,6 +838,10 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         }
     }
 done:
+    if (px && a->adaptive)
+        for (int64_t i = 0; i < npts; i++)
+            free(px[i].hist);
+    free(px);
     free(pts);
     free(crho);
     free(cacc);

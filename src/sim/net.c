@@ -41,39 +41,6 @@
 #define SIM_WL_ROUNDS 64
 #define SIM_MAX_PATHS_DEFAULT ((uint64_t)1 << 20)
 
-/* A class of interchangeable server-level flows: group gs to group gd,
- * weight w per member flow, count members. */
-typedef struct fclass {
-    int64_t gs, gd;
-    double w;
-    double count;
-} fclass_t;
-
-struct tk_sim_net {
-    const tk_router_t *r;
-    const tk_graph_t *g;
-    tk_sim_opts_t o;
-    int64_t nsrv;       /* servers of the simulation                     */
-    int64_t *first;     /* n + 1: first server of each switch            */
-    int64_t ngroups;    /* server groups                                 */
-    double *gsize;      /* servers per group                             */
-    tk_id_t *gsw;       /* switch of each group                          */
-    int64_t *srv_group; /* nsrv: the group of each server                */
-    int64_t nfc;        /* flow classes                                  */
-    fclass_t *fc;
-    int64_t *fc_var; /* nfc + 1: variables of each class (CSR)        */
-    tk_mm_t mm;
-    int64_t *vsrc; /* nvar: source group                            */
-    double *x;     /* nvar: rates of the last solve                 */
-    int64_t *bneck;
-    int solved;
-    double rho;
-    /* traffic-weighted route statistics at offered load 1 */
-    double wsum, hops, chops[TK_MAX_CLASSES];
-    int32_t maxhops;
-    double *hhist;
-};
-
 void tk_sim_opts_init(tk_sim_opts_t *o)
 {
     memset(o, 0, sizeof *o);
@@ -122,6 +89,7 @@ void tk_sim_net_free(tk_sim_net_t *net)
     free(net->x);
     free(net->bneck);
     free(net->hhist);
+    sim_adapt_free(net->ad);
     free(net);
 }
 
@@ -672,6 +640,41 @@ static tk_status_t hop_stats(tk_sim_net_t *net, const pairroute_t *pr, const int
     return TK_OK;
 }
 
+/* sim_internal.h */
+tk_status_t sim_net_resources(tk_sim_net_t *net, tk_error_t *err)
+{
+    tk_mm_t *mm = &net->mm;
+    int64_t m = net->g->m, G = net->ngroups;
+    mm->nres = m + 2 * G;
+    mm->cap = tk_malloc_array((size_t)mm->nres + 1, sizeof *mm->cap);
+    mm->copies = tk_malloc_array((size_t)mm->nres + 1, sizeof *mm->copies);
+    mm->own_in = tk_malloc_array((size_t)mm->nres + 1, sizeof *mm->own_in);
+    mm->nin = m + G;
+    mm->in_mult = tk_malloc_array((size_t)mm->nin + 1, sizeof *mm->in_mult);
+    mm->in_transit = tk_malloc_array((size_t)mm->nin + 1, sizeof *mm->in_transit);
+    net->x = tk_calloc_array((size_t)mm->nvar + 1, sizeof *net->x);
+    net->bneck = tk_malloc_array((size_t)mm->nvar + 1, sizeof *net->bneck);
+    if (!mm->cap || !mm->copies || !mm->own_in || !mm->in_mult || !mm->in_transit || !net->x ||
+        !net->bneck)
+        return nomem(err);
+    for (int64_t a = 0; a < m; a++) {
+        mm->cap[a] = tk_graph_cap(net->g, a);
+        mm->copies[a] = 1;
+        mm->own_in[a] = -1;
+        mm->in_mult[a] = 1;
+        mm->in_transit[a] = 1;
+    }
+    for (int64_t k = 0; k < G; k++) {
+        mm->cap[m + k] = mm->cap[m + G + k] = net->gsize[k];
+        mm->copies[m + k] = mm->copies[m + G + k] = net->gsize[k];
+        mm->own_in[m + k] = m + k;
+        mm->own_in[m + G + k] = -1;
+        mm->in_mult[m + k] = net->gsize[k];
+        mm->in_transit[m + k] = 0;
+    }
+    return TK_OK;
+}
+
 static tk_status_t build_vars(tk_sim_net_t *net, tk_error_t *err)
 {
     pairroute_t *pr = NULL;
@@ -749,34 +752,8 @@ static tk_status_t build_vars(tk_sim_net_t *net, tk_error_t *err)
         }
         net->fc_var[net->nfc] = b.nvar;
     }
-    /* resources and inputs */
     {
         tk_mm_t *mm = &net->mm;
-        int64_t m = net->g->m, G = net->ngroups;
-        mm->nres = m + 2 * G;
-        mm->cap = tk_malloc_array((size_t)mm->nres + 1, sizeof *mm->cap);
-        mm->copies = tk_malloc_array((size_t)mm->nres + 1, sizeof *mm->copies);
-        mm->own_in = tk_malloc_array((size_t)mm->nres + 1, sizeof *mm->own_in);
-        mm->nin = m + G;
-        mm->in_mult = tk_malloc_array((size_t)mm->nin + 1, sizeof *mm->in_mult);
-        mm->in_transit = tk_malloc_array((size_t)mm->nin + 1, sizeof *mm->in_transit);
-        if (!mm->cap || !mm->copies || !mm->own_in || !mm->in_mult || !mm->in_transit)
-            goto oom;
-        for (int64_t a = 0; a < m; a++) {
-            mm->cap[a] = tk_graph_cap(net->g, a);
-            mm->copies[a] = 1;
-            mm->own_in[a] = -1;
-            mm->in_mult[a] = 1;
-            mm->in_transit[a] = 1;
-        }
-        for (int64_t k = 0; k < G; k++) {
-            mm->cap[m + k] = mm->cap[m + G + k] = net->gsize[k];
-            mm->copies[m + k] = mm->copies[m + G + k] = net->gsize[k];
-            mm->own_in[m + k] = m + k;
-            mm->own_in[m + G + k] = -1;
-            mm->in_mult[m + k] = net->gsize[k];
-            mm->in_transit[m + k] = 0;
-        }
         mm->nvar = b.nvar;
         mm->demand = b.demand;
         mm->mult = b.mult;
@@ -787,17 +764,14 @@ static tk_status_t build_vars(tk_sim_net_t *net, tk_error_t *err)
             free(b.ein);
         mm->ecoef = b.ecoef;
         net->vsrc = b.vsrc;
+        free(b.tmp);
+        memset(&b, 0, sizeof b);
         if (!mm->voff) {
             mm->voff = tk_calloc_array(1, sizeof *mm->voff);
             if (!mm->voff)
                 goto oom;
         }
-        free(b.tmp);
-        memset(&b, 0, sizeof b);
-        net->x = tk_calloc_array((size_t)mm->nvar + 1, sizeof *net->x);
-        net->bneck = tk_malloc_array((size_t)mm->nvar + 1, sizeof *net->bneck);
-        if (!net->x || !net->bneck)
-            goto oom;
+        st = sim_net_resources(net, err);
     }
     goto done;
 oom:
@@ -873,7 +847,7 @@ tk_status_t tk_sim_net_new(const tk_router_t *r, const tk_pattern_t *pat, const 
     if (st == TK_OK)
         st = classes_of_pattern(net, pat, err);
     if (st == TK_OK)
-        st = build_vars(net, err);
+        st = net->o.adapt ? sim_adapt_build(net, err) : build_vars(net, err);
     if (st != TK_OK) {
         tk_sim_net_free(net);
         return st;
@@ -943,7 +917,7 @@ tk_status_t tk_sim_net_uniform(const tk_router_t *r, const tk_sim_opts_t *opts, 
         }
     }
     if (st == TK_OK)
-        st = build_vars(net, err);
+        st = net->o.adapt ? sim_adapt_build(net, err) : build_vars(net, err);
     if (st != TK_OK) {
         tk_sim_net_free(net);
         return st;
@@ -999,8 +973,11 @@ tk_status_t tk_sim_solve(tk_sim_net_t *net, double rho, tk_sim_point_t *out, tk_
     if (!(rho > 0) || !isfinite(rho))
         return tk_error_set(err, TK_EINVAL, "rho", 0, "offered load must be > 0");
     memset(out, 0, sizeof *out);
-    st = tk_mm_solve(mm, net->o.arb, rho, net->o.max_sweeps, net->o.check_another, net->x,
-                     net->bneck, &out->info, err);
+    if (net->ad)
+        st = sim_adapt_solve(net, rho, &out->info, err);
+    else
+        st = tk_mm_solve(mm, net->o.arb, rho, net->o.max_sweeps, net->o.check_another, net->x,
+                         net->bneck, &out->info, err);
     if (st != TK_OK)
         return st;
     net->solved = 1;

@@ -65,4 +65,53 @@ tk_status_t sim_route_from_paths_ws(const tk_graph_t *g, const tk_pathset_t *ps,
 tk_status_t sim_route_from_paths(const tk_graph_t *g, const tk_pathset_t *ps, int64_t path,
                                  sim_route_t *out, tk_error_t *err);
 
+/* A class of interchangeable server-level flows: group gs to group gd,
+ * weight w per member flow, count members. */
+typedef struct fclass {
+    int64_t gs, gd;
+    double w;
+    double count;
+} fclass_t;
+
+struct tk_sim_net {
+    const tk_router_t *r;
+    const tk_graph_t *g;
+    tk_sim_opts_t o;
+    int64_t nsrv;       /* servers of the simulation                     */
+    int64_t *first;     /* n + 1: first server of each switch            */
+    int64_t ngroups;    /* server groups                                 */
+    double *gsize;      /* servers per group                             */
+    tk_id_t *gsw;       /* switch of each group                          */
+    int64_t *srv_group; /* nsrv: the group of each server                */
+    int64_t nfc;        /* flow classes                                  */
+    fclass_t *fc;
+    int64_t *fc_var; /* nfc + 1: variables of each class (CSR)        */
+    tk_mm_t mm;
+    int64_t *vsrc; /* nvar: source group                            */
+    double *x;     /* nvar: rates of the last solve                 */
+    int64_t *bneck;
+    int solved;
+    double rho;
+    /* traffic-weighted route statistics at offered load 1 */
+    double wsum, hops, chops[TK_MAX_CLASSES];
+    int32_t maxhops;
+    double *hhist;
+    /* adaptive routing (adaptive.c); NULL for an oblivious net */
+    struct sim_adapt *ad;
+};
+
+/* What net.c offers adaptive.c. */
+/* The resources and inputs of net->mm (arcs, then the groups' injection
+ * and ejection links) and net->x / net->bneck for mm->nvar variables,
+ * once the variables (demand, mult, voff, eres, ein, ecoef) and net->vsrc
+ * are set.  Errors: TK_ENOMEM. */
+tk_status_t sim_net_resources(tk_sim_net_t *net, tk_error_t *err);
+
+/* adaptive.c: build the candidates and the system of an adaptive net
+ * (classes already made), solve it at rho to its fixed point (into
+ * net->x, net->bneck, info), free it. */
+tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err);
+tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, tk_error_t *err);
+void sim_adapt_free(struct sim_adapt *ad);
+
 #endif /* TK_SIM_INTERNAL_H */

@@ -1,0 +1,1494 @@
+/*
+ * adaptive.c - adaptive routing in the flow-level simulator: a flow's
+ * traffic split over the candidate routes of its switch pair, moved by
+ * decision rules (UGAL-L, UGAL-G, UGAL-LE, PAR) from a queue-occupancy
+ * signal to a fixed point.  The model and its defence: topokit(7),
+ * ADAPTIVE ROUTING; the interface: tk_sim.h.
+ *
+ * Data.  Per distinct switch pair of the flow classes:
+ *  - alternatives: routes that carry traffic, each with the routing
+ *    model's fixed weights over its own paths: the minimal route (split,
+ *    for par, by the next router of the source group), and one
+ *    non-minimal route per intermediate (and, for par, per next router
+ *    and intermediate, with the first hop as a prefix);
+ *  - a union of the (arc, input) keys of all alternatives (the ejection
+ *    link as key m), and each alternative's weights on its keys;
+ *  - decision points: the source router (decision 0) and, for par, each
+ *    next router of the source group.  Decision d holds the share y of
+ *    non-minimal traffic for each of its intermediates; the traffic it
+ *    routes minimally goes on to its minimal children (alternatives or
+ *    further decisions, each with its fraction of the minimal route's
+ *    weight).
+ * The system has one variable per flow class, as the oblivious split has;
+ * each iteration rewrites its coefficients from the shares: a key's
+ * coefficient is the class's members times the sum over alternatives of
+ * share x weight.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#else
+#define omp_get_max_threads() 1
+#endif
+
+#include "sim_internal.h"
+
+#define AD_MAX_PATHS_DEFAULT ((uint64_t)1 << 20)
+#define AD_STALL 50 /* iterations without halving the residual */
+
+/* ------------------------------------------------------------------------ */
+/* Rules and their text form. */
+
+static const char *const rule_names[] = {"ugal-l", "ugal-g", "ugal-le", "par"};
+static const char *const start_names[] = {"min", "nonmin", "half"};
+
+static void adapt_defaults(tk_adapt_t *a)
+{
+    memset(a, 0, sizeof *a);
+    a->rule = TK_ADAPT_UGAL_L;
+    a->bias = 0;
+    a->buffer = 256;
+    a->count = 0.01;
+    a->damping = 0.5;
+    a->tol = 1e-9;
+    a->max_iter = 2000;
+    a->start = TK_ADAPT_START_MIN;
+}
+
+static int rule_of(const char *name, size_t len)
+{
+    for (int i = 0; i < (int)(sizeof rule_names / sizeof *rule_names); i++)
+        if (strlen(rule_names[i]) == len && strncmp(rule_names[i], name, len) == 0)
+            return i;
+    return -1;
+}
+
+int tk_adapt_is_rule(const char *text)
+{
+    if (!text)
+        return 0;
+    size_t len = strcspn(text, ",");
+    return rule_of(text, len) >= 0;
+}
+
+/* A number option: finite (or +inf when inf_ok), >= lo (> lo when
+ * strict). */
+static int num_opt(const char *v, double lo, int strict, int inf_ok, double *out)
+{
+    char *end;
+    if (inf_ok && strcmp(v, "inf") == 0) {
+        *out = INFINITY;
+        return 0;
+    }
+    if (!*v || isspace((unsigned char)*v))
+        return -1;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (*end || errno || !isfinite(x) || x < lo || (strict && x == lo))
+        return -1;
+    *out = x;
+    return 0;
+}
+
+tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
+{
+    tk_adapt_t a;
+    char buf[TK_ROUTE_TEXT_MAX];
+    adapt_defaults(&a);
+    if (!text || strlen(text) >= sizeof buf)
+        return tk_error_set(err, TK_EINVAL, "routing", 0, "%s: not an adaptive rule",
+                            text ? "(too long)" : "(null)");
+    strcpy(buf, text);
+    char *save = NULL;
+    char *tok = strtok_r(buf, ",", &save);
+    int r = tok ? rule_of(tok, strlen(tok)) : -1;
+    if (r < 0)
+        return tk_error_set(err, TK_EINVAL, "routing", 0,
+                            "%s: not an adaptive rule (ugal-l, ugal-g, ugal-le, par)", text);
+    a.rule = (tk_adapt_rule_t)r;
+    while ((tok = strtok_r(NULL, ",", &save)) != NULL) {
+        char *eq = strchr(tok, '=');
+        if (!eq)
+            return tk_error_set(err, TK_EINVAL, "routing", 0, "%s: option '%s' is not KEY=VALUE",
+                                text, tok);
+        *eq = '\0';
+        const char *k = tok, *v = eq + 1;
+        int bad = 0;
+        if (strcmp(k, "bias") == 0) {
+            bad = num_opt(v, -DBL_MAX, 0, 0, &a.bias);
+        } else if (strcmp(k, "buffer") == 0) {
+            bad = num_opt(v, 0, 1, 1, &a.buffer);
+        } else if (strcmp(k, "count") == 0) {
+            bad = num_opt(v, 0, 0, 0, &a.count);
+        } else if (strcmp(k, "damping") == 0) {
+            bad = num_opt(v, 0, 1, 0, &a.damping) || a.damping > 1;
+        } else if (strcmp(k, "tol") == 0) {
+            bad = num_opt(v, 0, 1, 0, &a.tol);
+        } else if (strcmp(k, "iter") == 0) {
+            double it;
+            bad = num_opt(v, 1, 0, 0, &it) || it != floor(it) || it > 1e9;
+            if (!bad)
+                a.max_iter = (int64_t)it;
+        } else if (strcmp(k, "start") == 0) {
+            int s = -1;
+            for (int i = 0; i < 3; i++)
+                if (strcmp(v, start_names[i]) == 0)
+                    s = i;
+            bad = s < 0;
+            if (!bad)
+                a.start = (tk_adapt_start_t)s;
+        } else if (strcmp(k, "cand") == 0) {
+            tk_route_spec_t spec;
+            tk_error_t e;
+            tk_error_clear(&e);
+            if (tk_route_parse(v, &spec, &e) != TK_OK ||
+                (spec.kind != TK_ROUTE_VALIANT && spec.kind != TK_ROUTE_DF_VALIANT))
+                return tk_error_set(err, TK_EINVAL, "routing", 0,
+                                    "%s: cand=%s: the candidates come from valiant or "
+                                    "dragonfly-valiant",
+                                    text, v);
+            snprintf(a.cand, sizeof a.cand, "%s", spec.text);
+        } else {
+            return tk_error_set(err, TK_EINVAL, "routing", 0,
+                                "%s: unknown option '%s' (bias, buffer, count, damping, "
+                                "tol, iter, start, cand)",
+                                text, k);
+        }
+        if (bad)
+            return tk_error_set(err, TK_EINVAL, "routing", 0, "%s: bad value '%s' for %s", text, v,
+                                k);
+    }
+    /* canonical text: the rule and every option that differs from its
+     * default */
+    {
+        tk_adapt_t d;
+        adapt_defaults(&d);
+        int n = snprintf(a.text, sizeof a.text, "%s", rule_names[a.rule]);
+#define ADD(...)                                                                                   \
+    do {                                                                                           \
+        if (n > 0 && (size_t)n < sizeof a.text)                                                    \
+            n += snprintf(a.text + n, sizeof a.text - (size_t)n, __VA_ARGS__);                     \
+    } while (0)
+        if (a.bias != d.bias)
+            ADD(",bias=%.17g", a.bias);
+        if (a.buffer != d.buffer) {
+            if (isinf(a.buffer))
+                ADD(",buffer=inf");
+            else
+                ADD(",buffer=%.17g", a.buffer);
+        }
+        if (a.count != d.count)
+            ADD(",count=%.17g", a.count);
+        if (a.damping != d.damping)
+            ADD(",damping=%.17g", a.damping);
+        if (a.tol != d.tol)
+            ADD(",tol=%.17g", a.tol);
+        if (a.max_iter != d.max_iter)
+            ADD(",iter=%" PRId64, a.max_iter);
+        if (a.start != d.start)
+            ADD(",start=%s", start_names[a.start]);
+        if (a.cand[0])
+            ADD(",cand=%.64s", a.cand);
+#undef ADD
+    }
+    *out = a;
+    return TK_OK;
+}
+
+static int is_dragonfly(const tk_graph_t *g)
+{
+    return g->group != NULL && tk_graph_class_index(g, "global") >= 0;
+}
+
+tk_status_t tk_adapt_candidates(const tk_adapt_t *a, const tk_graph_t *g, tk_route_spec_t *out,
+                                tk_error_t *err)
+{
+    int df = is_dragonfly(g);
+    if ((a->rule == TK_ADAPT_UGAL_LE || a->rule == TK_ADAPT_PAR) && !df)
+        return tk_error_set(err, TK_EUNSUPPORTED, "routing", 0,
+                            "%s needs a Dragonfly (switch groups and a 'global' link class)",
+                            rule_names[a->rule]);
+    const char *cand = a->cand[0] ? a->cand : df ? "dragonfly-valiant" : "valiant";
+    if ((a->rule == TK_ADAPT_UGAL_LE || a->rule == TK_ADAPT_PAR) &&
+        strncmp(cand, "dragonfly-valiant", 17) != 0)
+        return tk_error_set(err, TK_EUNSUPPORTED, "routing", 0,
+                            "%s needs the dragonfly-valiant candidates", rule_names[a->rule]);
+    return tk_route_parse(cand, out, err);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Candidate structures of one switch pair. */
+
+#define AD_INJ                                                                                     \
+    (-1) /* input: the source's injection port (or the start                                       \
+            of a decision's own route) */
+
+typedef struct ad_alt {
+    int64_t off, n; /* its (key, weight) entries in the pair's ak/aw      */
+    double hops;    /* traffic-weighted mean hop count                    */
+    double chops[TK_MAX_CLASSES];
+    int64_t hoff; /* its hop histogram in the pair's hist (maxhops + 1) */
+    int32_t maxhops;
+    int minimal; /* 1: a minimal route                                 */
+} ad_alt_t;
+
+typedef struct ad_child {
+    int alt;   /* 1: an alternative, 0: a decision                         */
+    int64_t i; /* its index                                                 */
+    double pi; /* fraction of the decision's minimal traffic               */
+} ad_child_t;
+
+typedef struct ad_dec {
+    tk_id_t at;     /* the deciding router                                */
+    int64_t in;     /* its first hop's input key (AD_INJ or the prefix arc) */
+    int64_t cost;   /* alternative (cost only) of its minimal route       */
+    double pre;     /* hops taken before it (0, or 1 for the prefix)       */
+    int64_t g0, ng; /* its non-minimal alternatives                       */
+    int64_t y0;     /* its shares in the pair's y (ng of them)            */
+    int64_t c0, nc; /* its minimal children in the pair's child list      */
+    int direct;     /* ugal-le: `at` has a global link to the destination
+                       group                                              */
+} ad_dec_t;
+
+typedef struct ad_pair {
+    tk_id_t s, t;
+    int64_t nk;   /* union keys                                       */
+    int64_t *key; /* nk: arc id, or m for the ejection link           */
+    int64_t *kin; /* nk: input arc, or AD_INJ                         */
+    int64_t nalt;
+    ad_alt_t *alt;
+    int64_t *ak;  /* entries of every alternative: union key index    */
+    double *aw;   /* ... and weight                                   */
+    double *hist; /* hop histograms                                   */
+    double *gw;   /* per non-minimal alternative: its draw weight     */
+    int64_t ndec;
+    ad_dec_t *dec;
+    ad_child_t *child;
+    int64_t nchild;
+    int64_t ny;
+    double *y, *ynew; /* shares                                           */
+    double *share;    /* nalt: traffic share of every alternative         */
+    double *acc;      /* nk: coefficient per member (sum share x weight)  */
+    int32_t dgroup;   /* group of t (ugal-le)                             */
+    double cmin;      /* decision 0's minimal cost in the last iteration  */
+    int32_t cmax;     /* ugal-le: largest C - 1 used in the last iteration */
+} ad_pair_t;
+
+struct sim_adapt {
+    tk_adapt_t a;
+    int64_t npairs;
+    ad_pair_t *pair;
+    int64_t *cls_pair; /* nfc: the pair of each class                      */
+    /* per-iteration scratch */
+    double *use, *blk;    /* m: carried and held-back traffic             */
+    double *qd, *pz, *qr; /* m: occupancy: the held-back share phi, and
+                             the M/M/1 fluctuation, non-zero with
+                             probability pz and then of mean qr           */
+    int64_t *mark;        /* m: stamps of the upstream marking            */
+    int64_t stamp;
+    /* ugal-le counters: T[(router, index in group, group)] */
+    int32_t ngroup_topo; /* Dragonfly groups                             */
+    int32_t amax;        /* routers per group (largest)                  */
+    int32_t *gidx;       /* n: index of a router within its group        */
+    double *cnt;         /* n * amax * ngroup_topo                       */
+    int32_t *C;          /* n * ngroup_topo                              */
+    /* the last solve */
+    int solved;
+    tk_adapt_info_t info;
+};
+
+static void pair_free(ad_pair_t *p)
+{
+    free(p->key);
+    free(p->kin);
+    free(p->alt);
+    free(p->ak);
+    free(p->aw);
+    free(p->hist);
+    free(p->gw);
+    free(p->dec);
+    free(p->child);
+    free(p->y);
+    free(p->ynew);
+    free(p->share);
+    free(p->acc);
+}
+
+void sim_adapt_free(struct sim_adapt *ad)
+{
+    if (!ad)
+        return;
+    for (int64_t i = 0; i < ad->npairs; i++)
+        pair_free(&ad->pair[i]);
+    free(ad->pair);
+    free(ad->cls_pair);
+    free(ad->use);
+    free(ad->blk);
+    free(ad->qd);
+    free(ad->qr);
+    free(ad->pz);
+    free(ad->mark);
+    free(ad->gidx);
+    free(ad->cnt);
+    free(ad->C);
+    free(ad);
+}
+
+/* A pair under construction: alternatives as lists of (arc, in, weight),
+ * merged into the union at the end. */
+typedef struct pb {
+    int64_t n, cap;
+    int64_t *arc, *in;
+    double *w;
+    int64_t *aidx; /* the alternative of each raw entry */
+    int64_t nalt, capalt;
+    ad_alt_t *alt;
+    int64_t nh, caph;
+    double *hist;
+} pb_t;
+
+static void pb_free(pb_t *b)
+{
+    free(b->arc);
+    free(b->in);
+    free(b->w);
+    free(b->aidx);
+    free(b->alt);
+    free(b->hist);
+    memset(b, 0, sizeof *b);
+}
+
+static int pb_entry(pb_t *b, int64_t arc, int64_t in, double w)
+{
+    if (b->n == b->cap) {
+        int64_t nc = b->cap ? 2 * b->cap : 256;
+        int64_t *a = tk_realloc_array(b->arc, (size_t)nc, sizeof *a);
+        if (!a)
+            return -1;
+        b->arc = a;
+        int64_t *i = tk_realloc_array(b->in, (size_t)nc, sizeof *i);
+        if (!i)
+            return -1;
+        b->in = i;
+        double *ww = tk_realloc_array(b->w, (size_t)nc, sizeof *ww);
+        if (!ww)
+            return -1;
+        b->w = ww;
+        int64_t *ai = tk_realloc_array(b->aidx, (size_t)nc, sizeof *ai);
+        if (!ai)
+            return -1;
+        b->aidx = ai;
+        b->cap = nc;
+    }
+    b->arc[b->n] = arc;
+    b->in[b->n] = in;
+    b->w[b->n] = w;
+    b->aidx[b->n] = b->nalt - 1;
+    b->n++;
+    return 0;
+}
+
+/* Append alternative from route r (weights scaled by 1 / total), with an
+ * optional prefix arc (entered from the injection, weight 1) whose
+ * injection-entered entries then enter from the prefix.  m: the ejection
+ * key. */
+static int pb_alt(pb_t *b, const tk_graph_t *g, const sim_route_t *r, int64_t prefix, double total,
+                  int minimal)
+{
+    if (b->nalt == b->capalt) {
+        int64_t nc = b->capalt ? 2 * b->capalt : 16;
+        ad_alt_t *a = tk_realloc_array(b->alt, (size_t)nc, sizeof *a);
+        if (!a)
+            return -1;
+        b->alt = a;
+        b->capalt = nc;
+    }
+    ad_alt_t *A = &b->alt[b->nalt++];
+    memset(A, 0, sizeof *A);
+    A->off = b->n;
+    A->minimal = minimal;
+    double f = 1.0 / total;
+    if (prefix >= 0 && pb_entry(b, prefix, AD_INJ, 1.0))
+        return -1;
+    for (int64_t j = 0; j < r->n; j++) {
+        int64_t in = r->in[j] == SIM_IN_INJECT ? (prefix >= 0 ? prefix : AD_INJ) : r->in[j];
+        if (pb_entry(b, r->arc[j], in, f * r->w[j]))
+            return -1;
+    }
+    for (int64_t j = 0; j < r->nej; j++) {
+        int64_t in = r->ejin[j] == SIM_IN_INJECT ? (prefix >= 0 ? prefix : AD_INJ) : r->ejin[j];
+        if (pb_entry(b, g->m, in, f * r->ejw[j]))
+            return -1;
+    }
+    A->n = b->n - A->off;
+    double pre = prefix >= 0 ? 1 : 0;
+    A->hops = r->hops * f + pre;
+    for (int c = 0; c < g->nclasses; c++)
+        A->chops[c] = r->chops[c] * f;
+    if (prefix >= 0 && g->cls)
+        A->chops[g->cls[prefix]] += 1;
+    else if (prefix >= 0)
+        A->chops[0] += 1;
+    A->maxhops = r->maxhops + (prefix >= 0);
+    A->hoff = b->nh;
+    if (b->nh + A->maxhops + 1 > b->caph) {
+        int64_t nc = b->caph ? 2 * b->caph : 64;
+        while (nc < b->nh + A->maxhops + 1)
+            nc *= 2;
+        double *h = tk_realloc_array(b->hist, (size_t)nc, sizeof *h);
+        if (!h)
+            return -1;
+        b->hist = h;
+        b->caph = nc;
+    }
+    for (int32_t h = 0; h <= A->maxhops; h++)
+        b->hist[b->nh + h] = 0;
+    for (int32_t h = 0; h <= r->maxhops; h++)
+        b->hist[b->nh + h + (prefix >= 0)] = r->hhist[h] * f;
+    b->nh += A->maxhops + 1;
+    return 0;
+}
+
+typedef struct kent {
+    int64_t key, in, seq;
+} kent_t;
+
+static int kent_cmp(const void *a, const void *b)
+{
+    const kent_t *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    if (x->in != y->in)
+        return x->in < y->in ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Merge the raw entries into the pair's union keys and alternatives. */
+static int pb_finish(pb_t *b, ad_pair_t *p)
+{
+    int64_t n = b->n;
+    kent_t *k = tk_malloc_array((size_t)(n > 0 ? n : 1), sizeof *k);
+    int64_t *idx = tk_malloc_array((size_t)(n > 0 ? n : 1), sizeof *idx);
+    if (!k || !idx) {
+        free(k);
+        free(idx);
+        return -1;
+    }
+    for (int64_t j = 0; j < n; j++)
+        k[j] = (kent_t){b->arc[j], b->in[j], j};
+    qsort(k, (size_t)n, sizeof *k, kent_cmp);
+    int64_t nk = 0;
+    for (int64_t j = 0; j < n; j++) {
+        if (j == 0 || k[j].key != k[j - 1].key || k[j].in != k[j - 1].in)
+            nk++;
+        idx[k[j].seq] = nk - 1;
+    }
+    p->nk = nk;
+    p->key = tk_malloc_array((size_t)(nk > 0 ? nk : 1), sizeof *p->key);
+    p->kin = tk_malloc_array((size_t)(nk > 0 ? nk : 1), sizeof *p->kin);
+    p->acc = tk_malloc_array((size_t)(nk > 0 ? nk : 1), sizeof *p->acc);
+    if (!p->key || !p->kin || !p->acc) {
+        free(k);
+        free(idx);
+        return -1;
+    }
+    nk = 0;
+    for (int64_t j = 0; j < n; j++)
+        if (j == 0 || k[j].key != k[j - 1].key || k[j].in != k[j - 1].in) {
+            p->key[nk] = k[j].key;
+            p->kin[nk] = k[j].in;
+            nk++;
+        }
+    free(k);
+    /* alternatives' entries: raw order is alternative order already */
+    p->ak = idx;
+    p->aw = b->w;
+    b->w = NULL;
+    p->alt = b->alt;
+    b->alt = NULL;
+    p->nalt = b->nalt;
+    p->hist = b->hist;
+    b->hist = NULL;
+    return 0;
+}
+
+/* The candidates of one pair, for rule a.  ws / rws: the thread's route
+ * workspaces; c, c2: candidate scratch. */
+static tk_status_t build_pair(const tk_sim_net_t *net, const tk_adapt_t *a, ad_pair_t *p,
+                              tk_route_ws_t *ws, sim_route_ws_t *rws, tk_route_cands_t *c,
+                              tk_route_cands_t *c2, sim_route_t *r, tk_error_t *err)
+{
+    const tk_graph_t *g = net->g;
+    uint64_t maxp = net->o.max_paths ? net->o.max_paths : AD_MAX_PATHS_DEFAULT;
+    pb_t b;
+    memset(&b, 0, sizeof b);
+    tk_status_t st = tk_route_candidates(net->r, ws, p->s, p->t, maxp, c, err);
+    if (st != TK_OK)
+        return st;
+    int par = a->rule == TK_ADAPT_PAR;
+    int64_t M = c->ngroups;
+    /* next routers of the source group on the minimal route (par) */
+    int64_t nnext = 0;
+    tk_id_t next[64];
+    double npi[64];
+    double pi_direct = 0;
+    if (par && p->s != p->t) {
+        for (int64_t i = 0; i < c->min.npaths; i++) {
+            int64_t a0 = c->min.arc[c->min.off[i]];
+            tk_id_t h = g->head[a0];
+            if (g->group[h] != g->group[p->s]) {
+                pi_direct += c->min.w[i];
+                continue;
+            }
+            int64_t k = 0;
+            while (k < nnext && next[k] != h)
+                k++;
+            if (k == nnext) {
+                if (nnext == 64)
+                    return tk_error_set(err, TK_ELIMIT, "routing", 0,
+                                        "par: more than 64 next routers in the source group");
+                next[nnext] = h;
+                npi[nnext++] = 0;
+            }
+            npi[k] += c->min.w[i];
+        }
+    }
+    /* decision 0's cost alternative: the whole minimal route (alt 0);
+     * carrying minimal alternatives follow */
+    int64_t ndec = 1 + nnext;
+    p->dec = tk_calloc_array((size_t)ndec, sizeof *p->dec);
+    p->child = tk_calloc_array((size_t)(ndec + 2), sizeof *p->child);
+    if (!p->dec || !p->child)
+        goto oom;
+    p->ndec = ndec;
+    if (sim_route_from_paths_ws(g, &c->min, -1, rws, r, err) != TK_OK || pb_alt(&b, g, r, -1, 1, 1))
+        goto oom;
+    ad_dec_t *d0 = &p->dec[0];
+    d0->at = p->s;
+    d0->in = AD_INJ;
+    d0->cost = 0;
+    d0->pre = 0;
+    if (!par || nnext == 0) {
+        /* the minimal route carries decision 0's minimal traffic */
+        p->child[p->nchild++] = (ad_child_t){1, 0, 1.0};
+        d0->c0 = 0;
+        d0->nc = 1;
+    } else {
+        d0->c0 = 0;
+        if (pi_direct > 0) {
+            /* the minimal paths that leave the group at once */
+            tk_pathset_t v;
+            memset(&v, 0, sizeof v);
+            /* a copy of those paths */
+            tk_pathset_init(&v);
+            tk_pathset_t *src = &c->min;
+            int64_t na = 0, np = 0;
+            for (int64_t i = 0; i < src->npaths; i++)
+                if (g->group[g->head[src->arc[src->off[i]]]] != g->group[p->s]) {
+                    np++;
+                    na += src->off[i + 1] - src->off[i];
+                }
+            v.off = tk_malloc_array((size_t)np + 1, sizeof *v.off);
+            v.arc = tk_malloc_array((size_t)(na > 0 ? na : 1), sizeof *v.arc);
+            v.w = tk_malloc_array((size_t)np + 1, sizeof *v.w);
+            if (!v.off || !v.arc || !v.w) {
+                free(v.off);
+                free(v.arc);
+                free(v.w);
+                goto oom;
+            }
+            v.off[0] = 0;
+            for (int64_t i = 0; i < src->npaths; i++)
+                if (g->group[g->head[src->arc[src->off[i]]]] != g->group[p->s]) {
+                    int64_t len = src->off[i + 1] - src->off[i];
+                    memcpy(v.arc + v.off[v.npaths], src->arc + src->off[i],
+                           (size_t)len * sizeof *v.arc);
+                    v.w[v.npaths] = src->w[i];
+                    v.off[v.npaths + 1] = v.off[v.npaths] + len;
+                    v.npaths++;
+                }
+            tk_status_t s2 = sim_route_from_paths_ws(g, &v, -1, rws, r, err);
+            free(v.off);
+            free(v.arc);
+            free(v.w);
+            if (s2 != TK_OK || pb_alt(&b, g, r, -1, pi_direct, 1))
+                goto oom;
+            p->child[p->nchild++] = (ad_child_t){1, b.nalt - 1, pi_direct};
+        }
+        for (int64_t k = 0; k < nnext; k++)
+            p->child[p->nchild++] = (ad_child_t){0, 1 + k, npi[k]};
+        d0->nc = p->nchild;
+    }
+    /* decision 0's non-minimal alternatives */
+    p->gw = NULL;
+    d0->g0 = b.nalt;
+    d0->ng = M;
+    d0->y0 = 0;
+    double *gw = tk_malloc_array((size_t)(M > 0 ? M : 1), sizeof *gw);
+    if (!gw)
+        goto oom;
+    int64_t ngw = 0, capgw = M > 0 ? M : 1;
+    for (int64_t k = 0; k < M; k++) {
+        tk_pathset_t v = c->nonmin;
+        v.npaths = c->goff[k + 1] - c->goff[k];
+        v.off = c->nonmin.off + c->goff[k];
+        v.w = c->nonmin.w + c->goff[k];
+        v.via = c->nonmin.via + c->goff[k];
+        v.phase2 = c->nonmin.phase2 + c->goff[k];
+        if (sim_route_from_paths_ws(g, &v, -1, rws, r, err) != TK_OK ||
+            pb_alt(&b, g, r, -1, 1, 0)) {
+            free(gw);
+            goto oom;
+        }
+        gw[ngw++] = c->gw[k];
+    }
+    /* par: decisions at the next routers */
+    for (int64_t k = 0; k < nnext; k++) {
+        ad_dec_t *d = &p->dec[1 + k];
+        tk_id_t h = next[k];
+        int64_t a0 = -1;
+        for (int64_t e = g->off[p->s]; e < g->off[p->s + 1]; e++)
+            if (g->head[e] == h) {
+                a0 = e;
+                break;
+            }
+        st = tk_route_candidates(net->r, ws, h, p->t, maxp, c2, err);
+        if (st != TK_OK) {
+            free(gw);
+            pb_free(&b);
+            return st;
+        }
+        d->at = h;
+        d->in = a0;
+        d->pre = 1;
+        /* its minimal route from h (cost, and it carries what stays
+         * minimal here): the minimal paths of (s, t) through h are a0
+         * followed by h's minimal paths when dragonfly-min routes h's
+         * traffic the way it routes s's through h */
+        if (sim_route_from_paths_ws(g, &c2->min, -1, rws, r, err) != TK_OK ||
+            pb_alt(&b, g, r, a0, 1, 1)) {
+            free(gw);
+            goto oom;
+        }
+        d->cost = b.nalt - 1;
+        d->c0 = p->nchild;
+        p->child[p->nchild++] = (ad_child_t){1, b.nalt - 1, 1.0};
+        d->nc = 1;
+        d->g0 = b.nalt;
+        d->ng = c2->ngroups;
+        d->y0 = ngw;
+        for (int64_t j = 0; j < c2->ngroups; j++) {
+            tk_pathset_t v = c2->nonmin;
+            v.npaths = c2->goff[j + 1] - c2->goff[j];
+            v.off = c2->nonmin.off + c2->goff[j];
+            v.w = c2->nonmin.w + c2->goff[j];
+            v.via = c2->nonmin.via + c2->goff[j];
+            v.phase2 = c2->nonmin.phase2 + c2->goff[j];
+            if (sim_route_from_paths_ws(g, &v, -1, rws, r, err) != TK_OK ||
+                pb_alt(&b, g, r, a0, 1, 0)) {
+                free(gw);
+                goto oom;
+            }
+            if (ngw == capgw) {
+                capgw *= 2;
+                double *ng2 = tk_realloc_array(gw, (size_t)capgw, sizeof *ng2);
+                if (!ng2) {
+                    free(gw);
+                    goto oom;
+                }
+                gw = ng2;
+            }
+            gw[ngw++] = c2->gw[j];
+        }
+    }
+    p->gw = gw;
+    p->ny = ngw;
+    if (pb_finish(&b, p))
+        goto oom;
+    /* the first decision's non-minimal alternatives start at alt index
+     * d0->g0; the gw of alternative d->g0 + j is gw[d->y0 + j] */
+    p->y = tk_calloc_array((size_t)(ngw > 0 ? ngw : 1), sizeof *p->y);
+    p->ynew = tk_calloc_array((size_t)(ngw > 0 ? ngw : 1), sizeof *p->ynew);
+    p->share = tk_calloc_array((size_t)p->nalt, sizeof *p->share);
+    if (!p->y || !p->ynew || !p->share)
+        goto oom;
+    if (g->group)
+        p->dgroup = g->group[p->t];
+    for (int64_t k = 0; k < p->ndec; k++) {
+        ad_dec_t *d = &p->dec[k];
+        d->direct = 0;
+        if (g->group) {
+            int gcls = tk_graph_class_index(g, "global");
+            for (int64_t e = g->off[d->at]; e < g->off[d->at + 1]; e++)
+                if (g->group[g->head[e]] == p->dgroup && g->cls && g->cls[e] == gcls)
+                    d->direct = 1;
+        }
+    }
+    pb_free(&b);
+    return TK_OK;
+oom:
+    pb_free(&b);
+    if (err && err->code != TK_OK)
+        return err->code;
+    return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (adaptive candidates)");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Shares and the system. */
+
+/* Traffic shares of the alternatives from the decisions' y. */
+static void pair_shares(ad_pair_t *p)
+{
+    for (int64_t i = 0; i < p->nalt; i++)
+        p->share[i] = 0;
+    /* decisions in order: decision 0 first, its children after it */
+    double dm[65];
+    for (int64_t k = 0; k < p->ndec; k++)
+        dm[k] = k == 0 ? 1 : 0;
+    for (int64_t k = 0; k < p->ndec; k++) {
+        const ad_dec_t *d = &p->dec[k];
+        double tot = 0, stay = 0;
+        for (int64_t j = 0; j < d->ng; j++)
+            tot += p->gw[d->y0 + j];
+        for (int64_t j = 0; j < d->ng; j++) {
+            double w = p->gw[d->y0 + j] / tot;
+            p->share[d->g0 + j] = dm[k] * w * p->y[d->y0 + j];
+            stay += w * (1 - p->y[d->y0 + j]);
+        }
+        if (d->ng == 0)
+            stay = 1;
+        for (int64_t j = 0; j < d->nc; j++) {
+            const ad_child_t *ch = &p->child[d->c0 + j];
+            if (ch->alt)
+                p->share[ch->i] += dm[k] * stay * ch->pi;
+            else
+                dm[ch->i] += dm[k] * stay * ch->pi;
+        }
+    }
+}
+
+/* acc[key] = sum over alternatives of share x weight. */
+static void pair_acc(ad_pair_t *p)
+{
+    for (int64_t u = 0; u < p->nk; u++)
+        p->acc[u] = 0;
+    for (int64_t i = 0; i < p->nalt; i++) {
+        double s = p->share[i];
+        if (s == 0)
+            continue;
+        const ad_alt_t *A = &p->alt[i];
+        for (int64_t e = A->off; e < A->off + A->n; e++)
+            p->acc[p->ak[e]] += s * p->aw[e];
+    }
+}
+
+/* Rewrite the system's entries from the pairs' acc. */
+static tk_status_t system_from_shares(tk_sim_net_t *net, tk_error_t *err)
+{
+    struct sim_adapt *ad = net->ad;
+    tk_mm_t *mm = &net->mm;
+    int64_t m = net->g->m, G = net->ngroups;
+    int ports = net->o.arb != TK_ARB_FAIR;
+    int64_t ne = 0;
+    for (int64_t c = 0; c < net->nfc; c++) {
+        const ad_pair_t *p = &ad->pair[ad->cls_pair[c]];
+        const fclass_t *f = &net->fc[c];
+        int64_t inj = m + f->gs;
+        mm->voff[c] = ne;
+        /* arcs (keys < m, sorted), merged per arc for fair */
+        int64_t u = 0;
+        while (u < p->nk && p->key[u] < m) {
+            double a = p->acc[u];
+            if (!ports) {
+                int64_t u1 = u + 1;
+                while (u1 < p->nk && p->key[u1] == p->key[u]) {
+                    a += p->acc[u1];
+                    u1++;
+                }
+                if (a > 0) {
+                    mm->eres[ne] = p->key[u];
+                    mm->ecoef[ne] = f->count * a;
+                    ne++;
+                }
+                u = u1;
+                continue;
+            }
+            if (a > 0) {
+                mm->eres[ne] = p->key[u];
+                mm->ein[ne] = p->kin[u] == AD_INJ ? inj : p->kin[u];
+                mm->ecoef[ne] = f->count * a;
+                ne++;
+            }
+            u++;
+        }
+        /* the injection link */
+        mm->eres[ne] = inj;
+        if (ports)
+            mm->ein[ne] = inj;
+        mm->ecoef[ne] = f->count;
+        ne++;
+        /* the ejection link */
+        double ej = 0;
+        for (int64_t w = u; w < p->nk; w++) {
+            double a = p->acc[w];
+            if (ports) {
+                if (a > 0) {
+                    mm->eres[ne] = m + G + f->gd;
+                    mm->ein[ne] = p->kin[w] == AD_INJ ? inj : p->kin[w];
+                    mm->ecoef[ne] = f->count * a;
+                    ne++;
+                }
+            } else {
+                ej += a;
+            }
+        }
+        if (!ports && ej > 0) {
+            mm->eres[ne] = m + G + f->gd;
+            mm->ecoef[ne] = f->count * ej;
+            ne++;
+        }
+    }
+    mm->voff[net->nfc] = ne;
+    (void)err;
+    return TK_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Build. */
+
+static int pair_cmp2(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b;
+    if (x[0] != y[0])
+        return x[0] < y[0] ? -1 : 1;
+    if (x[1] != y[1])
+        return x[1] < y[1] ? -1 : 1;
+    return (x[2] > y[2]) - (x[2] < y[2]);
+}
+
+tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
+{
+    const tk_graph_t *g = net->g;
+    const tk_adapt_t *a = net->o.adapt;
+    tk_status_t st = TK_OK;
+    if (net->o.coupled || net->o.split != TK_SPLIT_OBLIVIOUS)
+        return tk_error_set(err, TK_EUNSUPPORTED, "routing", 0,
+                            "%s: adaptive routing splits each flow itself (no --coupled, no "
+                            "--split independent)",
+                            a->text);
+    {
+        /* the router must be the candidate model of the rule */
+        tk_route_spec_t want;
+        st = tk_adapt_candidates(a, g, &want, err);
+        if (st != TK_OK)
+            return st;
+        if (strcmp(want.text, tk_router_spec(net->r)->text) != 0)
+            return tk_error_set(err, TK_EINVAL, "routing", 0,
+                                "%s: the router is %s, the rule's candidates are %s", a->text,
+                                tk_router_spec(net->r)->text, want.text);
+    }
+    struct sim_adapt *ad = calloc(1, sizeof *ad);
+    if (!ad)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (adaptive routing)");
+    net->ad = ad;
+    ad->a = *a;
+    /* distinct switch pairs of the classes */
+    int64_t nfc = net->nfc;
+    int64_t *key = tk_malloc_array((size_t)(3 * (nfc > 0 ? nfc : 1)), sizeof *key);
+    ad->cls_pair = tk_malloc_array((size_t)(nfc > 0 ? nfc : 1), sizeof *ad->cls_pair);
+    if (!key || !ad->cls_pair) {
+        free(key);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (adaptive routing)");
+    }
+    for (int64_t c = 0; c < nfc; c++) {
+        key[3 * c] = net->gsw[net->fc[c].gs];
+        key[3 * c + 1] = net->gsw[net->fc[c].gd];
+        key[3 * c + 2] = c;
+    }
+    qsort(key, (size_t)nfc, 3 * sizeof *key, pair_cmp2);
+    int64_t np = 0;
+    for (int64_t c = 0; c < nfc; c++) {
+        if (c == 0 || key[3 * c] != key[3 * (c - 1)] || key[3 * c + 1] != key[3 * (c - 1) + 1])
+            np++;
+        ad->cls_pair[key[3 * c + 2]] = np - 1;
+    }
+    ad->pair = tk_calloc_array((size_t)(np > 0 ? np : 1), sizeof *ad->pair);
+    if (!ad->pair) {
+        free(key);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (adaptive routing)");
+    }
+    np = 0;
+    for (int64_t c = 0; c < nfc; c++)
+        if (c == 0 || key[3 * c] != key[3 * (c - 1)] || key[3 * c + 1] != key[3 * (c - 1) + 1]) {
+            ad->pair[np].s = (tk_id_t)key[3 * c];
+            ad->pair[np].t = (tk_id_t)key[3 * c + 1];
+            np++;
+        }
+    ad->npairs = np;
+    free(key);
+    /* candidates, in parallel over pairs (each in its own slot) */
+    int64_t bad = -1;
+    tk_error_t e1;
+    tk_error_clear(&e1);
+#pragma omp parallel num_threads(net->o.threads > 0 ? net->o.threads : omp_get_max_threads())
+    {
+        tk_route_ws_t *ws = NULL;
+        sim_route_ws_t rws;
+        tk_route_cands_t c, c2;
+        sim_route_t r;
+        tk_error_t e;
+        tk_error_clear(&e);
+        sim_route_ws_init(&rws);
+        tk_route_cands_init(&c);
+        tk_route_cands_init(&c2);
+        sim_route_init(&r);
+        tk_status_t s = tk_route_ws_new(net->r, &ws, &e);
+#pragma omp for schedule(dynamic, 16)
+        for (int64_t i = 0; i < np; i++) {
+            if (s == TK_OK)
+                s = build_pair(net, a, &ad->pair[i], ws, &rws, &c, &c2, &r, &e);
+            if (s != TK_OK) {
+#pragma omp critical
+                if (bad < 0 || i < bad) {
+                    bad = i;
+                    e1 = e;
+                    if (e1.code == TK_OK)
+                        e1.code = s;
+                }
+                s = TK_OK;
+                tk_error_clear(&e);
+            }
+        }
+        tk_route_ws_free(ws);
+        sim_route_ws_destroy(&rws);
+        tk_route_cands_destroy(&c);
+        tk_route_cands_destroy(&c2);
+        sim_route_destroy(&r);
+    }
+    if (bad >= 0) {
+        if (err)
+            *err = e1;
+        return e1.code;
+    }
+    /* the system's variables: one per class, entries sized for every key */
+    tk_mm_t *mm = &net->mm;
+    int64_t cap = 0;
+    for (int64_t c = 0; c < nfc; c++)
+        cap += ad->pair[ad->cls_pair[c]].nk + 2;
+    mm->nvar = nfc;
+    mm->demand = tk_malloc_array((size_t)(nfc > 0 ? nfc : 1), sizeof *mm->demand);
+    mm->mult = tk_malloc_array((size_t)(nfc > 0 ? nfc : 1), sizeof *mm->mult);
+    mm->voff = tk_malloc_array((size_t)nfc + 1, sizeof *mm->voff);
+    mm->eres = tk_malloc_array((size_t)(cap > 0 ? cap : 1), sizeof *mm->eres);
+    mm->ecoef = tk_malloc_array((size_t)(cap > 0 ? cap : 1), sizeof *mm->ecoef);
+    if (net->o.arb != TK_ARB_FAIR)
+        mm->ein = tk_malloc_array((size_t)(cap > 0 ? cap : 1), sizeof *mm->ein);
+    net->vsrc = tk_malloc_array((size_t)(nfc > 0 ? nfc : 1), sizeof *net->vsrc);
+    net->fc_var = tk_malloc_array((size_t)nfc + 1, sizeof *net->fc_var);
+    ad->use = tk_calloc_array((size_t)g->m + 1, sizeof *ad->use);
+    ad->blk = tk_calloc_array((size_t)g->m + 1, sizeof *ad->blk);
+    ad->qd = tk_calloc_array((size_t)g->m + 1, sizeof *ad->qd);
+    ad->qr = tk_calloc_array((size_t)g->m + 1, sizeof *ad->qr);
+    ad->pz = tk_calloc_array((size_t)g->m + 1, sizeof *ad->pz);
+    ad->mark = tk_calloc_array((size_t)g->m + 1, sizeof *ad->mark);
+    if (!mm->demand || !mm->mult || !mm->voff || !mm->eres || !mm->ecoef ||
+        (net->o.arb != TK_ARB_FAIR && !mm->ein) || !net->vsrc || !net->fc_var || !ad->use ||
+        !ad->blk || !ad->qd || !ad->qr || !ad->pz || !ad->mark)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (adaptive routing)");
+    for (int64_t c = 0; c < nfc; c++) {
+        mm->demand[c] = net->fc[c].w;
+        mm->mult[c] = net->fc[c].count;
+        net->vsrc[c] = net->fc[c].gs;
+        net->fc_var[c] = c;
+    }
+    net->fc_var[nfc] = nfc;
+    if (a->rule == TK_ADAPT_UGAL_LE) {
+        int32_t gmax = 0;
+        for (tk_id_t u = 0; u < g->n; u++)
+            if (g->group[u] + 1 > gmax)
+                gmax = g->group[u] + 1;
+        int32_t *sz = tk_calloc_array((size_t)gmax + 1, sizeof *sz);
+        ad->gidx = tk_malloc_array((size_t)g->n + 1, sizeof *ad->gidx);
+        if (!sz || !ad->gidx) {
+            free(sz);
+            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (adaptive routing)");
+        }
+        for (tk_id_t u = 0; u < g->n; u++)
+            ad->gidx[u] = sz[g->group[u]]++;
+        int32_t amax = 0;
+        for (int32_t k = 0; k < gmax; k++)
+            if (sz[k] > amax)
+                amax = sz[k];
+        free(sz);
+        ad->ngroup_topo = gmax;
+        ad->amax = amax;
+        ad->cnt = tk_calloc_array((size_t)g->n * (size_t)amax * (size_t)gmax + 1, sizeof *ad->cnt);
+        ad->C = tk_calloc_array((size_t)g->n * (size_t)gmax + 1, sizeof *ad->C);
+        if (!ad->cnt || !ad->C)
+            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (adaptive routing)");
+    }
+    /* hop statistics are those of the last solve's split */
+    net->hhist = tk_calloc_array(1, sizeof *net->hhist);
+    if (!net->hhist)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (adaptive routing)");
+    /* the first split */
+    for (int64_t i = 0; i < np; i++) {
+        ad_pair_t *p = &ad->pair[i];
+        double y0 = a->start == TK_ADAPT_START_MIN      ? 0
+                    : a->start == TK_ADAPT_START_NONMIN ? 1
+                                                        : 0.5;
+        for (int64_t j = 0; j < p->ny; j++)
+            p->y[j] = y0;
+        pair_shares(p);
+        pair_acc(p);
+    }
+    st = system_from_shares(net, err);
+    if (st == TK_OK)
+        st = sim_net_resources(net, err);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Signals. */
+
+/* Carried traffic per arc, the unserved traffic that would cross it
+ * (held back upstream of a bottleneck), and the occupancy q. */
+static void signals(tk_sim_net_t *net, double rho)
+{
+    struct sim_adapt *ad = net->ad;
+    const tk_graph_t *g = net->g;
+    const tk_mm_t *mm = &net->mm;
+    int64_t m = g->m, G = net->ngroups;
+    double B = ad->a.buffer;
+    for (int64_t a = 0; a < m; a++)
+        ad->use[a] = ad->blk[a] = 0;
+    for (int64_t v = 0; v < mm->nvar; v++)
+        for (int64_t e = mm->voff[v]; e < mm->voff[v + 1]; e++)
+            if (mm->eres[e] < m)
+                ad->use[mm->eres[e]] += mm->ecoef[e] * net->x[v];
+    for (int64_t c = 0; c < net->nfc; c++) {
+        int64_t v = c;
+        double want = rho * mm->demand[v];
+        if (!(net->x[v] < want * (1 - 1e-9)) || net->bneck[v] < 0)
+            continue;
+        int64_t b = net->bneck[v];
+        if (b >= m && b < m + G)
+            continue; /* held at its own injection link: no queue */
+        const ad_pair_t *p = &ad->pair[ad->cls_pair[c]];
+        const fclass_t *f = &net->fc[c];
+        /* its unserved rate, all members together */
+        double xf = (want - net->x[v]) * f->count;
+        if (b >= m + G) {
+            /* at the ejection link: every arc of its route */
+            for (int64_t u = 0; u < p->nk && p->key[u] < m; u++)
+                if (p->acc[u] > 0)
+                    ad->blk[p->key[u]] += p->acc[u] * xf;
+            continue;
+        }
+        /* at arc b: the arcs from which its route leads to b */
+        int64_t st = ++ad->stamp;
+        ad->mark[b] = st;
+        int changed = 1;
+        while (changed) {
+            changed = 0;
+            for (int64_t u = 0; u < p->nk && p->key[u] < m; u++)
+                if (p->acc[u] > 0 && ad->mark[p->key[u]] == st && p->kin[u] >= 0 &&
+                    ad->mark[p->kin[u]] != st) {
+                    ad->mark[p->kin[u]] = st;
+                    changed = 1;
+                }
+        }
+        for (int64_t u = 0; u < p->nk && p->key[u] < m; u++)
+            if (p->acc[u] > 0 && ad->mark[p->key[u]] == st)
+                ad->blk[p->key[u]] += p->acc[u] * xf;
+    }
+    for (int64_t a = 0; a < m; a++) {
+        double cap = tk_graph_cap(g, a);
+        double u = ad->use[a] / cap;
+        double phi = ad->blk[a] > 0 ? ad->blk[a] / (ad->use[a] + ad->blk[a]) : 0;
+        if (phi > 1)
+            phi = 1;
+        /* held back: phi B packets; the rest fluctuates as M/M/1: empty
+         * with probability 1 - u, and holding 1 / (1 - u) packets on
+         * average when it is not (capped at B) */
+        double qc = u >= 1 ? INFINITY : 1 / (1 - u);
+        if (qc > B)
+            qc = B;
+        ad->qd[a] = phi;
+        ad->pz[a] = u < 1 ? u : 1;
+        ad->qr[a] = qc;
+    }
+}
+
+/* ugal-le: the contention factors C[router][group]. */
+static void contention(tk_sim_net_t *net)
+{
+    struct sim_adapt *ad = net->ad;
+    const tk_graph_t *g = net->g;
+    int64_t m = g->m;
+    int32_t A = ad->amax, NG = ad->ngroup_topo;
+    size_t ncnt = (size_t)g->n * (size_t)A * (size_t)NG;
+    memset(ad->cnt, 0, ncnt * sizeof *ad->cnt);
+    for (int64_t c = 0; c < net->nfc; c++) {
+        const ad_pair_t *p = &ad->pair[ad->cls_pair[c]];
+        double xf = net->x[c] * net->fc[c].count;
+        if (xf <= 0)
+            continue;
+        tk_id_t i = p->s;
+        int32_t J = p->dgroup, gi = g->group[i];
+        if (gi == J)
+            continue;
+        ad->cnt[((size_t)i * (size_t)A + (size_t)ad->gidx[i]) * (size_t)NG + (size_t)J] += xf;
+        for (int64_t u = 0; u < p->nk && p->key[u] < m; u++) {
+            if (p->acc[u] <= 0)
+                continue;
+            tk_id_t R = g->head[p->key[u]];
+            if (g->group[R] != gi)
+                continue;
+            ad->cnt[((size_t)R * (size_t)A + (size_t)ad->gidx[i]) * (size_t)NG + (size_t)J] +=
+                p->acc[u] * xf;
+        }
+    }
+    for (tk_id_t R = 0; R < g->n; R++)
+        for (int32_t J = 0; J < NG; J++) {
+            int32_t C = 0;
+            for (int32_t k = 0; k < A; k++)
+                if (ad->cnt[((size_t)R * (size_t)A + (size_t)k) * (size_t)NG + (size_t)J] >
+                    ad->a.count)
+                    C++;
+            ad->C[(size_t)R * (size_t)NG + (size_t)J] = C;
+        }
+}
+
+/* A cost's law: a deterministic part d (the held-back packets: a queue
+ * that a share phi of its traffic cannot leave holds phi B of them) plus
+ * the M/M/1 fluctuation of the rest, 0 with probability 1 - p and else
+ * exponential of mean r. */
+typedef struct cost {
+    double d, p, r;
+} cost_t;
+
+/* The law of the occupancy an alternative shows at a decision: that of
+ * its first hop (the entries entered from `in`; several first hops mix,
+ * weighted by traffic), and that of the sum along it after the deciding
+ * router (ugal-g: the held-back parts add up; the fluctuation is 0 with
+ * the probability that every queue on the way is empty, else exponential
+ * with the fluctuations' summed mean). */
+static void alt_costs(const struct sim_adapt *ad, const ad_pair_t *p, const ad_alt_t *A, int64_t in,
+                      int64_t m, cost_t *first, cost_t *sum)
+{
+    double B = ad->a.buffer;
+    double wf = 0, fd = 0, fp = 0, fm = 0, sd = 0, sl = 0, sm = 0;
+    for (int64_t e = A->off; e < A->off + A->n; e++) {
+        int64_t u = p->ak[e];
+        int64_t arc = p->key[u];
+        if (arc >= m)
+            continue;
+        if (in >= 0 && arc == in)
+            continue; /* the prefix: behind the decision */
+        double w = p->aw[e];
+        if (w == 0)
+            continue;
+        double phi = ad->qd[arc], pu = ad->pz[arc];
+        double d = phi > 0 ? phi * B : 0;            /* B may be +inf */
+        double mean = pu > 0 ? pu * ad->qr[arc] : 0; /* the fluctuation's */
+        if (p->kin[u] == in) {
+            fd += w * d;
+            fp += w * pu;
+            fm += w * mean;
+            wf += w;
+        }
+        sd += w * d;
+        sl += w * (pu < 1 ? log1p(-pu) : -INFINITY);
+        sm += w * mean;
+    }
+    first->d = wf > 0 ? fd / wf : 0;
+    first->p = wf > 0 ? fp / wf : 0;
+    first->r = fp > 0 ? fm / fp : 0;
+    sum->d = sd;
+    sum->p = -expm1(sl);
+    sum->r = sum->p > 0 ? sm / sum->p : 0;
+}
+
+static cost_t cost_scale(cost_t c, double k)
+{
+    c.d *= k;
+    c.r *= k;
+    return c;
+}
+
+static double cost_mean(cost_t c)
+{
+    return c.d + c.p * c.r;
+}
+
+/* P(X > t) for X exponential of mean r (0 when r is 0). */
+static double exp_tail(double r, double t)
+{
+    if (t < 0)
+        return 1;
+    return r > 0 ? exp(-t / r) : 0;
+}
+
+/* P(X > Y + t) for X, Y independent exponentials of means a, b. */
+static double exp_gt(double a, double b, double t)
+{
+    if (t >= 0)
+        return a > 0 ? a / (a + b) * exp(-t / a) : 0;
+    return b > 0 ? 1 - b / (a + b) * exp(t / b) : 1;
+}
+
+/* The share of packets that route non-minimally under "minimal when
+ * cost_min <= cost_nonmin + bias": with t = bias + cn.d - cm.d,
+ * P(Ym > Yn + t) over the four cases of the two fluctuations being 0 or
+ * exponential.  When both are 0 the comparison is of the deterministic
+ * parts alone, and queue lengths are whole packets: a minimal cost higher
+ * by x < 1 sends a share x non-minimally (a ramp one cost unit wide, so
+ * that the share is continuous in the signals; ties stay minimal).
+ * Summed as the probability itself for bias >= 0 and as 1 - its
+ * complement for bias < 0, so a bias that decides every case gives
+ * exactly 0 or 1.  An infinite cost (a held-back share of an unbounded
+ * buffer) loses to a finite one; both infinite: no information, the
+ * share stays y. */
+static double choose(cost_t cm, cost_t cn, double b, double y)
+{
+    int im = isinf(cm.d) || (cm.p > 0 && isinf(cm.r));
+    int in = isinf(cn.d) || (cn.p > 0 && isinf(cn.r));
+    if (im && in)
+        return y;
+    if (im)
+        return 1;
+    if (in)
+        return 0;
+    double t = b + cn.d - cm.d;
+    double ramp = -t < 0 ? 0 : -t > 1 ? 1 : -t;
+    const double w[4] = {(1 - cm.p) * (1 - cn.p), cm.p * (1 - cn.p), (1 - cm.p) * cn.p,
+                         cm.p * cn.p};
+    const double P[4] = {ramp, exp_tail(cm.r, t), t < 0 ? 1 - exp_tail(cn.r, -t) : 0,
+                         exp_gt(cm.r, cn.r, t)};
+    double v = 0;
+    for (int i = 0; i < 4; i++)
+        if (w[i] > 0)
+            v += w[i] * (b >= 0 ? P[i] : 1 - P[i]);
+    if (b < 0)
+        v = 1 - v;
+    return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+/* New targets of every decision of p; returns the largest |y* - y|. */
+static double pair_targets(const tk_sim_net_t *net, ad_pair_t *p, double *cmin_out)
+{
+    const struct sim_adapt *ad = net->ad;
+    const tk_adapt_t *a = &ad->a;
+    int64_t m = net->g->m;
+    double res = 0;
+    p->cmax = 0;
+    for (int64_t k = 0; k < p->ndec; k++) {
+        const ad_dec_t *d = &p->dec[k];
+        const ad_alt_t *MA = &p->alt[d->cost];
+        cost_t qm, qms, cmin;
+        alt_costs(ad, p, MA, d->in, m, &qm, &qms);
+        double Hm = MA->hops - d->pre;
+        if (a->rule == TK_ADAPT_UGAL_G) {
+            cmin = qms;
+        } else {
+            double f = Hm;
+            if (a->rule == TK_ADAPT_UGAL_LE && !d->direct) {
+                int32_t C = ad->C[(size_t)d->at * (size_t)ad->ngroup_topo + (size_t)p->dgroup];
+                if (C > 1) {
+                    f += (double)(C - 1);
+                    if (C - 1 > p->cmax)
+                        p->cmax = C - 1;
+                }
+            }
+            cmin = cost_scale(qm, f);
+        }
+        if (k == 0 && cmin_out)
+            *cmin_out = cost_mean(cmin);
+        for (int64_t j = 0; j < d->ng; j++) {
+            const ad_alt_t *NA = &p->alt[d->g0 + j];
+            cost_t qn, qns;
+            alt_costs(ad, p, NA, d->in, m, &qn, &qns);
+            cost_t cn = a->rule == TK_ADAPT_UGAL_G ? qns : cost_scale(qn, NA->hops - d->pre);
+            double y = p->y[d->y0 + j];
+            double t = choose(cmin, cn, a->bias, y);
+            p->ynew[d->y0 + j] = t;
+            double r = fabs(t - y);
+            if (r > res)
+                res = r;
+        }
+    }
+    return res;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The fixed point. */
+
+static void adapt_stats(tk_sim_net_t *net, double cmin_w)
+{
+    struct sim_adapt *ad = net->ad;
+    const tk_graph_t *g = net->g;
+    double tot = 0, mins = 0, hops = 0;
+    double wsum = 0, hsum = 0, ch[TK_MAX_CLASSES] = {0};
+    int32_t maxh = 0;
+    for (int64_t i = 0; i < ad->npairs; i++)
+        for (int64_t k = 0; k < ad->pair[i].nalt; k++)
+            if (ad->pair[i].share[k] > 0 && ad->pair[i].alt[k].maxhops > maxh)
+                maxh = ad->pair[i].alt[k].maxhops;
+    double *hist = tk_calloc_array((size_t)maxh + 1, sizeof *hist);
+    for (int64_t c = 0; c < net->nfc; c++) {
+        const ad_pair_t *p = &ad->pair[ad->cls_pair[c]];
+        double xf = net->x[c] * net->fc[c].count;
+        double w = net->fc[c].w * net->fc[c].count; /* at offered load 1 */
+        for (int64_t k = 0; k < p->nalt; k++) {
+            double s = p->share[k];
+            if (s <= 0)
+                continue;
+            const ad_alt_t *A = &p->alt[k];
+            tot += xf * s;
+            if (A->minimal)
+                mins += xf * s;
+            hops += xf * s * A->hops;
+            wsum += w * s;
+            hsum += w * s * A->hops;
+            for (int cc = 0; cc < g->nclasses; cc++)
+                ch[cc] += w * s * A->chops[cc];
+            if (hist)
+                for (int32_t h = 0; h <= A->maxhops; h++)
+                    hist[h] += w * s * p->hist[A->hoff + h];
+        }
+    }
+    ad->info.min_share = tot > 0 ? mins / tot : 1;
+    ad->info.hops = tot > 0 ? hops / tot : 0;
+    ad->info.cost_min = cmin_w;
+    ad->info.contention = 0;
+    for (int64_t i = 0; i < ad->npairs; i++)
+        if (ad->pair[i].cmax > ad->info.contention)
+            ad->info.contention = ad->pair[i].cmax;
+    net->wsum = wsum;
+    net->hops = hsum;
+    for (int cc = 0; cc < g->nclasses; cc++)
+        net->chops[cc] = ch[cc];
+    if (hist) {
+        free(net->hhist);
+        net->hhist = hist;
+        net->maxhops = maxh;
+    }
+}
+
+tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, tk_error_t *err)
+{
+    struct sim_adapt *ad = net->ad;
+    const tk_adapt_t *a = &ad->a;
+    tk_mm_info_t mi;
+    double damp = a->damping, best = INFINITY, res = INFINITY, cmin_w = 0;
+    int64_t best_it = 0, it;
+    int snapped = 0;
+    tk_status_t st = TK_OK;
+    memset(info, 0, sizeof *info);
+    /* every solve starts from the rule's first split */
+    double y0 = a->start == TK_ADAPT_START_MIN ? 0 : a->start == TK_ADAPT_START_NONMIN ? 1 : 0.5;
+    for (int64_t i = 0; i < ad->npairs; i++) {
+        ad_pair_t *p = &ad->pair[i];
+        for (int64_t j = 0; j < p->ny; j++)
+            p->y[j] = y0;
+        pair_shares(p);
+        pair_acc(p);
+    }
+    for (it = 1;; it++) {
+        st = system_from_shares(net, err);
+        if (st != TK_OK)
+            return st;
+        st = tk_mm_solve(&net->mm, net->o.arb, rho, net->o.max_sweeps, 0, net->x, net->bneck, &mi,
+                         err);
+        if (st != TK_OK)
+            return st;
+        signals(net, rho);
+        if (a->rule == TK_ADAPT_UGAL_LE)
+            contention(net);
+        res = 0;
+        for (int64_t i = 0; i < ad->npairs; i++) {
+            ad_pair_t *p = &ad->pair[i];
+            double r = pair_targets(net, p, &p->cmin);
+            if (r > res)
+                res = r;
+        }
+        /* the minimal cost the source routers estimate, weighted by the
+         * accepted traffic */
+        double cw = 0, cs = 0;
+        for (int64_t c = 0; c < net->nfc; c++) {
+            const ad_pair_t *p = &ad->pair[ad->cls_pair[c]];
+            double xf = net->x[c] * net->fc[c].count;
+            if (isfinite(p->cmin)) {
+                cw += xf * p->cmin;
+                cs += xf;
+            }
+        }
+        cmin_w = cs > 0 ? cw / cs : 0;
+        if (snapped || it >= a->max_iter)
+            break;
+        if (res <= a->tol) {
+            /* converged: the shares whose target is 0 or 1 take it
+             * exactly (a rule that a bias forces gives the oblivious
+             * split exactly), and one more iteration reports on that */
+            int any = 0;
+            for (int64_t i = 0; i < ad->npairs; i++) {
+                ad_pair_t *p = &ad->pair[i];
+                int moved = 0;
+                for (int64_t j = 0; j < p->ny; j++)
+                    if ((p->ynew[j] == 0 || p->ynew[j] == 1) && p->y[j] != p->ynew[j]) {
+                        p->y[j] = p->ynew[j];
+                        moved = 1;
+                    }
+                if (moved) {
+                    pair_shares(p);
+                    pair_acc(p);
+                    any = 1;
+                }
+            }
+            if (!any)
+                break;
+            snapped = 1;
+            continue;
+        }
+        if (res <= best / 2) {
+            best = res;
+            best_it = it;
+        } else if (it - best_it >= AD_STALL) {
+            damp /= 2;
+            best = res;
+            best_it = it;
+        }
+        for (int64_t i = 0; i < ad->npairs; i++) {
+            ad_pair_t *p = &ad->pair[i];
+            for (int64_t j = 0; j < p->ny; j++)
+                p->y[j] += damp * (p->ynew[j] - p->y[j]);
+            pair_shares(p);
+            pair_acc(p);
+        }
+    }
+    info->iterations = it;
+    info->residual = res;
+    info->converged = snapped || res <= a->tol;
+    info->another = 0;
+    adapt_stats(net, cmin_w);
+    ad->solved = 1;
+    return TK_OK;
+}
+
+tk_status_t tk_sim_adapt_info(const tk_sim_net_t *net, tk_adapt_info_t *out, tk_error_t *err)
+{
+    if (!net->ad)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "not an adaptive simulation");
+    if (!net->ad->solved)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "no solve yet");
+    *out = net->ad->info;
+    return TK_OK;
+}

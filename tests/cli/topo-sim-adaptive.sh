@@ -1,0 +1,161 @@
+# topo-sim's adaptive rules (ugal-l, ugal-g, ugal-le, par; topokit(7),
+# ADAPTIVE ROUTING): a bias that forces every decision gives exactly the
+# oblivious split (minimal: the candidates' minimal model; non-minimal:
+# the candidates' Valiant model with the intermediate outside s and t),
+# UGAL-LE equals UGAL-L where the contention term is zero, the same bytes
+# at 1 and 2 threads, UGAL-LE above UGAL-L under the Dragonfly shift, and
+# errors.
+. "$TK_SRCDIR/tests/cli/lib.sh"
+
+# col FILE NAME [ROW]: column NAME of data row ROW (default 1) of a TSV file.
+col() {
+    awk -F '\t' -v k="$2" -v r="${3:-1}" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        NR == r + 1 { print (k in c) ? $(c[k]) : "NOCOLUMN" }' "$1"
+}
+# same_cols A B TOL COLS...: the columns agree between the first rows of
+# two TSV files within TOL max(1, |value|) (the floating-point noise of
+# sums taken in another order); prints the differences.
+same_cols() {
+    local fa=$1 fb=$2 tol=$3 bad= k va vb
+    shift 3
+    for k in "$@"; do
+        va=$(col "$fa" "$k")
+        vb=$(col "$fb" "$k")
+        awk -v a="$va" -v b="$vb" -v t="$tol" 'BEGIN { if (a !~ /^[-+0-9.eE]+$/ || b !~ /^[-+0-9.eE]+$/) exit 1
+            d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; if (m < 1) m = 1
+            exit !(d <= t * m) }' || bad="$bad $k=$va/$vb"
+    done
+    [ -z "$bad" ] || { echo "$bad"; return 1; }
+}
+# same_servers A B TOL: two --per-server files agree server by server.
+same_servers() {
+    paste "$1" "$2" | awk -F '\t' -v t="$3" 'NR > 1 { d = $4 - $8; if (d < 0) d = -d; m = $8 < 0 ? -$8 : $8; if (m < 1) m = 1
+        if (!(d <= t * m)) { bad++; if (bad <= 3) print "server " $2 ": " $4 " vs " $8 } }
+        END { exit bad > 0 }'
+}
+STATS="accepted srv_min srv_max srv_cov rtr_min rtr_max min_served util.inject"
+
+# --- forced decisions: the oblivious split exactly -------------------------------
+# A bias of +1e9 makes every packet's minimal cost the smaller (the share
+# routed non-minimally is exp(-1e9 / cost) = 0), -1e9 the larger (share
+# 1), whatever the queues: the shares are exactly 0 or 1 at the fixed
+# point, and every flow's coefficients are those of the candidates'
+# minimal route, or the uniform mix of the non-minimal routes, i.e. the
+# oblivious models' own, up to the order of floating-point sums (1e-12;
+# rr and transit stop their sweeps at 1e-13 relative, so 1e-9 there).
+# par at -1e9 routes everything non-minimally at the source, so its
+# second decision carries nothing.
+topo-gen dragonfly a=4 h=2 p=2 >"$TMPD/df.topo"
+topo-gen dragonfly a=4 h=2 p=2 g=5 arrangement=absolute >"$TMPD/df5.topo"
+topo-gen rrg n=16 d=4 -p 2 -s 3 >"$TMPD/rrg.topo"
+forced() { # topo pattern rule bias oblivious [arb]
+    local topo=$1 pat=$2 rule=$3 bias=$4 obl=$5 arb=${6:-fair} m tol=1e-12
+    [ "$arb" = fair ] || tol=1e-9
+    m=""
+    [ "$pat" = uniform ] || m="$pat"
+    topo-sim -r "$obl" -a "$arb" ${m:+-m "$m"} --per-server "$TMPD/o.ps" "$TMPD/$topo" >"$TMPD/o.tsv" 2>"$TMPD/o.err"
+    topo-sim -r "$rule,bias=$bias" -a "$arb" ${m:+-m "$m"} --per-server "$TMPD/a.ps" "$TMPD/$topo" >"$TMPD/a.tsv" 2>"$TMPD/a.err"
+    d1=$(same_cols "$TMPD/a.tsv" "$TMPD/o.tsv" $tol $STATS)
+    s1=$?
+    d2=$(same_servers "$TMPD/a.ps" "$TMPD/o.ps" $tol)
+    s2=$?
+    [ $s1 -eq 0 ] && [ $s2 -eq 0 ] && [ "$(col "$TMPD/a.tsv" min_share)" != NOCOLUMN ]
+    ok $? "$topo, $pat, $arb: $rule,bias=$bias = $obl (every server, $tol)" ||
+        diag "$d1" "$d2" "$(cat "$TMPD/a.err" "$TMPD/o.err")"
+}
+for rule in ugal-l ugal-g ugal-le par; do
+    for pat in 'adv i=1' server-perm advc uniform; do
+        forced df.topo "$pat" $rule 1e9 dragonfly-min
+        forced df.topo "$pat" $rule -1e9 dragonfly-valiant
+    done
+    forced df5.topo 'adv i=1' $rule 1e9 dragonfly-min
+    forced df5.topo 'adv i=1' $rule -1e9 dragonfly-valiant
+done
+for rule in ugal-l ugal-g; do
+    forced rrg.topo server-perm $rule 1e9 min
+    forced rrg.topo server-perm $rule -1e9 valiant,exclude
+    forced rrg.topo uniform $rule -1e9 valiant,exclude
+done
+# round-robin arbitration: the same system, so the same fixed point
+forced df.topo 'adv i=1' ugal-l 1e9 dragonfly-min rr
+forced df.topo 'adv i=1' ugal-le -1e9 dragonfly-valiant transit
+
+# --- UGAL-LE = UGAL-L where the contention term is zero ----------------------------
+# Under uniform traffic at low load a router sees little of the other
+# routers' traffic to a group (only their Valiant share through it), so
+# C <= 1 everywhere (the contention column is 0), and the two rules make
+# the same decisions: the same bytes but for the routing column.
+for rho in 0.1 0.2 0.3; do
+    topo-sim -r ugal-l --rho $rho "$TMPD/df.topo" | cut -f 1,3- >"$TMPD/l.tsv"
+    topo-sim -r ugal-le --rho $rho "$TMPD/df.topo" | cut -f 1,3- >"$TMPD/le.tsv"
+    [ "$(col "$TMPD/le.tsv" contention)" = 0 ] && cmp -s "$TMPD/l.tsv" "$TMPD/le.tsv"
+    ok $? "uniform, rho $rho: contention 0 and ugal-le = ugal-l byte for byte" ||
+        diag "$(cat "$TMPD/l.tsv" "$TMPD/le.tsv")"
+done
+
+# --- the shift of the UGAL-LE paper: UGAL-LE clearly above UGAL-L ---------------
+# dfly(p=4, a=8, h=4, g=9) with the absolute arrangement and the group
+# shift (every server to the same position in the next group: shift by
+# a p = 32 servers).  Minimal routing carries 4/32 per server (4 global
+# links between consecutive groups); the adaptive rules move traffic to
+# Valiant paths.  UGAL-L's minimal estimate at a router without the global
+# link is its local queue to the gateway router, which the Valiant traffic
+# through that queue dilutes; UGAL-LE multiplies it by the C routers it
+# sees sending to the group (Chaulagain and Yuan, "Enhanced UGAL Routing
+# Schemes for Dragonfly Networks").
+topo-gen dragonfly p=4 a=8 h=4 g=9 arrangement=absolute >"$TMPD/df9.topo"
+for rule in ugal-l ugal-le; do
+    topo-sim -r $rule -m 'shift offset=32' --rho 0.5 "$TMPD/df9.topo" >"$TMPD/$rule.tsv" 2>"$TMPD/$rule.err"
+done
+l=$(col "$TMPD/ugal-l.tsv" accepted)
+le=$(col "$TMPD/ugal-le.tsv" accepted)
+awk -v a="$l" -v b="$le" 'BEGIN { exit !(b > a + 0.02) }'
+ok $? "dfly(4,8,4,9) shift, rho 0.5: ugal-le accepts more than ugal-l ($le vs $l)" ||
+    diag "$(cat "$TMPD/ugal-l.err" "$TMPD/ugal-le.err")"
+
+# --- determinism -----------------------------------------------------------------
+for rule in ugal-l ugal-le par; do
+    topo-sim -r $rule -m 'adv i=1' --sweep 0.2:1:0.4 --threads 1 --json "$TMPD/df.topo" >"$TMPD/t1" 2>/dev/null
+    topo-sim -r $rule -m 'adv i=1' --sweep 0.2:1:0.4 --threads 2 --json "$TMPD/df.topo" >"$TMPD/t2" 2>/dev/null
+    [ -s "$TMPD/t1" ] && cmp -s "$TMPD/t1" "$TMPD/t2"
+    ok $? "$rule: the same bytes at 1 and 2 threads"
+done
+
+# --- convergence is reported -------------------------------------------------------
+run topo-sim -r ugal-l,iter=3 -m 'adv i=1' --json "$TMPD/df.topo"
+[ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q '"converged":false' &&
+    printf '%s\n' "$err" | grep -q 'no fixed point after 3 iterations'
+ok $? "iter=3: converged false in the row, a warning on stderr, exit 0" || diag "$out" "$err"
+run topo-sim -r ugal-l -m 'adv i=1' --rho 0.5 --json "$TMPD/df.topo"
+[ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q '"converged":true' && [ -z "$err" ]
+ok $? "rho 0.5: converged true, nothing on stderr" || diag "$out" "$err"
+
+# --- errors ------------------------------------------------------------------------
+# expect_usage RE DESC: exit 2, nothing on stdout, the first line of stderr
+# matches RE.
+expect_usage() {
+    [ "$rc" -eq 2 ] && [ -z "$out" ] && printf '%s\n' "$err" | head -n 1 | grep -Eq -- "$1"
+    ok $? "$2" || diag "exit $rc" "stderr: $err"
+}
+run topo-sim -r ugal-l,bias=nan "$TMPD/df.topo"
+expect_usage "bad value 'nan' for bias" "bias=nan: usage error"
+run topo-sim -r ugal-l,buffer=-1 "$TMPD/df.topo"
+expect_usage "bad value '-1' for buffer" "buffer=-1: usage error"
+run topo-sim -r ugal-l,damping=2 "$TMPD/df.topo"
+expect_usage "bad value '2' for damping" "damping=2: usage error"
+run topo-sim -r ugal-l,colour=red "$TMPD/df.topo"
+expect_usage "unknown option 'colour'" "an unknown option: usage error"
+run topo-sim -r ugal-l,cand=min "$TMPD/df.topo"
+expect_usage "cand=min" "cand=min: usage error"
+run topo-sim -r ugal-l --curve "$TMPD/df.topo"
+expect_usage "--curve is for oblivious routing" "--curve: usage error"
+run topo-sim -r ugal-l --coupled "$TMPD/df.topo"
+expect_usage "split each flow themselves" "--coupled: usage error"
+run topo-sim -r ugal-l --poisson --count 10 "$TMPD/df.topo"
+expect_usage "dynamic mode routes obliviously" "dynamic mode: usage error"
+run topo-sim -r ugal-le "$TMPD/rrg.topo"
+expect_fail 1 "ugal-le needs a Dragonfly" "ugal-le on a random regular graph: data error"
+run topo-sim -r par -m server-perm "$TMPD/rrg.topo"
+expect_fail 1 "par needs a Dragonfly" "par on a random regular graph: data error"
+
+done_testing
