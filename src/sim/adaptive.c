@@ -236,7 +236,10 @@ typedef struct ad_alt {
     double chops[TK_MAX_CLASSES];
     int64_t hoff; /* its hop histogram in the pair's hist (maxhops + 1) */
     int32_t maxhops;
-    int minimal; /* 1: a minimal route                                 */
+    int minimal;    /* 1: a minimal route                                 */
+    int64_t sin;    /* the input its first hop is entered from (AD_INJ, or
+                       the prefix arc)                                     */
+    int64_t nfirst; /* its first-hop entries: the first nfirst of its own  */
 } ad_alt_t;
 
 typedef struct ad_child {
@@ -288,6 +291,7 @@ struct sim_adapt {
     int64_t *cls_pair; /* nfc: the pair of each class                      */
     /* per-iteration scratch */
     double *use, *blk;    /* m: carried and held-back traffic             */
+    double *lq;           /* m: log(1 - pz), for ugal-g                    */
     double *qd, *pz, *qr; /* m: occupancy: the held-back share phi, and
                              the M/M/1 fluctuation, non-zero with
                              probability pz and then of mean qr           */
@@ -334,6 +338,7 @@ void sim_adapt_free(struct sim_adapt *ad)
     free(ad->qd);
     free(ad->qr);
     free(ad->pz);
+    free(ad->lq);
     free(ad->mark);
     free(ad->gidx);
     free(ad->cnt);
@@ -414,6 +419,7 @@ static int pb_alt(pb_t *b, const tk_graph_t *g, const sim_route_t *r, int64_t pr
     memset(A, 0, sizeof *A);
     A->off = b->n;
     A->minimal = minimal;
+    A->sin = prefix >= 0 ? prefix : AD_INJ;
     double f = 1.0 / total;
     if (prefix >= 0 && pb_entry(b, prefix, AD_INJ, 1.0))
         return -1;
@@ -507,7 +513,26 @@ static int pb_finish(pb_t *b, ad_pair_t *p)
             nk++;
         }
     free(k);
-    /* alternatives' entries: raw order is alternative order already */
+    /* alternatives' entries: raw order is alternative order already;
+     * within each, the first-hop entries first (stable) */
+    for (int64_t i = 0; i < b->nalt; i++) {
+        ad_alt_t *A = &b->alt[i];
+        int64_t nf = 0;
+        for (int64_t e = A->off; e < A->off + A->n; e++)
+            if (b->in[e] == A->sin && b->arc[e] != A->sin) {
+                /* rotate entry e to position off + nf */
+                int64_t ki = idx[e];
+                double kw = b->w[e];
+                for (int64_t j = e; j > A->off + nf; j--) {
+                    idx[j] = idx[j - 1];
+                    b->w[j] = b->w[j - 1];
+                }
+                idx[A->off + nf] = ki;
+                b->w[A->off + nf] = kw;
+                nf++;
+            }
+        A->nfirst = nf;
+    }
     p->ak = idx;
     p->aw = b->w;
     b->w = NULL;
@@ -997,10 +1022,11 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
     ad->qd = tk_calloc_array((size_t)g->m + 1, sizeof *ad->qd);
     ad->qr = tk_calloc_array((size_t)g->m + 1, sizeof *ad->qr);
     ad->pz = tk_calloc_array((size_t)g->m + 1, sizeof *ad->pz);
+    ad->lq = tk_calloc_array((size_t)g->m + 1, sizeof *ad->lq);
     ad->mark = tk_calloc_array((size_t)g->m + 1, sizeof *ad->mark);
     if (!mm->demand || !mm->mult || !mm->voff || !mm->eres || !mm->ecoef ||
         (net->o.arb != TK_ARB_FAIR && !mm->ein) || !net->vsrc || !net->fc_var || !ad->use ||
-        !ad->blk || !ad->qd || !ad->qr || !ad->pz || !ad->mark)
+        !ad->blk || !ad->qd || !ad->qr || !ad->pz || !ad->lq || !ad->mark)
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (adaptive routing)");
     for (int64_t c = 0; c < nfc; c++) {
         mm->demand[c] = net->fc[c].w;
@@ -1123,6 +1149,8 @@ static void signals(tk_sim_net_t *net, double rho)
             qc = B;
         ad->qd[a] = phi;
         ad->pz[a] = u < 1 ? u : 1;
+        if (ad->a.rule == TK_ADAPT_UGAL_G)
+            ad->lq[a] = ad->pz[a] < 1 ? log1p(-ad->pz[a]) : -INFINITY;
         ad->qr[a] = qc;
     }
 }
@@ -1181,37 +1209,38 @@ typedef struct cost {
  * router (ugal-g: the held-back parts add up; the fluctuation is 0 with
  * the probability that every queue on the way is empty, else exponential
  * with the fluctuations' summed mean). */
-static void alt_costs(const struct sim_adapt *ad, const ad_pair_t *p, const ad_alt_t *A, int64_t in,
-                      int64_t m, cost_t *first, cost_t *sum)
+static void alt_costs(const struct sim_adapt *ad, const ad_pair_t *p, const ad_alt_t *A, int64_t m,
+                      cost_t *first, cost_t *sum)
 {
     double B = ad->a.buffer;
-    double wf = 0, fd = 0, fp = 0, fm = 0, sd = 0, sl = 0, sm = 0;
-    for (int64_t e = A->off; e < A->off + A->n; e++) {
-        int64_t u = p->ak[e];
-        int64_t arc = p->key[u];
-        if (arc >= m)
-            continue;
-        if (in >= 0 && arc == in)
-            continue; /* the prefix: behind the decision */
+    double wf = 0, fd = 0, fp = 0, fm = 0;
+    for (int64_t e = A->off; e < A->off + A->nfirst; e++) {
+        int64_t arc = p->key[p->ak[e]];
         double w = p->aw[e];
-        if (w == 0)
+        if (arc >= m || w == 0)
             continue;
         double phi = ad->qd[arc], pu = ad->pz[arc];
-        double d = phi > 0 ? phi * B : 0;            /* B may be +inf */
-        double mean = pu > 0 ? pu * ad->qr[arc] : 0; /* the fluctuation's */
-        if (p->kin[u] == in) {
-            fd += w * d;
-            fp += w * pu;
-            fm += w * mean;
-            wf += w;
-        }
-        sd += w * d;
-        sl += w * (pu < 1 ? log1p(-pu) : -INFINITY);
-        sm += w * mean;
+        fd += w * (phi > 0 ? phi * B : 0); /* B may be +inf */
+        fp += w * pu;
+        fm += w * (pu > 0 ? pu * ad->qr[arc] : 0);
+        wf += w;
     }
     first->d = wf > 0 ? fd / wf : 0;
     first->p = wf > 0 ? fp / wf : 0;
     first->r = fp > 0 ? fm / fp : 0;
+    if (!sum)
+        return;
+    double sd = 0, sl = 0, sm = 0;
+    for (int64_t e = A->off; e < A->off + A->n; e++) {
+        int64_t arc = p->key[p->ak[e]];
+        double w = p->aw[e];
+        if (arc >= m || arc == A->sin || w == 0)
+            continue; /* the ejection, the prefix (behind the decision) */
+        double phi = ad->qd[arc], pu = ad->pz[arc];
+        sd += w * (phi > 0 ? phi * B : 0);
+        sl += w * ad->lq[arc];
+        sm += w * (pu > 0 ? pu * ad->qr[arc] : 0);
+    }
     sum->d = sd;
     sum->p = -expm1(sl);
     sum->r = sum->p > 0 ? sm / sum->p : 0;
@@ -1293,8 +1322,9 @@ static double pair_targets(const tk_sim_net_t *net, ad_pair_t *p, double *cmin_o
     for (int64_t k = 0; k < p->ndec; k++) {
         const ad_dec_t *d = &p->dec[k];
         const ad_alt_t *MA = &p->alt[d->cost];
+        int G = a->rule == TK_ADAPT_UGAL_G;
         cost_t qm, qms, cmin;
-        alt_costs(ad, p, MA, d->in, m, &qm, &qms);
+        alt_costs(ad, p, MA, m, &qm, G ? &qms : NULL);
         double Hm = MA->hops - d->pre;
         if (a->rule == TK_ADAPT_UGAL_G) {
             cmin = qms;
@@ -1315,7 +1345,7 @@ static double pair_targets(const tk_sim_net_t *net, ad_pair_t *p, double *cmin_o
         for (int64_t j = 0; j < d->ng; j++) {
             const ad_alt_t *NA = &p->alt[d->g0 + j];
             cost_t qn, qns;
-            alt_costs(ad, p, NA, d->in, m, &qn, &qns);
+            alt_costs(ad, p, NA, m, &qn, G ? &qns : NULL);
             cost_t cn = a->rule == TK_ADAPT_UGAL_G ? qns : cost_scale(qn, NA->hops - d->pre);
             double y = p->y[d->y0 + j];
             double t = choose(cmin, cn, a->bias, y);
@@ -1391,6 +1421,7 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
     double damp = a->damping, best = INFINITY, res = INFINITY, cmin_w = 0;
     int64_t best_it = 0, it;
     int snapped = 0;
+    int nth = net->o.threads > 0 ? net->o.threads : omp_get_max_threads();
     tk_status_t st = TK_OK;
     memset(info, 0, sizeof *info);
     /* every solve starts from the rule's first split */
@@ -1413,7 +1444,10 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
         signals(net, rho);
         if (a->rule == TK_ADAPT_UGAL_LE)
             contention(net);
+        /* every pair's targets on its own (each writes only its own
+         * fields; the maximum does not depend on the order) */
         res = 0;
+#pragma omp parallel for num_threads(nth) schedule(dynamic, 16) reduction(max : res)
         for (int64_t i = 0; i < ad->npairs; i++) {
             ad_pair_t *p = &ad->pair[i];
             double r = pair_targets(net, p, &p->cmin);
@@ -1466,6 +1500,7 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
             best = res;
             best_it = it;
         }
+#pragma omp parallel for num_threads(nth) schedule(dynamic, 16)
         for (int64_t i = 0; i < ad->npairs; i++) {
             ad_pair_t *p = &ad->pair[i];
             for (int64_t j = 0; j < p->ny; j++)
