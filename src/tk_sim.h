@@ -312,6 +312,23 @@ typedef struct tk_sim_point {
 /* Solve at offered load rho and summarise.  Errors: TK_EINVAL, TK_ENOMEM. */
 TK_API tk_status_t tk_sim_solve(tk_sim_net_t *net, double rho, tk_sim_point_t *out,
                                 tk_error_t *err);
+/* Adaptive nets only, the time-stepped mode (topo-sim --epochs): one
+ * epoch solves the rates of the current split and summarises them into
+ * *out (info.iterations: the epoch's number from 1, info.residual: the
+ * largest |y* - y|, info.converged: residual <= tol), then moves every
+ * share by the rule's damping toward its target, for the next epoch.
+ * The first epoch after tk_sim_net_new or tk_sim_solve starts from the
+ * rule's first split.  Errors: TK_EINVAL (not adaptive, a bad rho),
+ * TK_ENOMEM. */
+TK_API tk_status_t tk_sim_epoch(tk_sim_net_t *net, double rho, tk_sim_point_t *out,
+                                tk_error_t *err);
+/* A pattern change between epochs: dst (built for the new pattern with the
+ * same rule and router) takes src's current split for every switch pair
+ * the two share; its other pairs start from the rule's first split; its
+ * epoch count continues src's.  Errors: TK_EINVAL (not adaptive, src has
+ * taken no epoch). */
+TK_API tk_status_t tk_sim_adapt_inherit(tk_sim_net_t *dst, const tk_sim_net_t *src,
+                                        tk_error_t *err);
 /* The accepted rate of every server in the last solve (tk_sim_servers
  * entries, the sum of its flows' rates; servers numbered as the pattern's
  * endpoints, switch-major).  Errors: TK_EINVAL before any solve. */

@@ -57,7 +57,9 @@ typedef struct args {
     tk_route_spec_t spec;
     int adaptive; /* -r names an adaptive rule (then adapt, and spec per graph) */
     tk_adapt_t adapt;
-    const char *rtext; /* the routing column */
+    const char *rtext;      /* the routing column */
+    int64_t epochs, change; /* --epochs, --change (0: none) */
+    const char *then_make;  /* --then-make */
     tk_pattern_t *pat;
     int header_done;
     int ncols;
@@ -99,6 +101,11 @@ static void help(void)
           "                        class of interchangeable flows, of the last load\n"
           "      --check-another   rr, transit: look for a second equilibrium\n"
           "      --max-sweeps N    rr, transit: sweep limit (default 100000)\n"
+          "      --epochs N        adaptive rules: N rows, one per epoch (one damped step\n"
+          "                        of the iteration each) at the offered load --rho\n"
+          "      --change E --then-make 'KIND K=V'\n"
+          "                        from epoch E + 1 on, the pattern KIND (the split of\n"
+          "                        the switch pairs both patterns have carries over)\n"
           "Dynamic mode (flows that arrive and leave, fair arbitration; see DYNAMIC MODE\n"
           "in topo-sim(1)): one row per flow-size bucket with the columns\n"
           "  name routing workload lo hi flows fct_mean fct_p50 fct_p99 fct_max\n"
@@ -145,7 +152,10 @@ enum {
     OPT_COUNT,
     OPT_BUCKETS,
     OPT_WRITEWL,
-    OPT_VERIFY
+    OPT_VERIFY,
+    OPT_EPOCHS,
+    OPT_CHANGE,
+    OPT_THEN
 };
 
 static void parse_sweep(args_t *a, const char *s)
@@ -219,6 +229,9 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"buckets", required_argument, NULL, OPT_BUCKETS},
         {"write-workload", required_argument, NULL, OPT_WRITEWL},
         {"verify", no_argument, NULL, OPT_VERIFY},
+        {"epochs", required_argument, NULL, OPT_EPOCHS},
+        {"change", required_argument, NULL, OPT_CHANGE},
+        {"then-make", required_argument, NULL, OPT_THEN},
         {NULL, 0, NULL, 0},
     };
     static const char *const arbs[] = {"fair", "rr", "transit", NULL};
@@ -322,6 +335,15 @@ static void parse_args(int argc, char **argv, args_t *a)
         case OPT_VERIFY:
             a->verify = 1;
             break;
+        case OPT_EPOCHS:
+            a->epochs = cli_int_arg("--epochs", optarg, 1, 1000000);
+            break;
+        case OPT_CHANGE:
+            a->change = cli_int_arg("--change", optarg, 1, 1000000);
+            break;
+        case OPT_THEN:
+            a->then_make = optarg;
+            break;
         default:
             cli_getopt_default(c, argv, usage, help);
         }
@@ -387,6 +409,18 @@ static void parse_args(int argc, char **argv, args_t *a)
             cli_usage_fail(usage, "-r: %s", err.msg);
         a->rtext = a->spec.text;
     }
+    if (a->epochs && !a->adaptive)
+        cli_usage_fail(usage, "--epochs needs an adaptive rule (-r ugal-l, ...)");
+    if (a->epochs && (a->sweep || a->curve))
+        cli_usage_fail(usage, "--epochs runs at one offered load (--rho): no --sweep or --curve");
+    if ((a->change != 0) != (a->then_make != NULL))
+        cli_usage_fail(usage, "--change E and --then-make 'KIND K=V...' go together");
+    if (a->change && !a->epochs)
+        cli_usage_fail(usage, "--change needs --epochs");
+    if (a->change && a->change >= a->epochs)
+        cli_usage_fail(
+            usage, "--change %" PRId64 ": the change must come before the last epoch (%" PRId64 ")",
+            a->change, a->epochs);
     a->inputs = argv + optind;
     a->ninputs = argc - optind;
     if (a->pattern && strcmp(a->pattern, "-") == 0) {
@@ -452,6 +486,8 @@ static void print_header(FILE *fp, args_t *a)
           fp);
     if (a->adaptive)
         fputs("\tmin_share\tcost_min\tcontention", fp);
+    if (a->epochs)
+        fputs("\tepoch", fp);
     for (int i = 0; i < a->ncols; i++)
         fprintf(fp, "\tutil.%s", a->cols[i]);
     fputs("\tutil.inject\n", fp);
@@ -475,6 +511,7 @@ typedef struct point_extra {
     double *hist; /* hop distribution weights 0..maxhops (owned when
                      adaptive, else the graph's) */
     int32_t maxhops;
+    const char *pattern; /* the pattern column (NULL: the graph's) */
 } point_extra_t;
 
 static void stats_cells(cli_row_t *row, const char *pre, const tk_fair_stats_t *s)
@@ -501,7 +538,7 @@ static void print_point(FILE *fp, const args_t *a, const graph_run_t *gr, const 
     cli_row_begin(&row, fp, a->json);
     cli_cell_text(&row, "name", gr->name);
     cli_cell_text(&row, "routing", a->rtext);
-    cli_cell_text(&row, "pattern", gr->pattern);
+    cli_cell_text(&row, "pattern", x->pattern ? x->pattern : gr->pattern);
     cli_cell_text(&row, "arbitration", tk_arb_name(a->arb));
     cli_cell_double(&row, "rho", p->rho);
     cli_cell_double(&row, "offered", p->offered);
@@ -519,6 +556,8 @@ static void print_point(FILE *fp, const args_t *a, const graph_run_t *gr, const 
         cli_cell_double(&row, "cost_min", x->ai.cost_min);
         cli_cell_int(&row, "contention", x->ai.contention, 0);
     }
+    if (a->epochs)
+        cli_cell_int(&row, "epoch", p->info.iterations, 0);
     if (!a->json) {
         for (int i = 0; i < a->ncols; i++) {
             int c = tk_graph_class_index(g, a->cols[i]);
@@ -624,11 +663,16 @@ static int split_words(char *s, char **w, int max)
     return n;
 }
 
-static tk_status_t build_net(args_t *a, graph_run_t *gr, tk_router_t *rt, tk_error_t *err)
+/* The system of graph gr->g routed by rt, for the pattern that `make`
+ * describes (-m; "uniform" or NULL with no file: the built-in uniform) or
+ * the pattern file pat (named pname in messages), into *net. */
+static tk_status_t build_net_of(args_t *a, graph_run_t *gr, tk_router_t *rt, const char *make,
+                                const tk_pattern_t *pat, const char *pname, tk_sim_net_t **net,
+                                tk_error_t *err)
 {
     tk_sim_opts_t o;
     tk_pattern_t *made = NULL;
-    const tk_pattern_t *p = a->pat;
+    const tk_pattern_t *p = make ? NULL : pat;
     tk_status_t st;
 
     tk_sim_opts_init(&o);
@@ -641,9 +685,9 @@ static tk_status_t build_net(args_t *a, graph_run_t *gr, tk_router_t *rt, tk_err
     o.max_sweeps = a->max_sweeps;
     o.check_another = a->check_another;
     o.adapt = a->adaptive ? &a->adapt : NULL;
-    if (a->make) {
+    if (make) {
         char buf[1024], *w[64];
-        snprintf(buf, sizeof buf, "%s", a->make);
+        snprintf(buf, sizeof buf, "%s", make);
         int nw = split_words(buf, w, 64);
         if (nw == 0)
             return tk_error_set(err, TK_EINVAL, "-m", 0, "empty pattern description");
@@ -655,21 +699,26 @@ static tk_status_t build_net(args_t *a, graph_run_t *gr, tk_router_t *rt, tk_err
         }
     }
     if (p) {
-        st = tk_sim_net_new(rt, p, &o, &gr->net, err);
-        if (st != TK_OK && a->pattern && !a->make && strncmp(err->where, "pattern", 8) == 0) {
+        st = tk_sim_net_new(rt, p, &o, net, err);
+        if (st != TK_OK && pname && !make && strncmp(err->where, "pattern", 8) == 0) {
             /* name the pattern file: the graph is the place of the row */
             char msg[TK_ERRMSG_MAX];
             snprintf(msg, sizeof msg, "%s", err->msg);
-            int k = snprintf(err->msg, sizeof err->msg, "%.200s: ", a->pattern);
+            int k = snprintf(err->msg, sizeof err->msg, "%.200s: ", pname);
             if (k > 0 && (size_t)k < sizeof err->msg)
                 snprintf(err->msg + k, sizeof err->msg - (size_t)k, "%.*s",
                          (int)(sizeof err->msg - (size_t)k - 1), msg);
         }
     } else {
-        st = tk_sim_net_uniform(rt, &o, &gr->net, err);
+        st = tk_sim_net_uniform(rt, &o, net, err);
     }
     tk_pattern_free(made);
     return st;
+}
+
+static tk_status_t build_net(args_t *a, graph_run_t *gr, tk_router_t *rt, tk_error_t *err)
+{
+    return build_net_of(a, gr, rt, a->make, a->pat, a->pattern, &gr->net, err);
 }
 
 /* The per-load values of the point just solved: the graph's for an
@@ -768,8 +817,10 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         goto done;
     }
     /* every point first, then the rows: a failure prints nothing of it */
-    int64_t count =
-        a->sweep ? (int64_t)floor((a->rho_hi - a->rho_lo) / a->rho_step * (1 + 1e-12)) + 1 : 1;
+    int64_t count = a->epochs ? a->epochs
+                    : a->sweep
+                        ? (int64_t)floor((a->rho_hi - a->rho_lo) / a->rho_step * (1 + 1e-12)) + 1
+                        : 1;
     pts = tk_calloc_array((size_t)count, sizeof *pts);
     px = tk_calloc_array((size_t)count, sizeof *px);
     if (!pts || !px) {
@@ -778,21 +829,36 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         goto done;
     }
     for (int64_t i = 0; i < count; i++) {
-        double rho = a->rho_lo + (double)i * a->rho_step;
+        double rho = a->epochs ? a->rho_lo : a->rho_lo + (double)i * a->rho_step;
         if (rho > 1)
             rho = 1;
         double t1 = now();
-        if (tk_sim_solve(gr.net, rho, &pts[i], &err) != TK_OK) {
+        if (a->epochs && a->change && i == a->change) {
+            /* the pattern changes: the new system takes the split */
+            tk_sim_net_t *n2 = NULL;
+            if (build_net_of(a, &gr, rt, a->then_make, NULL, NULL, &n2, &err) != TK_OK ||
+                tk_sim_adapt_inherit(n2, gr.net, &err) != TK_OK) {
+                tk_sim_net_free(n2);
+                rc = fail_graph(input, index, &err);
+                goto done;
+            }
+            tk_sim_net_free(gr.net);
+            gr.net = n2;
+        }
+        if ((a->epochs ? tk_sim_epoch(gr.net, rho, &pts[i], &err)
+                       : tk_sim_solve(gr.net, rho, &pts[i], &err)) != TK_OK) {
             rc = fail_graph(input, index, &err);
             goto done;
         }
+        if (a->epochs && a->change && i >= a->change)
+            px[i].pattern = a->then_make;
         cli_progress("%s: graph %ld: rho %g solved in %.3f s", input, index, rho, now() - t1);
         npts++;
         if (point_extra(a, &gr, &px[i], &err) != TK_OK) {
             rc = fail_graph(input, index, &err);
             goto done;
         }
-        if (!pts[i].info.converged)
+        if (!pts[i].info.converged && !a->epochs)
             cli_warnf("%s: graph %ld: rho %g: no fixed point after %" PRId64 " %s (residual %g)",
                       input, index, rho, pts[i].info.iterations,
                       a->adaptive ? "iterations" : "sweeps", pts[i].info.residual);

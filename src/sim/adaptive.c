@@ -305,6 +305,8 @@ struct sim_adapt {
     int32_t *C;          /* n * ngroup_topo                              */
     /* the last solve */
     int solved;
+    int stepping;  /* epoch mode: the split carries over between calls */
+    int64_t epoch; /* epochs taken                                    */
     tk_adapt_info_t info;
 };
 
@@ -1413,18 +1415,10 @@ static void adapt_stats(tk_sim_net_t *net, double cmin_w)
     }
 }
 
-tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, tk_error_t *err)
+/* The rule's first split. */
+static void split_reset(struct sim_adapt *ad)
 {
-    struct sim_adapt *ad = net->ad;
     const tk_adapt_t *a = &ad->a;
-    tk_mm_info_t mi;
-    double damp = a->damping, best = INFINITY, res = INFINITY, cmin_w = 0;
-    int64_t best_it = 0, it;
-    int snapped = 0;
-    int nth = net->o.threads > 0 ? net->o.threads : omp_get_max_threads();
-    tk_status_t st = TK_OK;
-    memset(info, 0, sizeof *info);
-    /* every solve starts from the rule's first split */
     double y0 = a->start == TK_ADAPT_START_MIN ? 0 : a->start == TK_ADAPT_START_NONMIN ? 1 : 0.5;
     for (int64_t i = 0; i < ad->npairs; i++) {
         ad_pair_t *p = &ad->pair[i];
@@ -1433,39 +1427,79 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
         pair_shares(p);
         pair_acc(p);
     }
+}
+
+/* One iteration's measurement: solve the rates of the current split,
+ * the signals and every target; *res the residual, *cmin_w the mean
+ * minimal cost of the source routers. */
+static tk_status_t measure(tk_sim_net_t *net, double rho, int nth, double *res, double *cmin_w,
+                           tk_error_t *err)
+{
+    struct sim_adapt *ad = net->ad;
+    tk_mm_info_t mi;
+    tk_status_t st = system_from_shares(net, err);
+    if (st != TK_OK)
+        return st;
+    st = tk_mm_solve(&net->mm, net->o.arb, rho, net->o.max_sweeps, 0, net->x, net->bneck, &mi, err);
+    if (st != TK_OK)
+        return st;
+    signals(net, rho);
+    if (ad->a.rule == TK_ADAPT_UGAL_LE)
+        contention(net);
+    /* every pair's targets on its own (each writes only its own fields;
+     * the maximum does not depend on the order) */
+    double r = 0;
+#pragma omp parallel for num_threads(nth) schedule(dynamic, 16) reduction(max : r)
+    for (int64_t i = 0; i < ad->npairs; i++) {
+        ad_pair_t *p = &ad->pair[i];
+        double ri = pair_targets(net, p, &p->cmin);
+        if (ri > r)
+            r = ri;
+    }
+    *res = r;
+    /* the minimal cost the source routers estimate, weighted by the
+     * accepted traffic */
+    double cw = 0, cs = 0;
+    for (int64_t c = 0; c < net->nfc; c++) {
+        const ad_pair_t *p = &ad->pair[ad->cls_pair[c]];
+        double xf = net->x[c] * net->fc[c].count;
+        if (isfinite(p->cmin)) {
+            cw += xf * p->cmin;
+            cs += xf;
+        }
+    }
+    *cmin_w = cs > 0 ? cw / cs : 0;
+    return TK_OK;
+}
+
+/* Move every share by damp toward its target. */
+static void move(struct sim_adapt *ad, double damp, int nth)
+{
+#pragma omp parallel for num_threads(nth) schedule(dynamic, 16)
+    for (int64_t i = 0; i < ad->npairs; i++) {
+        ad_pair_t *p = &ad->pair[i];
+        for (int64_t j = 0; j < p->ny; j++)
+            p->y[j] += damp * (p->ynew[j] - p->y[j]);
+        pair_shares(p);
+        pair_acc(p);
+    }
+}
+
+tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, tk_error_t *err)
+{
+    struct sim_adapt *ad = net->ad;
+    const tk_adapt_t *a = &ad->a;
+    double damp = a->damping, best = INFINITY, res = INFINITY, cmin_w = 0;
+    int64_t best_it = 0, it;
+    int snapped = 0;
+    int nth = net->o.threads > 0 ? net->o.threads : omp_get_max_threads();
+    memset(info, 0, sizeof *info);
+    /* every solve starts from the rule's first split */
+    split_reset(ad);
     for (it = 1;; it++) {
-        st = system_from_shares(net, err);
+        tk_status_t st = measure(net, rho, nth, &res, &cmin_w, err);
         if (st != TK_OK)
             return st;
-        st = tk_mm_solve(&net->mm, net->o.arb, rho, net->o.max_sweeps, 0, net->x, net->bneck, &mi,
-                         err);
-        if (st != TK_OK)
-            return st;
-        signals(net, rho);
-        if (a->rule == TK_ADAPT_UGAL_LE)
-            contention(net);
-        /* every pair's targets on its own (each writes only its own
-         * fields; the maximum does not depend on the order) */
-        res = 0;
-#pragma omp parallel for num_threads(nth) schedule(dynamic, 16) reduction(max : res)
-        for (int64_t i = 0; i < ad->npairs; i++) {
-            ad_pair_t *p = &ad->pair[i];
-            double r = pair_targets(net, p, &p->cmin);
-            if (r > res)
-                res = r;
-        }
-        /* the minimal cost the source routers estimate, weighted by the
-         * accepted traffic */
-        double cw = 0, cs = 0;
-        for (int64_t c = 0; c < net->nfc; c++) {
-            const ad_pair_t *p = &ad->pair[ad->cls_pair[c]];
-            double xf = net->x[c] * net->fc[c].count;
-            if (isfinite(p->cmin)) {
-                cw += xf * p->cmin;
-                cs += xf;
-            }
-        }
-        cmin_w = cs > 0 ? cw / cs : 0;
         if (snapped || it >= a->max_iter)
             break;
         if (res <= a->tol) {
@@ -1500,14 +1534,7 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
             best = res;
             best_it = it;
         }
-#pragma omp parallel for num_threads(nth) schedule(dynamic, 16)
-        for (int64_t i = 0; i < ad->npairs; i++) {
-            ad_pair_t *p = &ad->pair[i];
-            for (int64_t j = 0; j < p->ny; j++)
-                p->y[j] += damp * (p->ynew[j] - p->y[j]);
-            pair_shares(p);
-            pair_acc(p);
-        }
+        move(ad, damp, nth);
     }
     info->iterations = it;
     info->residual = res;
@@ -1515,6 +1542,61 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
     info->another = 0;
     adapt_stats(net, cmin_w);
     ad->solved = 1;
+    ad->epoch = 0;
+    ad->stepping = 0;
+    return TK_OK;
+}
+
+tk_status_t sim_adapt_epoch(tk_sim_net_t *net, double rho, tk_mm_info_t *info, tk_error_t *err)
+{
+    struct sim_adapt *ad = net->ad;
+    int nth = net->o.threads > 0 ? net->o.threads : omp_get_max_threads();
+    double res, cmin_w;
+    memset(info, 0, sizeof *info);
+    if (!ad->stepping) {
+        split_reset(ad);
+        ad->stepping = 1;
+    }
+    tk_status_t st = measure(net, rho, nth, &res, &cmin_w, err);
+    if (st != TK_OK)
+        return st;
+    adapt_stats(net, cmin_w);
+    info->iterations = ++ad->epoch;
+    info->residual = res;
+    info->converged = res <= ad->a.tol;
+    ad->solved = 1;
+    /* the next epoch's split */
+    move(ad, ad->a.damping, nth);
+    return TK_OK;
+}
+
+tk_status_t tk_sim_adapt_inherit(tk_sim_net_t *dst, const tk_sim_net_t *src, tk_error_t *err)
+{
+    if (!dst->ad || !src->ad)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "not an adaptive simulation");
+    struct sim_adapt *d = dst->ad;
+    const struct sim_adapt *s = src->ad;
+    if (!s->stepping)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "the source has taken no epoch");
+    if (!d->stepping) {
+        split_reset(d);
+        d->stepping = 1;
+    }
+    d->epoch = s->epoch;
+    /* both pair lists are sorted by (s, t): merge */
+    int64_t j = 0;
+    for (int64_t i = 0; i < d->npairs; i++) {
+        ad_pair_t *p = &d->pair[i];
+        while (j < s->npairs &&
+               (s->pair[j].s < p->s || (s->pair[j].s == p->s && s->pair[j].t < p->t)))
+            j++;
+        if (j < s->npairs && s->pair[j].s == p->s && s->pair[j].t == p->t &&
+            s->pair[j].ny == p->ny) {
+            memcpy(p->y, s->pair[j].y, (size_t)p->ny * sizeof *p->y);
+            pair_shares(p);
+            pair_acc(p);
+        }
+    }
     return TK_OK;
 }
 

@@ -963,23 +963,45 @@ tk_status_t tk_sim_server_rates(const tk_sim_net_t *net, double *rate, tk_error_
     return TK_OK;
 }
 
+static tk_status_t summarise(tk_sim_net_t *net, double rho, tk_sim_point_t *out, tk_error_t *err);
+
 tk_status_t tk_sim_solve(tk_sim_net_t *net, double rho, tk_sim_point_t *out, tk_error_t *err)
 {
-    const tk_mm_t *mm = &net->mm;
-    const tk_graph_t *g = net->g;
     tk_status_t st;
-    double *rate = NULL, *offer = NULL, *use = NULL, *rtr = NULL, *vals = NULL;
-
     if (!(rho > 0) || !isfinite(rho))
         return tk_error_set(err, TK_EINVAL, "rho", 0, "offered load must be > 0");
     memset(out, 0, sizeof *out);
     if (net->ad)
         st = sim_adapt_solve(net, rho, &out->info, err);
     else
-        st = tk_mm_solve(mm, net->o.arb, rho, net->o.max_sweeps, net->o.check_another, net->x,
+        st = tk_mm_solve(&net->mm, net->o.arb, rho, net->o.max_sweeps, net->o.check_another, net->x,
                          net->bneck, &out->info, err);
     if (st != TK_OK)
         return st;
+    return summarise(net, rho, out, err);
+}
+
+tk_status_t tk_sim_epoch(tk_sim_net_t *net, double rho, tk_sim_point_t *out, tk_error_t *err)
+{
+    if (!net->ad)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "epochs need an adaptive rule");
+    if (!(rho > 0) || !isfinite(rho))
+        return tk_error_set(err, TK_EINVAL, "rho", 0, "offered load must be > 0");
+    memset(out, 0, sizeof *out);
+    tk_status_t st = sim_adapt_epoch(net, rho, &out->info, err);
+    if (st != TK_OK)
+        return st;
+    return summarise(net, rho, out, err);
+}
+
+/* The summary of the rates just solved at rho (out->info already set). */
+static tk_status_t summarise(tk_sim_net_t *net, double rho, tk_sim_point_t *out, tk_error_t *err)
+{
+    const tk_mm_t *mm = &net->mm;
+    const tk_graph_t *g = net->g;
+    tk_status_t st;
+    double *rate = NULL, *offer = NULL, *use = NULL, *rtr = NULL, *vals = NULL;
+
     net->solved = 1;
     net->rho = rho;
     out->rho = rho;

@@ -112,6 +112,8 @@ tk_status_t sim_net_resources(tk_sim_net_t *net, tk_error_t *err);
  * net->x, net->bneck, info), free it. */
 tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err);
 tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, tk_error_t *err);
+/* One epoch (tk_sim_epoch). */
+tk_status_t sim_adapt_epoch(tk_sim_net_t *net, double rho, tk_mm_info_t *info, tk_error_t *err);
 void sim_adapt_free(struct sim_adapt *ad);
 
 #endif /* TK_SIM_INTERNAL_H */

@@ -130,13 +130,42 @@ run topo-sim -r ugal-l -m 'adv i=1' --rho 0.5 --json "$TMPD/df.topo"
 [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q '"converged":true' && [ -z "$err" ]
 ok $? "rho 0.5: converged true, nothing on stderr" || diag "$out" "$err"
 
-# --- errors ------------------------------------------------------------------------
 # expect_usage RE DESC: exit 2, nothing on stdout, the first line of stderr
 # matches RE.
 expect_usage() {
     [ "$rc" -eq 2 ] && [ -z "$out" ] && printf '%s\n' "$err" | head -n 1 | grep -Eq -- "$1"
     ok $? "$2" || diag "exit $rc" "stderr: $err"
 }
+# --- epochs ----------------------------------------------------------------------
+# Epoch 1 solves the first split (start=min: everything minimal), so it is
+# dragonfly-min's allocation; a change to the same pattern carries the
+# split over unchanged, so the rows are those of a run without a change.
+topo-sim -r dragonfly-min -m 'adv i=1' --rho 0.5 "$TMPD/df.topo" >"$TMPD/min.tsv"
+topo-sim -r ugal-le -m 'adv i=1' --rho 0.5 --epochs 8 "$TMPD/df.topo" >"$TMPD/ep.tsv"
+d=$(same_cols "$TMPD/ep.tsv" "$TMPD/min.tsv" 1e-12 $STATS)
+[ $? -eq 0 ] && [ "$(col "$TMPD/ep.tsv" epoch)" = 1 ] && [ "$(col "$TMPD/ep.tsv" epoch 8)" = 8 ] &&
+    [ "$(col "$TMPD/ep.tsv" min_share)" = 1 ]
+ok $? "--epochs 8: 8 rows, epoch 1 = dragonfly-min, all traffic minimal" || diag "$d"
+topo-sim -r ugal-le -m 'adv i=1' --rho 0.5 --epochs 8 --change 4 --then-make 'adv i=1' "$TMPD/df.topo" >"$TMPD/ch.tsv"
+cmp -s "$TMPD/ep.tsv" "$TMPD/ch.tsv"
+ok $? "--change 4 to the same pattern: the same rows"
+topo-sim -r ugal-le -m 'adv i=1' --rho 0.5 --epochs 8 --change 4 --then-make uniform "$TMPD/df.topo" >"$TMPD/ch.tsv"
+[ "$(col "$TMPD/ch.tsv" pattern 3)" = "adv i=1" ] && [ "$(col "$TMPD/ch.tsv" pattern 5)" = uniform ] &&
+    [ "$(head -n 4 "$TMPD/ep.tsv")" = "$(head -n 4 "$TMPD/ch.tsv")" ]
+ok $? "--change 4 to uniform: epochs 1-3 as before, then the new pattern"
+for t in 1 2; do
+    topo-sim -r ugal-le -m 'adv i=1' --rho 0.7 --epochs 6 --change 3 --then-make uniform --threads $t "$TMPD/df.topo" >"$TMPD/e$t"
+done
+cmp -s "$TMPD/e1" "$TMPD/e2"
+ok $? "--epochs with a change: the same bytes at 1 and 2 threads"
+run topo-sim -r min --epochs 3 "$TMPD/df.topo"
+expect_usage "--epochs needs an adaptive rule" "--epochs with an oblivious model: usage error"
+run topo-sim -r ugal-l --epochs 3 --change 3 --then-make uniform "$TMPD/df.topo"
+expect_usage "the change must come before the last epoch" "--change at the last epoch: usage error"
+run topo-sim -r ugal-l --epochs 3 --change 2 "$TMPD/df.topo"
+expect_usage "go together" "--change without --then-make: usage error"
+
+# --- errors ------------------------------------------------------------------------
 run topo-sim -r ugal-l,bias=nan "$TMPD/df.topo"
 expect_usage "bad value 'nan' for bias" "bias=nan: usage error"
 run topo-sim -r ugal-l,buffer=-1 "$TMPD/df.topo"
