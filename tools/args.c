@@ -333,6 +333,15 @@ int cli_is_kv(const char *s)
     return 1;
 }
 
+int cli_split_words(char *s, char **w, int max)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(s, " \t", &save); t && n < max; t = strtok_r(NULL, " \t", &save))
+        w[n++] = t;
+    return n;
+}
+
 int cli_kv_parse(int nwords, char *const words[], cli_kv_t *keys, const char *known,
                  tk_error_t *err)
 {

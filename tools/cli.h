@@ -110,6 +110,9 @@ int cli_kv_parse(int nwords, char *const words[], cli_kv_t *keys, const char *kn
                  tk_error_t *err);
 /* Is s a KEY=VALUE word (a KEY of letters, then '=')? */
 int cli_is_kv(const char *s);
+/* Split a description such as -m's "KIND K=V ..." into at most max words
+ * at blanks and tabs, in place (w[i] point into s); returns the count. */
+int cli_split_words(char *s, char **w, int max);
 
 /* Memory limit for readers and generators: TOPOKIT_MEMORY_LIMIT (bytes with
  * optional K/M/G/T suffix, 0 = none) or the machine's physical memory. */

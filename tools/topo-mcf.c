@@ -298,15 +298,6 @@ static void set_where(tk_error_t *err, const char *name)
     err->where[n] = 0;
 }
 
-/* Split "KIND K=V ..." into words (in place). */
-static int split_words(char *s, char **w, int max)
-{
-    int n = 0;
-    for (char *t = strtok(s, " \t"); t && n < max; t = strtok(NULL, " \t"))
-        w[n++] = t;
-    return n;
-}
-
 /* One graph and one pattern (index k: files first, then --make). */
 static int solve_one(args_t *a, const tk_graph_t *g, const tk_router_t *router, int k,
                      result_t *res, tk_error_t *err)
@@ -326,7 +317,7 @@ static int solve_one(args_t *a, const tk_graph_t *g, const tk_router_t *router, 
         char buf[1024], *w[64];
         int nw;
         snprintf(buf, sizeof buf, "%s", a->make[k - a->npfile]);
-        nw = split_words(buf, w, 64);
+        nw = cli_split_words(buf, w, 64);
         if (nw == 0)
             return tk_error_set(err, TK_EINVAL, NULL, 0, "-m: empty pattern description");
         st = tk_pattern_make(g, w[0], nw - 1, w + 1, a->seed, a->threads, &made, err);

@@ -654,15 +654,6 @@ static int flow_row(void *ctx, const tk_sim_flow_t *f)
     return 0;
 }
 
-/* Split "KIND K=V ..." into words (in place). */
-static int split_words(char *s, char **w, int max)
-{
-    int n = 0;
-    for (char *t = strtok(s, " \t"); t && n < max; t = strtok(NULL, " \t"))
-        w[n++] = t;
-    return n;
-}
-
 /* The system of graph gr->g routed by rt, for the pattern that `make`
  * describes (-m; "uniform" or NULL with no file: the built-in uniform) or
  * the pattern file pat (named pname in messages), into *net. */
@@ -688,7 +679,7 @@ static tk_status_t build_net_of(args_t *a, graph_run_t *gr, tk_router_t *rt, con
     if (make) {
         char buf[1024], *w[64];
         snprintf(buf, sizeof buf, "%s", make);
-        int nw = split_words(buf, w, 64);
+        int nw = cli_split_words(buf, w, 64);
         if (nw == 0)
             return tk_error_set(err, TK_EINVAL, "-m", 0, "empty pattern description");
         if (!(nw == 1 && strcmp(w[0], "uniform") == 0)) {
