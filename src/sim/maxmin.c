@@ -7,7 +7,7 @@
  * of v runs at demand[v] t while the level t rises; resource r's use is
  * F_r + S_r t, F_r the use of the frozen variables (sum ecoef x, added as
  * they freeze) and S_r the slope, sum ecoef demand over the free entries.
- * A binary heap holds one event per resource, keyed (level, resource id)
+ * A 4-ary heap holds one event per resource, keyed (level, resource id)
  * at (cap_r - F_r) / S_r; the smallest pops, its resource saturates and
  * freezes every free variable with an entry on it at rate demand t, where
  * t is the popped level (never below the current one).  A freeze changes
@@ -15,13 +15,13 @@
  * their events later, so keys are lazy: a resource touched by a freeze is
  * marked dirty, and a dirty event that pops is recomputed and pushed back
  * instead of firing (a stale key is a lower bound, so the stop test at
- * rho may use it).  The slope is not kept by subtraction, which cancels:
- * every resource has a sum tree over its entries (resource-major, in entry
- * order); a freeze zeroes the variable's leaves and re-adds the paths to
- * the roots, so S_r is always the same sum of nonnegative terms in the same
- * order for the same set of free entries, never negative, exactly 0 when
- * none is free (a count of free entries per resource says when).  Cost:
- * O(entries log(max entries per resource) + (entries + nres) log nres).
+ * rho may use it).  The heap is indexed: a resource left without a free
+ * entry leaves it at once.  F_r and S_r are kept by increments for the
+ * keys, and recomputed from the entries in entry order before r fires (and
+ * when the increments have cancelled most of S_r), so a resource fires at
+ * a level that does not depend on the order of the freezes; S_r is exactly
+ * 0 when no entry is free (a count says when).  Cost:
+ * O((entries + nres) log nres).
  *
  * rr, transit: a fixed point of local round-robin arbitration.  The state
  * is a grant G_e per entry e (the rate e's output would let a member of
@@ -244,6 +244,9 @@ static tk_status_t nomem(tk_error_t *err)
 /* ------------------------------------------------------------------------ */
 /* fair: progressive filling. */
 
+/* An event: resource r fills at level key.  Events are ordered by (key, r),
+ * a total order (a resource has at most one event), so the order in which
+ * they pop does not depend on the shape of the heap. */
 typedef struct mm_event {
     double key;
     int64_t r;
@@ -254,23 +257,6 @@ static int ev_less(const mm_event_t *a, const mm_event_t *b)
     return a->key < b->key || (a->key == b->key && a->r < b->r);
 }
 
-static void heap_down(mm_event_t *h, int64_t n, int64_t i)
-{
-    mm_event_t e = h[i];
-    for (;;) {
-        int64_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && ev_less(&h[c + 1], &h[c]))
-            c++;
-        if (!ev_less(&h[c], &e))
-            break;
-        h[i] = h[c];
-        i = c;
-    }
-    h[i] = e;
-}
-
 /* A resource's state in the filling: frozen use F and slope S kept by
  * increments (the heap keys), their exact values recomputed from the
  * entries before the resource fires. */
@@ -279,6 +265,7 @@ typedef struct fair_res {
     double S;      /* slope: sum ecoef demand over the free entries      */
     double Sref;   /* S at the last exact recomputation                  */
     int64_t nfree; /* free entries                                       */
+    int64_t hp;    /* the place of its event in the heap, -1: none       */
     uint8_t dirty; /* a variable froze since the heap key was set        */
     uint8_t exact; /* F and S recomputed, no freeze since                */
 } fair_res_t;
@@ -291,14 +278,19 @@ typedef struct fair_pos {
     int64_t v;
 } fair_pos_t;
 
+/* The heap is 4-ary (children of i: 4i+1 .. 4i+4): half the depth of a
+ * binary heap, and the four children of a node share a cache line or two. */
+#define FAIR_ARITY 4
+
 typedef struct fair {
     const tk_mm_t *mm;
-    int64_t *roff;   /* nres + 1: resource r's positions                 */
+    int64_t *roff;   /* nres + 2: resource r's positions roff[r] ..       */
     int64_t *pos;    /* entries: the position of an entry                */
     fair_pos_t *ep;  /* entries, by position                             */
     fair_res_t *rs;  /* nres                                             */
     uint8_t *frozen; /* nvar                                             */
     mm_event_t *heap;
+    int64_t hn; /* events in the heap                                    */
 } fair_t;
 
 static void fair_free(fair_t *f)
@@ -309,6 +301,59 @@ static void fair_free(fair_t *f)
     free(f->rs);
     free(f->frozen);
     free(f->heap);
+}
+
+static void fh_set(fair_t *f, int64_t i, mm_event_t ev)
+{
+    f->heap[i] = ev;
+    f->rs[ev.r].hp = i;
+}
+
+static void fh_down(fair_t *f, int64_t i)
+{
+    mm_event_t *h = f->heap, e = h[i];
+    int64_t n = f->hn;
+    for (;;) {
+        int64_t c = FAIR_ARITY * i + 1, m = c;
+        if (c >= n)
+            break;
+        int64_t end = n - c > FAIR_ARITY ? c + FAIR_ARITY : n;
+        for (int64_t j = c + 1; j < end; j++)
+            if (ev_less(&h[j], &h[m]))
+                m = j;
+        if (!ev_less(&h[m], &e))
+            break;
+        fh_set(f, i, h[m]);
+        i = m;
+    }
+    fh_set(f, i, e);
+}
+
+static void fh_up(fair_t *f, int64_t i)
+{
+    mm_event_t *h = f->heap, e = h[i];
+    while (i > 0) {
+        int64_t p = (i - 1) / FAIR_ARITY;
+        if (!ev_less(&e, &h[p]))
+            break;
+        fh_set(f, i, h[p]);
+        i = p;
+    }
+    fh_set(f, i, e);
+}
+
+/* Takes r's event out of the heap. */
+static void fh_remove(fair_t *f, int64_t r)
+{
+    int64_t i = f->rs[r].hp;
+    f->rs[r].hp = -1;
+    if (i == --f->hn)
+        return;
+    f->heap[i] = f->heap[f->hn];
+    if (i > 0 && ev_less(&f->heap[i], &f->heap[(i - 1) / FAIR_ARITY]))
+        fh_up(f, i);
+    else
+        fh_down(f, i);
 }
 
 /* F and S of r from its entries, in position order: the same sums for the
@@ -346,43 +391,58 @@ static double fair_key(fair_t *f, int64_t r, double level)
     return k > level ? k : level;
 }
 
+/* The resource-major transpose, every resource exact (F = 0, S summed in
+ * position order: the entries of a resource are placed in entry order),
+ * and the heap of the resources that fill. */
 static tk_status_t fair_init(fair_t *f, const tk_mm_t *mm, tk_error_t *err)
 {
     int64_t nres = mm->nres, nvar = mm->nvar, ne = mm->voff[nvar];
     memset(f, 0, sizeof *f);
     f->mm = mm;
-    f->roff = tk_calloc_array((size_t)nres + 1, sizeof *f->roff);
+    f->roff = tk_calloc_array((size_t)nres + 2, sizeof *f->roff);
     f->pos = tk_malloc_array((size_t)ne, sizeof *f->pos);
     f->ep = tk_malloc_array((size_t)ne, sizeof *f->ep);
     f->rs = tk_calloc_array((size_t)nres, sizeof *f->rs);
-    f->frozen = tk_calloc_array((size_t)nvar, sizeof *f->frozen);
+    f->frozen = tk_malloc_array((size_t)nvar, sizeof *f->frozen);
     f->heap = tk_malloc_array((size_t)nres, sizeof *f->heap);
     if (!f->roff || !f->pos || !f->ep || !f->rs || !f->frozen || !f->heap) {
         fair_free(f);
         return nomem(err);
     }
-    /* Resource-major transpose, entries in order within a resource. */
+    /* Counting sort: roff[r + 2] counts r, then roff[r + 1] is where r's
+     * next entry goes, and after the placing roff[r] is r's first. */
     for (int64_t e = 0; e < ne; e++)
-        f->roff[mm->eres[e] + 1]++;
-    for (int64_t r = 0; r < nres; r++)
-        f->roff[r + 1] += f->roff[r];
+        f->roff[mm->eres[e] + 2]++;
+    for (int64_t r = 2; r <= nres; r++)
+        f->roff[r] += f->roff[r - 1];
     for (int64_t v = 0; v < nvar; v++) {
-        f->frozen[v] = !(mm->demand[v] > 0);
+        double d = mm->demand[v];
+        f->frozen[v] = !(d > 0);
         for (int64_t e = mm->voff[v]; e < mm->voff[v + 1]; e++) {
-            int64_t p = f->roff[mm->eres[e]]++;
+            int64_t r = mm->eres[e], p = f->roff[r + 1]++;
+            double w = mm->ecoef[e] * d;
             f->pos[e] = p;
-            f->ep[p] = (fair_pos_t){mm->ecoef[e] * mm->demand[v], 0, v};
+            f->ep[p] = (fair_pos_t){w, 0, v};
+            f->rs[r].S += w;
+            f->rs[r].nfree += w > 0;
         }
     }
-    for (int64_t r = nres; r > 0; r--)
-        f->roff[r] = f->roff[r - 1];
-    f->roff[0] = 0;
-    for (int64_t r = 0; r < nres; r++)
-        fair_exact(f, r);
+    for (int64_t r = 0; r < nres; r++) {
+        fair_res_t *R = &f->rs[r];
+        R->Sref = R->S;
+        R->exact = 1;
+        R->hp = -1;
+        double k = fair_key(f, r, 0);
+        if (k < INFINITY)
+            fh_set(f, f->hn++, (mm_event_t){k, r});
+    }
+    for (int64_t i = f->hn > 1 ? (f->hn - 2) / FAIR_ARITY : -1; i >= 0; i--)
+        fh_down(f, i);
     return TK_OK;
 }
 
-/* Freezes v at level t, limited by r (-1: none). */
+/* Freezes v at level t, limited by r (-1: none).  A resource left without
+ * a free entry leaves the heap. */
 static void fair_freeze(fair_t *f, int64_t v, double t, int64_t r, double *tau, int64_t *bneck)
 {
     const tk_mm_t *mm = f->mm;
@@ -395,8 +455,15 @@ static void fair_freeze(fair_t *f, int64_t v, double t, int64_t r, double *tau, 
         fair_res_t *R = &f->rs[mm->eres[e]];
         fair_pos_t *P = &f->ep[f->pos[e]];
         double u = mm->ecoef[e] * x;
-        if (P->w > 0)
-            R->S = --R->nfree > 0 ? R->S - P->w : 0;
+        if (P->w > 0) {
+            if (--R->nfree > 0) {
+                R->S -= P->w;
+            } else {
+                R->S = 0;
+                if (R->hp >= 0)
+                    fh_remove(f, mm->eres[e]);
+            }
+        }
         P->w = 0;
         P->u = u;
         R->F += u;
@@ -420,26 +487,15 @@ static tk_status_t fair_fill(const tk_mm_t *mm, double stop, double *tau, int64_
         if (bneck)
             bneck[v] = -1;
     }
-    int64_t hn = 0, nev = 0;
+    int64_t nev = 0;
     double level = 0;
-    for (int64_t r = 0; r < mm->nres; r++) {
-        double k = fair_key(&f, r, 0);
-        if (k < INFINITY)
-            f.heap[hn++] = (mm_event_t){k, r};
-    }
-    for (int64_t i = hn / 2 - 1; i >= 0; i--)
-        heap_down(f.heap, hn, i);
-    while (hn > 0) {
+    /* Every event in the heap is of a resource with a free entry. */
+    while (f.hn > 0) {
         mm_event_t top = f.heap[0];
         int64_t r = top.r;
         fair_res_t *R = &f.rs[r];
         if (top.key >= stop)
             break; /* keys are lower bounds: nothing fires below stop */
-        if (R->nfree == 0) {
-            f.heap[0] = f.heap[--hn];
-            heap_down(f.heap, hn, 0);
-            continue;
-        }
         if (R->dirty || !R->exact) {
             /* A stale key (dirty) or one from incremental sums: recompute,
              * exactly before firing, and put it back. */
@@ -450,16 +506,16 @@ static tk_status_t fair_fill(const tk_mm_t *mm, double stop, double *tau, int64_
             if (R->exact && k <= top.key) {
                 top.key = k > level ? k : level; /* fire now */
             } else {
-                if (k < INFINITY)
+                if (k < INFINITY) {
                     f.heap[0].key = k;
-                else
-                    f.heap[0] = f.heap[--hn];
-                heap_down(f.heap, hn, 0);
+                    fh_down(&f, 0);
+                } else {
+                    fh_remove(&f, r);
+                }
                 continue;
             }
         }
-        f.heap[0] = f.heap[--hn];
-        heap_down(f.heap, hn, 0);
+        fh_remove(&f, r);
         if (top.key > level)
             level = top.key;
         nev++;
