@@ -7,21 +7,26 @@
  * of v runs at demand[v] t while the level t rises; resource r's use is
  * F_r + S_r t, F_r the use of the frozen variables (sum ecoef x, added as
  * they freeze) and S_r the slope, sum ecoef demand over the free entries.
- * A 4-ary heap holds one event per resource, keyed (level, resource id)
- * at (cap_r - F_r) / S_r; the smallest pops, its resource saturates and
- * freezes every free variable with an entry on it at rate demand t, where
- * t is the popped level (never below the current one).  A freeze changes
- * the slope and frozen use of the variable's resources and can only push
- * their events later, so keys are lazy: a resource touched by a freeze is
- * marked dirty, and a dirty event that pops is recomputed and pushed back
- * instead of firing (a stale key is a lower bound, so the stop test at
- * rho may use it).  The heap is indexed: a resource left without a free
- * entry leaves it at once.  F_r and S_r are kept by increments for the
- * keys, and recomputed from the entries in entry order before r fires (and
- * when the increments have cancelled most of S_r), so a resource fires at
- * a level that does not depend on the order of the freezes; S_r is exactly
- * 0 when no entry is free (a count says when).  Cost:
- * O((entries + nres) log nres).
+ * Every resource has an event keyed (level, resource id) at
+ * (cap_r - F_r) / S_r; the least fires: its resource saturates and freezes
+ * every free variable with an entry on it at rate demand t, where t is the
+ * event's level (never below the current one).  A resource with a single
+ * entry (an injection or ejection link, a rate bound) keeps its event until
+ * its variable freezes, and only the first of a variable's such events can
+ * fire (fair_init): one per variable, sorted once.  The resources with
+ * several entries are in a 4-ary heap, indexed so that a resource left
+ * without a free entry leaves it.  A freeze changes the slope and frozen
+ * use of the variable's resources and can only push their events later,
+ * so heap keys are lazy: a resource touched by a freeze is marked dirty,
+ * and a dirty event at the top is recomputed and put back instead of
+ * firing (a stale key is a lower bound, so the stop test at rho may use
+ * it).  F_r and S_r are kept by increments for the keys, and recomputed
+ * from the entries in entry order before r fires (and when the increments
+ * have cancelled most of S_r), so a resource fires at a level that does
+ * not depend on the order of the freezes; S_r is exactly 0 when no entry
+ * is free (a count says when).  Cost: O(entries + (entries + nres) log
+ * nres) time, O(entries + nres) memory, at most 2^31 - 1 resources,
+ * variables and entries.
  *
  * rr, transit: a fixed point of local round-robin arbitration.  The state
  * is a grant G_e per entry e (the rate e's output would let a member of
@@ -244,69 +249,97 @@ static tk_status_t nomem(tk_error_t *err)
 /* ------------------------------------------------------------------------ */
 /* fair: progressive filling. */
 
-/* An event: resource r fills at level key.  Events are ordered by (key, r),
- * a total order (a resource has at most one event), so the order in which
- * they pop does not depend on the shape of the heap. */
+/* Indices inside the filling: resources, entries and variables. */
+typedef int32_t fair_ix_t;
+
+/* An event of the heap: shared resource c (below) fills at level key.
+ * Events are ordered by (key, c), a total order (a resource has at most one
+ * event), so the order in which they pop does not depend on the shape of
+ * the heap; shared ids follow resource ids, so it is the order of (key, r). */
 typedef struct mm_event {
     double key;
-    int64_t r;
+    fair_ix_t c;
 } mm_event_t;
 
 static int ev_less(const mm_event_t *a, const mm_event_t *b)
 {
-    return a->key < b->key || (a->key == b->key && a->r < b->r);
+    return a->key < b->key || (a->key == b->key && a->c < b->c);
 }
 
-/* A resource's state in the filling: frozen use F and slope S kept by
- * increments (the heap keys), their exact values recomputed from the
+/* ev_less without branches (the heap's comparisons are unpredictable). */
+static int ev_lt(const mm_event_t *a, const mm_event_t *b)
+{
+    return (a->key < b->key) | ((a->key == b->key) & (a->c < b->c));
+}
+
+/* A variable's single-entry event: its single-entry resource r that fills
+ * first, at level key (see fair_init). */
+typedef struct fair_one {
+    double key;
+    fair_ix_t r, v;
+} fair_one_t;
+
+/* A shared resource's state in the filling: frozen use F and slope S kept
+ * by increments (the heap keys), their exact values recomputed from the
  * entries before the resource fires. */
 typedef struct fair_res {
-    double F;      /* frozen use                                         */
-    double S;      /* slope: sum ecoef demand over the free entries      */
-    double Sref;   /* S at the last exact recomputation                  */
-    int64_t nfree; /* free entries                                       */
-    int64_t hp;    /* the place of its event in the heap, -1: none       */
-    uint8_t dirty; /* a variable froze since the heap key was set        */
-    uint8_t exact; /* F and S recomputed, no freeze since                */
+    double F;        /* frozen use                                       */
+    double S;        /* slope: sum ecoef demand over the free entries    */
+    double Sref;     /* S at the last exact recomputation                */
+    fair_ix_t nfree; /* free entries                                     */
+    uint8_t dirty;   /* a variable froze since the heap key was set      */
+    uint8_t exact;   /* F and S recomputed, no freeze since              */
 } fair_res_t;
 
-/* An entry in resource-major order: its slope (ecoef demand while the
- * variable is free, then 0), its frozen use (0, then ecoef x), its
- * variable.  An entry is free while w > 0. */
+/* An entry of a shared resource, in resource-major order. */
 typedef struct fair_pos {
-    double w, u;
-    int64_t v;
+    fair_ix_t e, v;
 } fair_pos_t;
 
+/* A variable's state. */
+enum { FAIR_FREE, FAIR_IDLE, FAIR_FROZEN }; /* IDLE: demand 0, never frozen */
+
 /* The heap is 4-ary (children of i: 4i+1 .. 4i+4): half the depth of a
- * binary heap, and the four children of a node share a cache line or two. */
+ * binary heap, and a node's children share a cache line. */
 #define FAIR_ARITY 4
 
 typedef struct fair {
     const tk_mm_t *mm;
-    int64_t *roff;   /* nres + 2: resource r's positions roff[r] ..       */
-    int64_t *pos;    /* entries: the position of an entry                */
-    fair_pos_t *ep;  /* entries, by position                             */
-    fair_res_t *rs;  /* nres                                             */
-    uint8_t *frozen; /* nvar                                             */
-    mm_event_t *heap;
-    int64_t hn; /* events in the heap                                    */
+    const double *tau; /* nvar: the level a frozen variable froze at      */
+    fair_ix_t *tid;    /* nres: a resource's shared id, or -1 (init)      */
+    fair_ix_t *hp;     /* nsh: the place of c's event in the heap, or -1
+                          (in tid's memory, once init is done with it)    */
+    fair_ix_t *etid;   /* entries: the shared id of the entry's resource  */
+    fair_ix_t *rid;    /* nsh: the resource of shared c                   */
+    fair_ix_t *roff;   /* nsh + 1: shared c's positions roff[c] ..        */
+    fair_pos_t *ep;    /* the entries of shared resources, by position    */
+    fair_res_t *rs;    /* nsh                                             */
+    uint8_t *state;    /* nvar: FAIR_FREE, FAIR_IDLE or FAIR_FROZEN       */
+    fair_one_t *one;   /* none: single-entry events by (key, r)           */
+    fair_one_t *otmp;  /* scratch of the sort                             */
+    mm_event_t *heap;  /* nsh: in hmem, a node's children in one line     */
+    mm_event_t *hmem;
+    int64_t nsh, hn, none;
 } fair_t;
 
 static void fair_free(fair_t *f)
 {
+    free(f->tid);
+    free(f->etid);
+    free(f->rid);
     free(f->roff);
-    free(f->pos);
     free(f->ep);
     free(f->rs);
-    free(f->frozen);
-    free(f->heap);
+    free(f->state);
+    free(f->one);
+    free(f->otmp);
+    free(f->hmem);
 }
 
 static void fh_set(fair_t *f, int64_t i, mm_event_t ev)
 {
     f->heap[i] = ev;
-    f->rs[ev.r].hp = i;
+    f->hp[ev.c] = (fair_ix_t)i;
 }
 
 static void fh_down(fair_t *f, int64_t i)
@@ -317,10 +350,14 @@ static void fh_down(fair_t *f, int64_t i)
         int64_t c = FAIR_ARITY * i + 1, m = c;
         if (c >= n)
             break;
-        int64_t end = n - c > FAIR_ARITY ? c + FAIR_ARITY : n;
-        for (int64_t j = c + 1; j < end; j++)
-            if (ev_less(&h[j], &h[m]))
-                m = j;
+        if (n - c >= 4) { /* a tournament of the four children */
+            int64_t a = ev_lt(&h[c + 1], &h[c]) ? c + 1 : c;
+            int64_t b = ev_lt(&h[c + 3], &h[c + 2]) ? c + 3 : c + 2;
+            m = ev_lt(&h[b], &h[a]) ? b : a;
+        } else {
+            for (int64_t j = c + 1; j < n; j++)
+                m = ev_lt(&h[j], &h[m]) ? j : m;
+        }
         if (!ev_less(&h[m], &e))
             break;
         fh_set(f, i, h[m]);
@@ -342,11 +379,11 @@ static void fh_up(fair_t *f, int64_t i)
     fh_set(f, i, e);
 }
 
-/* Takes r's event out of the heap. */
-static void fh_remove(fair_t *f, int64_t r)
+/* Takes c's event out of the heap. */
+static void fh_remove(fair_t *f, int64_t c)
 {
-    int64_t i = f->rs[r].hp;
-    f->rs[r].hp = -1;
+    int64_t i = f->hp[c];
+    f->hp[c] = -1;
     if (i == --f->hn)
         return;
     f->heap[i] = f->heap[f->hn];
@@ -356,116 +393,232 @@ static void fh_remove(fair_t *f, int64_t r)
         fh_down(f, i);
 }
 
-/* F and S of r from its entries, in position order: the same sums for the
- * same frozen set, whatever the order of the freezes, never negative. */
-static void fair_exact(fair_t *f, int64_t r)
+/* F and S of c from its entries, in position order: the same sums for the
+ * same frozen set, whatever the order of the freezes, never negative.  An
+ * entry's slope is ecoef demand while its variable is free, else 0; its
+ * frozen use ecoef x once the variable froze at x = demand tau, else 0
+ * (the products fair_init and fair_freeze compute). */
+static void fair_exact(fair_t *f, int64_t c)
 {
-    fair_res_t *R = &f->rs[r];
+    const tk_mm_t *mm = f->mm;
+    fair_res_t *R = &f->rs[c];
     double F = 0, S = 0;
     int64_t n = 0;
-    for (int64_t p = f->roff[r]; p < f->roff[r + 1]; p++) {
-        F += f->ep[p].u;
-        S += f->ep[p].w;
-        n += f->ep[p].w > 0;
+    for (int64_t p = f->roff[c]; p < f->roff[c + 1]; p++) {
+        int64_t e = f->ep[p].e, v = f->ep[p].v;
+        double w = f->state[v] == FAIR_FREE ? mm->ecoef[e] * mm->demand[v] : 0;
+        F += f->state[v] == FAIR_FROZEN ? mm->ecoef[e] * (mm->demand[v] * f->tau[v]) : 0;
+        S += w;
+        n += w > 0;
     }
     R->F = F;
     R->S = S;
-    R->nfree = n;
+    R->nfree = (fair_ix_t)n;
     R->Sref = R->S;
     R->exact = 1;
 }
 
-/* The level at which r fills (at least level), INFINITY for never.  An
+/* The level at which c fills (at least level), INFINITY for never.  An
  * incremental slope that has lost most of its value since the last exact
  * one is recomputed first (it may be mostly rounding). */
-static double fair_key(fair_t *f, int64_t r, double level)
+static double fair_key(fair_t *f, int64_t c, double level)
 {
-    fair_res_t *R = &f->rs[r];
+    fair_res_t *R = &f->rs[c];
     if (R->nfree <= 0)
         return INFINITY;
     if (!R->exact && !(R->S > 1e-6 * R->Sref))
-        fair_exact(f, r);
+        fair_exact(f, c);
     if (!(R->S > 0))
         return INFINITY;
-    double k = (f->mm->cap[r] - R->F) / R->S;
+    double k = (f->mm->cap[f->rid[c]] - R->F) / R->S;
     return k > level ? k : level;
 }
 
-/* The resource-major transpose, every resource exact (F = 0, S summed in
- * position order: the entries of a resource are placed in entry order),
- * and the heap of the resources that fill. */
-static tk_status_t fair_init(fair_t *f, const tk_mm_t *mm, tk_error_t *err)
+/* Byte b of the sort key of a single-entry event: r's bytes first (least
+ * significant first), then the level's (nonnegative doubles order as their
+ * bits do). */
+static unsigned one_byte(const fair_one_t *o, int b)
+{
+    uint64_t bits;
+    if (b < (int)sizeof o->r)
+        return (unsigned)((uint64_t)o->r >> (8 * b)) & 255;
+    memcpy(&bits, &o->key, sizeof bits);
+    return (unsigned)(bits >> (8 * (b - (int)sizeof o->r))) & 255;
+}
+
+/* Sorts f->one by (key, r): least significant byte first, stable passes;
+ * a byte that every event shares is skipped.  O(none). */
+static void ones_sort(fair_t *f)
+{
+    enum { NB = sizeof(fair_ix_t) + sizeof(double) };
+    int64_t n = f->none, cnt[NB][256];
+    fair_one_t *src = f->one, *dst = f->otmp;
+    if (n < 2)
+        return;
+    memset(cnt, 0, sizeof cnt);
+    for (int64_t i = 0; i < n; i++)
+        for (int b = 0; b < NB; b++)
+            cnt[b][one_byte(&src[i], b)]++;
+    for (int b = 0; b < NB; b++) {
+        if (cnt[b][one_byte(&src[0], b)] == n)
+            continue;
+        int64_t at = 0;
+        for (int d = 0; d < 256; d++) {
+            int64_t k = cnt[b][d];
+            cnt[b][d] = at;
+            at += k;
+        }
+        for (int64_t i = 0; i < n; i++)
+            dst[cnt[b][one_byte(&src[i], b)]++] = src[i];
+        fair_one_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != f->one)
+        memcpy(f->one, src, (size_t)n * sizeof *src);
+}
+
+/* The events, and the resource-major transpose of the shared resources'
+ * entries with every one exact (F = 0; S summed in position order, as
+ * fair_exact does: a resource's entries are placed in entry order).
+ *
+ * A resource with a single entry, of variable v (an injection or ejection
+ * link, a rate bound), keeps its key, cap / (ecoef demand), while v is
+ * free, and has no free entry once v froze.  Of v's single-entry resources
+ * only the least event, by (key, r), can ever pop: it stays below the
+ * others until it pops, and then it fires (it is exact and not dirty) and
+ * freezes v.  So that one is v's only single-entry event, the others are
+ * never looked at, and since these events never change they are sorted
+ * once (f->one) instead of kept in the heap, which holds the resources with
+ * several entries (shared, though possibly all of one variable).  The
+ * filling takes the least of the heap's top and the next single-entry
+ * event of a free variable: the same events pop, in the same order, as
+ * from one heap of every resource.  tid[r] holds r's entry count until
+ * the shared ids are given. */
+static tk_status_t fair_init(fair_t *f, const tk_mm_t *mm, const double *tau, tk_error_t *err)
 {
     int64_t nres = mm->nres, nvar = mm->nvar, ne = mm->voff[nvar];
     memset(f, 0, sizeof *f);
     f->mm = mm;
-    f->roff = tk_calloc_array((size_t)nres + 2, sizeof *f->roff);
-    f->pos = tk_malloc_array((size_t)ne, sizeof *f->pos);
+    f->tau = tau;
+    if (nres > INT32_MAX || nvar > INT32_MAX || ne > INT32_MAX)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                            "max-min system: %" PRId64 " resources, %" PRId64 " variables, %" PRId64
+                            " entries: the fair solver takes at "
+                            "most %" PRId32 " of each",
+                            nres, nvar, ne, INT32_MAX);
+    /* Sized for every resource and entry: only the part in use is written
+     * (a fresh page costs when it is first touched, not when allocated). */
+    f->tid = tk_malloc_array((size_t)nres, sizeof *f->tid);
+    f->etid = tk_malloc_array((size_t)ne, sizeof *f->etid);
+    f->rid = tk_malloc_array((size_t)nres, sizeof *f->rid);
+    f->roff = tk_malloc_array((size_t)nres + 1, sizeof *f->roff);
     f->ep = tk_malloc_array((size_t)ne, sizeof *f->ep);
-    f->rs = tk_calloc_array((size_t)nres, sizeof *f->rs);
-    f->frozen = tk_malloc_array((size_t)nvar, sizeof *f->frozen);
-    f->heap = tk_malloc_array((size_t)nres, sizeof *f->heap);
-    if (!f->roff || !f->pos || !f->ep || !f->rs || !f->frozen || !f->heap) {
+    f->rs = tk_malloc_array((size_t)nres, sizeof *f->rs);
+    f->state = tk_malloc_array((size_t)nvar, sizeof *f->state);
+    f->one = tk_malloc_array((size_t)nres, sizeof *f->one);
+    f->otmp = tk_malloc_array((size_t)nres, sizeof *f->otmp);
+    f->hmem = tk_malloc_array((size_t)nres + FAIR_ARITY, sizeof *f->hmem);
+    if (!f->tid || !f->etid || !f->rid || !f->roff || !f->ep || !f->rs || !f->state || !f->one ||
+        !f->otmp || !f->hmem) {
         fair_free(f);
         return nomem(err);
     }
-    /* Counting sort: roff[r + 2] counts r, then roff[r + 1] is where r's
-     * next entry goes, and after the placing roff[r] is r's first. */
+    /* heap[1 .. 4] (the root's children, and so every node's) on a
+     * 64-byte boundary when malloc aligns to 16 */
+    f->heap = f->hmem + (FAIR_ARITY - 1 - (uintptr_t)f->hmem / sizeof *f->hmem % FAIR_ARITY);
+    /* Written before it is read: a fresh page faults once, not twice. */
+    memset(f->tid, 0, (size_t)nres * sizeof *f->tid);
     for (int64_t e = 0; e < ne; e++)
-        f->roff[mm->eres[e] + 2]++;
-    for (int64_t r = 2; r <= nres; r++)
-        f->roff[r] += f->roff[r - 1];
+        f->tid[mm->eres[e]]++;
+    /* Every variable's least single-entry event: fair_key of r alone
+     * (F = 0, S = 0 + w) at level 0. */
     for (int64_t v = 0; v < nvar; v++) {
         double d = mm->demand[v];
-        f->frozen[v] = !(d > 0);
+        fair_one_t best = {INFINITY, -1, (fair_ix_t)v};
+        f->state[v] = d > 0 ? FAIR_FREE : FAIR_IDLE;
         for (int64_t e = mm->voff[v]; e < mm->voff[v + 1]; e++) {
-            int64_t r = mm->eres[e], p = f->roff[r + 1]++;
+            int64_t r = mm->eres[e];
+            if (f->tid[r] != 1)
+                continue;
+            double w = mm->ecoef[e] * d, k = w > 0 ? mm->cap[r] / w : INFINITY;
+            k = k > 0 ? k : 0;
+            if (k < INFINITY && (best.r < 0 || k < best.key || (k == best.key && r < best.r))) {
+                best.key = k;
+                best.r = (fair_ix_t)r;
+            }
+        }
+        if (best.r >= 0)
+            f->one[f->none++] = best;
+    }
+    ones_sort(f);
+    /* Shared ids in resource order; roff[c + 1] is where c's next entry
+     * goes, and after the placing roff[c] is c's first. */
+    int64_t nsh = 0, np = 0;
+    f->roff[0] = 0;
+    for (int64_t r = 0; r < nres; r++) {
+        int64_t k = f->tid[r];
+        if (k <= 1) {
+            f->tid[r] = -1;
+            continue;
+        }
+        f->rs[nsh] = (fair_res_t){0, 0, 0, 0, 0, 1};
+        f->rid[nsh] = (fair_ix_t)r;
+        f->roff[nsh + 1] = (fair_ix_t)np;
+        np += k;
+        f->tid[r] = (fair_ix_t)nsh++;
+    }
+    f->nsh = nsh;
+    for (int64_t v = 0; v < nvar; v++) {
+        double d = mm->demand[v];
+        for (int64_t e = mm->voff[v]; e < mm->voff[v + 1]; e++) {
+            int64_t c = f->etid[e] = f->tid[mm->eres[e]];
+            if (c < 0)
+                continue;
             double w = mm->ecoef[e] * d;
-            f->pos[e] = p;
-            f->ep[p] = (fair_pos_t){w, 0, v};
-            f->rs[r].S += w;
-            f->rs[r].nfree += w > 0;
+            f->ep[f->roff[c + 1]++] = (fair_pos_t){(fair_ix_t)e, (fair_ix_t)v};
+            f->rs[c].S += w;
+            f->rs[c].nfree += w > 0;
         }
     }
-    for (int64_t r = 0; r < nres; r++) {
-        fair_res_t *R = &f->rs[r];
-        R->Sref = R->S;
-        R->exact = 1;
-        R->hp = -1;
-        double k = fair_key(f, r, 0);
+    f->hp = f->tid;
+    for (int64_t c = 0; c < nsh; c++) {
+        f->hp[c] = -1;
+        f->rs[c].Sref = f->rs[c].S;
+        double k = fair_key(f, c, 0);
         if (k < INFINITY)
-            fh_set(f, f->hn++, (mm_event_t){k, r});
+            fh_set(f, f->hn++, (mm_event_t){k, (fair_ix_t)c});
     }
     for (int64_t i = f->hn > 1 ? (f->hn - 2) / FAIR_ARITY : -1; i >= 0; i--)
         fh_down(f, i);
     return TK_OK;
 }
 
-/* Freezes v at level t, limited by r (-1: none).  A resource left without
- * a free entry leaves the heap. */
+/* Freezes v at level t, limited by resource r (-1: none).  A shared
+ * resource left without a free entry leaves the heap. */
 static void fair_freeze(fair_t *f, int64_t v, double t, int64_t r, double *tau, int64_t *bneck)
 {
     const tk_mm_t *mm = f->mm;
-    double x = mm->demand[v] * t;
-    f->frozen[v] = 1;
+    double d = mm->demand[v], x = d * t;
+    f->state[v] = FAIR_FROZEN;
     tau[v] = t;
     if (bneck)
         bneck[v] = r;
     for (int64_t e = mm->voff[v]; e < mm->voff[v + 1]; e++) {
-        fair_res_t *R = &f->rs[mm->eres[e]];
-        fair_pos_t *P = &f->ep[f->pos[e]];
-        double u = mm->ecoef[e] * x;
-        if (P->w > 0) {
+        int64_t c = f->etid[e];
+        if (c < 0)
+            continue;
+        fair_res_t *R = &f->rs[c];
+        double w = mm->ecoef[e] * d, u = mm->ecoef[e] * x;
+        if (w > 0) {
             if (--R->nfree > 0) {
-                R->S -= P->w;
+                R->S -= w;
             } else {
                 R->S = 0;
-                if (R->hp >= 0)
-                    fh_remove(f, mm->eres[e]);
+                if (f->hp[c] >= 0)
+                    fh_remove(f, c);
             }
         }
-        P->w = 0;
-        P->u = u;
         R->F += u;
         R->dirty = 1;
         R->exact = 0;
@@ -479,7 +632,7 @@ static tk_status_t fair_fill(const tk_mm_t *mm, double stop, double *tau, int64_
                              int64_t *events, tk_error_t *err)
 {
     fair_t f;
-    tk_status_t st = fair_init(&f, mm, err);
+    tk_status_t st = fair_init(&f, mm, tau, err);
     if (st != TK_OK)
         return st;
     for (int64_t v = 0; v < mm->nvar; v++) {
@@ -487,22 +640,41 @@ static tk_status_t fair_fill(const tk_mm_t *mm, double stop, double *tau, int64_
         if (bneck)
             bneck[v] = -1;
     }
-    int64_t nev = 0;
+    int64_t nev = 0, next = 0;
     double level = 0;
     /* Every event in the heap is of a resource with a free entry. */
-    while (f.hn > 0) {
+    for (;;) {
+        while (next < f.none && f.state[f.one[next].v] != FAIR_FREE)
+            next++;
+        if (next < f.none) {
+            const fair_one_t *o = &f.one[next];
+            if (f.hn == 0 || o->key < f.heap[0].key ||
+                (o->key == f.heap[0].key && o->r < f.rid[f.heap[0].c])) {
+                /* a single-entry event: never dirty, always exact */
+                if (o->key >= stop)
+                    break;
+                if (o->key > level)
+                    level = o->key;
+                nev++;
+                next++;
+                fair_freeze(&f, o->v, level, o->r, tau, bneck);
+                continue;
+            }
+        } else if (f.hn == 0) {
+            break;
+        }
         mm_event_t top = f.heap[0];
-        int64_t r = top.r;
-        fair_res_t *R = &f.rs[r];
+        int64_t c = top.c;
+        fair_res_t *R = &f.rs[c];
         if (top.key >= stop)
             break; /* keys are lower bounds: nothing fires below stop */
         if (R->dirty || !R->exact) {
             /* A stale key (dirty) or one from incremental sums: recompute,
              * exactly before firing, and put it back. */
             if (!R->dirty)
-                fair_exact(&f, r);
+                fair_exact(&f, c);
             R->dirty = 0;
-            double k = fair_key(&f, r, level);
+            double k = fair_key(&f, c, level);
             if (R->exact && k <= top.key) {
                 top.key = k > level ? k : level; /* fire now */
             } else {
@@ -510,18 +682,18 @@ static tk_status_t fair_fill(const tk_mm_t *mm, double stop, double *tau, int64_
                     f.heap[0].key = k;
                     fh_down(&f, 0);
                 } else {
-                    fh_remove(&f, r);
+                    fh_remove(&f, c);
                 }
                 continue;
             }
         }
-        fh_remove(&f, r);
+        fh_remove(&f, c);
         if (top.key > level)
             level = top.key;
         nev++;
-        for (int64_t p = f.roff[r]; p < f.roff[r + 1]; p++)
-            if (!f.frozen[f.ep[p].v])
-                fair_freeze(&f, f.ep[p].v, level, r, tau, bneck);
+        for (int64_t p = f.roff[c]; p < f.roff[c + 1]; p++)
+            if (f.state[f.ep[p].v] == FAIR_FREE)
+                fair_freeze(&f, f.ep[p].v, level, f.rid[c], tau, bneck);
     }
     fair_free(&f);
     *events = nev;
