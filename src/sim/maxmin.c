@@ -434,42 +434,44 @@ static double fair_key(fair_t *f, int64_t c, double level)
     return k > level ? k : level;
 }
 
-/* Byte b of the sort key of a single-entry event: r's bytes first (least
- * significant first), then the level's (nonnegative doubles order as their
- * bits do). */
-static unsigned one_byte(const fair_one_t *o, int b)
+/* A nonnegative double's bits, which order as the doubles do. */
+static uint64_t key_bits(double k)
 {
     uint64_t bits;
-    if (b < (int)sizeof o->r)
-        return (unsigned)((uint64_t)o->r >> (8 * b)) & 255;
-    memcpy(&bits, &o->key, sizeof bits);
-    return (unsigned)(bits >> (8 * (b - (int)sizeof o->r))) & 255;
+    memcpy(&bits, &k, sizeof bits);
+    return bits;
 }
 
-/* Sorts f->one by (key, r): least significant byte first, stable passes;
- * a byte that every event shares is skipped.  O(none). */
+/* Sorts f->one, given in resource order, stably by level: the (level, r)
+ * order.  Least significant byte first; a byte that every level shares is
+ * skipped (every byte when the levels are all equal, as on links of one
+ * capacity).  O(none). */
 static void ones_sort(fair_t *f)
 {
-    enum { NB = sizeof(fair_ix_t) + sizeof(double) };
-    int64_t n = f->none, cnt[NB][256];
+    int64_t n = f->none, i, cnt[8][256];
     fair_one_t *src = f->one, *dst = f->otmp;
-    if (n < 2)
+    for (i = 1; i < n && src[i].key == src[0].key; i++)
+        ;
+    if (i >= n)
         return;
     memset(cnt, 0, sizeof cnt);
-    for (int64_t i = 0; i < n; i++)
-        for (int b = 0; b < NB; b++)
-            cnt[b][one_byte(&src[i], b)]++;
-    for (int b = 0; b < NB; b++) {
-        if (cnt[b][one_byte(&src[0], b)] == n)
+    for (i = 0; i < n; i++) {
+        uint64_t k = key_bits(src[i].key);
+        for (int b = 0; b < 8; b++)
+            cnt[b][(k >> (8 * b)) & 255]++;
+    }
+    uint64_t k0 = key_bits(src[0].key);
+    for (int b = 0; b < 8; b++) {
+        if (cnt[b][(k0 >> (8 * b)) & 255] == n)
             continue;
         int64_t at = 0;
         for (int d = 0; d < 256; d++) {
-            int64_t k = cnt[b][d];
+            int64_t c = cnt[b][d];
             cnt[b][d] = at;
-            at += k;
+            at += c;
         }
-        for (int64_t i = 0; i < n; i++)
-            dst[cnt[b][one_byte(&src[i], b)]++] = src[i];
+        for (i = 0; i < n; i++)
+            dst[cnt[b][(key_bits(src[i].key) >> (8 * b)) & 255]++] = src[i];
         fair_one_t *t = src;
         src = dst;
         dst = t;
@@ -494,7 +496,7 @@ static void ones_sort(fair_t *f)
  * filling takes the least of the heap's top and the next single-entry
  * event of a free variable: the same events pop, in the same order, as
  * from one heap of every resource.  tid[r] holds r's entry count until
- * the shared ids are given. */
+ * the shared ids are given (-2 - i for the resource of event i). */
 static tk_status_t fair_init(fair_t *f, const tk_mm_t *mm, const double *tau, tk_error_t *err)
 {
     int64_t nres = mm->nres, nvar = mm->nvar, ne = mm->voff[nvar];
@@ -548,16 +550,20 @@ static tk_status_t fair_init(fair_t *f, const tk_mm_t *mm, const double *tau, tk
                 best.r = (fair_ix_t)r;
             }
         }
-        if (best.r >= 0)
-            f->one[f->none++] = best;
+        if (best.r >= 0) {
+            f->otmp[f->none] = best;
+            f->tid[best.r] = (fair_ix_t)(-2 - f->none++);
+        }
     }
-    ones_sort(f);
-    /* Shared ids in resource order; roff[c + 1] is where c's next entry
-     * goes, and after the placing roff[c] is c's first. */
-    int64_t nsh = 0, np = 0;
+    /* The single-entry events in resource order, then sorted by level;
+     * shared ids in resource order, roff[c + 1] where c's next entry goes
+     * (after the placing roff[c] is c's first). */
+    int64_t nsh = 0, np = 0, n1 = 0;
     f->roff[0] = 0;
     for (int64_t r = 0; r < nres; r++) {
         int64_t k = f->tid[r];
+        if (k <= -2)
+            f->one[n1++] = f->otmp[-2 - k];
         if (k <= 1) {
             f->tid[r] = -1;
             continue;
@@ -569,6 +575,7 @@ static tk_status_t fair_init(fair_t *f, const tk_mm_t *mm, const double *tau, tk
         f->tid[r] = (fair_ix_t)nsh++;
     }
     f->nsh = nsh;
+    ones_sort(f);
     for (int64_t v = 0; v < nvar; v++) {
         double d = mm->demand[v];
         for (int64_t e = mm->voff[v]; e < mm->voff[v + 1]; e++) {
