@@ -252,10 +252,11 @@ static tk_status_t nomem(tk_error_t *err)
 /* Indices inside the filling: resources, entries and variables. */
 typedef int32_t fair_ix_t;
 
-/* An event of the heap: shared resource c (below) fills at level key.
- * Events are ordered by (key, c), a total order (a resource has at most one
- * event), so the order in which they pop does not depend on the shape of
- * the heap; shared ids follow resource ids, so it is the order of (key, r). */
+/* An event of the heap: shared resource c (one with several entries, see
+ * fair_init) fills at level key.  Events are ordered by (key, c), a total
+ * order (a resource has at most one event), so the order in which they pop
+ * does not depend on the shape of the heap; shared ids follow resource
+ * ids, so it is the order of (key, r). */
 typedef struct mm_event {
     double key;
     fair_ix_t c;
@@ -309,14 +310,15 @@ typedef struct fair {
     fair_ix_t *tid;    /* nres: a resource's shared id, or -1 (init)      */
     fair_ix_t *hp;     /* nsh: the place of c's event in the heap, or -1
                           (in tid's memory, once init is done with it)    */
-    fair_ix_t *etid;   /* entries: the shared id of the entry's resource  */
+    fair_ix_t *etid;   /* entries: the shared id of the entry's resource,
+                          -1 for a single-entry resource                  */
     fair_ix_t *rid;    /* nsh: the resource of shared c                   */
     fair_ix_t *roff;   /* nsh + 1: shared c's positions roff[c] ..        */
     fair_pos_t *ep;    /* the entries of shared resources, by position    */
     fair_res_t *rs;    /* nsh                                             */
     uint8_t *state;    /* nvar: FAIR_FREE, FAIR_IDLE or FAIR_FROZEN       */
     fair_one_t *one;   /* none: single-entry events by (key, r)           */
-    fair_one_t *otmp;  /* scratch of the sort                             */
+    fair_one_t *otmp;  /* the events by variable, then the sort's scratch */
     mm_event_t *heap;  /* nsh: in hmem, a node's children in one line     */
     mm_event_t *hmem;
     int64_t nsh, hn, none;
