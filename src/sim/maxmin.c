@@ -353,9 +353,9 @@ static void fh_down(fair_t *f, int64_t i)
         if (c >= n)
             break;
         if (n - c >= 4) { /* a tournament of the four children */
-            int64_t a = ev_lt(&h[c + 1], &h[c]) ? c + 1 : c;
-            int64_t b = ev_lt(&h[c + 3], &h[c + 2]) ? c + 3 : c + 2;
-            m = ev_lt(&h[b], &h[a]) ? b : a;
+            int64_t a = c + ev_lt(&h[c + 1], &h[c]);
+            int64_t b = c + 2 + ev_lt(&h[c + 3], &h[c + 2]);
+            m = a + (b - a) * ev_lt(&h[b], &h[a]);
         } else {
             for (int64_t j = c + 1; j < n; j++)
                 m = ev_lt(&h[j], &h[m]) ? j : m;
