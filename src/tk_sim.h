@@ -112,7 +112,8 @@ typedef struct tk_mm_info {
  *            raised together from 0; a resource that saturates freezes
  *            the variables on it; at t = rho every variable still free is
  *            fully served.  Exact progressive filling over a heap of
- *            resource events: O((entries + nres) log nres).
+ *            resource events: O((entries + nres) log nres); at most
+ *            2^31 - 1 resources, variables and entries (else TK_ELIMIT).
  *  rr, transit
  *            the deterministic fixed point of topokit(7) (Gauss-Seidel
  *            sweeps over the outputs, damped), at most max_sweeps sweeps
@@ -375,7 +376,8 @@ TK_API tk_status_t tk_sim_flow_rows(const tk_sim_net_t *net, tk_sim_flow_fn fn, 
 /* Fair only: the exact accepted-versus-offered curve on [0, 1], mean
  * accepted per offering server, piecewise linear between the returned
  * breakpoints rho[0] = 0 < ... < rho[n-1] = 1 (malloc'd, caller frees both).
- * One progressive filling (tk_mm_fair_levels).  Errors: TK_ENOMEM. */
+ * One progressive filling (tk_mm_fair_levels).  Errors: TK_ENOMEM,
+ * TK_ELIMIT (as tk_mm_solve). */
 TK_API tk_status_t tk_sim_fair_curve(tk_sim_net_t *net, double **rho, double **acc, int64_t *npts,
                                      tk_error_t *err);
 

@@ -19,10 +19,12 @@
 #   synthetic-big  52560 flows of 3 to 6 random links among 200000
 #               (SIM_SIMGRID_BIG=0 leaves it out).
 #
-# What is timed (one core; of 5 runs, the one with the best solve; CPU
-# seconds of the process for the phases, which a loaded machine inflates less
-# than wall time; the file is read by the same code on both sides and is not
-# counted):
+# What is timed (one core; SIM_SIMGRID_RUNS runs of each side, 5 by
+# default, the two sides alternating so that a change of the machine's load
+# reaches both; of each side's runs, the one with the best solve, and the
+# median solve after the table; CPU seconds of the process for the phases,
+# which a loaded machine inflates less than wall time; the file is read by
+# the same code on both sides and is not counted):
 #   solve       topokit: tk_mm_solve alone.  SimGrid: the simulated period
 #               that holds its one max-min solve (from the moment every comm
 #               has started until the driver wakes up: the lmm solve plus
@@ -78,22 +80,23 @@ if [ "${SIM_SIMGRID_BIG:-1}" != 0 ]; then
     list="$list synthetic-big"
 fi
 
-# best CMD...: run 5 times; keep the stderr timing line with the smallest
-# value in field $FIELD (the solve) and the process wall time of that run
-best() {
-    b=
-    for _ in 1 2 3 4 5; do
-        /usr/bin/time -f 'wall %e' -o "$W/time" "$@" >"$W/out" 2>"$W/err"
-        line="$(cat "$W/err") $(cat "$W/time")"
-        b=$(printf '%s\n%s\n' "$b" "$line" | awk -v f="$FIELD" 'NF { if (best == "" || $f < v) { v = $f; best = $0 } } END { print best }')
-        cp "$W/out" "$W/out.$(basename "$1")"
-    done
-    echo "$b"
+RUNS=${SIM_SIMGRID_RUNS:-5}
+# once NAME CMD...: one run; its stderr timing line and the process wall
+# time appended to $W/NAME.lines, its rates to $W/out.NAME
+once() {
+    n=$1
+    shift
+    /usr/bin/time -f 'wall %e' -o "$W/time" "$@" >"$W/out.$n" 2>"$W/err"
+    echo "$(cat "$W/err") $(cat "$W/time")" >>"$W/$n.lines"
 }
+# best NAME FIELD: the line of NAME with the smallest value in field FIELD
+best() { awk -v f="$2" 'NF { if (best == "" || $f < v) { v = $f; best = $0 } } END { print best }' "$W/$1.lines"; }
+# median NAME FIELD: the median of field FIELD over NAME's lines
+median() { awk -v f="$2" 'NF { print $f }' "$W/$1.lines" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # field NAME LINE: the number after NAME
 field() { echo "$2" | awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }'; }
 
-echo "Seconds, one core, the run with the best solve of 5: CPU for the phases, wall for the process.  ratio = SimGrid / topokit."
+echo "Seconds, one core, the run with the best solve of $RUNS: CPU for the phases, wall for the process.  ratio = SimGrid / topokit."
 echo
 echo "| instance | flows | links | topokit solve | SimGrid solve | ratio | topokit with set-up | SimGrid with set-up | ratio | topokit process | SimGrid process | ratio | agree |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
@@ -101,11 +104,15 @@ for i in $list; do
     f=$W/$i.mm
     set -- $(awk '!/^#/ { print $1, $2; exit }' "$f")
     links=$1 flows=$2
-    FIELD=6
-    tk=$(best "$MM" -t "$f")
-    FIELD=8
-    sg=$(best "$SG" -t "$f")
-    agree=$(paste "$W/out.mm-solve" "$W/out.simgrid-maxmin" | awk '
+    rm -f "$W/tk.lines" "$W/sg.lines"
+    for _ in $(seq "$RUNS"); do
+        once tk "$MM" -t "$f"
+        once sg "$SG" -t "$f"
+    done
+    tk=$(best tk 6)
+    sg=$(best sg 8)
+    echo "$i $(median tk 6) $(median sg 8)" >>"$W/medians"
+    agree=$(paste "$W/out.tk" "$W/out.sg" | awk '
         { d = $1 - $2; if (d < 0) d = -d; e = $1 > 0 ? d / $1 : d; if (e > w) w = e; n++ }
         END { printf "%.1e%s", w, (w <= 1e-6 && n > 0) ? "" : " NO" }')
     tks=$(field solve "$tk")
@@ -119,5 +126,11 @@ for i in $list; do
         { printf "| %s | %d | %d | %.4f | %.4f | %s | %.4f | %.4f | %s | %.2f | %.2f | %s | %s |\n",
             $1, $2, $3, $4, $5, r($5, $4), $6, $7, r($7, $6), $8, $9, r($9, $8), $10 ($11 == "" ? "" : " " $11) }'
 done
+echo
+echo "Median solve of the $RUNS runs of each side:"
+echo
+echo "| instance | topokit solve | SimGrid solve | ratio |"
+echo "|---|---|---|---|"
+awk '{ printf "| %s | %.4f | %.4f | %s |\n", $1, $2, $3, ($2 > 0 ? sprintf("%.1f", $3 / $2) : "-") }' "$W/medians"
 echo
 echo "SimGrid $(pkg-config --modversion simgrid 2>/dev/null || echo '?') (network/model:CM02, network/crosstraffic:0, otherwise its defaults: network/optim Lazy, maxmin/precision 1e-5)"

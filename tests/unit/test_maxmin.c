@@ -786,6 +786,147 @@ static void test_levels(void)
     sys_free(&s);
 }
 
+/* Single-entry resources (injection and ejection links, rate bounds): the
+ * filling keeps one event per variable for them, the first of its own to
+ * fill, beside the heap of the resources with several entries; the events
+ * fire in (level, resource id) order as if every resource had one. */
+static void test_single_entry(void)
+{
+    sys_t s;
+    double tau[2];
+    int64_t b[2];
+    tk_error_t err;
+
+    /* v0 alone on r0 (1) and r2 (1), both at level 1: the lower id is its
+     * bottleneck; v1 on the shared r1 (10) with v0 gets 10 - 1 = 9. */
+    sys_init(&s);
+    link(&s, 1);
+    link(&s, 10);
+    link(&s, 1);
+    var(&s, 1, 1);
+    ent(&s, 2, -1, 1);
+    ent(&s, 0, -1, 1);
+    ent(&s, 1, -1, 1);
+    var(&s, 1, 1);
+    ent(&s, 1, -1, 1);
+    ok(tk_mm_fair_levels(&s.mm, tau, b, &err) == TK_OK && tau[0] == 1 && tau[1] == 9 && b[0] == 0 &&
+           b[1] == 1,
+       "two single-entry resources at one level: the lower id limits (tau %g %g, bneck %lld "
+       "%lld)",
+       tau[0], tau[1], (long long)b[0], (long long)b[1]);
+    sys_free(&s);
+
+    /* A shared resource (capacity 2, v0 and v1) and each variable's own
+     * link (capacity 1) all fill at level 1.  Shared first (r0): it fires
+     * and limits both; own links first (r0, r1; shared r2): each variable
+     * stops at its own link, v0 before the shared one is looked at again,
+     * v1's own link (1, r1) before the shared (1, r2). */
+    for (int shared_first = 1; shared_first >= 0; shared_first--) {
+        sys_init(&s);
+        int64_t sh = -1, own[2];
+        if (shared_first)
+            sh = link(&s, 2);
+        own[0] = link(&s, 1);
+        own[1] = link(&s, 1);
+        if (!shared_first)
+            sh = link(&s, 2);
+        for (int v = 0; v < 2; v++) {
+            var(&s, 1, 1);
+            ent(&s, own[v], -1, 1);
+            ent(&s, sh, -1, 1);
+        }
+        ok(tk_mm_fair_levels(&s.mm, tau, b, &err) == TK_OK && tau[0] == 1 && tau[1] == 1 &&
+               (shared_first ? b[0] == sh && b[1] == sh : b[0] == own[0] && b[1] == own[1]),
+           "a tie between single-entry and shared resources goes by id (%s first: bneck %lld "
+           "%lld)",
+           shared_first ? "shared" : "own links", (long long)b[0], (long long)b[1]);
+        sys_free(&s);
+    }
+
+    /* Two entries of one variable on one resource are not a single entry:
+     * r0 (1) carries 2 x, so v0 stops at 1/2, before its own r1 (0.7). */
+    sys_init(&s);
+    link(&s, 1);
+    link(&s, 0.7);
+    var(&s, 1, 1);
+    ent(&s, 0, -1, 1);
+    ent(&s, 1, -1, 1);
+    ent(&s, 0, -1, 1);
+    ok(tk_mm_fair_levels(&s.mm, tau, b, &err) == TK_OK && tau[0] == 0.5 && b[0] == 0,
+       "two entries of one variable on one resource: tau %g, bneck %lld", tau[0], (long long)b[0]);
+    /* At rho below every level: fully served, no bottleneck. */
+    double *x = solve(&s, TK_ARB_FAIR, 0.25, 0, b, NULL, "single entry below rho");
+    ok(x && x[0] == 0.25 && b[0] == -1, "below the levels: the demand, no bottleneck");
+    free(x);
+    sys_free(&s);
+
+    /* Random systems shaped like a network's: every variable has one to
+     * three links of its own (capacity 1 or random) and shared links; the
+     * filling against the naive one, and its levels against the solve. */
+    int naive_ok = 0, levels_ok = 0, bneck_ok = 0;
+    for (int seed = 1; seed <= 100; seed++) {
+        rnd_state = (uint64_t)seed * 0x9e3779b97f4a7c15ULL + 1;
+        sys_init(&s);
+        int nsh = 1 + seed % 7, nv = 1 + seed % 13, nown = 1 + seed % 3;
+        for (int r = 0; r < nsh; r++)
+            link(&s, 0.5 + 2 * unif());
+        for (int v = 0; v < nv; v++)
+            for (int k = 0; k < nown; k++)
+                link(&s, rnd() % 2 ? 1 : 0.2 + unif());
+        for (int v = 0; v < nv; v++) {
+            var(&s, rnd() % 10 == 0 ? 0 : rnd() % 2 ? 1 : 0.1 + unif(), 1);
+            for (int k = 0; k < nown; k++)
+                ent(&s, nsh + v * nown + k, -1, rnd() % 2 ? 1 : 0.1 + unif());
+            for (int k = (int)(rnd() % 4); k > 0; k--)
+                ent(&s, (int64_t)(rnd() % (uint64_t)nsh), -1, 0.1 + unif());
+        }
+        const tk_mm_t *mm = &s.mm;
+        double rho = 0.2 + 1.5 * unif();
+        int64_t *bn = calloc((size_t)nv, sizeof *bn);
+        double *y = calloc((size_t)nv, sizeof *y), *t = calloc((size_t)nv, sizeof *t);
+        x = solve(&s, TK_ARB_FAIR, rho, 0, bn, NULL, "single-entry random");
+        if (!x || !bn || !y || !t)
+            break;
+        naive_fair(mm, rho, y);
+        int same = 1, lv = 1, bk = 1;
+        for (int64_t v = 0; v < nv; v++)
+            same &= fabs(x[v] - y[v]) <= 1e-9 * (1 + y[v]);
+        if (tk_mm_fair_levels(mm, t, NULL, &err) == TK_OK) {
+            for (int64_t v = 0; v < nv; v++)
+                lv &= x[v] == mm->demand[v] * (t[v] < rho ? t[v] : rho);
+        } else {
+            lv = 0;
+        }
+        /* a limited variable's bottleneck is one of its resources, full */
+        for (int64_t v = 0; v < nv; v++) {
+            if (bn[v] < 0) {
+                bk &= x[v] == mm->demand[v] * rho;
+                continue;
+            }
+            double use = 0;
+            int on = 0;
+            for (int64_t u = 0; u < nv; u++)
+                for (int64_t e = mm->voff[u]; e < mm->voff[u + 1]; e++)
+                    if (mm->eres[e] == bn[v]) {
+                        use += mm->ecoef[e] * x[u];
+                        on |= u == v;
+                    }
+            bk &= on && use >= mm->cap[bn[v]] * (1 - 1e-12);
+        }
+        naive_ok += same;
+        levels_ok += lv;
+        bneck_ok += bk;
+        free(x);
+        free(bn);
+        free(y);
+        free(t);
+        sys_free(&s);
+    }
+    is_int(naive_ok, 100, "100 systems with links of their own: fair equals the naive filling");
+    is_int(levels_ok, 100, "and demand min(rho, tau) is the solve, bit for bit");
+    is_int(bneck_ok, 100, "and every bottleneck is a full resource of its variable");
+}
+
 /* ------------------------------------------------------------------------ */
 /* Refusals. */
 
@@ -895,6 +1036,7 @@ int main(void)
     test_antmill();
     test_aggregation();
     test_levels();
+    test_single_entry();
     test_random();
     test_random_wide();
     test_check();
