@@ -62,7 +62,13 @@ TK_API const char *tk_arb_name(tk_arb_t a);
  * the resource capacity all mult[v] members together use per unit of a
  * member's rate (mult[v] times the fraction of a member's traffic that
  * crosses the resource through that input).  A variable may have several
- * entries on one resource (through different inputs).
+ * entries on one resource (through different inputs).  emcoef (optional)
+ * gives one member's coefficient, ecoef[e] / mult[v], as its producer
+ * knows it before the multiplication (rr and transit work per member and
+ * divide otherwise, which can be an ulp off): with it an aggregate of m
+ * identical members computes the very numbers its members would compute
+ * one by one, so an aggregated system and its expansion give the same
+ * rates bit for bit.
  *
  * Arbitration at one output r, for rr and transit: per copy of r, the
  * input ports are the inputs of r's entries, each counted in_mult[i] times
@@ -88,6 +94,7 @@ typedef struct tk_mm {
     int64_t *eres;       /* voff[nvar]                                   */
     int64_t *ein;        /* voff[nvar] or NULL (no ports)                */
     double *ecoef;       /* voff[nvar]                                   */
+    double *emcoef;      /* voff[nvar] or NULL: a member's coefficient   */
 } tk_mm_t;
 
 /* Check a system's sizes, ranges and values (finite, capacities > 0,

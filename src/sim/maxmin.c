@@ -233,6 +233,16 @@ tk_status_t tk_mm_check(const tk_mm_t *mm, tk_error_t *err)
                                     "ein[%" PRId64 "]=%" PRId64 ": must be -1 or an input below "
                                     "nin=%" PRId64,
                                     k, mm->ein[k], mm->nin);
+    if (mm->emcoef)
+        for (int64_t v = 0; v < mm->nvar; v++)
+            for (k = mm->voff[v]; k < mm->voff[v + 1]; k++) {
+                double c = mm->emcoef[k] * mm_mult(mm, v);
+                if (!(c > 0) || !isfinite(c) || fabs(c - mm->ecoef[k]) > 1e-12 * mm->ecoef[k])
+                    return tk_error_set(err, TK_EINVAL, NULL, 0,
+                                        "emcoef[%" PRId64 "]=%.17g: must be ecoef[%" PRId64
+                                        "] / mult[%" PRId64 "] = %.17g",
+                                        k, mm->emcoef[k], k, v, mm->ecoef[k] / mm_mult(mm, v));
+            }
     return TK_OK;
 }
 

@@ -56,6 +56,7 @@ static void sys_free(sys_t *s)
     free(m->eres);
     free(m->ein);
     free(m->ecoef);
+    free(m->emcoef);
 }
 
 /* A resource of capacity cap made of `copies` copies, own input own. */
@@ -843,7 +844,21 @@ static void test_check(void)
     BAD(m->ein[1] = -2, "ein[1]=-2:", "an input below -1");
     BAD(m->ein[0] = 1, "ein[0]=1:", "an input out of range");
     BAD((free(m->cap), m->cap = NULL), "max-min system: cap", "a missing capacity array");
+    /* member coefficients: 1, 2 (mult 1), then 1 / 2 (mult 2) */
+    BAD((m->emcoef = malloc(3 * sizeof *m->emcoef), m->emcoef[0] = 1, m->emcoef[1] = 2,
+         m->emcoef[2] = 1),
+        "emcoef[2]=1: must be ecoef[2] / mult[1] = 0.5", "a member coefficient not ecoef / mult");
+    BAD((m->emcoef = malloc(3 * sizeof *m->emcoef), m->emcoef[0] = 1, m->emcoef[1] = NAN,
+         m->emcoef[2] = 0.5),
+        "emcoef[1]=nan:", "a NaN member coefficient");
 #undef BAD
+    base(&s);
+    s.mm.emcoef = malloc(3 * sizeof *s.mm.emcoef);
+    s.mm.emcoef[0] = 1;
+    s.mm.emcoef[1] = 2;
+    s.mm.emcoef[2] = 0.5;
+    ok(tk_mm_check(&s.mm, &err) == TK_OK, "exact member coefficients pass");
+    sys_free(&s);
     base(&s);
     double x[2];
     ok(tk_mm_solve(&s.mm, TK_ARB_FAIR, 0, 0, 0, x, NULL, NULL, &err) == TK_EINVAL &&
