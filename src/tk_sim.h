@@ -121,11 +121,21 @@ typedef struct tk_mm_info {
  *            fully served.  Exact progressive filling over a heap of
  *            resource events: O((entries + nres) log nres).
  *  rr, transit
- *            the deterministic fixed point of topokit(7) (Gauss-Seidel
- *            sweeps over the outputs, damped), at most max_sweeps sweeps
- *            (0: 100000), stopping when no rate moves by more than 1e-13
- *            relative; with check_another, solved a second time from the
+ *            the deterministic fixed point of topokit(7): damped Jacobi
+ *            sweeps over the outputs (every output's grants computed from
+ *            the previous iterate only, then one damped update of them
+ *            all; damping 1/2, halved whenever the residual has not halved
+ *            within 100 / damping sweeps), at most max_sweeps sweeps (0:
+ *            100000), stopping when no rate moves by more than 1e-13 of
+ *            its request; info->converged 0 when the limit came first (the
+ *            rates are then the last sweep's, not an equilibrium: some
+ *            transit systems never settle).  Invariant under renumbering
+ *            resources, inputs, variables and entries, bit for bit; with
+ *            emcoef, an aggregate computes exactly what its members
+ *            would.  With check_another, solved a second time from the
  *            other start and info->another set when the two differ.
+ *            O(entries) per sweep (once the water-fillings' orders settle
+ *            from sweep to sweep), no allocation after the set-up.
  * Errors: TK_EINVAL (a bad system or rho), TK_ENOMEM. */
 TK_API tk_status_t tk_mm_solve(const tk_mm_t *mm, tk_arb_t arb, double rho, int64_t max_sweeps,
                                int check_another, double *x, int64_t *bneck, tk_mm_info_t *info,
