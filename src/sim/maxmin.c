@@ -876,10 +876,8 @@ static tk_status_t rr_init(rr_t *s, const tk_mm_t *mm, tk_arb_t arb, double rho,
     s->var = tk_malloc_array(nv, sizeof *s->var);
     s->f = tk_malloc_array(nx, sizeof *s->f);
     s->pv = tk_malloc_array(nx, sizeof *s->pv);
-    s->pu = tk_malloc_array(nx, sizeof *s->pu);
     s->ord = tk_malloc_array(nx, sizeof *s->ord);
     s->epos = tk_malloc_array(nx, sizeof *s->epos);
-    s->G = tk_malloc_array(nx, sizeof *s->G);
     s->gord = tk_malloc_array(ng, sizeof *s->gord);
     s->gD = tk_malloc_array(ng, sizeof *s->gD);
     s->gth = tk_malloc_array(ng, sizeof *s->gth);
@@ -891,9 +889,9 @@ static tk_status_t rr_init(rr_t *s, const tk_mm_t *mm, tk_arb_t arb, double rho,
     s->tmp = tk_malloc_array(nt, sizeof *s->tmp);
     s->xr = tk_malloc_array(nv, sizeof *s->xr);
     s->xc = tk_malloc_array(nv, sizeof *s->xc);
-    if (!s->gsplit || !s->var || !s->f || !s->pv || !s->pu || !s->ord || !s->epos || !s->G ||
-        !s->gord || !s->gD || !s->gth || !s->gnr || !s->run || !s->rk || !s->prun || !s->prk ||
-        !s->tmp || !s->xr || !s->xc) {
+    if (!s->gsplit || !s->var || !s->f || !s->pv || !s->ord || !s->epos || !s->gord || !s->gD ||
+        !s->gth || !s->gnr || !s->run || !s->rk || !s->prun || !s->prk || !s->tmp || !s->xr ||
+        !s->xc) {
         rr_free(s);
         return nomem(err);
     }
@@ -920,11 +918,18 @@ static tk_status_t rr_init(rr_t *s, const tk_mm_t *mm, tk_arb_t arb, double rho,
             if (arb == TK_ARB_TRANSIT && !P->gtr[g])
                 s->gord[n++] = (wf_slot_t){0, P->gcnt[g], g};
     }
-    /* The sweeps need the positions only. */
+    /* The sweeps need the positions only: the entry arrays go before the
+     * last two arrays of entries come (a lower peak). */
     free(s->P.pent);
     free(s->P.evar);
     free(s->P.egrp);
     s->P.pent = s->P.evar = s->P.egrp = NULL;
+    s->pu = tk_malloc_array(nx, sizeof *s->pu);
+    s->G = tk_malloc_array(nx, sizeof *s->G);
+    if (!s->pu || !s->G) {
+        rr_free(s);
+        return nomem(err);
+    }
     return TK_OK;
 }
 

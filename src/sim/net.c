@@ -466,7 +466,8 @@ typedef struct mmb {
     int64_t *voff;
     int64_t ne, cape;
     int64_t *eres, *ein;
-    double *ecoef, *emcoef;
+    double *ecoef, *emcoef; /* emcoef only with want_mc (rr, transit) */
+    int want_mc;
     ent_t *tmp;
     int64_t captmp;
 } mmb_t;
@@ -532,10 +533,12 @@ static int mmb_var(mmb_t *b, double demand, double mult, int64_t gs, const elist
         if (!c)
             return -1;
         b->ecoef = c;
-        double *mc = tk_realloc_array(b->emcoef, (size_t)nc, sizeof *mc);
-        if (!mc)
-            return -1;
-        b->emcoef = mc;
+        if (b->want_mc) {
+            double *mc = tk_realloc_array(b->emcoef, (size_t)nc, sizeof *mc);
+            if (!mc)
+                return -1;
+            b->emcoef = mc;
+        }
         b->cape = nc;
     }
     if (b->nvar == 0)
@@ -544,7 +547,8 @@ static int mmb_var(mmb_t *b, double demand, double mult, int64_t gs, const elist
         b->eres[b->ne] = b->tmp[j].res;
         b->ein[b->ne] = b->tmp[j].in;
         b->ecoef[b->ne] = b->tmp[j].c;
-        b->emcoef[b->ne] = b->tmp[j].mc;
+        if (b->want_mc)
+            b->emcoef[b->ne] = b->tmp[j].mc;
         b->ne++;
     }
     b->demand[b->nvar] = demand;
@@ -697,6 +701,7 @@ static tk_status_t build_vars(tk_sim_net_t *net, tk_error_t *err)
     sim_route_ws_t rws;
     sim_route_ws_init(&rws);
     memset(&b, 0, sizeof b);
+    b.want_mc = net->o.arb != TK_ARB_FAIR; /* fair has no members' ports */
     memset(&e, 0, sizeof e);
     sim_route_init(&one);
     tk_status_t st = route_pairs(net, &pr, &np, &cp, err);
