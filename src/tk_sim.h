@@ -62,7 +62,13 @@ TK_API const char *tk_arb_name(tk_arb_t a);
  * the resource capacity all mult[v] members together use per unit of a
  * member's rate (mult[v] times the fraction of a member's traffic that
  * crosses the resource through that input).  A variable may have several
- * entries on one resource (through different inputs).
+ * entries on one resource (through different inputs).  emcoef (optional)
+ * gives one member's coefficient, ecoef[e] / mult[v], as its producer
+ * knows it before the multiplication (rr and transit work per member and
+ * divide otherwise, which can be an ulp off): with it an aggregate of m
+ * identical members computes the very numbers its members would compute
+ * one by one, so an aggregated system and its expansion give the same
+ * rates bit for bit.
  *
  * Arbitration at one output r, for rr and transit: per copy of r, the
  * input ports are the inputs of r's entries, each counted in_mult[i] times
@@ -88,6 +94,7 @@ typedef struct tk_mm {
     int64_t *eres;       /* voff[nvar]                                   */
     int64_t *ein;        /* voff[nvar] or NULL (no ports)                */
     double *ecoef;       /* voff[nvar]                                   */
+    double *emcoef;      /* voff[nvar] or NULL: a member's coefficient   */
 } tk_mm_t;
 
 /* Check a system's sizes, ranges and values (finite, capacities > 0,
@@ -115,11 +122,21 @@ typedef struct tk_mm_info {
  *            resource events: O((entries + nres) log nres); at most
  *            2^31 - 1 resources, variables and entries (else TK_ELIMIT).
  *  rr, transit
- *            the deterministic fixed point of topokit(7) (Gauss-Seidel
- *            sweeps over the outputs, damped), at most max_sweeps sweeps
- *            (0: 100000), stopping when no rate moves by more than 1e-13
- *            relative; with check_another, solved a second time from the
+ *            the deterministic fixed point of topokit(7): damped Jacobi
+ *            sweeps over the outputs (every output's grants computed from
+ *            the previous iterate only, then one damped update of them
+ *            all; damping 1/2, halved whenever the residual has not halved
+ *            within 100 / damping sweeps), at most max_sweeps sweeps (0:
+ *            100000), stopping when no rate moves by more than 1e-13 of
+ *            its request; info->converged 0 when the limit came first (the
+ *            rates are then the last sweep's, not an equilibrium: some
+ *            transit systems never settle).  Invariant under renumbering
+ *            resources, inputs, variables and entries, bit for bit; with
+ *            emcoef, an aggregate computes exactly what its members
+ *            would.  With check_another, solved a second time from the
  *            other start and info->another set when the two differ.
+ *            O(entries) per sweep (once the water-fillings' orders settle
+ *            from sweep to sweep), no allocation after the set-up.
  * Errors: TK_EINVAL (a bad system or rho), TK_ENOMEM. */
 TK_API tk_status_t tk_mm_solve(const tk_mm_t *mm, tk_arb_t arb, double rho, int64_t max_sweeps,
                                int check_another, double *x, int64_t *bneck, tk_mm_info_t *info,

@@ -71,6 +71,7 @@ static void mm_free(tk_mm_t *mm)
     free(mm->eres);
     free(mm->ein);
     free(mm->ecoef);
+    free(mm->emcoef);
     memset(mm, 0, sizeof *mm);
 }
 
@@ -340,14 +341,15 @@ static int pair_cmp(const void *a, const void *b)
     return (x[1] > y[1]) - (x[1] < y[1]);
 }
 
-/* One growable entry list of a variable. */
+/* One growable entry list of a variable: coefficients c (all members)
+ * and mc (one member's, the tk_mm_t's emcoef). */
 typedef struct elist {
     int64_t n, cap;
     int64_t *res, *in;
-    double *c;
+    double *c, *mc;
 } elist_t;
 
-static int el_push(elist_t *e, int64_t res, int64_t in, double c)
+static int el_push(elist_t *e, int64_t res, int64_t in, double c, double mc)
 {
     if (e->n == e->cap) {
         int64_t nc = e->cap ? 2 * e->cap : 64;
@@ -363,19 +365,26 @@ static int el_push(elist_t *e, int64_t res, int64_t in, double c)
         if (!cc)
             return -1;
         e->c = cc;
+        double *mm = tk_realloc_array(e->mc, (size_t)nc, sizeof *mm);
+        if (!mm)
+            return -1;
+        e->mc = mm;
         e->cap = nc;
     }
     e->res[e->n] = res;
     e->in[e->n] = in;
     e->c[e->n] = c;
+    e->mc[e->n] = mc;
     e->n++;
     return 0;
 }
 
 /* The entries of `route` for groups (gs, gd) with factor f (resource use
- * per unit of a member's rate, all members together) into e. */
+ * per unit of a member's rate, all members together) and fm (one
+ * member's: 1 for a variable of flows; an aggregate's member coefficients
+ * are then those of its flows unaggregated, bit for bit) into e. */
 static int route_entries(const tk_sim_net_t *net, const sim_route_t *route, int64_t gs, int64_t gd,
-                         double f, int inject, elist_t *e)
+                         double f, double fm, int inject, elist_t *e)
 {
     int64_t m = net->g->m, G = net->ngroups;
     int64_t inj = m + gs;
@@ -387,14 +396,14 @@ static int route_entries(const tk_sim_net_t *net, const sim_route_t *route, int6
      * need not sort */
     for (int64_t j = 0; j < route->n; j++) {
         int64_t in = route->in[j] == SIM_IN_INJECT ? inj : route->in[j];
-        if (el_push(e, route->arc[j], ports ? in : -1, f * route->w[j]))
+        if (el_push(e, route->arc[j], ports ? in : -1, f * route->w[j], fm * route->w[j]))
             return -1;
     }
-    if (inject && el_push(e, m + gs, ports ? inj : -1, f))
+    if (inject && el_push(e, m + gs, ports ? inj : -1, f, fm))
         return -1;
     for (int64_t j = 0; j < route->nej; j++) {
         int64_t in = route->ejin[j] == SIM_IN_INJECT ? inj : route->ejin[j];
-        if (el_push(e, m + G + gd, ports ? in : -1, f * route->ejw[j]))
+        if (el_push(e, m + G + gd, ports ? in : -1, f * route->ejw[j], fm * route->ejw[j]))
             return -1;
     }
     return 0;
@@ -402,7 +411,7 @@ static int route_entries(const tk_sim_net_t *net, const sim_route_t *route, int6
 
 typedef struct ent {
     int64_t res, in;
-    double c;
+    double c, mc;
     int64_t seq;
 } ent_t;
 
@@ -425,7 +434,8 @@ typedef struct mmb {
     int64_t *voff;
     int64_t ne, cape;
     int64_t *eres, *ein;
-    double *ecoef;
+    double *ecoef, *emcoef; /* emcoef only with want_mc (rr, transit) */
+    int want_mc;
     ent_t *tmp;
     int64_t captmp;
 } mmb_t;
@@ -461,7 +471,7 @@ static int mmb_var(mmb_t *b, double demand, double mult, int64_t gs, const elist
     }
     int sorted = 1;
     for (int64_t j = 0; j < e->n; j++) {
-        b->tmp[j] = (ent_t){e->res[j], e->in[j], e->c[j], j};
+        b->tmp[j] = (ent_t){e->res[j], e->in[j], e->c[j], e->mc[j], j};
         if (j > 0 && ent_cmp(&b->tmp[j - 1], &b->tmp[j]) > 0)
             sorted = 0;
     }
@@ -469,9 +479,10 @@ static int mmb_var(mmb_t *b, double demand, double mult, int64_t gs, const elist
         qsort(b->tmp, (size_t)e->n, sizeof *b->tmp, ent_cmp);
     int64_t k = 0;
     for (int64_t j = 0; j < e->n; j++) {
-        if (k > 0 && b->tmp[k - 1].res == b->tmp[j].res && b->tmp[k - 1].in == b->tmp[j].in)
+        if (k > 0 && b->tmp[k - 1].res == b->tmp[j].res && b->tmp[k - 1].in == b->tmp[j].in) {
             b->tmp[k - 1].c += b->tmp[j].c;
-        else
+            b->tmp[k - 1].mc += b->tmp[j].mc;
+        } else
             b->tmp[k++] = b->tmp[j];
     }
     if (b->ne + k > b->cape) {
@@ -490,6 +501,12 @@ static int mmb_var(mmb_t *b, double demand, double mult, int64_t gs, const elist
         if (!c)
             return -1;
         b->ecoef = c;
+        if (b->want_mc) {
+            double *mc = tk_realloc_array(b->emcoef, (size_t)nc, sizeof *mc);
+            if (!mc)
+                return -1;
+            b->emcoef = mc;
+        }
         b->cape = nc;
     }
     if (b->nvar == 0)
@@ -498,6 +515,8 @@ static int mmb_var(mmb_t *b, double demand, double mult, int64_t gs, const elist
         b->eres[b->ne] = b->tmp[j].res;
         b->ein[b->ne] = b->tmp[j].in;
         b->ecoef[b->ne] = b->tmp[j].c;
+        if (b->want_mc)
+            b->emcoef[b->ne] = b->tmp[j].mc;
         b->ne++;
     }
     b->demand[b->nvar] = demand;
@@ -685,6 +704,7 @@ static tk_status_t build_vars(tk_sim_net_t *net, tk_error_t *err)
     sim_route_ws_t rws;
     sim_route_ws_init(&rws);
     memset(&b, 0, sizeof b);
+    b.want_mc = net->o.arb != TK_ARB_FAIR; /* fair has no members' ports */
     memset(&e, 0, sizeof e);
     sim_route_init(&one);
     tk_status_t st = route_pairs(net, &pr, &np, &cp, err);
@@ -710,7 +730,7 @@ static tk_status_t build_vars(tk_sim_net_t *net, tk_error_t *err)
             if (c1 == c0)
                 continue;
             e.n = 0;
-            if (el_push(&e, net->g->m + gs, net->g->m + gs, net->gsize[gs]))
+            if (el_push(&e, net->g->m + gs, net->g->m + gs, net->gsize[gs], 1))
                 goto oom;
             for (int64_t c = c0; c < c1; c++) {
                 net->fc_var[c] = b.nvar;
@@ -719,7 +739,8 @@ static tk_status_t build_vars(tk_sim_net_t *net, tk_error_t *err)
                  * x w count / D of it per member, all members together
                  * gsize times that */
                 if (route_entries(net, &pr[cp[c]].all, gs, net->fc[c].gd,
-                                  net->gsize[gs] * net->fc[c].w * net->fc[c].count / D, 0, &e))
+                                  net->gsize[gs] * net->fc[c].w * net->fc[c].count / D,
+                                  net->fc[c].w * net->fc[c].count / D, 0, &e))
                     goto oom;
             }
             if (mmb_var(&b, D / net->gsize[gs], net->gsize[gs], gs, &e))
@@ -736,7 +757,7 @@ static tk_status_t build_vars(tk_sim_net_t *net, tk_error_t *err)
                 /* (p->ps is empty unless split independent: route_pairs
                  * keeps the paths only then) */
                 e.n = 0;
-                if (route_entries(net, &p->all, f->gs, f->gd, f->count, 1, &e) ||
+                if (route_entries(net, &p->all, f->gs, f->gd, f->count, 1, 1, &e) ||
                     mmb_var(&b, f->w, f->count, f->gs, &e))
                     goto oom;
                 continue;
@@ -745,7 +766,7 @@ static tk_status_t build_vars(tk_sim_net_t *net, tk_error_t *err)
                 if (sim_route_from_paths_ws(net->g, &p->ps, q, &rws, &one, err) != TK_OK)
                     goto oom;
                 e.n = 0;
-                if (route_entries(net, &one, f->gs, f->gd, f->count, 1, &e) ||
+                if (route_entries(net, &one, f->gs, f->gd, f->count, 1, 1, &e) ||
                     mmb_var(&b, f->w * p->ps.w[q], f->count, f->gs, &e))
                     goto oom;
             }
@@ -763,6 +784,7 @@ static tk_status_t build_vars(tk_sim_net_t *net, tk_error_t *err)
         if (!mm->ein)
             free(b.ein);
         mm->ecoef = b.ecoef;
+        mm->emcoef = b.emcoef;
         net->vsrc = b.vsrc;
         free(b.tmp);
         memset(&b, 0, sizeof b);
@@ -784,10 +806,12 @@ done:
     free(b.eres);
     free(b.ein);
     free(b.ecoef);
+    free(b.emcoef);
     free(b.tmp);
     free(e.res);
     free(e.in);
     free(e.c);
+    free(e.mc);
     sim_route_destroy(&one);
     sim_route_ws_destroy(&rws);
     pairs_free(pr, np);

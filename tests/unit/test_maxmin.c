@@ -1,16 +1,18 @@
 /*
  * test_maxmin.c - the max-min systems of tk_sim.h and their solvers
  * (src/sim/maxmin.c): fair (exact progressive filling), rr and transit
- * (the damped Gauss-Seidel fixed point).
+ * (the damped Jacobi fixed point).
  *
  * Every expectation is derived in a comment from the definitions of
  * tk_sim.h: closed forms on a link shared by n flows, parking lots, an
  * output where rr and fair differ, transit starving injection, the Ant
- * Mill pattern on an even cycle, aggregated against unaggregated systems;
- * the fair levels against the solves; every refusal of tk_mm_check; and on
- * random instances, the fair allocation against an independent naive
- * filling and the max-min bottleneck condition, the rr and transit ones
- * against the bottleneck checker of maxmin_internal.h.
+ * Mill pattern on an even cycle, aggregated against unaggregated systems
+ * (rr and transit: bit for bit with exact member coefficients); the fair
+ * levels against the solves; every refusal of tk_mm_check; and on random
+ * instances, the fair allocation against an independent naive filling and
+ * the max-min bottleneck condition, the rr and transit ones against the
+ * bottleneck checker of maxmin_internal.h and against the same system
+ * relabelled (bit for bit).
  */
 #include <config.h>
 
@@ -56,6 +58,7 @@ static void sys_free(sys_t *s)
     free(m->eres);
     free(m->ein);
     free(m->ecoef);
+    free(m->emcoef);
 }
 
 /* A resource of capacity cap made of `copies` copies, own input own. */
@@ -383,14 +386,17 @@ static void test_transit_starves(void)
  *  link, and the a flows are bottlenecked at link j + 1 (their transit
  *  port's 2a is the largest share) when 2a >= b, the b flows likewise when
  *  2b >= a: every a in [1/6, 1/3] is an equilibrium (Max/Min up to
- *  p = 2), the symmetric 1/4 among them.  The sweeps from the requests,
- *  in link order, do not keep the symmetry: they reach the alternating
- *  equilibrium a = 4/15 (to 12 digits; the flows from even nodes),
- *  b = 7/30, and the second start (every grant 0) reaches another one, so
- *  `another` is set.
- *  Checked: alternation, a + b = 1/2, a in [1/6, 1/3], the checker, the
- *  flag; and the interval directly: a = 1/6, 1/5, 1/4, 1/3 pass the
- *  bottleneck checker, a = 0.15 and 0.35 do not. */
+ *  p = 2), the symmetric 1/4 among them.  The Jacobi sweeps commute with
+ *  the rotation of the cycle and start from a rotation-invariant state,
+ *  so every sweep treats every node alike, bit for bit: they reach the
+ *  symmetric equilibrium 1/4, and so does the second start (every grant
+ *  0), so `another` stays 0.  (Gauss-Seidel sweeps in link order, which
+ *  topo-sim had before, broke the symmetry and reached a = 4/15,
+ *  b = 7/30.)
+ *  Checked: every flow at the same rate, 1/4 (within 1e-12), the checker,
+ *  the flag; and the
+ *  interval directly: a = 1/6, 1/5, 1/4, 1/3 pass the bottleneck checker,
+ *  a = 0.15 and 0.35 do not. */
 static void antmill(sys_t *s, int n, double p)
 {
     sys_init(s);
@@ -434,20 +440,12 @@ static void test_antmill(void)
            (long long)info.iterations, why);
         tap_diag("Ant Mill p = %d under rr: x[0] = %.12g, x[1] = %.12g, another = %d", p, x[0],
                  x[1], info.another);
-        int alt = 1;
-        for (int j = 2; j < N; j++)
-            alt &= fabs(x[j] - x[j % 2]) < 1e-12;
-        if (p == 1)
-            ok(alt && fabs(x[0] - 0.5) < 1e-9 && info.another == 0,
-               "Ant Mill p = 1: rr gives 1/2 to every flow; the second start agrees");
-        else
-            /* which member of the interval the sweeps reach (the
-             * symmetric a = 1/4 or an alternating one), and whether the
-             * second start lands elsewhere, is the algorithm's choice: the
-             * diagnostic above records it */
-            ok(alt && fabs(x[0] + x[1] - 0.5) < 1e-9 && x[0] >= 1.0 / 6 - 1e-9 &&
-                   x[0] <= 1.0 / 3 + 1e-9,
-               "Ant Mill p = 2: rr gives alternating rates a, 1/2 - a, a in [1/6, 1/3]");
+        int same = 1;
+        for (int j = 1; j < N; j++)
+            same &= x[j] == x[0];
+        ok(same && fabs(x[0] - 0.5 / p) < 1e-12 && info.another == 0,
+           "Ant Mill p = %d: rr gives every flow the same rate, 1/(2p); the second start agrees",
+           p);
         free(x);
     }
     /* The interval of rr equilibria for p = 2. */
@@ -478,7 +476,9 @@ static void test_antmill(void)
  *  1/4 and C = 1/8; the injection link's single port leaves B 3/4.
  *  transit: L's incoming link asks for 2 and takes all of L: C = 1/2,
  *  A = 0, B = 1.
- * Both systems must give these same rates. */
+ * Both systems must give these same rates; under rr and transit, with the
+ * aggregate's member coefficients given exactly (emcoef 1), bit for bit,
+ * in the same number of sweeps. */
 static void test_aggregation(void)
 {
     sys_t u, g;
@@ -520,6 +520,9 @@ static void test_aggregation(void)
         ent(&g, LG, TG, 1);
     }
 
+    g.mm.emcoef = malloc((size_t)g.mm.voff[g.mm.nvar] * sizeof *g.mm.emcoef);
+    for (int64_t e = 0; e < g.mm.voff[g.mm.nvar]; e++)
+        g.mm.emcoef[e] = 1; /* every coefficient is mult x 1 */
     double w[3][3] = {{0.2, 0.8, 0.2}, {0.25, 0.75, 0.125}, {0, 1, 0.5}};
     for (int a = 0; a < 3; a++) {
         double wu[8], wg[4] = {w[a][0], w[a][1], w[a][2], w[a][2]};
@@ -530,6 +533,19 @@ static void test_aggregation(void)
         wu[6] = wu[7] = w[a][2];
         expect(&u, (tk_arb_t)a, 1, wu, "three servers, unaggregated");
         expect(&g, (tk_arb_t)a, 1, wg, "three servers aggregated (3 members, 3 copies)");
+        if (a == TK_ARB_FAIR)
+            continue;
+        tk_mm_info_t iu, ig;
+        double *xu = solve(&u, (tk_arb_t)a, 1, 0, NULL, &iu, "unaggregated");
+        double *xg = solve(&g, (tk_arb_t)a, 1, 0, NULL, &ig, "aggregated");
+        if (xu && xg)
+            ok(xu[0] == xg[0] && xu[1] == xg[0] && xu[2] == xg[0] && xu[3] == xg[1] &&
+                   xu[4] == xg[1] && xu[5] == xg[1] && xu[6] == xg[2] && xu[7] == xg[3] &&
+                   iu.iterations == ig.iterations && iu.residual == ig.residual,
+               "%s: aggregated = unaggregated bit for bit (%lld sweeps)", tk_arb_name((tk_arb_t)a),
+               (long long)ig.iterations);
+        free(xu);
+        free(xg);
     }
     sys_free(&u);
     sys_free(&g);
@@ -723,6 +739,86 @@ static void test_random(void)
     is_int(eq[1], conv[1], "every converged transit result passes the bottleneck checker");
     tap_diag("random systems with a second equilibrium from the zero start: rr %d, transit %d",
              another[0], another[1]);
+}
+
+/* A random permutation of 0 .. n-1 (Fisher-Yates on rnd). */
+static int64_t *perm(int64_t n)
+{
+    int64_t *q = malloc((size_t)(n > 0 ? n : 1) * sizeof *q);
+    for (int64_t i = 0; i < n; i++)
+        q[i] = i;
+    for (int64_t i = n - 1; i > 0; i--) {
+        int64_t j = (int64_t)(rnd() % (uint64_t)(i + 1)), t = q[i];
+        q[i] = q[j];
+        q[j] = t;
+    }
+    return q;
+}
+
+/* Relabelling.  The rr and transit sweeps are Jacobi iterations whose
+ * sums run over water-filling runs in increasing demand: nothing in them
+ * depends on how resources, inputs, variables and entries are numbered.
+ * So a random system and the same system with its resources, inputs and
+ * variables renumbered and every variable's entries listed in another
+ * order take the same sweeps (count and residual) to the same rates, bit
+ * for bit (variable v of the first is variable qv[v] of the second). */
+static void test_relabel(void)
+{
+    int same[2] = {0, 0};
+    for (int seed = 1; seed <= 60; seed++) {
+        sys_t s, t;
+        random_sys(&s, (uint64_t)seed + 500, 2 + seed % 9, 1 + seed % 5, 2 + seed % 13, 5);
+        const tk_mm_t *m = &s.mm;
+        int64_t *qr = perm(m->nres), *qi = perm(m->nin), *qv = perm(m->nvar);
+        int64_t *iv = malloc((size_t)(m->nvar + 1) * sizeof *iv); /* inverse of qv */
+        for (int64_t v = 0; v < m->nvar; v++)
+            iv[qv[v]] = v;
+        sys_init(&t);
+        int64_t *ir = malloc((size_t)(m->nres + 1) * sizeof *ir),
+                *ii = malloc((size_t)(m->nin + 1) * sizeof *ii);
+        for (int64_t r = 0; r < m->nres; r++)
+            ir[qr[r]] = r;
+        for (int64_t i = 0; i < m->nin; i++)
+            ii[qi[i]] = i;
+        for (int64_t i = 0; i < m->nin; i++)
+            input(&t, m->in_transit[ii[i]], m->in_mult[ii[i]]);
+        for (int64_t r = 0; r < m->nres; r++) {
+            int64_t o = m->own_in[ir[r]];
+            res(&t, m->cap[ir[r]], m->copies[ir[r]], o < 0 ? -1 : qi[o]);
+        }
+        for (int64_t w = 0; w < m->nvar; w++) {
+            int64_t v = iv[w];
+            var(&t, m->demand[v], m->mult[v]);
+            for (int64_t e = m->voff[v + 1] - 1; e >= m->voff[v]; e--)
+                ent(&t, qr[m->eres[e]], m->ein[e] < 0 ? -1 : qi[m->ein[e]], m->ecoef[e]);
+        }
+        for (int a = 0; a < 2; a++) {
+            tk_arb_t arb = a ? TK_ARB_TRANSIT : TK_ARB_RR;
+            tk_mm_info_t is, it;
+            double *xs = solve(&s, arb, 0.9, 0, NULL, &is, "relabel");
+            double *xt = solve(&t, arb, 0.9, 0, NULL, &it, "relabelled");
+            int eq = xs && xt && is.iterations == it.iterations && is.residual == it.residual;
+            for (int64_t v = 0; eq && v < m->nvar; v++)
+                eq = xs[v] == xt[qv[v]];
+            if (!eq)
+                tap_diag("seed %d %s: %lld sweeps vs %lld, residual %.17g vs %.17g", seed,
+                         tk_arb_name(arb), (long long)is.iterations, (long long)it.iterations,
+                         is.residual, it.residual);
+            same[a] += eq;
+            free(xs);
+            free(xt);
+        }
+        free(qr);
+        free(qi);
+        free(qv);
+        free(iv);
+        free(ir);
+        free(ii);
+        sys_free(&s);
+        sys_free(&t);
+    }
+    is_int(same[0], 60, "60 random systems relabelled: rr gives the same rates, bit for bit");
+    is_int(same[1], 60, "60 random systems relabelled: transit gives the same rates, bit for bit");
 }
 
 /* Variables with many entries (the min trees of the rr sweeps, over 16
@@ -984,7 +1080,21 @@ static void test_check(void)
     BAD(m->ein[1] = -2, "ein[1]=-2:", "an input below -1");
     BAD(m->ein[0] = 1, "ein[0]=1:", "an input out of range");
     BAD((free(m->cap), m->cap = NULL), "max-min system: cap", "a missing capacity array");
+    /* member coefficients: 1, 2 (mult 1), then 1 / 2 (mult 2) */
+    BAD((m->emcoef = malloc(3 * sizeof *m->emcoef), m->emcoef[0] = 1, m->emcoef[1] = 2,
+         m->emcoef[2] = 1),
+        "emcoef[2]=1: must be ecoef[2] / mult[1] = 0.5", "a member coefficient not ecoef / mult");
+    BAD((m->emcoef = malloc(3 * sizeof *m->emcoef), m->emcoef[0] = 1, m->emcoef[1] = NAN,
+         m->emcoef[2] = 0.5),
+        "emcoef[1]=nan:", "a NaN member coefficient");
 #undef BAD
+    base(&s);
+    s.mm.emcoef = malloc(3 * sizeof *s.mm.emcoef);
+    s.mm.emcoef[0] = 1;
+    s.mm.emcoef[1] = 2;
+    s.mm.emcoef[2] = 0.5;
+    ok(tk_mm_check(&s.mm, &err) == TK_OK, "exact member coefficients pass");
+    sys_free(&s);
     base(&s);
     double x[2];
     ok(tk_mm_solve(&s.mm, TK_ARB_FAIR, 0, 0, 0, x, NULL, NULL, &err) == TK_EINVAL &&
@@ -1039,6 +1149,7 @@ int main(void)
     test_single_entry();
     test_random();
     test_random_wide();
+    test_relabel();
     test_check();
     test_sweep_limit();
     return tap_done();

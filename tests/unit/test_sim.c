@@ -7,8 +7,10 @@
  * throughput, for every oblivious model and pattern of a corpus), closed
  * forms (a ring under the Ant Mill pattern: 1/(p lambda) per server, the
  * Remark 1 of the Ant Mill paper; one link shared by n flows), aggregated
- * systems against one variable per server-level flow, the exact fair
- * curve against solves, and --coupled / --split against hand values.
+ * systems against one variable per server-level flow (rr and transit: bit
+ * for bit), rr and transit results against the equilibrium checker, the
+ * exact fair curve against solves, and --coupled / --split against hand
+ * values.
  */
 #include <config.h>
 
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/maxmin_internal.h"
 #include "tap.h"
 #include "topokit.h"
 
@@ -86,6 +89,7 @@ static tk_sim_net_t *net_of(const tk_router_t *r, const tk_pattern_t *p, tk_arb_
     o.arb = arb;
     o.no_aggregate = noagg;
     o.coupled = coupled;
+    o.max_sweeps = 1000;
     o.split = split;
     tk_error_clear(&err);
     tk_status_t st =
@@ -283,7 +287,7 @@ static void test_one_link(void)
 }
 
 /* --- aggregation ----------------------------------------------------------- */
-static int same_rates(tk_sim_net_t *a, tk_sim_net_t *b, double rho, double tol)
+static int same_rates(tk_sim_net_t *a, tk_sim_net_t *b, double rho, double tol, int sweeps)
 {
     tk_sim_point_t pa, pb;
     int64_t n = tk_sim_servers(a);
@@ -300,58 +304,202 @@ static int same_rates(tk_sim_net_t *a, tk_sim_net_t *b, double rho, double tol)
                 same = 0;
                 break;
             }
+        if (sweeps &&
+            (pa.info.iterations != pb.info.iterations || pa.info.residual != pb.info.residual)) {
+            tap_diag("%lld sweeps (residual %.17g) vs %lld (residual %.17g)",
+                     (long long)pa.info.iterations, pa.info.residual, (long long)pb.info.iterations,
+                     pb.info.residual);
+            same = 0;
+        }
     }
     free(ra);
     free(rb);
     return same;
 }
 
+/* The flows of the last solve as (source switch, destination switch,
+ * demand, rate) with their number of server-level flows, sorted, equal
+ * ones merged. */
+typedef struct frow {
+    double key[4], members;
+} frow_t;
+typedef struct frows {
+    frow_t *r;
+    int64_t n, cap;
+} frows_t;
+
+static int frow_add(void *ctx, const tk_sim_flow_t *f)
+{
+    frows_t *F = ctx;
+    if (F->n == F->cap) {
+        F->cap = F->cap ? 2 * F->cap : 256;
+        F->r = realloc(F->r, (size_t)F->cap * sizeof *F->r);
+    }
+    F->r[F->n++] = (frow_t){{f->src_switch, f->dst_switch, f->demand, f->rate}, f->members};
+    return 0;
+}
+
+static int frow_cmp(const void *a, const void *b)
+{
+    const frow_t *x = a, *y = b;
+    for (int k = 0; k < 4; k++)
+        if (x->key[k] != y->key[k])
+            return x->key[k] < y->key[k] ? -1 : 1;
+    return 0;
+}
+
+static void frows_of(const tk_sim_net_t *net, frows_t *F)
+{
+    memset(F, 0, sizeof *F);
+    tk_sim_flow_rows(net, frow_add, F, NULL);
+    qsort(F->r, (size_t)F->n, sizeof *F->r, frow_cmp);
+    int64_t k = 0;
+    for (int64_t i = 0; i < F->n; i++)
+        if (k > 0 && frow_cmp(&F->r[k - 1], &F->r[i]) == 0)
+            F->r[k - 1].members += F->r[i].members;
+        else
+            F->r[k++] = F->r[i];
+    F->n = k;
+}
+
+/* rr and transit: the rate of every server-level flow of the last solves
+ * of a and b, bit for bit (an aggregate computes what its members
+ * compute, tk_sim.h's emcoef). */
+static int same_flows(const tk_sim_net_t *a, const tk_sim_net_t *b)
+{
+    frows_t A, B;
+    frows_of(a, &A);
+    frows_of(b, &B);
+    int same = A.n == B.n;
+    for (int64_t i = 0; same && i < A.n; i++)
+        if (frow_cmp(&A.r[i], &B.r[i]) != 0 || A.r[i].members != B.r[i].members) {
+            tap_diag("flows %g -> %g demand %.17g: rate %.17g x %g vs %.17g x %g", A.r[i].key[0],
+                     A.r[i].key[1], A.r[i].key[2], A.r[i].key[3], A.r[i].members, B.r[i].key[3],
+                     B.r[i].members);
+            same = 0;
+        }
+    free(A.r);
+    free(B.r);
+    return same;
+}
+
+/* Aggregated against one variable per server-level flow (pattern p) and
+ * the built-in uniform against the uniform pattern file u unaggregated
+ * (p NULL): fair, the same rates within 1e-12 (a unique allocation, summed
+ * in other orders).  rr and transit: the Jacobi sweeps of tk_mm_solve are
+ * invariant under relabelling and an aggregate of m members computes
+ * exactly the numbers of its m members, so both systems take the same
+ * sweeps (same count, same residual) to the same rates, bit for bit, even
+ * where rr and transit have many equilibria (the Valiant models) and even
+ * where the sweep limit (1000 here, to keep the test short) stops them
+ * first; server rates are sums over flows, so they agree within 1e-12. */
+static void agg_check(const tk_router_t *r, const tk_pattern_t *p, const tk_pattern_t *u,
+                      tk_arb_t arb, const char *what)
+{
+    tk_sim_net_t *a = p ? net_of(r, p, arb, 0, 0, TK_SPLIT_OBLIVIOUS)
+                        : net_of(r, NULL, arb, 0, 0, TK_SPLIT_OBLIVIOUS);
+    tk_sim_net_t *b = net_of(r, p ? p : u, arb, 1, 0, TK_SPLIT_OBLIVIOUS);
+    ok(a && b && same_rates(a, b, p ? 1.0 : 0.8, 1e-12, arb != TK_ARB_FAIR) &&
+           (arb == TK_ARB_FAIR || same_flows(a, b)),
+       p ? "%s %s: aggregated = one variable per flow (%lld vs %lld groups)"
+         : "%s %s: built in = the pattern file (%lld vs %lld groups)",
+       what, tk_arb_name(arb), a ? (long long)tk_sim_groups(a) : -1,
+       b ? (long long)tk_sim_groups(b) : -1);
+    if (!p && a && b)
+        ok(tk_sim_net_mm(a)->nvar < tk_sim_net_mm(b)->nvar,
+           "built-in uniform: %lld variables for %lld flows", (long long)tk_sim_net_mm(a)->nvar,
+           (long long)tk_sim_net_flows(b));
+    tk_sim_net_free(a);
+    tk_sim_net_free(b);
+}
+
+/* On a Dragonfly (a=4 h=2 p=2, 72 servers) under its minimal and Valiant
+ * models and the generic min, ecmp and valiant, every pattern kind and
+ * arbitration; the uniform pattern under rr and transit with the Valiant
+ * models (about 150 coefficients per flow) on a smaller one (a=4 h=1
+ * p=2, 40 servers). */
 static void test_aggregation(void)
 {
-    tk_graph_t *g = gen("dragonfly", "a=4 h=2", 2, 1);
-    static const char *const models[] = {"dragonfly-min", "dragonfly-valiant", "min", "ecmp"};
+    tk_graph_t *g = gen("dragonfly", "a=4 h=2", 2, 1), *gs = gen("dragonfly", "a=4 h=1", 2, 1);
+    static const char *const models[] = {"dragonfly-min", "dragonfly-valiant", "min", "ecmp",
+                                         "valiant"};
     static const char *const kinds[] = {"uniform", "server-perm", "random-shift", "adv"};
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 5; k++) {
+        int valiant = strstr(models[k], "valiant") != NULL;
         tk_router_t *r = router(g, models[k]);
-        for (int q = 0; q < 4; q++) {
-            tk_pattern_t *p = make(g, kinds[q], q == 3 ? "i=1" : NULL);
-            /* rr and transit: where their equilibrium is unique (the
-             * two-phase valiant paths give many, and which one the sweeps
-             * reach depends on the numbering: topokit(7)) */
-            int last = k == 1 ? TK_ARB_FAIR : TK_ARB_TRANSIT;
-            for (int arb = TK_ARB_FAIR; arb <= last; arb++) {
-                tk_sim_net_t *agg = net_of(r, p, (tk_arb_t)arb, 0, 0, TK_SPLIT_OBLIVIOUS);
-                tk_sim_net_t *one = net_of(r, p, (tk_arb_t)arb, 1, 0, TK_SPLIT_OBLIVIOUS);
-                double tol = arb == TK_ARB_FAIR ? 1e-12 : 1e-9;
-                ok(agg && one && same_rates(agg, one, 1.0, tol),
-                   "%s %s %s: aggregated = one variable per flow (%lld vs %lld groups)", models[k],
-                   kinds[q], tk_arb_name((tk_arb_t)arb), agg ? (long long)tk_sim_groups(agg) : -1,
-                   one ? (long long)tk_sim_groups(one) : -1);
-                tk_sim_net_free(agg);
-                tk_sim_net_free(one);
+        tk_router_t *rs = valiant ? router(gs, models[k]) : NULL;
+        tk_pattern_t *us = valiant ? make(gs, "uniform", NULL) : NULL;
+        for (int q = 0; q < 5; q++) {
+            /* q = 4: the built-in uniform */
+            tk_pattern_t *p = make(g, kinds[q % 4], q == 3 ? "i=1" : NULL);
+            for (int arb = TK_ARB_FAIR; arb <= TK_ARB_TRANSIT; arb++) {
+                char what[128];
+                int small = valiant && q % 4 == 0 && arb != TK_ARB_FAIR;
+                snprintf(what, sizeof what, "%s %s%s", models[k], kinds[q % 4],
+                         small ? " (a=4 h=1)" : "");
+                if (q < 4)
+                    agg_check(small ? rs : r, small ? us : p, NULL, (tk_arb_t)arb, what);
+                else
+                    agg_check(small ? rs : r, NULL, small ? us : p, (tk_arb_t)arb, what);
             }
             tk_pattern_free(p);
         }
-        /* the built-in uniform equals the made pattern, without one flow
-         * per server pair */
-        int last_u = k == 1 ? TK_ARB_FAIR : TK_ARB_TRANSIT;
-        tk_pattern_t *u = make(g, "uniform", NULL);
-        for (int arb = TK_ARB_FAIR; arb <= last_u; arb++) {
-            tk_sim_net_t *bi = net_of(r, NULL, (tk_arb_t)arb, 0, 0, TK_SPLIT_OBLIVIOUS);
-            tk_sim_net_t *pf = net_of(r, u, (tk_arb_t)arb, 1, 0, TK_SPLIT_OBLIVIOUS);
-            ok(bi && pf && same_rates(bi, pf, 0.8, arb == TK_ARB_FAIR ? 1e-12 : 1e-9),
-               "%s uniform %s: built in = the pattern file", models[k], tk_arb_name((tk_arb_t)arb));
-            if (bi && pf)
-                ok(tk_sim_net_mm(bi)->nvar < tk_sim_net_mm(pf)->nvar,
-                   "built-in uniform: %lld variables for %lld flows",
-                   (long long)tk_sim_net_mm(bi)->nvar, (long long)tk_sim_net_flows(pf));
-            tk_sim_net_free(bi);
-            tk_sim_net_free(pf);
-        }
-        tk_pattern_free(u);
+        tk_pattern_free(us);
+        tk_router_free(rs);
         tk_router_free(r);
     }
     tk_graph_free(g);
+    tk_graph_free(gs);
+}
+
+/* --- rr and transit: equilibria ------------------------------------------ */
+/* Where the Jacobi sweeps of tk_mm_solve converge (default sweep limit),
+ * the rates are an equilibrium: sim_mm_rr_check's bottleneck conditions
+ * hold within 1e-9.  Multi-path systems, with many equilibria: the
+ * Valiant models on a Dragonfly, ksp:3 on a random regular graph.  Not
+ * listed: transit under the Valiant models with a server permutation or a
+ * random shift, whose sweeps do not settle (topokit(7)). */
+static void test_equilibria(void)
+{
+    static const struct {
+        const char *family, *params;
+        int p;
+        const char *model, *kind, *kparams;
+        int arbs; /* 1 rr, 2 transit */
+    } cases[] = {
+        {"rrg", "n=32 d=4", 2, "ksp:3", "server-perm", NULL, 3},
+        {"dragonfly", "a=4 h=2", 2, "dragonfly-valiant", "uniform", NULL, 3},
+        {"dragonfly", "a=4 h=2", 2, "dragonfly-valiant", "random-shift", NULL, 3},
+        {"dragonfly", "a=4 h=2", 2, "dragonfly-valiant", "adv", "i=1", 3},
+        {"dragonfly", "a=4 h=2", 2, "valiant", "server-perm", NULL, 1},
+        {"dragonfly", "a=4 h=2", 2, "valiant", "adv", "i=1", 3},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        tk_graph_t *g = gen(cases[c].family, cases[c].params, cases[c].p, 1);
+        tk_router_t *r = router(g, cases[c].model);
+        tk_pattern_t *p = make(g, cases[c].kind, cases[c].kparams);
+        for (int a = 0; a < 2; a++) {
+            tk_arb_t arb = a ? TK_ARB_TRANSIT : TK_ARB_RR;
+            if (!(cases[c].arbs & (1 << a)))
+                continue;
+            tk_sim_net_t *net = net_of(r, p, arb, 0, 0, TK_SPLIT_OBLIVIOUS);
+            const tk_mm_t *mm = net ? tk_sim_net_mm(net) : NULL;
+            double *x = mm ? calloc((size_t)mm->nvar + 1, sizeof *x) : NULL;
+            tk_mm_info_t info;
+            char why[256] = "";
+            int good = x && tk_mm_solve(mm, arb, 1.0, 0, 0, x, NULL, &info, NULL) == TK_OK &&
+                       info.converged &&
+                       sim_mm_rr_check(mm, arb, 1.0, x, 1e-9, why, sizeof why) == 1;
+            ok(good, "%s %s %s %s: converged (%lld sweeps) to an equilibrium %s", cases[c].family,
+               cases[c].model, cases[c].kind, tk_arb_name(arb), x ? (long long)info.iterations : -1,
+               why);
+            free(x);
+            tk_sim_net_free(net);
+        }
+        tk_pattern_free(p);
+        tk_router_free(r);
+        tk_graph_free(g);
+    }
 }
 
 /* --- the exact fair curve -------------------------------------------------- */
@@ -516,6 +664,7 @@ int main(void)
     test_coupled();
     test_independent();
     test_aggregation();
+    test_equilibria();
     test_curve();
     test_bridge();
     test_errors();
