@@ -564,7 +564,10 @@ static tk_status_t build_pair(const tk_sim_net_t *net, const tk_adapt_t *a, ad_p
      * carrying minimal alternatives follow */
     int64_t ndec = 1 + nnext;
     p->dec = tk_calloc_array((size_t)ndec, sizeof *p->dec);
-    p->child = tk_calloc_array((size_t)(ndec + 2), sizeof *p->child);
+    /* children: decision 0 has at most 1 + nnext (the paths that leave
+     * the group at once, then one per next router), every next router's
+     * decision 1 */
+    p->child = tk_calloc_array((size_t)(2 * ndec), sizeof *p->child);
     if (!p->dec || !p->child)
         goto oom;
     p->ndec = ndec;

@@ -71,6 +71,12 @@ for rule in ugal-l ugal-g ugal-le par; do
     forced df5.topo 'adv i=1' $rule 1e9 dragonfly-min
     forced df5.topo 'adv i=1' $rule -1e9 dragonfly-valiant
 done
+# par where a flow's minimal paths leave the source router for three or
+# more routers of its group (4 parallel global links per group pair):
+# more par decisions, and children, than a single minimal path makes
+topo-gen dragonfly a=4 h=2 p=2 g=3 arrangement=absolute >"$TMPD/df3.topo"
+forced df3.topo 'shift offset=8' par 1e9 dragonfly-min
+forced df3.topo 'shift offset=8' par -1e9 dragonfly-valiant
 for rule in ugal-l ugal-g; do
     forced rrg.topo server-perm $rule 1e9 min
     forced rrg.topo server-perm $rule -1e9 valiant,exclude
