@@ -125,9 +125,11 @@
  * (as a ring of inhibitions does), which transit's strict priority produces
  * (an injection port's share is what a transit demand near the capacity
  * leaves, a sliver that moves by the whole change of that demand).  Seen
- * with transit under the Valiant models on a Dragonfly a=4 h=2 p=2 (server
- * permutations, random shifts): the residual still swings between 3e-2 and
- * 4e-2 after 10^6 sweeps at alpha = 1/64; the run reports no fixed point.
+ * with transit on a Dragonfly a=4 h=2 p=2 (topo-pattern -s 3), a server
+ * permutation under dragonfly-valiant and a random shift under valiant:
+ * the residual still swings between 3e-2 and 4e-2 after 10^6 sweeps at
+ * alpha = 1/64 (and 10^5 at 1/512); the run reports no fixed point.  Other
+ * seeds of the same patterns settle.
  *
  * Which equilibrium: where it is unique (a link shared by ports, parking
  * lots, the Ant Mill pattern with one server per switch) this is it; where

@@ -476,8 +476,9 @@ static void test_aggregation(void)
  * the rates are an equilibrium: sim_mm_rr_check's bottleneck conditions
  * hold within 1e-9.  Multi-path systems, with many equilibria: the
  * Valiant models on a Dragonfly, ksp:3 on a random regular graph.  Not
- * listed: transit under the Valiant models with a server permutation or a
- * random shift, whose sweeps do not settle (topokit(7)). */
+ * listed: transit under both Valiant models with this server permutation
+ * and under valiant with this random shift, whose sweeps do not settle
+ * (topokit(7)). */
 static void test_equilibria(void)
 {
     static const struct {
