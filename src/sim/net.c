@@ -456,17 +456,20 @@ typedef struct ent {
     int64_t seq;
 } ent_t;
 
-/* Exact sums of member coefficients: mk mc in fixed point, 2^-100 units
- * (mc truncated to them, the count multiplied exactly), so that k
- * flows of coefficient t and one entry of k times t sum to the same bits,
- * in any order. */
-#define SIM_FIX_EXP 100
+/* Exact sums of member coefficients: mk mc in fixed point, 2^-90 units
+ * (mc truncated to them, the count multiplied exactly), so that k flows of
+ * coefficient t and one entry of k times t sum to the same bits, in any
+ * order.  A term is at most 2^20 (fix_ok: a coefficient is a fraction of
+ * a flow's traffic, a demand a fraction of a server's), so a 128-bit sum
+ * of nonnegative terms holds any total below 2^37. */
+#define SIM_FIX_EXP 90
+static int fix_ok(double mc, double mk)
+{
+    return mc >= 0 && mk >= 0 && mc * mk < 0x1p20 && mk == floor(mk);
+}
 static __int128 fix_term(double mc, double mk)
 {
-    double t = ldexp(mc, SIM_FIX_EXP);
-    if (mk == floor(mk) && fabs(mk) < 0x1p40)
-        return (__int128)mk * (__int128)t;
-    return (__int128)ldexp(mc * mk, SIM_FIX_EXP);
+    return (__int128)mk * (__int128)ldexp(mc, SIM_FIX_EXP);
 }
 
 static int ent_cmp(const void *a, const void *b)
@@ -540,13 +543,20 @@ static int mmb_var(mmb_t *b, double demand, double mult, int64_t gs, const elist
         while (j1 < e->n && b->tmp[j1].res == b->tmp[j].res && b->tmp[j1].in == b->tmp[j].in)
             j1++;
         ent_t t = b->tmp[j];
+        int exact = 1;
+        for (int64_t q = j; q < j1; q++)
+            exact &= fix_ok(b->tmp[q].mc, b->tmp[q].mk);
         if (j1 > j + 1 || t.mk != 1) {
-            __int128 acc = fix_term(t.mc, t.mk);
+            __int128 acc = exact ? fix_term(t.mc, t.mk) : 0;
+            double sum = t.mc * t.mk; /* (outside fix_ok's range only) */
             for (int64_t q = j + 1; q < j1; q++) {
                 t.c += b->tmp[q].c;
-                acc += fix_term(b->tmp[q].mc, b->tmp[q].mk);
+                if (exact)
+                    acc += fix_term(b->tmp[q].mc, b->tmp[q].mk);
+                else
+                    sum += b->tmp[q].mc * b->tmp[q].mk;
             }
-            t.mc = ldexp((double)acc, -SIM_FIX_EXP);
+            t.mc = exact ? ldexp((double)acc, -SIM_FIX_EXP) : sum;
         }
         b->tmp[k++] = t;
         j = j1;
@@ -755,16 +765,19 @@ static tk_status_t build_vars(tk_sim_net_t *net, tk_error_t *err)
             int64_t c1 = c0;
             double D = 0, gz = net->gsize[gs];
             __int128 Dm = 0;
+            int exact = 1;
             while (c1 < net->nfc && net->fc[c1].gs == gs) {
                 D += net->fc[c1].w * net->fc[c1].count;
-                Dm += fix_term(net->fc[c1].w, net->fc[c1].count / gz);
+                exact &= fix_ok(net->fc[c1].w, net->fc[c1].count / gz);
+                if (exact)
+                    Dm += fix_term(net->fc[c1].w, net->fc[c1].count / gz);
                 c1++;
             }
             if (c1 == c0)
                 continue;
             /* a member's demand, summed exactly over its server-level
              * flows, so that it does not depend on the grouping */
-            double Dmem = ldexp((double)Dm, -SIM_FIX_EXP);
+            double Dmem = exact ? ldexp((double)Dm, -SIM_FIX_EXP) : D / gz;
             e.n = 0;
             if (el_push(&e, net->g->m + gs, net->g->m + gs, gz, 1, 1))
                 goto oom;
