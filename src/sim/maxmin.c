@@ -147,7 +147,8 @@
  * members sorted by demand from one sweep to the next, so an insertion
  * sort takes O(members) once the order settles (a merge sort through a
  * scratch array when it has not), and the greedy levels of all the runs
- * of a water-filling come out of one pass (wf_greedy); a variable's
+ * of a water-filling come out of one pass (wf_greedy; a member weighing
+ * less than 1, greedy as a whole, takes a bisection); a variable's
  * desires are its two least grants, found once per sweep.
  */
 #include <config.h>
@@ -168,9 +169,7 @@
 #define MM_SWEEPS 100000 /* rr/transit: default sweep limit */
 #define MM_DAMP 0.5      /* rr/transit: the damping after the first sweep */
 #define MM_DAMPMIN 1e-6  /* rr/transit: the least damping */
-#define MM_WINDOW                                                                                  \
-    100 /* rr/transit: the residual halves within this many                                        \
-           sweeps times 1/damping, or the damping halves */
+#define MM_WINDOW 100    /* rr/transit: no halving residual in WINDOW/damping sweeps: halve it */
 
 /* ------------------------------------------------------------------------ */
 /* Arbitration names. */
