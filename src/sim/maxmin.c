@@ -130,9 +130,11 @@
  * (as a ring of inhibitions does), which transit's strict priority produces
  * (an injection port's share is what a transit demand near the capacity
  * leaves, a sliver that moves by the whole change of that demand).  Seen
- * with transit under the Valiant models on a Dragonfly a=4 h=2 p=2 (server
- * permutations, random shifts): the residual still swings between 3e-2 and
- * 4e-2 after 10^6 sweeps at alpha = 1/64; the run reports no fixed point.
+ * with transit on a Dragonfly a=4 h=2 p=2 (topo-pattern -s 3), a server
+ * permutation under dragonfly-valiant and a random shift under valiant:
+ * the residual still swings between 3e-2 and 4e-2 after 10^6 sweeps at
+ * alpha = 1/64 (and 10^5 at 1/512); the run reports no fixed point.  Other
+ * seeds of the same patterns settle.
  *
  * Which equilibrium: where it is unique (a link shared by ports, parking
  * lots, the Ant Mill pattern with one server per switch) this is it; where
@@ -150,7 +152,8 @@
  * members sorted by demand from one sweep to the next, so an insertion
  * sort takes O(members) once the order settles (a merge sort through a
  * scratch array when it has not), and the greedy levels of all the runs
- * of a water-filling come out of one pass (wf_greedy); a variable's
+ * of a water-filling come out of one pass (wf_greedy; a member weighing
+ * less than 1, greedy as a whole, takes a bisection); a variable's
  * desires are its two least grants, found once per sweep.
  */
 #include <config.h>
@@ -171,9 +174,7 @@
 #define MM_SWEEPS 100000 /* rr/transit: default sweep limit */
 #define MM_DAMP 0.5      /* rr/transit: the damping after the first sweep */
 #define MM_DAMPMIN 1e-6  /* rr/transit: the least damping */
-#define MM_WINDOW                                                                                  \
-    100 /* rr/transit: the residual halves within this many                                        \
-           sweeps times 1/damping, or the damping halves */
+#define MM_WINDOW 100    /* rr/transit: no halving residual in WINDOW/damping sweeps: halve it */
 
 /* ------------------------------------------------------------------------ */
 /* Arbitration names. */

@@ -342,14 +342,15 @@ static int pair_cmp(const void *a, const void *b)
 }
 
 /* One growable entry list of a variable: coefficients c (all members)
- * and mc (one member's, the tk_mm_t's emcoef). */
+ * and one member's (the tk_mm_t's emcoef) as mk times mc, mk a count of
+ * server-level flows (mmb_var sums these exactly). */
 typedef struct elist {
     int64_t n, cap;
     int64_t *res, *in;
-    double *c, *mc;
+    double *c, *mc, *mk;
 } elist_t;
 
-static int el_push(elist_t *e, int64_t res, int64_t in, double c, double mc)
+static int el_push(elist_t *e, int64_t res, int64_t in, double c, double mc, double mk)
 {
     if (e->n == e->cap) {
         int64_t nc = e->cap ? 2 * e->cap : 64;
@@ -369,22 +370,30 @@ static int el_push(elist_t *e, int64_t res, int64_t in, double c, double mc)
         if (!mm)
             return -1;
         e->mc = mm;
+        double *kk = tk_realloc_array(e->mk, (size_t)nc, sizeof *kk);
+        if (!kk)
+            return -1;
+        e->mk = kk;
         e->cap = nc;
     }
     e->res[e->n] = res;
     e->in[e->n] = in;
     e->c[e->n] = c;
     e->mc[e->n] = mc;
+    e->mk[e->n] = mk;
     e->n++;
     return 0;
 }
 
 /* The entries of `route` for groups (gs, gd) with factor f (resource use
- * per unit of a member's rate, all members together) and fm (one
- * member's: 1 for a variable of flows; an aggregate's member coefficients
- * are then those of its flows unaggregated, bit for bit) into e. */
+ * per unit of a member's rate, all members together) and fm per
+ * server-level flow, km of which make one member (1 and 1 for a variable
+ * of flows: an aggregate's member coefficients are then those of its flows
+ * unaggregated, bit for bit; --coupled: a class's share of a server's
+ * traffic per destination server, and the destination servers of the
+ * class per source server) into e. */
 static int route_entries(const tk_sim_net_t *net, const sim_route_t *route, int64_t gs, int64_t gd,
-                         double f, double fm, int inject, elist_t *e)
+                         double f, double fm, double km, int inject, elist_t *e)
 {
     int64_t m = net->g->m, G = net->ngroups;
     int64_t inj = m + gs;
@@ -396,14 +405,14 @@ static int route_entries(const tk_sim_net_t *net, const sim_route_t *route, int6
      * need not sort */
     for (int64_t j = 0; j < route->n; j++) {
         int64_t in = route->in[j] == SIM_IN_INJECT ? inj : route->in[j];
-        if (el_push(e, route->arc[j], ports ? in : -1, f * route->w[j], fm * route->w[j]))
+        if (el_push(e, route->arc[j], ports ? in : -1, f * route->w[j], fm * route->w[j], km))
             return -1;
     }
-    if (inject && el_push(e, m + gs, ports ? inj : -1, f, fm))
+    if (inject && el_push(e, m + gs, ports ? inj : -1, f, fm, km))
         return -1;
     for (int64_t j = 0; j < route->nej; j++) {
         int64_t in = route->ejin[j] == SIM_IN_INJECT ? inj : route->ejin[j];
-        if (el_push(e, m + G + gd, ports ? in : -1, f * route->ejw[j], fm * route->ejw[j]))
+        if (el_push(e, m + G + gd, ports ? in : -1, f * route->ejw[j], fm * route->ejw[j], km))
             return -1;
     }
     return 0;
@@ -411,9 +420,25 @@ static int route_entries(const tk_sim_net_t *net, const sim_route_t *route, int6
 
 typedef struct ent {
     int64_t res, in;
-    double c, mc;
+    double c, mc, mk;
     int64_t seq;
 } ent_t;
+
+/* Exact sums of member coefficients: mk mc in fixed point, 2^-90 units
+ * (mc truncated to them, the count multiplied exactly), so that k flows of
+ * coefficient t and one entry of k times t sum to the same bits, in any
+ * order.  A term is at most 2^20 (fix_ok: a coefficient is a fraction of
+ * a flow's traffic, a demand a fraction of a server's), so a 128-bit sum
+ * of nonnegative terms holds any total below 2^37. */
+#define SIM_FIX_EXP 90
+static int fix_ok(double mc, double mk)
+{
+    return mc >= 0 && mk >= 0 && mc * mk < 0x1p20 && mk == floor(mk);
+}
+static __int128 fix_term(double mc, double mk)
+{
+    return (__int128)mk * (__int128)ldexp(mc, SIM_FIX_EXP);
+}
 
 static int ent_cmp(const void *a, const void *b)
 {
@@ -471,19 +496,38 @@ static int mmb_var(mmb_t *b, double demand, double mult, int64_t gs, const elist
     }
     int sorted = 1;
     for (int64_t j = 0; j < e->n; j++) {
-        b->tmp[j] = (ent_t){e->res[j], e->in[j], e->c[j], e->mc[j], j};
+        b->tmp[j] = (ent_t){e->res[j], e->in[j], e->c[j], e->mc[j], e->mk[j], j};
         if (j > 0 && ent_cmp(&b->tmp[j - 1], &b->tmp[j]) > 0)
             sorted = 0;
     }
     if (!sorted)
         qsort(b->tmp, (size_t)e->n, sizeof *b->tmp, ent_cmp);
+    /* Equal (resource, input) merged: c summed in order; a member's
+     * coefficient the one term when it is one flow's (mk 1), else the
+     * exact sum of the terms. */
     int64_t k = 0;
-    for (int64_t j = 0; j < e->n; j++) {
-        if (k > 0 && b->tmp[k - 1].res == b->tmp[j].res && b->tmp[k - 1].in == b->tmp[j].in) {
-            b->tmp[k - 1].c += b->tmp[j].c;
-            b->tmp[k - 1].mc += b->tmp[j].mc;
-        } else
-            b->tmp[k++] = b->tmp[j];
+    for (int64_t j = 0; j < e->n;) {
+        int64_t j1 = j + 1;
+        while (j1 < e->n && b->tmp[j1].res == b->tmp[j].res && b->tmp[j1].in == b->tmp[j].in)
+            j1++;
+        ent_t t = b->tmp[j];
+        int exact = 1;
+        for (int64_t q = j; q < j1; q++)
+            exact &= fix_ok(b->tmp[q].mc, b->tmp[q].mk);
+        if (j1 > j + 1 || t.mk != 1) {
+            __int128 acc = exact ? fix_term(t.mc, t.mk) : 0;
+            double sum = t.mc * t.mk; /* (outside fix_ok's range only) */
+            for (int64_t q = j + 1; q < j1; q++) {
+                t.c += b->tmp[q].c;
+                if (exact)
+                    acc += fix_term(b->tmp[q].mc, b->tmp[q].mk);
+                else
+                    sum += b->tmp[q].mc * b->tmp[q].mk;
+            }
+            t.mc = exact ? ldexp((double)acc, -SIM_FIX_EXP) : sum;
+        }
+        b->tmp[k++] = t;
+        j = j1;
     }
     if (b->ne + k > b->cape) {
         int64_t nc = b->cape ? b->cape : 4096;
@@ -722,28 +766,37 @@ static tk_status_t build_vars(tk_sim_net_t *net, tk_error_t *err)
         int64_t c0 = 0;
         for (int64_t gs = 0; gs < net->ngroups; gs++) {
             int64_t c1 = c0;
-            double D = 0;
+            double D = 0, gz = net->gsize[gs];
+            __int128 Dm = 0;
+            int exact = 1;
             while (c1 < net->nfc && net->fc[c1].gs == gs) {
                 D += net->fc[c1].w * net->fc[c1].count;
+                exact &= fix_ok(net->fc[c1].w, net->fc[c1].count / gz);
+                if (exact)
+                    Dm += fix_term(net->fc[c1].w, net->fc[c1].count / gz);
                 c1++;
             }
             if (c1 == c0)
                 continue;
+            /* a member's demand, summed exactly over its server-level
+             * flows, so that it does not depend on the grouping */
+            double Dmem = exact ? ldexp((double)Dm, -SIM_FIX_EXP) : D / gz;
             e.n = 0;
-            if (el_push(&e, net->g->m + gs, net->g->m + gs, net->gsize[gs], 1))
+            if (el_push(&e, net->g->m + gs, net->g->m + gs, gz, 1, 1))
                 goto oom;
             for (int64_t c = c0; c < c1; c++) {
                 net->fc_var[c] = b.nvar;
                 /* a member's traffic x splits over its classes in
                  * proportion to their demands: class c carries
                  * x w count / D of it per member, all members together
-                 * gsize times that */
+                 * gsize times that; one member's coefficient counts
+                 * count / gsize flows of share w / Dmem each */
                 if (route_entries(net, &pr[cp[c]].all, gs, net->fc[c].gd,
-                                  net->gsize[gs] * net->fc[c].w * net->fc[c].count / D,
-                                  net->fc[c].w * net->fc[c].count / D, 0, &e))
+                                  gz * net->fc[c].w * net->fc[c].count / D, net->fc[c].w / Dmem,
+                                  net->fc[c].count / gz, 0, &e))
                     goto oom;
             }
-            if (mmb_var(&b, D / net->gsize[gs], net->gsize[gs], gs, &e))
+            if (mmb_var(&b, Dmem, gz, gs, &e))
                 goto oom;
             c0 = c1;
         }
@@ -757,7 +810,7 @@ static tk_status_t build_vars(tk_sim_net_t *net, tk_error_t *err)
                 /* (p->ps is empty unless split independent: route_pairs
                  * keeps the paths only then) */
                 e.n = 0;
-                if (route_entries(net, &p->all, f->gs, f->gd, f->count, 1, 1, &e) ||
+                if (route_entries(net, &p->all, f->gs, f->gd, f->count, 1, 1, 1, &e) ||
                     mmb_var(&b, f->w, f->count, f->gs, &e))
                     goto oom;
                 continue;
@@ -766,7 +819,7 @@ static tk_status_t build_vars(tk_sim_net_t *net, tk_error_t *err)
                 if (sim_route_from_paths_ws(net->g, &p->ps, q, &rws, &one, err) != TK_OK)
                     goto oom;
                 e.n = 0;
-                if (route_entries(net, &one, f->gs, f->gd, f->count, 1, 1, &e) ||
+                if (route_entries(net, &one, f->gs, f->gd, f->count, 1, 1, 1, &e) ||
                     mmb_var(&b, f->w * p->ps.w[q], f->count, f->gs, &e))
                     goto oom;
             }
@@ -812,6 +865,7 @@ done:
     free(e.in);
     free(e.c);
     free(e.mc);
+    free(e.mk);
     sim_route_destroy(&one);
     sim_route_ws_destroy(&rws);
     pairs_free(pr, np);

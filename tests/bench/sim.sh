@@ -11,7 +11,13 @@
 #      (target: at most 1.5 times topo-load's wall clock; path computation
 #      dominates both); SIM_RRG_N changes n (e.g. 2000 for a quick look);
 #   3. the rr and transit solves of (1) under dragonfly-min with the
-#      adversarial ADV+1 pattern (the unfairness paper's case).
+#      adversarial ADV+1 pattern (the unfairness paper's case);
+#   4. rr and transit where their fixed-point iteration works hardest:
+#      the uniform pattern under valiant on dragonfly a=4 h=2 p=2 (about
+#      150 coefficients per flow, many equilibria), aggregated and with
+#      --no-aggregate (the same sweeps: topokit(7)), and transit under
+#      ksp:3 on rrg n=32 d=4 p=2 with a server permutation (a stiff system:
+#      the damping must fall to 1/64); sweeps and milliseconds per sweep.
 # The build and solve times are topo-sim's own --progress lines (wall
 # clock); whole runs are timed with /usr/bin/time's wall clock.
 set -eu
@@ -66,3 +72,27 @@ for th in 1 2; do
     printf 'rrg n=%s d=16 p=8 server-perm\tksp:8\tfair\t%s\t%s\t%s\t%s\t%s\t%s\n' "$N" $th "$v" \
         "$(phases)" "$t" "$tl" "$r"
 done
+
+echo
+echo "## topo-sim rr and transit: the Jacobi sweeps"
+printf 'instance\trouting\tarbitration\tvariables\tcoefficients\tsweeps\tsolve_s\tms_per_sweep\n'
+sweeps() { # label routing arbitration: a row from $W/out and $W/err
+    v=$(sed -n 's/.*graph 1: \([0-9]*\) variables.*/\1/p' "$W/err")
+    c=$(sed -n 's/.*variables, \([0-9]*\) coefficients.*/\1/p' "$W/err")
+    n=$(awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "iterations") k = i; next }
+        { print $k }' "$W/out")
+    s=$(phases | cut -f 2)
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$v" "$c" "$n" "$s" \
+        "$(awk -v s="$s" -v n="$n" 'BEGIN { printf "%.2f", 1000 * s / n }')"
+}
+topo-gen dragonfly a=4 h=2 p=2 >"$W/df4.topo"
+for arb in rr transit; do
+    for agg in "" --no-aggregate; do
+        wall "$topo_sim" --progress --threads 1 -r valiant -a $arb $agg "$W/df4.topo" >/dev/null
+        sweeps "dfly a=4 h=2 p=2 uniform${agg:+ $agg}" valiant $arb
+    done
+done
+topo-gen rrg n=32 d=4 -p 2 -s 1 >"$W/rrg32.topo"
+topo-pattern server-perm -s 5 "$W/rrg32.topo" >"$W/rrg32-perm.pat"
+wall "$topo_sim" --progress --threads 1 -r ksp:3 -a transit -P "$W/rrg32-perm.pat" "$W/rrg32.topo" >/dev/null
+sweeps "rrg n=32 d=4 p=2 server-perm" ksp:3 transit

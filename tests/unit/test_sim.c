@@ -444,6 +444,25 @@ static void test_aggregation(void)
             }
             tk_pattern_free(p);
         }
+        /* --coupled (one variable per server, the pattern's proportions
+         * fixed): a member's demand and coefficients are summed exactly
+         * over its server-level flows (net.c), so here too the same sweeps */
+        static const char *const ckinds[] = {"uniform", "adv"};
+        for (int q = 0; q < 2 && (k == 1 || k == 2); q++) {
+            tk_pattern_t *p = make(g, ckinds[q], q == 1 ? "i=1" : NULL);
+            for (int arb = TK_ARB_FAIR; arb <= TK_ARB_TRANSIT; arb++) {
+                tk_sim_net_t *a = net_of(r, p, (tk_arb_t)arb, 0, 1, TK_SPLIT_OBLIVIOUS);
+                tk_sim_net_t *b = net_of(r, p, (tk_arb_t)arb, 1, 1, TK_SPLIT_OBLIVIOUS);
+                ok(a && b && same_rates(a, b, 1.0, 1e-12, arb != TK_ARB_FAIR),
+                   "%s %s %s --coupled: aggregated = one variable per server (%lld vs %lld)",
+                   models[k], ckinds[q], tk_arb_name((tk_arb_t)arb),
+                   a ? (long long)tk_sim_net_mm(a)->nvar : -1,
+                   b ? (long long)tk_sim_net_mm(b)->nvar : -1);
+                tk_sim_net_free(a);
+                tk_sim_net_free(b);
+            }
+            tk_pattern_free(p);
+        }
         tk_pattern_free(us);
         tk_router_free(rs);
         tk_router_free(r);
@@ -457,8 +476,9 @@ static void test_aggregation(void)
  * the rates are an equilibrium: sim_mm_rr_check's bottleneck conditions
  * hold within 1e-9.  Multi-path systems, with many equilibria: the
  * Valiant models on a Dragonfly, ksp:3 on a random regular graph.  Not
- * listed: transit under the Valiant models with a server permutation or a
- * random shift, whose sweeps do not settle (topokit(7)). */
+ * listed: transit under both Valiant models with this server permutation
+ * and under valiant with this random shift, whose sweeps do not settle
+ * (topokit(7)). */
 static void test_equilibria(void)
 {
     static const struct {
