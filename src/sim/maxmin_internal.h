@@ -1,7 +1,9 @@
 /*
- * maxmin_internal.h - what the max-min solvers (maxmin.c) show the unit
- * tests: the checker of the round-robin bottleneck conditions, which
- * says whether rates are an rr (or transit) equilibrium of a system.
+ * maxmin_internal.h - what the max-min files share: the solvers that
+ * maxmin.c's entry points call on a checked system (fair.c, rr.c), and
+ * what they show the unit tests: the checker of the round-robin
+ * bottleneck conditions, which says whether rates are an rr (or transit)
+ * equilibrium of a system.
  */
 #ifndef TK_SIM_MAXMIN_INTERNAL_H
 #define TK_SIM_MAXMIN_INTERNAL_H
@@ -9,6 +11,35 @@
 #include <stddef.h>
 
 #include "tk_sim.h"
+
+/* Copies of resource r, members of variable v (1 without the arrays). */
+static inline double mm_copies(const tk_mm_t *mm, int64_t r)
+{
+    return mm->copies ? mm->copies[r] : 1.0;
+}
+
+static inline double mm_mult(const tk_mm_t *mm, int64_t v)
+{
+    return mm->mult ? mm->mult[v] : 1.0;
+}
+
+static inline tk_status_t sim_mm_nomem(tk_error_t *err)
+{
+    return tk_error_set(err, TK_ENOMEM, NULL, 0, "max-min solver: out of memory");
+}
+
+/* fair (fair.c): the progressive filling of mm up to level stop
+ * (INFINITY: to the end): tau[v] the level v froze at, or INFINITY (still
+ * free at stop, demand 0, or never limited); bneck[v] its resource or -1
+ * (bneck may be NULL); the number of events in *events. */
+tk_status_t sim_fair_fill(const tk_mm_t *mm, double stop, double *tau, int64_t *bneck,
+                          int64_t *events, tk_error_t *err);
+
+/* rr, transit (rr.c): tk_mm_solve's work for those arbitrations, mm
+ * checked and the arguments valid (max_sweeps > 0, info not NULL). */
+tk_status_t sim_rr_solve(const tk_mm_t *mm, tk_arb_t arb, double rho, int64_t max_sweeps,
+                         int check_another, double *x, int64_t *bneck, tk_mm_info_t *info,
+                         tk_error_t *err);
 
 /* Whether the member rates x (nvar) of the checked system mm are an
  * equilibrium of arbitration arb (TK_ARB_RR or TK_ARB_TRANSIT) at offered

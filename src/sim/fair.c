@@ -1,0 +1,500 @@
+/*
+ * fair.c - the fair solver of tk_mm_solve (maxmin.c): sim_fair_fill.
+ *
+ * Exact weighted max-min by progressive filling.  Every free member
+ * of v runs at demand[v] t while the level t rises; resource r's use is
+ * F_r + S_r t, F_r the use of the frozen variables (sum ecoef x, added as
+ * they freeze) and S_r the slope, sum ecoef demand over the free entries.
+ * Every resource has an event keyed (level, resource id) at
+ * (cap_r - F_r) / S_r; the least fires: its resource saturates and freezes
+ * every free variable with an entry on it at rate demand t, where t is the
+ * event's level (never below the current one).  A resource with a single
+ * entry (an injection or ejection link, a rate bound) keeps its event until
+ * its variable freezes, and only the first of a variable's such events can
+ * fire (fair_init): one per variable, sorted once.  The resources with
+ * several entries are in a 4-ary heap, indexed so that a resource left
+ * without a free entry leaves it.  A freeze changes the slope and frozen
+ * use of the variable's resources and can only push their events later,
+ * so heap keys are lazy: a resource touched by a freeze is marked dirty,
+ * and a dirty event at the top is recomputed and put back instead of
+ * firing (a stale key is a lower bound, so the stop test at rho may use
+ * it).  F_r and S_r are kept by increments for the keys, and recomputed
+ * from the entries in entry order before r fires (and when the increments
+ * have cancelled most of S_r), so a resource fires at a level that does
+ * not depend on the order of the freezes; S_r is exactly 0 when no entry
+ * is free (a count says when).  Cost: O(entries + (entries + nres) log
+ * nres) time, O(entries + nres) memory, at most 2^31 - 1 resources,
+ * variables and entries.
+ */
+#include <config.h>
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/maxmin_internal.h"
+#include "tk_sim.h"
+
+/* ------------------------------------------------------------------------ */
+/* fair: progressive filling. */
+
+/* Indices inside the filling: resources, entries and variables. */
+typedef int32_t fair_ix_t;
+
+/* An event of the heap: shared resource c (one with several entries, see
+ * fair_init) fills at level key.  Events are ordered by (key, c), a total
+ * order (a resource has at most one event), so the order in which they pop
+ * does not depend on the shape of the heap; shared ids follow resource
+ * ids, so it is the order of (key, r). */
+typedef struct mm_event {
+    double key;
+    fair_ix_t c;
+} mm_event_t;
+
+static int ev_less(const mm_event_t *a, const mm_event_t *b)
+{
+    return a->key < b->key || (a->key == b->key && a->c < b->c);
+}
+
+/* ev_less without branches (the heap's comparisons are unpredictable). */
+static int ev_lt(const mm_event_t *a, const mm_event_t *b)
+{
+    return (a->key < b->key) | ((a->key == b->key) & (a->c < b->c));
+}
+
+/* A variable's single-entry event: its single-entry resource r that fills
+ * first, at level key (see fair_init). */
+typedef struct fair_one {
+    double key;
+    fair_ix_t r, v;
+} fair_one_t;
+
+/* A shared resource's state in the filling: frozen use F and slope S kept
+ * by increments (the heap keys), their exact values recomputed from the
+ * entries before the resource fires. */
+typedef struct fair_res {
+    double F;        /* frozen use                                       */
+    double S;        /* slope: sum ecoef demand over the free entries    */
+    double Sref;     /* S at the last exact recomputation                */
+    fair_ix_t nfree; /* free entries                                     */
+    uint8_t dirty;   /* a variable froze since the heap key was set      */
+    uint8_t exact;   /* F and S recomputed, no freeze since              */
+} fair_res_t;
+
+/* An entry of a shared resource, in resource-major order. */
+typedef struct fair_pos {
+    fair_ix_t e, v;
+} fair_pos_t;
+
+/* A variable's state. */
+enum { FAIR_FREE, FAIR_IDLE, FAIR_FROZEN }; /* IDLE: demand 0, never frozen */
+
+/* The heap is 4-ary (children of i: 4i+1 .. 4i+4): half the depth of a
+ * binary heap, and a node's children share a cache line. */
+#define FAIR_ARITY 4
+
+typedef struct fair {
+    const tk_mm_t *mm;
+    const double *tau; /* nvar: the level a frozen variable froze at      */
+    fair_ix_t *tid;    /* nres: a resource's shared id, or -1 (init)      */
+    fair_ix_t *hp;     /* nsh: the place of c's event in the heap, or -1
+                          (in tid's memory, once init is done with it)    */
+    fair_ix_t *etid;   /* entries: the shared id of the entry's resource,
+                          -1 for a single-entry resource                  */
+    fair_ix_t *rid;    /* nsh: the resource of shared c                   */
+    fair_ix_t *roff;   /* nsh + 1: shared c's positions roff[c] ..        */
+    fair_pos_t *ep;    /* the entries of shared resources, by position    */
+    fair_res_t *rs;    /* nsh                                             */
+    uint8_t *state;    /* nvar: FAIR_FREE, FAIR_IDLE or FAIR_FROZEN       */
+    fair_one_t *one;   /* none: single-entry events by (key, r)           */
+    fair_one_t *otmp;  /* the events by variable, then the sort's scratch */
+    mm_event_t *heap;  /* nsh: in hmem, a node's children in one line     */
+    mm_event_t *hmem;
+    int64_t nsh, hn, none;
+} fair_t;
+
+static void fair_free(fair_t *f)
+{
+    free(f->tid);
+    free(f->etid);
+    free(f->rid);
+    free(f->roff);
+    free(f->ep);
+    free(f->rs);
+    free(f->state);
+    free(f->one);
+    free(f->otmp);
+    free(f->hmem);
+}
+
+static void fh_set(fair_t *f, int64_t i, mm_event_t ev)
+{
+    f->heap[i] = ev;
+    f->hp[ev.c] = (fair_ix_t)i;
+}
+
+static void fh_down(fair_t *f, int64_t i)
+{
+    mm_event_t *h = f->heap, e = h[i];
+    int64_t n = f->hn;
+    for (;;) {
+        int64_t c = FAIR_ARITY * i + 1, m = c;
+        if (c >= n)
+            break;
+        if (n - c >= 4) { /* a tournament of the four children */
+            int64_t a = c + ev_lt(&h[c + 1], &h[c]);
+            int64_t b = c + 2 + ev_lt(&h[c + 3], &h[c + 2]);
+            m = a + (b - a) * ev_lt(&h[b], &h[a]);
+        } else {
+            for (int64_t j = c + 1; j < n; j++)
+                m = ev_lt(&h[j], &h[m]) ? j : m;
+        }
+        if (!ev_less(&h[m], &e))
+            break;
+        fh_set(f, i, h[m]);
+        i = m;
+    }
+    fh_set(f, i, e);
+}
+
+static void fh_up(fair_t *f, int64_t i)
+{
+    mm_event_t *h = f->heap, e = h[i];
+    while (i > 0) {
+        int64_t p = (i - 1) / FAIR_ARITY;
+        if (!ev_less(&e, &h[p]))
+            break;
+        fh_set(f, i, h[p]);
+        i = p;
+    }
+    fh_set(f, i, e);
+}
+
+/* Takes c's event out of the heap. */
+static void fh_remove(fair_t *f, int64_t c)
+{
+    int64_t i = f->hp[c];
+    f->hp[c] = -1;
+    if (i == --f->hn)
+        return;
+    f->heap[i] = f->heap[f->hn];
+    if (i > 0 && ev_less(&f->heap[i], &f->heap[(i - 1) / FAIR_ARITY]))
+        fh_up(f, i);
+    else
+        fh_down(f, i);
+}
+
+/* F and S of c from its entries, in position order: the same sums for the
+ * same frozen set, whatever the order of the freezes, never negative.  An
+ * entry's slope is ecoef demand while its variable is free, else 0; its
+ * frozen use ecoef x once the variable froze at x = demand tau, else 0
+ * (the products fair_init and fair_freeze compute). */
+static void fair_exact(fair_t *f, int64_t c)
+{
+    const tk_mm_t *mm = f->mm;
+    fair_res_t *R = &f->rs[c];
+    double F = 0, S = 0;
+    int64_t n = 0;
+    for (int64_t p = f->roff[c]; p < f->roff[c + 1]; p++) {
+        int64_t e = f->ep[p].e, v = f->ep[p].v;
+        double w = f->state[v] == FAIR_FREE ? mm->ecoef[e] * mm->demand[v] : 0;
+        F += f->state[v] == FAIR_FROZEN ? mm->ecoef[e] * (mm->demand[v] * f->tau[v]) : 0;
+        S += w;
+        n += w > 0;
+    }
+    R->F = F;
+    R->S = S;
+    R->nfree = (fair_ix_t)n;
+    R->Sref = R->S;
+    R->exact = 1;
+}
+
+/* The level at which c fills (at least level), INFINITY for never.  An
+ * incremental slope that has lost most of its value since the last exact
+ * one is recomputed first (it may be mostly rounding). */
+static double fair_key(fair_t *f, int64_t c, double level)
+{
+    fair_res_t *R = &f->rs[c];
+    if (R->nfree <= 0)
+        return INFINITY;
+    if (!R->exact && !(R->S > 1e-6 * R->Sref))
+        fair_exact(f, c);
+    if (!(R->S > 0))
+        return INFINITY;
+    double k = (f->mm->cap[f->rid[c]] - R->F) / R->S;
+    return k > level ? k : level;
+}
+
+/* A nonnegative double's bits, which order as the doubles do. */
+static uint64_t key_bits(double k)
+{
+    uint64_t bits;
+    memcpy(&bits, &k, sizeof bits);
+    return bits;
+}
+
+/* Sorts f->one, given in resource order, stably by level: the (level, r)
+ * order.  Least significant byte first; a byte that every level shares is
+ * skipped (every byte when the levels are all equal, as on links of one
+ * capacity).  O(none). */
+static void ones_sort(fair_t *f)
+{
+    int64_t n = f->none, i, cnt[8][256];
+    fair_one_t *src = f->one, *dst = f->otmp;
+    for (i = 1; i < n && src[i].key == src[0].key; i++)
+        ;
+    if (i >= n)
+        return;
+    memset(cnt, 0, sizeof cnt);
+    for (i = 0; i < n; i++) {
+        uint64_t k = key_bits(src[i].key);
+        for (int b = 0; b < 8; b++)
+            cnt[b][(k >> (8 * b)) & 255]++;
+    }
+    uint64_t k0 = key_bits(src[0].key);
+    for (int b = 0; b < 8; b++) {
+        if (cnt[b][(k0 >> (8 * b)) & 255] == n)
+            continue;
+        int64_t at = 0;
+        for (int d = 0; d < 256; d++) {
+            int64_t c = cnt[b][d];
+            cnt[b][d] = at;
+            at += c;
+        }
+        for (i = 0; i < n; i++)
+            dst[cnt[b][(key_bits(src[i].key) >> (8 * b)) & 255]++] = src[i];
+        fair_one_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != f->one)
+        memcpy(f->one, src, (size_t)n * sizeof *src);
+}
+
+/* The events, and the resource-major transpose of the shared resources'
+ * entries with every one exact (F = 0; S summed in position order, as
+ * fair_exact does: a resource's entries are placed in entry order).
+ *
+ * A resource with a single entry, of variable v (an injection or ejection
+ * link, a rate bound), keeps its key, cap / (ecoef demand), while v is
+ * free, and has no free entry once v froze.  Of v's single-entry resources
+ * only the least event, by (key, r), can ever pop: it stays below the
+ * others until it pops, and then it fires (it is exact and not dirty) and
+ * freezes v.  So that one is v's only single-entry event, the others are
+ * never looked at, and since these events never change they are sorted
+ * once (f->one) instead of kept in the heap, which holds the resources with
+ * several entries (shared, though possibly all of one variable).  The
+ * filling takes the least of the heap's top and the next single-entry
+ * event of a free variable: the same events pop, in the same order, as
+ * from one heap of every resource.  tid[r] holds r's entry count until
+ * the shared ids are given (-2 - i for the resource of event i). */
+static tk_status_t fair_init(fair_t *f, const tk_mm_t *mm, const double *tau, tk_error_t *err)
+{
+    int64_t nres = mm->nres, nvar = mm->nvar, ne = mm->voff[nvar];
+    memset(f, 0, sizeof *f);
+    f->mm = mm;
+    f->tau = tau;
+    if (nres > INT32_MAX || nvar > INT32_MAX || ne > INT32_MAX)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                            "max-min system: %" PRId64 " resources, %" PRId64 " variables, %" PRId64
+                            " entries: the fair solver takes at "
+                            "most %" PRId32 " of each",
+                            nres, nvar, ne, INT32_MAX);
+    /* Sized for every resource and entry: only the part in use is written
+     * (a fresh page costs when it is first touched, not when allocated). */
+    f->tid = tk_malloc_array((size_t)nres, sizeof *f->tid);
+    f->etid = tk_malloc_array((size_t)ne, sizeof *f->etid);
+    f->rid = tk_malloc_array((size_t)nres, sizeof *f->rid);
+    f->roff = tk_malloc_array((size_t)nres + 1, sizeof *f->roff);
+    f->ep = tk_malloc_array((size_t)ne, sizeof *f->ep);
+    f->rs = tk_malloc_array((size_t)nres, sizeof *f->rs);
+    f->state = tk_malloc_array((size_t)nvar, sizeof *f->state);
+    f->one = tk_malloc_array((size_t)nres, sizeof *f->one);
+    f->otmp = tk_malloc_array((size_t)nres, sizeof *f->otmp);
+    f->hmem = tk_malloc_array((size_t)nres + FAIR_ARITY, sizeof *f->hmem);
+    if (!f->tid || !f->etid || !f->rid || !f->roff || !f->ep || !f->rs || !f->state || !f->one ||
+        !f->otmp || !f->hmem) {
+        fair_free(f);
+        return sim_mm_nomem(err);
+    }
+    /* heap[1 .. 4] (the root's children, and so every node's) on a
+     * 64-byte boundary when malloc aligns to 16 */
+    f->heap = f->hmem + (FAIR_ARITY - 1 - (uintptr_t)f->hmem / sizeof *f->hmem % FAIR_ARITY);
+    /* Written before it is read: a fresh page faults once, not twice. */
+    memset(f->tid, 0, (size_t)nres * sizeof *f->tid);
+    for (int64_t e = 0; e < ne; e++)
+        f->tid[mm->eres[e]]++;
+    /* Every variable's least single-entry event: fair_key of r alone
+     * (F = 0, S = 0 + w) at level 0. */
+    for (int64_t v = 0; v < nvar; v++) {
+        double d = mm->demand[v];
+        fair_one_t best = {INFINITY, -1, (fair_ix_t)v};
+        f->state[v] = d > 0 ? FAIR_FREE : FAIR_IDLE;
+        for (int64_t e = mm->voff[v]; e < mm->voff[v + 1]; e++) {
+            int64_t r = mm->eres[e];
+            if (f->tid[r] != 1)
+                continue;
+            double w = mm->ecoef[e] * d, k = w > 0 ? mm->cap[r] / w : INFINITY;
+            k = k > 0 ? k : 0;
+            if (k < INFINITY && (best.r < 0 || k < best.key || (k == best.key && r < best.r))) {
+                best.key = k;
+                best.r = (fair_ix_t)r;
+            }
+        }
+        if (best.r >= 0) {
+            f->otmp[f->none] = best;
+            f->tid[best.r] = (fair_ix_t)(-2 - f->none++);
+        }
+    }
+    /* The single-entry events in resource order, then sorted by level;
+     * shared ids in resource order, roff[c + 1] where c's next entry goes
+     * (after the placing roff[c] is c's first). */
+    int64_t nsh = 0, np = 0, n1 = 0;
+    f->roff[0] = 0;
+    for (int64_t r = 0; r < nres; r++) {
+        int64_t k = f->tid[r];
+        if (k <= -2)
+            f->one[n1++] = f->otmp[-2 - k];
+        if (k <= 1) {
+            f->tid[r] = -1;
+            continue;
+        }
+        f->rs[nsh] = (fair_res_t){0, 0, 0, 0, 0, 1};
+        f->rid[nsh] = (fair_ix_t)r;
+        f->roff[nsh + 1] = (fair_ix_t)np;
+        np += k;
+        f->tid[r] = (fair_ix_t)nsh++;
+    }
+    f->nsh = nsh;
+    ones_sort(f);
+    for (int64_t v = 0; v < nvar; v++) {
+        double d = mm->demand[v];
+        for (int64_t e = mm->voff[v]; e < mm->voff[v + 1]; e++) {
+            int64_t c = f->etid[e] = f->tid[mm->eres[e]];
+            if (c < 0)
+                continue;
+            double w = mm->ecoef[e] * d;
+            f->ep[f->roff[c + 1]++] = (fair_pos_t){(fair_ix_t)e, (fair_ix_t)v};
+            f->rs[c].S += w;
+            f->rs[c].nfree += w > 0;
+        }
+    }
+    f->hp = f->tid;
+    for (int64_t c = 0; c < nsh; c++) {
+        f->hp[c] = -1;
+        f->rs[c].Sref = f->rs[c].S;
+        double k = fair_key(f, c, 0);
+        if (k < INFINITY)
+            fh_set(f, f->hn++, (mm_event_t){k, (fair_ix_t)c});
+    }
+    for (int64_t i = f->hn > 1 ? (f->hn - 2) / FAIR_ARITY : -1; i >= 0; i--)
+        fh_down(f, i);
+    return TK_OK;
+}
+
+/* Freezes v at level t, limited by resource r (-1: none).  A shared
+ * resource left without a free entry leaves the heap. */
+static void fair_freeze(fair_t *f, int64_t v, double t, int64_t r, double *tau, int64_t *bneck)
+{
+    const tk_mm_t *mm = f->mm;
+    double d = mm->demand[v], x = d * t;
+    f->state[v] = FAIR_FROZEN;
+    tau[v] = t;
+    if (bneck)
+        bneck[v] = r;
+    for (int64_t e = mm->voff[v]; e < mm->voff[v + 1]; e++) {
+        int64_t c = f->etid[e];
+        if (c < 0)
+            continue;
+        fair_res_t *R = &f->rs[c];
+        double w = mm->ecoef[e] * d, u = mm->ecoef[e] * x;
+        if (w > 0) {
+            if (--R->nfree > 0) {
+                R->S -= w;
+            } else {
+                R->S = 0;
+                if (f->hp[c] >= 0)
+                    fh_remove(f, c);
+            }
+        }
+        R->F += u;
+        R->dirty = 1;
+        R->exact = 0;
+    }
+}
+
+/* sim_fair_fill: see maxmin_internal.h. */
+tk_status_t sim_fair_fill(const tk_mm_t *mm, double stop, double *tau, int64_t *bneck,
+                          int64_t *events, tk_error_t *err)
+{
+    fair_t f;
+    tk_status_t st = fair_init(&f, mm, tau, err);
+    if (st != TK_OK)
+        return st;
+    for (int64_t v = 0; v < mm->nvar; v++) {
+        tau[v] = INFINITY;
+        if (bneck)
+            bneck[v] = -1;
+    }
+    int64_t nev = 0, next = 0;
+    double level = 0;
+    /* Every event in the heap is of a resource with a free entry. */
+    for (;;) {
+        while (next < f.none && f.state[f.one[next].v] != FAIR_FREE)
+            next++;
+        if (next < f.none) {
+            const fair_one_t *o = &f.one[next];
+            if (f.hn == 0 || o->key < f.heap[0].key ||
+                (o->key == f.heap[0].key && o->r < f.rid[f.heap[0].c])) {
+                /* a single-entry event: never dirty, always exact */
+                if (o->key >= stop)
+                    break;
+                if (o->key > level)
+                    level = o->key;
+                nev++;
+                next++;
+                fair_freeze(&f, o->v, level, o->r, tau, bneck);
+                continue;
+            }
+        } else if (f.hn == 0) {
+            break;
+        }
+        mm_event_t top = f.heap[0];
+        int64_t c = top.c;
+        fair_res_t *R = &f.rs[c];
+        if (top.key >= stop)
+            break; /* keys are lower bounds: nothing fires below stop */
+        if (R->dirty || !R->exact) {
+            /* A stale key (dirty) or one from incremental sums: recompute,
+             * exactly before firing, and put it back. */
+            if (!R->dirty)
+                fair_exact(&f, c);
+            R->dirty = 0;
+            double k = fair_key(&f, c, level);
+            if (R->exact && k <= top.key) {
+                top.key = k > level ? k : level; /* fire now */
+            } else {
+                if (k < INFINITY) {
+                    f.heap[0].key = k;
+                    fh_down(&f, 0);
+                } else {
+                    fh_remove(&f, c);
+                }
+                continue;
+            }
+        }
+        fh_remove(&f, c);
+        if (top.key > level)
+            level = top.key;
+        nev++;
+        for (int64_t p = f.roff[c]; p < f.roff[c + 1]; p++)
+            if (f.state[f.ep[p].v] == FAIR_FREE)
+                fair_freeze(&f, f.ep[p].v, level, f.rid[c], tau, bneck);
+    }
+    fair_free(&f);
+    *events = nev;
+    return TK_OK;
+}
