@@ -384,3 +384,16 @@ int cli_kv_parse(int nwords, char *const words[], cli_kv_t *keys, const char *kn
     }
     return 0;
 }
+
+void cli_stdin_once(const char *usage, const char *option, const char *what, const char *path,
+                    char *const inputs[], int n)
+{
+    if (!path || strcmp(path, "-") != 0)
+        return;
+    int clash = n == 0;
+    for (int i = 0; i < n && !clash; i++)
+        clash = strcmp(inputs[i], "-") == 0;
+    if (clash)
+        cli_usage_fail(usage, "%s -: the %s and the topology cannot both be standard input", option,
+                       what);
+}

@@ -113,6 +113,11 @@ int cli_is_kv(const char *s);
 /* Split a description such as -m's "KIND K=V ..." into at most max words
  * at blanks and tabs, in place (w[i] point into s); returns the count. */
 int cli_split_words(char *s, char **w, int max);
+/* A usage error ("OPTION -: the WHAT and the topology cannot both be
+ * standard input") when path is "-" and the topology inputs[0..n) (none:
+ * standard input) read standard input too. */
+void cli_stdin_once(const char *usage, const char *option, const char *what, const char *path,
+                    char *const inputs[], int n);
 
 /* Memory limit for readers and generators: TOPOKIT_MEMORY_LIMIT (bytes with
  * optional K/M/G/T suffix, 0 = none) or the machine's physical memory. */

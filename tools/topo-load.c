@@ -138,15 +138,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         cli_usage_fail(usage, "-r: %s", err.msg);
     a->inputs = argv + optind;
     a->ninputs = argc - optind;
-    if (a->pattern && strcmp(a->pattern, "-") == 0) {
-        if (a->ninputs == 0)
-            cli_usage_fail(usage, "-P -: the pattern and the topology cannot both be "
-                                  "standard input");
-        for (int i = 0; i < a->ninputs; i++)
-            if (strcmp(a->inputs[i], "-") == 0)
-                cli_usage_fail(usage, "-P -: the pattern and the topology cannot both be "
-                                      "standard input");
-    }
+    cli_stdin_once(usage, "-P", "pattern", a->pattern, a->inputs, a->ninputs);
 }
 
 /* Results of one graph, computed before anything of it is printed. */

@@ -195,6 +195,8 @@ static void parse_args(int argc, char **argv, args_t *a)
     a->opts.threads = a->threads;
     a->inputs = argv + optind;
     a->ninputs = argc - optind;
+    for (int i = 0; i < a->npfile; i++)
+        cli_stdin_once(usage, "-P", "pattern", a->pfile[i], a->inputs, a->ninputs);
 }
 
 /* Results of one graph and pattern, computed before anything is printed. */

@@ -125,6 +125,13 @@ run topo-mcf --eps 0 "$TMPD/ring8.topo"
 [ "$rc" -eq 2 ] && [ -z "$out" ] &&
     printf '%s\n' "$err" | grep -q -- "^topo-mcf: --eps 0: must be greater than 0 and at most 0.5$"
 ok $? "--eps 0 is a usage error" || diag "$err"
+run topo-mcf -P -
+[ "$rc" -eq 2 ] && [ -z "$out" ] &&
+    printf '%s\n' "$err" | head -n 1 | grep -q -- "^topo-mcf: -P -: the pattern and the topology cannot both be standard input$"
+ok $? "-P - with the topology on stdin is a usage error" || diag "$err"
+run topo-mcf -P "$TMPD/one.pat" -P - -
+[ "$rc" -eq 2 ] && printf '%s\n' "$err" | head -n 1 | grep -q -- "cannot both be standard input"
+ok $? "a second -P - with the topology '-' is a usage error" || diag "$err"
 run topo-mcf --eps x "$TMPD/ring8.topo"
 [ "$rc" -eq 2 ] && printf '%s\n' "$err" | grep -q -- "^topo-mcf: --eps x: not a number$"
 ok $? "--eps x is a usage error" || diag "$err"
