@@ -31,6 +31,11 @@
  *                  groups, dragonfly-min in each segment
  *   polarized      every hop strictly increases D(s,.) - D(.,t), uniform
  *                  over those paths
+ *   dor            dimension-order minimal routing on a HyperX, torus or
+ *                  mesh (needs coordinates): dimension 0 first, even split
+ *                  at ties
+ *   valiant,dor[,exclude|,minfirst]
+ *                  valiant with dor segments
  * and per-link-class hop lengths as options, e.g. "min,global=2" (a global
  * hop counts 2 in the path length that min / ecmp / ksp / valiant /
  * polarized use; refused for allpath and dragonfly-*).
@@ -73,7 +78,9 @@ typedef enum tk_route_kind {
     TK_ROUTE_VALIANT,
     TK_ROUTE_DF_MIN,
     TK_ROUTE_DF_VALIANT,
-    TK_ROUTE_POLARIZED
+    TK_ROUTE_POLARIZED,
+    TK_ROUTE_DOR,        /* dor: dimension-order minimal (coordinates)  */
+    TK_ROUTE_VALIANT_DOR /* valiant,dor: Valiant with dor segments      */
 } tk_route_kind_t;
 
 typedef enum tk_valiant_mode {

@@ -43,7 +43,7 @@ static tk_status_t parse_head(const char *text, char *tok, tk_route_spec_t *sp, 
         return tk_error_set(err, TK_EINVAL, NULL, 0,
                             "%s: unknown routing model '%s' (min, ecmp, ksp:K, "
                             "allpath:H, valiant, dragonfly-min, dragonfly-valiant, "
-                            "polarized)",
+                            "polarized, dor, valiant,dor)",
                             text, tok);
     sp->kind = m->kind;
     if (!(m->opts & (RT_OPT_K | RT_OPT_H))) {
@@ -77,6 +77,14 @@ static tk_status_t parse_word(const char *text, const char *tok, tk_route_spec_t
         if (sp->spread)
             return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: 'spread' given twice", text);
         sp->spread = 1;
+        return TK_OK;
+    }
+    if (strcmp(tok, "dor") == 0) { /* valiant,dor is a model of its own */
+        if (sp->kind == TK_ROUTE_VALIANT_DOR)
+            return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: 'dor' given twice", text);
+        if (sp->kind != TK_ROUTE_VALIANT)
+            return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: option 'dor' is for valiant", text);
+        sp->kind = TK_ROUTE_VALIANT_DOR;
         return TK_OK;
     }
     tk_valiant_mode_t mode;

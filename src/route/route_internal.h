@@ -42,6 +42,8 @@ struct tk_router {
     int32_t clen[TK_MAX_CLASSES]; /* hop length per class index                  */
     int32_t *table;               /* all-pairs: table[t*n + v] = d(v, t), or NULL */
     rt_groups_t *df;              /* dragonfly-*: the group structure            */
+    void *aux;                    /* a model's own state (dor), or NULL          */
+    void (*aux_free)(void *);     /* frees aux                                   */
 };
 
 typedef struct rt_rank {
@@ -134,6 +136,14 @@ const rt_model_t *rt_model_named(const char *name);
 
 extern const rt_model_t rt_model_min, rt_model_ecmp, rt_model_polarized, rt_model_ksp,
     rt_model_allpath, rt_model_valiant, rt_model_dfmin, rt_model_dfvaliant;
+extern const rt_model_t rt_model_dor, rt_model_vdor;
+
+/* Dimension-order routing (dor.c), shared with valiant,dor (vdor.c): its
+ * preparation (sets aux) and the dor paths of s -> t (s == t: one empty
+ * path). */
+tk_status_t rt_dor_prepare(tk_router_t *r, int threads, tk_error_t *err);
+tk_status_t rt_dor_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
+                         uint64_t max_paths, tk_pathset_t *out, tk_error_t *err);
 
 /* ------------------------------------------------------------------------ */
 /* Path sets (pathset.c). */
