@@ -249,6 +249,114 @@ static void random_graphs(void)
     }
 }
 
+/* dor against its definition, pair by pair: every path is a shortest
+ * path that never returns to a dimension it left (dimensions in increasing
+ * order), the weights sum to 1, and the count is the product over the
+ * dimensions of the ties (2 for a torus ring of even side at half its
+ * length, else 1).  valiant,dor: one path per intermediate on a HyperX,
+ * its second phase starting after Hamming(s, m) hops. */
+static int hop_dim(const tk_graph_t *g, int64_t a, tk_id_t u)
+{
+    for (int k = 0; k < g->ncoord; k++)
+        if (g->coord[(int64_t)u * g->ncoord + k] != g->coord[(int64_t)g->head[a] * g->ncoord + k])
+            return k;
+    return -1;
+}
+
+static void dor_routes(void)
+{
+    const char *fam[] = {"hyperx", "torus", "torus", "mesh"};
+    const char *arg[] = {"sides=3,4,2", "sides=4,3", "sides=4,4", "sides=3,4"};
+    for (int f = 0; f < 4; f++) {
+        tk_graph_t *g = gen(fam[f], arg[f], NULL, NULL);
+        tk_route_spec_t spec;
+        tk_router_t *r = NULL;
+        tk_route_ws_t *ws = NULL;
+        tk_pathset_t ps;
+        tk_error_t err;
+        int32_t *dist = malloc((size_t)g->n * sizeof *dist);
+        unsigned __int128 *sig = malloc((size_t)g->n * sizeof *sig);
+        tk_id_t *q = malloc((size_t)g->n * sizeof *q);
+        int bad = 0;
+        tk_pathset_init(&ps);
+        tk_route_parse("dor", &spec, &err);
+        if (tk_router_new(g, &spec, 1, 0, &r, &err) || tk_route_ws_new(r, &ws, &err)) {
+            ok(0, "%s %s: dor router: %s", fam[f], arg[f], err.msg);
+            continue;
+        }
+        for (tk_id_t s = 0; s < g->n; s++) {
+            tk_sigma_from(g, s, dist, sig, q, &err);
+            for (tk_id_t t = 0; t < g->n; t++) {
+                if (s == t || tk_route_paths(r, ws, s, t, 0, &ps, &err) != TK_OK) {
+                    bad |= s != t;
+                    continue;
+                }
+                int64_t want = 1;
+                for (int k = 0; k < g->ncoord; k++) {
+                    int32_t side = 0, x = g->coord[(int64_t)s * g->ncoord + k],
+                            y = g->coord[(int64_t)t * g->ncoord + k];
+                    for (tk_id_t u = 0; u < g->n; u++)
+                        if (g->coord[(int64_t)u * g->ncoord + k] + 1 > side)
+                            side = g->coord[(int64_t)u * g->ncoord + k] + 1;
+                    if (strcmp(fam[f], "torus") == 0 && side % 2 == 0 &&
+                        (x - y == side / 2 || y - x == side / 2))
+                        want *= 2;
+                }
+                double wsum = 0;
+                bad |= ps.npaths != want;
+                for (int64_t i = 0; i < ps.npaths; i++) {
+                    tk_id_t u = s;
+                    int last = -1;
+                    wsum += ps.w[i];
+                    bad |= ps.off[i + 1] - ps.off[i] != dist[t];
+                    for (int64_t j = ps.off[i]; j < ps.off[i + 1]; j++) {
+                        int d = hop_dim(g, ps.arc[j], u);
+                        bad |= d < last || g->off[u] > ps.arc[j] || ps.arc[j] >= g->off[u + 1];
+                        last = d;
+                        u = g->head[ps.arc[j]];
+                    }
+                    bad |= u != t;
+                }
+                bad |= wsum < 1 - 1e-12 || wsum > 1 + 1e-12;
+            }
+        }
+        ok(!bad, "%s %s: dor paths shortest, in dimension order, ties counted, weights sum to 1",
+           fam[f], arg[f]);
+        tk_route_ws_free(ws);
+        tk_router_free(r);
+        if (f == 0) {
+            tk_route_parse("valiant,dor", &spec, &err);
+            tk_router_new(g, &spec, 1, 0, &r, &err);
+            tk_route_ws_new(r, &ws, &err);
+            bad = 0;
+            for (tk_id_t s = 0; s < g->n; s += 5)
+                for (tk_id_t t = 0; t < g->n; t += 3) {
+                    if (s == t)
+                        continue;
+                    bad |= tk_route_paths(r, ws, s, t, 0, &ps, &err) != TK_OK;
+                    bad |= ps.npaths != g->n;
+                    for (int64_t i = 0; i < ps.npaths; i++) {
+                        tk_id_t m = ps.via[i];
+                        int32_t h = 0;
+                        for (int k = 0; k < g->ncoord; k++)
+                            h += g->coord[(int64_t)s * g->ncoord + k] !=
+                                 g->coord[(int64_t)m * g->ncoord + k];
+                        bad |= ps.phase2[i] != h || ps.w[i] != 1.0 / g->n;
+                    }
+                }
+            ok(!bad, "hyperx: valiant,dor has one path per intermediate, phase 2 after "
+                     "Hamming(s, m) hops");
+            tk_route_ws_free(ws);
+            tk_router_free(r);
+        }
+        tk_pathset_destroy(&ps);
+        free(dist);
+        free(sig);
+        free(q);
+        tk_graph_free(g);
+    }
+}
+
 static void errors(void)
 {
     tk_vc_policy_t pol;
@@ -290,6 +398,7 @@ static void errors(void)
 
 int main(void)
 {
+    dor_routes();
     rings();
     hyperx();
     dragonfly();
