@@ -47,6 +47,7 @@
 #define TK_VC_H
 
 #include "tk_core.h"
+#include "tk_pattern.h"
 #include "tk_route.h"
 
 #ifdef __cplusplus
@@ -158,6 +159,21 @@ TK_API tk_status_t tk_vc_cert_check(const tk_router_t *r, const tk_vc_policy_t *
 TK_API tk_status_t tk_vc_min_caps(const tk_router_t *r, const tk_vc_policy_t *pol,
                                   const tk_vc_opts_t *opts, int32_t *caps, int32_t *ncaps,
                                   int32_t maxcaps, tk_error_t *err);
+
+/* Per-VC load of switch-level demands.  load[a * TK_VC_MAX + v] (m *
+ * TK_VC_MAX doubles, caller-allocated) is the part of arc a's load on VC
+ * v.  Rule: every demand's paths are listed and each hop's traffic (demand
+ * x path weight) is split evenly among the VCs the hop may use; these
+ * shares fix the proportions, and the arc's load as tk_load_compute (and
+ * so topo-load(1)) gives it is divided in them, as integer multiples of
+ * its last bit (largest remainders, ties to the lower VC): the VC loads of
+ * an arc add up to its load exactly, in any order.  inject2 (may be NULL):
+ * the share of the demand whose first hop is in phase 1 (a phased policy's
+ * second VC set; 0 for the others).
+ * Errors: as tk_vc_analyse and tk_load_compute. */
+TK_API tk_status_t tk_vc_load(const tk_router_t *r, const tk_vc_policy_t *pol,
+                              const tk_vc_opts_t *opts, const tk_swdemand_t *dem, double *load,
+                              double *inject2, tk_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -10,15 +10,17 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-static const char usage[] = "topo-vc -r ROUTING -v POLICY [--min-vcs] [--witness] [--cdg FILE] "
-                            "[--cert FILE | --check FILE] [--json] [--threads N] [-o FILE] "
-                            "[FILE...]";
+static const char usage[] =
+    "topo-vc -r ROUTING -v POLICY [--min-vcs] [--witness] [--cdg FILE] "
+    "[--cert FILE | --check FILE] [-P PATTERN [--vc-loads FILE]] [--json] [--threads N] [-o FILE] "
+    "[FILE...]";
 
 typedef struct args {
     tk_route_spec_t spec;
@@ -26,7 +28,8 @@ typedef struct args {
     int have_spec, have_pol;
     int min_vcs, witness, json, threads;
     uint64_t max_paths;
-    const char *cdg, *cert, *check, *output;
+    const char *cdg, *cert, *check, *output, *pattern, *vcloads;
+    tk_pattern_t *pat;
     char **inputs;
     int ninputs;
     int header_done;
@@ -56,6 +59,9 @@ static void help(void)
           "  --cdg FILE            write the judged dependency graph in DOT\n"
           "  --cert FILE           write the acyclicity certificate (a rank per channel)\n"
           "  --check FILE          verify a certificate: column certificate = ok\n"
+          "  -P, --pattern FILE    per-VC loads of this pattern (topo-pattern(1)): columns\n"
+          "                        inject2 vc_load imbalance cov (see topo-vc(1))\n"
+          "  --vc-loads FILE       with -P: write 'tail head arc vc load' per channel\n"
           "  --max-paths N         refuse a pair with more than N paths (default 1000000)\n"
           "  --json                JSON Lines: one object per row\n"
           "  --threads N           OpenMP threads (N >= 1); results do not change\n"
@@ -69,6 +75,7 @@ static void help(void)
 
 enum {
     OPT_MINVCS = 256,
+    OPT_VCLOADS,
     OPT_WITNESS,
     OPT_CDG,
     OPT_CERT,
@@ -85,6 +92,8 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"routing", required_argument, NULL, 'r'},
         {"vc", required_argument, NULL, 'v'},
         {"min-vcs", no_argument, NULL, OPT_MINVCS},
+        {"pattern", required_argument, NULL, 'P'},
+        {"vc-loads", required_argument, NULL, OPT_VCLOADS},
         {"witness", no_argument, NULL, OPT_WITNESS},
         {"cdg", required_argument, NULL, OPT_CDG},
         {"cert", required_argument, NULL, OPT_CERT},
@@ -102,7 +111,7 @@ static void parse_args(int argc, char **argv, args_t *a)
     memset(a, 0, sizeof *a);
     a->max_paths = 1000000;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":hr:v:o:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hr:v:o:P:", longopts, NULL)) != -1) {
         switch (c) {
         case 'r':
             if (tk_route_parse(optarg, &a->spec, &err) != TK_OK)
@@ -116,6 +125,12 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case OPT_MINVCS:
             a->min_vcs = 1;
+            break;
+        case 'P':
+            a->pattern = optarg;
+            break;
+        case OPT_VCLOADS:
+            a->vcloads = optarg;
             break;
         case OPT_WITNESS:
             a->witness = 1;
@@ -152,6 +167,8 @@ static void parse_args(int argc, char **argv, args_t *a)
         cli_usage_fail(usage, "%s", err.msg);
     if (!a->have_pol && tk_vc_parse("none", &a->pol, &err) != TK_OK)
         cli_usage_fail(usage, "%s", err.msg);
+    if (a->vcloads && !a->pattern)
+        cli_usage_fail(usage, "--vc-loads needs -P PATTERN");
     if (a->cert && a->check)
         cli_usage_fail(usage, "--cert and --check exclude each other");
     if (a->min_vcs && a->pol.kind != TK_VC_LADDER && a->pol.kind != TK_VC_DFLADDER)
@@ -174,6 +191,8 @@ static void print_header(FILE *fp, args_t *a)
         fputs("\twitness", fp);
     if (a->check)
         fputs("\tcertificate", fp);
+    if (a->pattern)
+        fputs("\tinject2\tvc_load\timbalance\tcov", fp);
     fputc('\n', fp);
 }
 
@@ -317,13 +336,87 @@ out:
     return rc;
 }
 
+/* Per-VC loads: the columns (per class, the total load of each VC over
+ * the class's arcs; its max/mean and coefficient of variation) and the
+ * --vc-loads table.  0 ok, 1 error (in err, or printed: *printed = 1). */
+static int vc_loads(const args_t *a, const tk_router_t *r, const tk_graph_t *g,
+                    const tk_vc_result_t *res, double *inj, sbuf_t *vl, sbuf_t *im, sbuf_t *cv,
+                    int *printed, tk_error_t *err)
+{
+    tk_swdemand_t dem;
+    double *load = tk_calloc_array((size_t)g->m * TK_VC_MAX + 1, sizeof *load);
+    int rc = 1;
+    memset(&dem, 0, sizeof dem);
+    if (!load) {
+        tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        return 1;
+    }
+    tk_vc_opts_t o = {a->threads, a->max_paths, 0, 0};
+    if (tk_pattern_to_switch(a->pat, g, &dem, err) != TK_OK ||
+        tk_vc_load(r, &a->pol, &o, &dem, load, inj, err) != TK_OK)
+        goto out;
+    for (int c = 0; c < res->nclasses; c++) {
+        int32_t nv = res->vcs[c];
+        double tot[TK_VC_MAX] = {0}, sum = 0, sq = 0, mx = 0;
+        if (!nv)
+            continue;
+        for (int64_t e = 0; e < g->m; e++)
+            if ((g->cls ? g->cls[e] : 0) == c)
+                for (int32_t v = 0; v < nv; v++)
+                    tot[v] += load[e * TK_VC_MAX + v];
+        sb_add(vl, "%s%s:", vl->len ? "," : "", g->class_name[c]);
+        for (int32_t v = 0; v < nv; v++) {
+            char buf[32];
+            sb_add(vl, "%s%s", v ? "/" : "", cli_format_double(buf, sizeof buf, tot[v], 15));
+            sum += tot[v];
+            if (tot[v] > mx)
+                mx = tot[v];
+        }
+        double mean = sum / nv;
+        for (int32_t v = 0; v < nv; v++)
+            sq += (tot[v] - mean) * (tot[v] - mean);
+        char b1[32], b2[32];
+        sb_add(im, "%s%s:%s", im->len ? "," : "", g->class_name[c],
+               cli_format_double(b1, sizeof b1, mean > 0 ? mx / mean : 0, 15));
+        sb_add(cv, "%s%s:%s", cv->len ? "," : "", g->class_name[c],
+               cli_format_double(b2, sizeof b2, mean > 0 ? sqrt(sq / nv) / mean : 0, 15));
+    }
+    if (a->vcloads) {
+        cli_out_t f;
+        if (cli_out_open(&f, a->vcloads)) {
+            *printed = 1;
+            goto out;
+        }
+        fputs("tail\thead\tarc\tvc\tload\n", f.fp);
+        for (int64_t i = 0; i < res->channels; i++) {
+            int64_t arc = res->node[i] / TK_VC_MAX;
+            int v = (int)(res->node[i] % TK_VC_MAX);
+            fprintf(f.fp, "%" PRId32 "\t%" PRId32 "\t%" PRId64 "\t%d\t", cli_arc_tail(g, arc),
+                    g->head[arc], arc, v);
+            cli_print_double(f.fp, load[arc * TK_VC_MAX + v]);
+            fputc('\n', f.fp);
+        }
+        if (cli_out_commit(&f)) {
+            *printed = 1;
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    tk_swdemand_destroy(&dem);
+    free(load);
+    return rc;
+}
+
 static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input, long index)
 {
     char name[1024];
     tk_error_t err;
     tk_router_t *r = NULL;
     tk_vc_result_t res;
-    sbuf_t vcs = {0}, wit = {0}, minv = {0};
+    sbuf_t vcs = {0}, wit = {0}, minv = {0}, vl = {0}, im = {0}, cv = {0};
+    double inj = 0;
+    int printed = 0;
     int32_t caps[16], ncaps = 0;
     int rc = 1;
 
@@ -332,7 +425,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     tk_error_clear(&err);
     if (tk_router_new(g, &a->spec, a->threads, cli_mem_limit(), &r, &err) != TK_OK)
         goto done;
-    tk_vc_opts_t o = {a->threads, a->max_paths, a->witness, a->cdg || a->cert};
+    tk_vc_opts_t o = {a->threads, a->max_paths, a->witness, a->cdg || a->cert || a->vcloads};
     if (tk_vc_analyse(r, &a->pol, &o, &res, &err) != TK_OK)
         goto done;
     if (a->min_vcs && tk_vc_min_caps(r, &a->pol, &o, caps, &ncaps, 16, &err) != TK_OK)
@@ -349,6 +442,11 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         tk_router_free(r);
         tk_vc_result_destroy(&res);
         return 1;
+    }
+    if (a->pat && vc_loads(a, r, g, &res, &inj, &vl, &im, &cv, &printed, &err)) {
+        if (printed)
+            goto quiet;
+        goto done;
     }
     if (a->cdg && write_dot(a->cdg, g, name, &res))
         goto quiet;
@@ -377,7 +475,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
             sb_add(&wit, ",via=%" PRId32, s->via);
         sb_add(&wit, ",hop=%" PRId32 ")", s->hop);
     }
-    if (vcs.bad || wit.bad || minv.bad) {
+    if (vcs.bad || wit.bad || minv.bad || vl.bad || im.bad || cv.bad) {
         tk_error_set(&err, TK_ENOMEM, NULL, 0, "out of memory");
         goto done;
     }
@@ -402,6 +500,12 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         cli_cell_str(&row, "witness", wit.len ? wit.s : "-");
     if (a->check)
         cli_cell_str(&row, "certificate", "ok");
+    if (a->pat) {
+        cli_cell_double(&row, "inject2", inj);
+        cli_cell_str(&row, "vc_load", vl.len ? vl.s : "-");
+        cli_cell_str(&row, "imbalance", im.len ? im.s : "-");
+        cli_cell_str(&row, "cov", cv.len ? cv.s : "-");
+    }
     cli_row_end(&row);
     rc = 0;
 done:
@@ -411,6 +515,9 @@ quiet:
     free(vcs.s);
     free(wit.s);
     free(minv.s);
+    free(vl.s);
+    free(im.s);
+    free(cv.s);
     tk_vc_result_destroy(&res);
     tk_router_free(r);
     return rc;
@@ -432,6 +539,24 @@ int main(int argc, char **argv)
     cli_set_prog(argv[0]);
     parse_args(argc, argv, &a);
     cli_set_threads(a.threads);
+    if (a.pattern) {
+        const char *name;
+        tk_error_t err;
+        FILE *fp = cli_open_input(a.pattern, &name);
+        if (!fp)
+            return CLI_EXIT_DATA;
+        tk_error_clear(&err);
+        tk_status_t st = tk_pattern_read(fp, name, &a.pat, &err);
+        cli_close_input(fp);
+        if (st != TK_OK) {
+            if (!err.where[0])
+                snprintf(err.where, sizeof err.where, "%s", name);
+            cli_error(&err);
+            return CLI_EXIT_DATA;
+        }
+    }
     cli_table_t t = {a.output, a.ninputs, a.inputs, cli_mem_limit(), table_row, table_header, &a};
-    return cli_run_table(&t);
+    int rc = cli_run_table(&t);
+    tk_pattern_free(a.pat);
+    return rc;
 }

@@ -204,9 +204,10 @@ static inline int32_t capped(int32_t v, int32_t cap)
     return cap && v > cap - 1 ? cap - 1 : v;
 }
 
-/* Phase of hop j (0 or 1). */
-static int phase_of(const vc_ctx_t *c, const vc_path_t *p, int32_t j)
+int vc_phase(const vc_ctx_t *c, const vc_path_t *p, int32_t j)
 {
+    if (!phased(c->pol.kind))
+        return 0;
     if (p->via < 0)
         return 0;
     if ((p->via == p->s || p->via == p->t) && c->pol.mode != TK_VC_MINROUTE) {
@@ -233,7 +234,7 @@ tk_status_t vc_assign(const vc_ctx_t *c, const vc_path_t *p, int32_t *lo, int32_
                             pol->text, p->s, p->t);
     for (int32_t i = 0; i < p->len; i++) {
         int64_t a = p->arc[i];
-        int ph = phased(pol->kind) ? phase_of(c, p, i) : 0;
+        int ph = vc_phase(c, p, i);
         int glob = c->global_cls >= 0 && g->cls && g->cls[a] == c->global_cls;
         int32_t v;
         if (ph != lastph)

@@ -49,6 +49,11 @@ typedef struct vc_path {
 tk_status_t vc_assign(const vc_ctx_t *c, const vc_path_t *p, int32_t *lo, int32_t *hi, int32_t *esc,
                       tk_error_t *err);
 
+/* The phase (0 or 1) of hop j of p under a phased policy (2phases,
+ * dfladder*: 0 before the intermediate, 1 from it on, MODE for an
+ * intermediate that is the source or destination); 0 for the others. */
+int vc_phase(const vc_ctx_t *c, const vc_path_t *p, int32_t j);
+
 /* A set of 64-bit keys (open addressing; key + 1 stored, 0 empty). */
 typedef struct vc_set {
     uint64_t *slot;
