@@ -40,6 +40,48 @@ expect_fail 1 'cyclic, no certificate' "--cert on a cyclic graph"
 [ ! -e "$TMPD/c2" ]
 ok $? "no certificate file left"
 
+# --- per-VC loads --------------------------------------------------------------
+# (The 3x3 HyperX all-to-all: 9 units of traffic, each on 2 x 12/9 hops on
+# average, so 24 in all, 12 per phase under MinBoth.)
+# MinLast injects the draws m = s and m = t in the second phase: a share of
+# the traffic of exactly 2/|pool| (all n switches for valiant), 0 when the
+# pool leaves s and t out (valiant,exclude, dragonfly-valiant); MinBoth
+# half of it.
+topo-gen rrg n=12 d=3 >"$TMPD/r.topo"
+topo-pattern all-to-all "$TMPD/r.topo" >"$TMPD/r.pat"
+for x in "valiant 2phases,minlast 0.16666666666666666" "valiant 2phases,minboth 0.08333333333333333" \
+    "valiant 2phases,minfirst 0" "valiant,exclude 2phases,minlast 0" "valiant ladder 0"; do
+    set -- $x
+    run topo-vc -r "$1" -v "$2" -P "$TMPD/r.pat" "$TMPD/r.topo"
+    got=$(printf '%s\n' "$out" | cut -f11 | tail -1)
+    [ "$got" = "$3" ]
+    ok $? "rrg n=12, $1, $2: second-phase injection share $3" || diag "got $got"
+done
+python3 -c 'print(2 / 12, 1 / 12)' | grep -q '^0.16666666666666666 0.08333333333333333$'
+ok $? "the shares are the doubles nearest 2/12 and 1/12"
+topo-gen dragonfly a=4 h=2 >"$TMPD/df.topo"
+topo-pattern all-to-all "$TMPD/df.topo" >"$TMPD/df.pat"
+run topo-vc -r dragonfly-valiant -v dfladder,minlast -P "$TMPD/df.pat" "$TMPD/df.topo"
+[ "$(printf '%s\n' "$out" | cut -f11 | tail -1)" = 0 ]
+ok $? "dragonfly-valiant: no draw through s or t, share 0"
+# the VC loads of every arc add up to topo-load's load on it, bit for bit
+topo-pattern all-to-all "$TMPD/hx.topo" >"$TMPD/hx.pat"
+for pol in ladder ladder-reuse 2phases,minboth; do
+    topo-vc -r valiant,dor -v $pol -P "$TMPD/hx.pat" --vc-loads "$TMPD/vl" "$TMPD/hx.topo" >/dev/null &&
+        awk -F"$T" 'NR > 1 { s[$1 " " $2] += $5 } END { for (k in s) printf "%s %.17g\n", k, s[k] }' "$TMPD/vl" |
+        sort >"$TMPD/la"
+    topo-load -r valiant,dor -P "$TMPD/hx.pat" --top 1000 "$TMPD/hx.topo" |
+        awk -F"$T" 'NR > 1 { printf "%s %s %.17g\n", $2, $3, $5 }' | sort >"$TMPD/lb"
+    [ -s "$TMPD/la" ] && cmp -s "$TMPD/la" "$TMPD/lb"
+    ok $? "$pol: per-VC loads add up to topo-load's arc loads exactly"
+done
+run topo-vc -r valiant,dor -v 2phases,minboth -P "$TMPD/hx.pat" "$TMPD/hx.topo"
+expect_out "$HEAD${T}inject2${T}vc_load${T}imbalance${T}cov
+hyperx sides=3,3${T}valiant,dor${T}2phases,minboth${T}deadlock-free${T}cdg-acyclic${T}72${T}216${T}4${T}2${T}-:2${T}0.1111111111111111${T}-:12/12${T}-:1${T}-:0" \
+    "MinBoth balances the two phases on the HyperX all-to-all"
+run topo-vc --vc-loads x
+expect_rc 2 "--vc-loads without -P is a usage error"
+
 # --- networkx ------------------------------------------------------------------
 PY=
 for p in "${PYTHON:-}" /usr/bin/python3 python3; do
