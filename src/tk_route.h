@@ -16,7 +16,7 @@
  *                  `spread` a pseudo-random choice among all of them
  *                  (see topokit(7))
  *   allpath:H      all simple paths of at most H hops, even split
- *   valiant[,exclude|,minfirst]
+ *   valiant[,exclude|,minfirst|,servers]
  *                  intermediate switch m uniform, min in each segment;
  *                  m over all switches (default; m = s or m = t gives the
  *                  minimal route), `exclude`: m over all switches but s and
@@ -24,7 +24,9 @@
  *                  ("Analysing Mechanisms for Virtual Channel Management
  *                  in Low-Diameter Networks"): the paths and weights of the
  *                  default, but the draws m = s and m = t travel in the
- *                  first phase (see phase2 below).
+ *                  first phase (see phase2 below); `servers`: m over the
+ *                  switches with servers (the leaves of a Dragonfly+, as
+ *                  that paper draws them).
  *   dragonfly-min  local-global-local (needs groups and a `global` class)
  *   dragonfly-valiant
  *                  intermediate router outside the source and destination
@@ -84,9 +86,10 @@ typedef enum tk_route_kind {
 } tk_route_kind_t;
 
 typedef enum tk_valiant_mode {
-    TK_VALIANT_ALL = 0, /* m over all n switches                       */
-    TK_VALIANT_EXCLUDE, /* m over the n-2 switches other than s and t  */
-    TK_VALIANT_MINFIRST /* see topokit(7)                              */
+    TK_VALIANT_ALL = 0,  /* m over all n switches                       */
+    TK_VALIANT_EXCLUDE,  /* m over the n-2 switches other than s and t  */
+    TK_VALIANT_MINFIRST, /* see topokit(7)                              */
+    TK_VALIANT_SERVERS   /* m over the switches with servers (leaves)   */
 } tk_valiant_mode_t;
 
 #define TK_ROUTE_TEXT_MAX 256

@@ -100,6 +100,7 @@ typedef struct tk_vc_opts {
     uint64_t max_paths; /* per pair (0 = no limit)                      */
     int witness;        /* find a shortest cycle when cyclic            */
     int keep_graph;     /* keep the dependencies and ranks (DOT, cert.) */
+    int server_pairs;   /* only pairs of switches that have servers     */
 } tk_vc_opts_t;
 
 typedef struct tk_vc_result {

@@ -18,7 +18,7 @@
 #include "cli.h"
 
 static const char usage[] =
-    "topo-vc -r ROUTING -v POLICY [--min-vcs] [--witness] [--cdg FILE] "
+    "topo-vc -r ROUTING -v POLICY [--min-vcs] [--server-pairs] [--witness] [--cdg FILE] "
     "[--cert FILE | --check FILE] [-P PATTERN [--vc-loads FILE]] [--json] [--threads N] [-o FILE] "
     "[FILE...]";
 
@@ -26,7 +26,7 @@ typedef struct args {
     tk_route_spec_t spec;
     tk_vc_policy_t pol;
     int have_spec, have_pol;
-    int min_vcs, witness, json, threads;
+    int min_vcs, witness, json, threads, server_pairs;
     uint64_t max_paths;
     const char *cdg, *cert, *check, *output, *pattern, *vcloads;
     tk_pattern_t *pat;
@@ -55,6 +55,7 @@ static void help(void)
           "  --min-vcs             column min_vcs: the least cap of the policy's capped\n"
           "                        family that is acyclic (ladder: K of ladder,cap=K;\n"
           "                        dfladder: the minimal L/G of dfladder,cap=L/G)\n"
+          "  --server-pairs        only the pairs of switches that have servers\n"
           "  --witness             column witness: a shortest dependency cycle\n"
           "  --cdg FILE            write the judged dependency graph in DOT\n"
           "  --cert FILE           write the acyclicity certificate (a rank per channel)\n"
@@ -74,6 +75,7 @@ static void help(void)
 }
 
 enum {
+    OPT_SERVERPAIRS = 255,
     OPT_MINVCS = 256,
     OPT_VCLOADS,
     OPT_WITNESS,
@@ -92,6 +94,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"routing", required_argument, NULL, 'r'},
         {"vc", required_argument, NULL, 'v'},
         {"min-vcs", no_argument, NULL, OPT_MINVCS},
+        {"server-pairs", no_argument, NULL, OPT_SERVERPAIRS},
         {"pattern", required_argument, NULL, 'P'},
         {"vc-loads", required_argument, NULL, OPT_VCLOADS},
         {"witness", no_argument, NULL, OPT_WITNESS},
@@ -125,6 +128,9 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case OPT_MINVCS:
             a->min_vcs = 1;
+            break;
+        case OPT_SERVERPAIRS:
+            a->server_pairs = 1;
             break;
         case 'P':
             a->pattern = optarg;
@@ -322,7 +328,7 @@ static int check_cert(const args_t *a, const tk_router_t *r, const tk_graph_t *g
     }
     if (k < 0)
         goto out;
-    tk_vc_opts_t o = {a->threads, a->max_paths, 0, 0};
+    tk_vc_opts_t o = {a->threads, a->max_paths, 0, 0, a->server_pairs};
     if (tk_vc_cert_check(r, &a->pol, &o, arc, vc, rank, n, &err) != TK_OK) {
         cli_errorf("%s: %s", L.name, err.msg);
         goto out;
@@ -351,7 +357,7 @@ static int vc_loads(const args_t *a, const tk_router_t *r, const tk_graph_t *g,
         tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         return 1;
     }
-    tk_vc_opts_t o = {a->threads, a->max_paths, 0, 0};
+    tk_vc_opts_t o = {a->threads, a->max_paths, 0, 0, a->server_pairs};
     if (tk_pattern_to_switch(a->pat, g, &dem, err) != TK_OK ||
         tk_vc_load(r, &a->pol, &o, &dem, load, inj, err) != TK_OK)
         goto out;
@@ -425,7 +431,8 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     tk_error_clear(&err);
     if (tk_router_new(g, &a->spec, a->threads, cli_mem_limit(), &r, &err) != TK_OK)
         goto done;
-    tk_vc_opts_t o = {a->threads, a->max_paths, a->witness, a->cdg || a->cert || a->vcloads};
+    tk_vc_opts_t o = {a->threads, a->max_paths, a->witness, a->cdg || a->cert || a->vcloads,
+                      a->server_pairs};
     if (tk_vc_analyse(r, &a->pol, &o, &res, &err) != TK_OK)
         goto done;
     if (a->min_vcs && tk_vc_min_caps(r, &a->pol, &o, caps, &ncaps, 16, &err) != TK_OK)

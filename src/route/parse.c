@@ -94,10 +94,12 @@ static tk_status_t parse_word(const char *text, const char *tok, tk_route_spec_t
         mode = TK_VALIANT_EXCLUDE;
     else if (strcmp(tok, "minfirst") == 0)
         mode = TK_VALIANT_MINFIRST;
+    else if (strcmp(tok, "servers") == 0)
+        mode = TK_VALIANT_SERVERS;
     else
         return tk_error_set(err, TK_EINVAL, NULL, 0,
-                            "%s: unknown option '%s' (valiant takes all, exclude or "
-                            "minfirst, ksp takes spread; hop lengths are CLASS=LEN)",
+                            "%s: unknown option '%s' (valiant takes all, exclude, "
+                            "minfirst or servers, ksp takes spread; hop lengths are CLASS=LEN)",
                             text, tok);
     if (!(opts & RT_OPT_VALIANT))
         return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: option '%s' is for valiant", text, tok);
@@ -169,7 +171,9 @@ static tk_status_t canonical(const char *text, tk_route_spec_t *sp, tk_error_t *
         len += (size_t)snprintf(sp->text + len, sizeof sp->text - len, ",spread");
     if ((m->opts & RT_OPT_VALIANT) && sp->valiant != TK_VALIANT_ALL)
         len += (size_t)snprintf(sp->text + len, sizeof sp->text - len, ",%s",
-                                sp->valiant == TK_VALIANT_EXCLUDE ? "exclude" : "minfirst");
+                                sp->valiant == TK_VALIANT_EXCLUDE   ? "exclude"
+                                : sp->valiant == TK_VALIANT_SERVERS ? "servers"
+                                                                    : "minfirst");
     for (int i = 0; i < sp->nweights && len < sizeof sp->text; i++)
         len += (size_t)snprintf(sp->text + len, sizeof sp->text - len, ",%s=%" PRId32,
                                 sp->wclass[i], sp->wlen[i]);

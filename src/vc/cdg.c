@@ -98,8 +98,10 @@ static tk_status_t source_paths(const tk_router_t *r, const vc_ctx_t *c, const t
 {
     tk_id_t n = c->g->n;
     tk_status_t st;
+    if (o->server_pairs && tk_graph_servers(c->g, s) <= 0)
+        return TK_OK;
     for (tk_id_t d = 0; d < n; d++) {
-        if (d == s)
+        if (d == s || (o->server_pairs && tk_graph_servers(c->g, d) <= 0))
             continue;
         if ((st = tk_route_paths(r, t->ws, s, d, o->max_paths, &t->ps, &t->err)) != TK_OK)
             return st;
@@ -348,7 +350,8 @@ static tk_status_t find_makers(const tk_router_t *r, const vc_ctx_t *c, const tk
         goto out;
     for (tk_id_t s = 0; s < n && left; s++)
         for (tk_id_t d = 0; d < n && left; d++) {
-            if (d == s)
+            if (d == s || (o->server_pairs &&
+                           (tk_graph_servers(c->g, s) <= 0 || tk_graph_servers(c->g, d) <= 0)))
                 continue;
             if ((st = tk_route_paths(r, t.ws, s, d, o->max_paths, &t.ps, err)) != TK_OK)
                 goto out;

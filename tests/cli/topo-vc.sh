@@ -24,6 +24,18 @@ run sh -c 'topo-gen dragonfly a=4 h=2 | topo-vc -r dragonfly-valiant -v ladder-r
 expect_out "verdict${T}basis${T}vcs
 deadlock-free${T}duato-acyclic${T}6" "ladder-reuse: Duato's extended CDG, Ladder's 6 VCs"
 
+# Dragonfly+ as Cano et al. define its Valiant: intermediates among the
+# leaves (valiant,servers), traffic between leaves only (--server-pairs):
+# at most 6 hops (ugd-ugd), Ladder 6 VCs, 2Phases 2, minimal routing 1.
+topo-gen dragonfly+ leaves=3 spines=3 h=3 p=2 >"$TMPD/dfp.topo"
+run sh -c "for p in ladder 2phases,minfirst 2phases,minlast; do topo-vc -r valiant,servers -v \$p --server-pairs $TMPD/dfp.topo | tail -1 | cut -f3,4,8,9; done; topo-vc --server-pairs $TMPD/dfp.topo | tail -1 | cut -f2-4,8,9"
+expect_out "ladder${T}deadlock-free${T}6${T}6
+2phases,minfirst${T}deadlock-free${T}6${T}2
+2phases,minlast${T}deadlock-free${T}6${T}2
+min${T}none${T}deadlock-free${T}3${T}1" "Dragonfly+ Valiant over leaves: 6 hops, Ladder 6, 2Phases 2, min 1"
+run sh -c "topo-vc -r valiant,servers -v 2phases $TMPD/dfp.topo | tail -1 | cut -f4,8"
+expect_out "deadlock-prone${T}8" "Dragonfly+ with the spines' pairs too: 8 hops, 2Phases cyclic"
+
 # --- certificates ------------------------------------------------------------
 topo-gen hyperx sides=3,3 >"$TMPD/hx.topo"
 topo-vc -r valiant,dor -v 2phases,minlast --cert "$TMPD/cert" "$TMPD/hx.topo" >/dev/null
