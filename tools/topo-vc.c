@@ -18,7 +18,8 @@
 #include "cli.h"
 
 static const char usage[] =
-    "topo-vc -r ROUTING -v POLICY [--min-vcs] [--server-pairs] [--witness] [--cdg FILE] "
+    "topo-vc -r ROUTING -v POLICY [--min-vcs] [--table3 TOPOLOGY] [--server-pairs] [--witness] "
+    "[--cdg FILE] "
     "[--cert FILE | --check FILE] [-P PATTERN [--vc-loads FILE]] [--json] [--threads N] [-o FILE] "
     "[FILE...]";
 
@@ -27,6 +28,7 @@ typedef struct args {
     tk_vc_policy_t pol;
     int have_spec, have_pol;
     int min_vcs, witness, json, threads, server_pairs;
+    int table3; /* --table3 TOPOLOGY: index in table3_topo, -1 none */
     uint64_t max_paths;
     const char *cdg, *cert, *check, *output, *pattern, *vcloads;
     tk_pattern_t *pat;
@@ -34,6 +36,28 @@ typedef struct args {
     int ninputs;
     int header_done;
 } args_t;
+
+/* Table III of Cano, Camarero, Martinez and Beivide, "Analysing
+ * Mechanisms for Virtual Channel Management in Low-Diameter Networks": the
+ * VCs each policy was given in their simulations (not the counts a policy
+ * needs: 2Phases on the Dragonfly got 4 global and 8 local VCs). */
+static const char *const table3_topo[] = {"hyperx2d", "dragonfly", "dragonfly+", "hyperx3d", NULL};
+static const char *const table3_2phases[] = {"2+2", "global:2+2,local:4+4", "3+3", "3+3"};
+static const char *const table3_ladder[] = {"4", "6", "6", "6"};
+
+static const char *table3(const args_t *a)
+{
+    switch (a->pol.kind) {
+    case TK_VC_2PHASES:
+    case TK_VC_DFLADDER:
+        return table3_2phases[a->table3];
+    case TK_VC_LADDER:
+    case TK_VC_LADDER_REUSE:
+        return table3_ladder[a->table3];
+    default:
+        return "-";
+    }
+}
 
 static void help(void)
 {
@@ -55,6 +79,8 @@ static void help(void)
           "  --min-vcs             column min_vcs: the least cap of the policy's capped\n"
           "                        family that is acyclic (ladder: K of ladder,cap=K;\n"
           "                        dfladder: the minimal L/G of dfladder,cap=L/G)\n"
+          "  --table3 TOPOLOGY     column table3: the VCs Table III of Cano et al. gave\n"
+          "                        the policy on hyperx2d, dragonfly, dragonfly+ or hyperx3d\n"
           "  --server-pairs        only the pairs of switches that have servers\n"
           "  --witness             column witness: a shortest dependency cycle\n"
           "  --cdg FILE            write the judged dependency graph in DOT\n"
@@ -75,6 +101,7 @@ static void help(void)
 }
 
 enum {
+    OPT_TABLE3 = 254,
     OPT_SERVERPAIRS = 255,
     OPT_MINVCS = 256,
     OPT_VCLOADS,
@@ -95,6 +122,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"vc", required_argument, NULL, 'v'},
         {"min-vcs", no_argument, NULL, OPT_MINVCS},
         {"server-pairs", no_argument, NULL, OPT_SERVERPAIRS},
+        {"table3", required_argument, NULL, OPT_TABLE3},
         {"pattern", required_argument, NULL, 'P'},
         {"vc-loads", required_argument, NULL, OPT_VCLOADS},
         {"witness", no_argument, NULL, OPT_WITNESS},
@@ -113,6 +141,7 @@ static void parse_args(int argc, char **argv, args_t *a)
     tk_error_t err;
     memset(a, 0, sizeof *a);
     a->max_paths = 1000000;
+    a->table3 = -1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":hr:v:o:P:", longopts, NULL)) != -1) {
         switch (c) {
@@ -128,6 +157,9 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case OPT_MINVCS:
             a->min_vcs = 1;
+            break;
+        case OPT_TABLE3:
+            a->table3 = cli_choice_arg("--table3", optarg, table3_topo);
             break;
         case OPT_SERVERPAIRS:
             a->server_pairs = 1;
@@ -197,6 +229,8 @@ static void print_header(FILE *fp, args_t *a)
         fputs("\twitness", fp);
     if (a->check)
         fputs("\tcertificate", fp);
+    if (a->table3 >= 0)
+        fputs("\ttable3", fp);
     if (a->pattern)
         fputs("\tinject2\tvc_load\timbalance\tcov", fp);
     fputc('\n', fp);
@@ -507,6 +541,8 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         cli_cell_str(&row, "witness", wit.len ? wit.s : "-");
     if (a->check)
         cli_cell_str(&row, "certificate", "ok");
+    if (a->table3 >= 0)
+        cli_cell_str(&row, "table3", table3(a));
     if (a->pat) {
         cli_cell_double(&row, "inject2", inj);
         cli_cell_str(&row, "vc_load", vl.len ? vl.s : "-");

@@ -91,6 +91,11 @@ run topo-vc -r valiant,dor -v 2phases,minboth -P "$TMPD/hx.pat" "$TMPD/hx.topo"
 expect_out "$HEAD${T}inject2${T}vc_load${T}imbalance${T}cov
 hyperx sides=3,3${T}valiant,dor${T}2phases,minboth${T}deadlock-free${T}cdg-acyclic${T}72${T}216${T}4${T}2${T}-:2${T}0.1111111111111111${T}-:12/12${T}-:1${T}-:0" \
     "MinBoth balances the two phases on the HyperX all-to-all"
+run sh -c 'topo-gen hyperx sides=3,3 | topo-vc -r valiant,dor -v 2phases --table3 hyperx2d | cut -f9,11'
+expect_out "vcs${T}table3
+2${T}2+2" "--table3: the paper allocated 2+2 where 2 suffice"
+run topo-vc --table3 torus
+expect_rc 2 "--table3 with an unknown topology"
 run topo-vc --vc-loads x
 expect_rc 2 "--vc-loads without -P is a usage error"
 
