@@ -1,0 +1,44 @@
+#!/bin/sh
+# vc.sh - topo-vc on the topologies of Table I of Cano, Camarero, Martinez
+# and Beivide, "Analysing Mechanisms for Virtual Channel Management in
+# Low-Diameter Networks": the deadlock verdict and VC counts of Valiant
+# under Ladder, with 2 threads (issue 23's target: under 10 s each).
+#   1. Dragonfly h=6 (topo-gen dragonfly a=12 h=6 p=6: 876 routers, 5256
+#      servers), dragonfly-valiant;
+#   2. 3D HyperX side 8 (512 switches, 8 servers each), valiant,dor;
+#   3. and, for scale, smaller members of both families.
+# topo-vc lists every pair's paths (n^3 draws for Valiant), so its time
+# grows as n^3; VC_FULL=0 skips the two Table I instances (minutes each).
+set -eu
+W=$(mktemp -d "${TMPDIR:-/tmp}/tk-bench.XXXXXX")
+trap 'rm -rf "$W"' EXIT INT TERM
+d=$(dirname "$(command -v topo-vc)")
+if [ -x "$d/.libs/topo-vc" ]; then
+    topo_vc="$d/.libs/topo-vc"
+    LD_LIBRARY_PATH="$d/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    export LD_LIBRARY_PATH
+else
+    topo_vc=topo-vc
+fi
+wall() {
+    /usr/bin/time -f %e -o "$W/time" "$@" >"$W/out" 2>"$W/err"
+    cat "$W/time"
+}
+
+echo "## topo-vc: Valiant under Ladder (issue 23 target: 10 s each on 2 cores)"
+printf 'instance\tswitches\trouting\tverdict\tvcs_class\twall_s\n'
+run() { # name spec routing
+    # shellcheck disable=SC2086
+    topo-gen $2 >"$W/g.topo"
+    t=$(wall "$topo_vc" --threads 2 -r "$3" -v ladder "$W/g.topo")
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$(sed -n 's/^switches //p' "$W/g.topo")" "$3" \
+        "$(tail -1 "$W/out" | cut -f4)" "$(tail -1 "$W/out" | cut -f10)" "$t"
+}
+run "dragonfly h=3" "dragonfly a=6 h=3 p=3" dragonfly-valiant
+run "dragonfly h=4" "dragonfly a=8 h=4 p=4" dragonfly-valiant
+run "hyperx 5^3" "hyperx sides=5,5,5" valiant,dor
+run "hyperx 6^3" "hyperx sides=6,6,6" valiant,dor
+if [ "${VC_FULL:-1}" != 0 ]; then
+    run "Table I dragonfly h=6" "dragonfly a=12 h=6 p=6" dragonfly-valiant
+    run "Table I hyperx 8^3" "hyperx sides=8,8,8 p=8" valiant,dor
+fi
