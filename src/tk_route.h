@@ -214,6 +214,20 @@ TK_API tk_status_t tk_route_candidates(const tk_router_t *r, tk_route_ws_t *ws, 
                                        tk_id_t t, uint64_t max_paths, tk_route_cands_t *out,
                                        tk_error_t *err);
 
+/* Two-phase models (valiant, valiant,dor, dragonfly-valiant): the paths
+ * of one segment u -> v (u == v: one empty path), weights as in a draw;
+ * and whether m may be the intermediate of a pair with endpoint x.  Pair
+ * (s, t) draws exactly the m with tk_route_via_ok(r, s, m) and
+ * tk_route_via_ok(r, t, m), and its paths through m are the segments
+ * s -> m followed by the segments m -> t, so a caller can work on the n^2
+ * segment sets instead of the n^3 draws (the VC analysis does).
+ * tk_route_segment: TK_EUNSUPPORTED for other models, or when some pair of
+ * the graph routes otherwise (dragonfly-valiant on fewer than 3 groups,
+ * valiant,exclude on 2 switches); tk_route_via_ok: -1 for other models. */
+TK_API tk_status_t tk_route_segment(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t u, tk_id_t v,
+                                    uint64_t max_paths, tk_pathset_t *out, tk_error_t *err);
+TK_API int tk_route_via_ok(const tk_router_t *r, tk_id_t x, tk_id_t m);
+
 #ifdef __cplusplus
 }
 #endif

@@ -101,6 +101,8 @@ typedef struct tk_vc_opts {
     int witness;        /* find a shortest cycle when cyclic            */
     int keep_graph;     /* keep the dependencies and ranks (DOT, cert.) */
     int server_pairs;   /* only pairs of switches that have servers     */
+    int enumerate;      /* list every pair's paths even where the
+                           routing's segments would do (checks)          */
 } tk_vc_opts_t;
 
 typedef struct tk_vc_result {
@@ -127,10 +129,16 @@ typedef struct tk_vc_result {
  * MODEs on a routing without intermediates, dateline on a graph that is
  * not a ring or a torus, dfladder without a class "global"), TK_ELIMIT (a
  * path needs more than TK_VC_MAX VCs, more than 2^26 arcs, max_paths),
- * TK_ENOMEM.  Time: the paths of every pair (OpenMP over sources), a hash
+ * TK_ENOMEM.  Time: for a two-phase routing (tk_route_segment) and a
+ * policy other than ladder-reuse and MODE route, the segment engine: per
+ * intermediate m the segments into and out of m, the second ones behind
+ * each summary of the first (src/vc/fast.c), O(n^2 segment sets x
+ * summaries) instead of the n^3 draws; otherwise (or with
+ * opts->enumerate) the paths of every pair (OpenMP over sources).  A hash
  * insertion per dependency, then O(C + E log E) for C channels and E
  * dependencies; the witness: a breadth-first search per cyclic channel,
- * pruned at the best cycle so far. */
+ * pruned at the best cycle so far, then a scan of the pairs for the paths
+ * that make its steps. */
 TK_API tk_status_t tk_vc_analyse(const tk_router_t *r, const tk_vc_policy_t *pol,
                                  const tk_vc_opts_t *opts, tk_vc_result_t *out, tk_error_t *err);
 TK_API void tk_vc_result_destroy(tk_vc_result_t *res);

@@ -18,7 +18,8 @@
 #include "cli.h"
 
 static const char usage[] =
-    "topo-vc -r ROUTING -v POLICY [--min-vcs] [--table3 TOPOLOGY] [--server-pairs] [--witness] "
+    "topo-vc -r ROUTING -v POLICY [--min-vcs] [--table3 TOPOLOGY] [--server-pairs] [--enumerate] "
+    "[--witness] "
     "[--cdg FILE] "
     "[--cert FILE | --check FILE] [-P PATTERN [--vc-loads FILE]] [--json] [--threads N] [-o FILE] "
     "[FILE...]";
@@ -27,7 +28,7 @@ typedef struct args {
     tk_route_spec_t spec;
     tk_vc_policy_t pol;
     int have_spec, have_pol;
-    int min_vcs, witness, json, threads, server_pairs;
+    int min_vcs, witness, json, threads, server_pairs, enumerate;
     int table3; /* --table3 TOPOLOGY: index in table3_topo, -1 none */
     uint64_t max_paths;
     const char *cdg, *cert, *check, *output, *pattern, *vcloads;
@@ -89,6 +90,8 @@ static void help(void)
           "  -P, --pattern FILE    per-VC loads of this pattern (topo-pattern(1)): columns\n"
           "                        inject2 vc_load imbalance cov (see topo-vc(1))\n"
           "  --vc-loads FILE       with -P: write 'tail head arc vc load' per channel\n"
+          "  --enumerate           list every pair's paths even for a two-phase routing\n"
+          "                        (the same graph, slower: a check)\n"
           "  --max-paths N         refuse a pair with more than N paths (default 1000000)\n"
           "  --json                JSON Lines: one object per row\n"
           "  --threads N           OpenMP threads (N >= 1); results do not change\n"
@@ -101,6 +104,7 @@ static void help(void)
 }
 
 enum {
+    OPT_ENUMERATE = 253,
     OPT_TABLE3 = 254,
     OPT_SERVERPAIRS = 255,
     OPT_MINVCS = 256,
@@ -123,6 +127,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"min-vcs", no_argument, NULL, OPT_MINVCS},
         {"server-pairs", no_argument, NULL, OPT_SERVERPAIRS},
         {"table3", required_argument, NULL, OPT_TABLE3},
+        {"enumerate", no_argument, NULL, OPT_ENUMERATE},
         {"pattern", required_argument, NULL, 'P'},
         {"vc-loads", required_argument, NULL, OPT_VCLOADS},
         {"witness", no_argument, NULL, OPT_WITNESS},
@@ -157,6 +162,9 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case OPT_MINVCS:
             a->min_vcs = 1;
+            break;
+        case OPT_ENUMERATE:
+            a->enumerate = 1;
             break;
         case OPT_TABLE3:
             a->table3 = cli_choice_arg("--table3", optarg, table3_topo);
@@ -362,7 +370,7 @@ static int check_cert(const args_t *a, const tk_router_t *r, const tk_graph_t *g
     }
     if (k < 0)
         goto out;
-    tk_vc_opts_t o = {a->threads, a->max_paths, 0, 0, a->server_pairs};
+    tk_vc_opts_t o = {a->threads, a->max_paths, 0, 0, a->server_pairs, a->enumerate};
     if (tk_vc_cert_check(r, &a->pol, &o, arc, vc, rank, n, &err) != TK_OK) {
         cli_errorf("%s: %s", L.name, err.msg);
         goto out;
@@ -391,7 +399,7 @@ static int vc_loads(const args_t *a, const tk_router_t *r, const tk_graph_t *g,
         tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         return 1;
     }
-    tk_vc_opts_t o = {a->threads, a->max_paths, 0, 0, a->server_pairs};
+    tk_vc_opts_t o = {a->threads, a->max_paths, 0, 0, a->server_pairs, a->enumerate};
     if (tk_pattern_to_switch(a->pat, g, &dem, err) != TK_OK ||
         tk_vc_load(r, &a->pol, &o, &dem, load, inj, err) != TK_OK)
         goto out;
@@ -465,8 +473,8 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     tk_error_clear(&err);
     if (tk_router_new(g, &a->spec, a->threads, cli_mem_limit(), &r, &err) != TK_OK)
         goto done;
-    tk_vc_opts_t o = {a->threads, a->max_paths, a->witness, a->cdg || a->cert || a->vcloads,
-                      a->server_pairs};
+    tk_vc_opts_t o = {a->threads,      a->max_paths, a->witness, a->cdg || a->cert || a->vcloads,
+                      a->server_pairs, a->enumerate};
     if (tk_vc_analyse(r, &a->pol, &o, &res, &err) != TK_OK)
         goto done;
     if (a->min_vcs && tk_vc_min_caps(r, &a->pol, &o, caps, &ncaps, 16, &err) != TK_OK)

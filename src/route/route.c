@@ -301,6 +301,23 @@ tk_status_t tk_route_candidates(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t
     return st;
 }
 
+tk_status_t tk_route_segment(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t u, tk_id_t v,
+                             uint64_t max_paths, tk_pathset_t *out, tk_error_t *err)
+{
+    tk_status_t st = check_pair(r, u, v, err);
+    if (st)
+        return st;
+    rt_ps_clear(out);
+    if (!r->model->segment)
+        return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0, "%s: no segments", r->spec.text);
+    return r->model->segment(r, ws, u, v, max_paths, out, err);
+}
+
+int tk_route_via_ok(const tk_router_t *r, tk_id_t x, tk_id_t m)
+{
+    return r->model->via_ok ? r->model->via_ok(r, x, m) : -1;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Load engines.                                                            */
 

@@ -262,6 +262,27 @@ static tk_status_t valiant_load(const tk_router_t *r, const tk_rows_t *rows, tk_
     return TK_OK;
 }
 
+/* One segment (tk_route_segment) and the pool rule (m != x for exclude,
+ * a switch with servers for servers). */
+static tk_status_t valiant_segment(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t u, tk_id_t v,
+                                   uint64_t max_paths, tk_pathset_t *out, tk_error_t *err)
+{
+    if (r->spec.valiant == TK_VALIANT_EXCLUDE && r->g->n <= 2)
+        return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0, "%s: no intermediate", r->spec.text);
+    if (u == v)
+        return rt_ps_push(out, NULL, 0, 1.0, err);
+    return rt_dag_paths(r, ws, RT_DAG_MIN, u, v, max_paths, out, err);
+}
+
+static int valiant_via_ok(const tk_router_t *r, tk_id_t x, tk_id_t m)
+{
+    if (r->spec.valiant == TK_VALIANT_EXCLUDE)
+        return x != m;
+    if (r->spec.valiant == TK_VALIANT_SERVERS)
+        return tk_graph_servers(r->g, m) > 0;
+    return 1;
+}
+
 const rt_model_t rt_model_valiant = {
     .kind = TK_ROUTE_VALIANT,
     .name = "valiant",
@@ -269,5 +290,7 @@ const rt_model_t rt_model_valiant = {
     .table = RT_TABLE_NEED,
     .paths = valiant_paths,
     .candidates = valiant_candidates,
+    .segment = valiant_segment,
+    .via_ok = valiant_via_ok,
     .load = valiant_load,
 };

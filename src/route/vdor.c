@@ -79,6 +79,23 @@ static tk_status_t vdor_candidates(const tk_router_t *r, tk_route_ws_t *ws, tk_i
     return TK_OK;
 }
 
+static tk_status_t vdor_segment(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t u, tk_id_t v,
+                                uint64_t max_paths, tk_pathset_t *out, tk_error_t *err)
+{
+    if (r->spec.valiant == TK_VALIANT_EXCLUDE && r->g->n <= 2)
+        return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0, "%s: no intermediate", r->spec.text);
+    return rt_dor_paths(r, ws, u, v, max_paths, out, err);
+}
+
+static int vdor_via_ok(const tk_router_t *r, tk_id_t x, tk_id_t m)
+{
+    if (r->spec.valiant == TK_VALIANT_EXCLUDE)
+        return x != m;
+    if (r->spec.valiant == TK_VALIANT_SERVERS)
+        return tk_graph_servers(r->g, m) > 0;
+    return 1;
+}
+
 const rt_model_t rt_model_vdor = {
     .kind = TK_ROUTE_VALIANT_DOR,
     .name = "valiant,dor",
@@ -87,4 +104,6 @@ const rt_model_t rt_model_vdor = {
     .prepare = rt_dor_prepare,
     .paths = vdor_paths,
     .candidates = vdor_candidates,
+    .segment = vdor_segment,
+    .via_ok = vdor_via_ok,
 };

@@ -131,28 +131,28 @@ static int vc_u64cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The sorted union of the threads' sets (keys of set k of each). */
-static uint64_t *merge_sets(tstate_t *ts, int nt, int which, int64_t *count)
+/* The sorted union of sets[0 .. nt-1] (freed). */
+static uint64_t *merge_sets(vc_set_t *sets, int nt, int64_t *count)
 {
     size_t total = 0, n = 0;
     for (int i = 0; i < nt; i++)
-        total += which ? ts[i].deps.n : ts[i].nodes.n;
+        total += sets[i].n;
     uint64_t *all = malloc((total ? total : 1) * sizeof *all);
-    if (!all)
-        return NULL;
     for (int i = 0; i < nt; i++) {
-        vc_set_t *s = which ? &ts[i].deps : &ts[i].nodes;
-        uint64_t *k = vc_set_sorted(s);
+        uint64_t *k = all ? vc_set_sorted(&sets[i]) : NULL;
+        if (k) {
+            memcpy(all + n, k, sets[i].n * sizeof *k);
+            n += sets[i].n;
+        }
         if (!k) {
             free(all);
-            return NULL;
+            all = NULL;
         }
-        memcpy(all + n, k, s->n * sizeof *k);
-        n += s->n;
         free(k);
-        vc_set_free(s);
+        vc_set_free(&sets[i]);
     }
-    /* sort the concatenation and drop repeats */
+    if (!all)
+        return NULL;
     size_t w = 0;
     if (n) {
         qsort(all, n, sizeof *all, vc_u64cmp);
@@ -164,6 +164,51 @@ static uint64_t *merge_sets(tstate_t *ts, int nt, int which, int64_t *count)
     return all;
 }
 
+/* The graph from the sets (freed). */
+static tk_status_t finish(vc_set_t *ns, vc_set_t *ds, int nt, cdg_t *out, tk_error_t *err)
+{
+    uint64_t *nodes = merge_sets(ns, nt, &out->nn);
+    out->dep = merge_sets(ds, nt, &out->nd);
+    out->node = nodes ? malloc(((size_t)out->nn + 1) * sizeof *out->node) : NULL;
+    if (out->node)
+        for (int64_t i = 0; i < out->nn; i++)
+            out->node[i] = (uint32_t)nodes[i];
+    free(nodes);
+    if (!out->node || !out->dep) {
+        cdg_free(out);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (VC analysis)");
+    }
+    return TK_OK;
+}
+
+/* The segment engine when it applies (TK_EUNSUPPORTED: it does not). */
+static tk_status_t build_segments(const tk_router_t *r, const vc_ctx_t *c, const tk_vc_opts_t *o,
+                                  cdg_t *out, tk_error_t *err)
+{
+    tk_route_ws_t *ws = NULL;
+    tk_pathset_t ps;
+    tk_error_t e;
+    tk_status_t st;
+    vc_set_t *ns = NULL, *ds = NULL;
+    int nt = 0;
+    if (o->enumerate || o->server_pairs || !vc_segments_apply(r, &c->pol))
+        return TK_EUNSUPPORTED;
+    tk_pathset_init(&ps);
+    st = tk_route_ws_new(r, &ws, err);
+    if (st == TK_OK && tk_route_segment(r, ws, 0, 0, 0, &ps, &e) != TK_OK)
+        st = TK_EUNSUPPORTED;
+    tk_route_ws_free(ws);
+    tk_pathset_destroy(&ps);
+    if (st != TK_OK)
+        return st;
+    if ((st = vc_build_segments(r, c, o, &ns, &ds, &nt, &out->max_hops, err)) != TK_OK)
+        return st == TK_EUNSUPPORTED ? TK_EINVAL : st;
+    st = finish(ns, ds, nt, out, err);
+    free(ns);
+    free(ds);
+    return st;
+}
+
 static tk_status_t build(const tk_router_t *r, const vc_ctx_t *c, const tk_vc_opts_t *o, int duato,
                          cdg_t *out, tk_error_t *err)
 {
@@ -172,6 +217,11 @@ static tk_status_t build(const tk_router_t *r, const vc_ctx_t *c, const tk_vc_op
     tstate_t *ts = calloc((size_t)nt, sizeof *ts);
     tk_status_t st = TK_OK;
     memset(out, 0, sizeof *out);
+    if (!duato && (st = build_segments(r, c, o, out, err)) != TK_EUNSUPPORTED) {
+        free(ts);
+        return st;
+    }
+    st = TK_OK;
     if (!ts)
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (VC analysis)");
     for (int i = 0; i < nt; i++) {
@@ -210,17 +260,19 @@ static tk_status_t build(const tk_router_t *r, const vc_ctx_t *c, const tk_vc_op
         for (int i = 0; i < nt; i++)
             if (ts[i].max_hops > out->max_hops)
                 out->max_hops = ts[i].max_hops;
-        uint64_t *nodes = merge_sets(ts, nt, 0, &out->nn);
-        out->dep = merge_sets(ts, nt, 1, &out->nd);
-        out->node = nodes ? malloc(((size_t)out->nn + 1) * sizeof *out->node) : NULL;
-        if (out->node)
-            for (int64_t i = 0; i < out->nn; i++)
-                out->node[i] = (uint32_t)nodes[i];
-        free(nodes);
-        if (!out->node || !out->dep) {
-            cdg_free(out);
+        vc_set_t *ns = calloc((size_t)nt, sizeof *ns), *ds = calloc((size_t)nt, sizeof *ds);
+        if (!ns || !ds)
             st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (VC analysis)");
+        for (int i = 0; i < nt && st == TK_OK; i++) {
+            ns[i] = ts[i].nodes;
+            ds[i] = ts[i].deps;
+            memset(&ts[i].nodes, 0, sizeof ts[i].nodes);
+            memset(&ts[i].deps, 0, sizeof ts[i].deps);
         }
+        if (st == TK_OK)
+            st = finish(ns, ds, nt, out, err);
+        free(ns);
+        free(ds);
     }
     for (int i = 0; i < nt; i++) {
         vc_set_free(&ts[i].nodes);

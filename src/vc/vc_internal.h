@@ -64,6 +64,16 @@ void vc_set_free(vc_set_t *s);
 /* The keys, sorted, into a new array (NULL when out of memory). */
 uint64_t *vc_set_sorted(const vc_set_t *s);
 
+/* The segment engine (fast.c): does it apply to router r and policy pol
+ * (a two-phase model; not ladder-reuse, not MODE route)?  And the
+ * channels and dependencies it finds, one pair of sets per thread
+ * (*nsets of each, the caller frees them).  TK_EUNSUPPORTED when the
+ * routing does not decompose on this graph. */
+int vc_segments_apply(const tk_router_t *r, const tk_vc_policy_t *pol);
+tk_status_t vc_build_segments(const tk_router_t *r, const vc_ctx_t *c, const tk_vc_opts_t *o,
+                              vc_set_t **nodes, vc_set_t **deps, int *nsets, int32_t *max_hops,
+                              tk_error_t *err);
+
 /* Kahn's algorithm on the graph of sorted nodes and sorted, unique deps
  * ((from << 32) | to, both among nodes).  Returns 1 when acyclic (rank
  * filled: longest chain ending at each node, when rank != NULL), 0 when

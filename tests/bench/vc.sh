@@ -7,8 +7,9 @@
 #      servers), dragonfly-valiant;
 #   2. 3D HyperX side 8 (512 switches, 8 servers each), valiant,dor;
 #   3. and, for scale, smaller members of both families.
-# topo-vc lists every pair's paths (n^3 draws for Valiant), so its time
-# grows as n^3; VC_FULL=0 skips the two Table I instances (minutes each).
+# topo-vc works on the routing's segments (n^2 segment sets, not the n^3
+# draws); --enumerate lists the draws (the last column, on the small
+# instances only).  VC_FULL=0 skips the two Table I instances.
 set -eu
 W=$(mktemp -d "${TMPDIR:-/tmp}/tk-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
@@ -26,19 +27,21 @@ wall() {
 }
 
 echo "## topo-vc: Valiant under Ladder (issue 23 target: 10 s each on 2 cores)"
-printf 'instance\tswitches\trouting\tverdict\tvcs_class\twall_s\n'
-run() { # name spec routing
+printf 'instance\tswitches\trouting\tverdict\tvcs_class\twall_s\tcpu_s\tenumerate_wall_s\n'
+run() { # name spec routing enumerate(0/1)
     # shellcheck disable=SC2086
     topo-gen $2 >"$W/g.topo"
-    t=$(wall "$topo_vc" --threads 2 -r "$3" -v ladder "$W/g.topo")
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$(sed -n 's/^switches //p' "$W/g.topo")" "$3" \
-        "$(tail -1 "$W/out" | cut -f4)" "$(tail -1 "$W/out" | cut -f10)" "$t"
+    /usr/bin/time -f '%e %U %S' -o "$W/time" "$topo_vc" --threads 2 -r "$3" -v ladder "$W/g.topo" >"$W/out"
+    read -r t u s <"$W/time"
+    e=-
+    [ "$4" = 1 ] && e=$(wall "$topo_vc" --threads 2 --enumerate -r "$3" -v ladder "$W/g.topo")
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$(sed -n 's/^switches //p' "$W/g.topo")" "$3" \
+        "$(tail -1 "$W/out" | cut -f4)" "$(tail -1 "$W/out" | cut -f10)" "$t" \
+        "$(echo "$u $s" | awk '{ print $1 + $2 }')" "$e"
 }
-run "dragonfly h=3" "dragonfly a=6 h=3 p=3" dragonfly-valiant
-run "dragonfly h=4" "dragonfly a=8 h=4 p=4" dragonfly-valiant
-run "hyperx 5^3" "hyperx sides=5,5,5" valiant,dor
-run "hyperx 6^3" "hyperx sides=6,6,6" valiant,dor
+run "dragonfly h=3" "dragonfly a=6 h=3 p=3" dragonfly-valiant 1
+run "hyperx 5^3" "hyperx sides=5,5,5" valiant,dor 1
 if [ "${VC_FULL:-1}" != 0 ]; then
-    run "Table I dragonfly h=6" "dragonfly a=12 h=6 p=6" dragonfly-valiant
-    run "Table I hyperx 8^3" "hyperx sides=8,8,8 p=8" valiant,dor
+    run "Table I dragonfly h=6" "dragonfly a=12 h=6 p=6" dragonfly-valiant 0
+    run "Table I hyperx 8^3" "hyperx sides=8,8,8 p=8" valiant,dor 0
 fi

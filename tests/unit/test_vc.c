@@ -90,7 +90,7 @@ static run_t analyse(const tk_graph_t *g, const char *routing, const char *polic
         printf("# %s / %s: %s\n", routing, policy, err.msg);
         return out;
     }
-    tk_vc_opts_t o = {2, 0, 1, 1};
+    tk_vc_opts_t o = {2, 0, 1, 1, 0, 0};
     if (tk_vc_analyse(r, &pol, &o, &res, &err) != TK_OK) {
         printf("# %s / %s: %s\n", routing, policy, err.msg);
         tk_router_free(r);
@@ -357,6 +357,70 @@ static void dor_routes(void)
     }
 }
 
+/* The segment engine (two-phase routings) against the enumeration of every
+ * pair's paths: the same channels and dependencies, bit for bit. */
+static void engines(void)
+{
+    const char *fam[][3] = {{"ring", "n=6", NULL},
+                            {"torus", "sides=3,4", NULL},
+                            {"hyperx", "sides=3,3", NULL},
+                            {"dragonfly", "a=4", "h=2"},
+                            {"rrg", "n=10", "d=3"}};
+    const char *rt[] = {"valiant", "valiant,exclude", "valiant,dor", "valiant,servers",
+                        "dragonfly-valiant"};
+    const char *pol[] = {"none",
+                         "ladder",
+                         "ladder,cap=3",
+                         "2phases,minfirst",
+                         "2phases,minlast",
+                         "2phases,minboth",
+                         "dateline",
+                         "dfladder",
+                         "dfladder-local,minlast"};
+    int compared = 0, differ = 0;
+    for (int f = 0; f < 5; f++) {
+        tk_graph_t *g = gen(fam[f][0], fam[f][1], fam[f][2], NULL);
+        for (int i = 0; i < 5; i++)
+            for (int j = 0; j < 9; j++) {
+                tk_route_spec_t spec;
+                tk_vc_policy_t p;
+                tk_router_t *r = NULL;
+                tk_error_t err;
+                tk_vc_result_t a, b;
+                tk_vc_opts_t oa = {2, 0, 0, 1, 0, 0}, ob = {1, 0, 0, 1, 0, 1};
+                tk_route_parse(rt[i], &spec, &err);
+                tk_vc_parse(pol[j], &p, &err);
+                if (tk_router_new(g, &spec, 1, 0, &r, &err) != TK_OK)
+                    continue;
+                tk_status_t sa = tk_vc_analyse(r, &p, &oa, &a, &err);
+                tk_status_t sb = tk_vc_analyse(r, &p, &ob, &b, &err);
+                if (sa == TK_OK && sb == TK_OK) {
+                    compared++;
+                    int same = a.channels == b.channels && a.deps == b.deps &&
+                               a.max_hops == b.max_hops && a.acyclic == b.acyclic &&
+                               !memcmp(a.node, b.node, (size_t)a.channels * sizeof *a.node) &&
+                               !memcmp(a.dep, b.dep, (size_t)a.deps * sizeof *a.dep);
+                    if (!same) {
+                        differ++;
+                        printf("# differ: %s %s %s\n", g->spec, rt[i], pol[j]);
+                    }
+                    tk_vc_result_destroy(&a);
+                    tk_vc_result_destroy(&b);
+                } else {
+                    ok(sa == sb, "%s %s %s: both engines fail alike", g->spec, rt[i], pol[j]);
+                    if (sa == TK_OK)
+                        tk_vc_result_destroy(&a);
+                    if (sb == TK_OK)
+                        tk_vc_result_destroy(&b);
+                }
+                tk_router_free(r);
+            }
+        tk_graph_free(g);
+    }
+    ok(compared > 100 && differ == 0,
+       "segment engine = enumeration on %d routing x policy x graph cases", compared);
+}
+
 static void errors(void)
 {
     tk_vc_policy_t pol;
@@ -373,7 +437,7 @@ static void errors(void)
     tk_route_spec_t spec;
     tk_router_t *r = NULL;
     tk_vc_result_t res;
-    tk_vc_opts_t o = {1, 0, 0, 0};
+    tk_vc_opts_t o = {1, 0, 0, 0, 0, 0};
     tk_route_parse("min", &spec, &err);
     tk_router_new(g, &spec, 1, 0, &r, &err);
     tk_vc_parse("2phases", &pol, &err);
@@ -403,6 +467,7 @@ int main(void)
     hyperx();
     dragonfly();
     random_graphs();
+    engines();
     errors();
     return tap_done();
 }
