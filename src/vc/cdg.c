@@ -191,7 +191,7 @@ static tk_status_t build_segments(const tk_router_t *r, const vc_ctx_t *c, const
     tk_status_t st;
     vc_set_t *ns = NULL, *ds = NULL;
     int nt = 0;
-    if (o->enumerate || o->server_pairs || !vc_segments_apply(r, &c->pol))
+    if (o->enumerate || !vc_segments_apply(r, &c->pol))
         return TK_EUNSUPPORTED;
     tk_pathset_init(&ps);
     st = tk_route_ws_new(r, &ws, err);

@@ -146,6 +146,15 @@ static int add_hops(fstate_t *f, const vc_path_t *p, int32_t from)
     return bad;
 }
 
+/* May x be an endpoint of a pair drawing m?  The pool rule, and with
+ * server_pairs a switch with servers (both separable, as the engine
+ * needs). */
+static int endp(const tk_router_t *r, const vc_ctx_t *c, const tk_vc_opts_t *o, tk_id_t x,
+                tk_id_t m)
+{
+    return tk_route_via_ok(r, x, m) == 1 && (!o->server_pairs || tk_graph_servers(c->g, x) > 0);
+}
+
 #define NOMEM(f) tk_error_set(&(f)->err, TK_ENOMEM, NULL, 0, "out of memory (VC analysis)")
 
 /* Step 1: the draws m = s (paths m -> t) and m = t (paths s -> m). */
@@ -154,11 +163,11 @@ static tk_status_t minimal_draws(const tk_router_t *r, const vc_ctx_t *c, const 
 {
     tk_id_t n = c->g->n;
     tk_status_t st;
-    if (tk_route_via_ok(r, m, m) != 1)
+    if (!endp(r, c, o, m, m))
         return TK_OK;
     for (int side = 0; side < 2; side++)
         for (tk_id_t x = 0; x < n; x++) {
-            if (x == m || tk_route_via_ok(r, x, m) != 1)
+            if (x == m || !endp(r, c, o, x, m))
                 continue;
             tk_id_t s = side ? x : m, t = side ? m : x;
             if ((st = tk_route_segment(r, f->ws, s, t, o->max_paths, &f->p1, &f->err)) != TK_OK)
@@ -186,14 +195,14 @@ static tk_status_t first_segments(const tk_router_t *r, const vc_ctx_t *c, const
     /* two possible destinations t != m (a source needs one other than
      * itself) */
     for (tk_id_t t = 0; t < n && t2 < 0; t++)
-        if (t != m && tk_route_via_ok(r, t, m) == 1) {
+        if (t != m && endp(r, c, o, t, m)) {
             if (t1 < 0)
                 t1 = t;
             else
                 t2 = t;
         }
     for (tk_id_t s = 0; s < n; s++) {
-        if (s == m || tk_route_via_ok(r, s, m) != 1 || (t1 < 0 || (t1 == s && t2 < 0)))
+        if (s == m || !endp(r, c, o, s, m) || (t1 < 0 || (t1 == s && t2 < 0)))
             continue;
         if ((st = tk_route_segment(r, f->ws, s, m, o->max_paths, &f->p1, &f->err)) != TK_OK)
             return st;
@@ -275,7 +284,7 @@ static tk_status_t second_segments(const tk_router_t *r, const vc_ctx_t *c, cons
     if (!f->nsig)
         return TK_OK;
     for (tk_id_t t = 0; t < n; t++) {
-        if (t == m || tk_route_via_ok(r, t, m) != 1)
+        if (t == m || !endp(r, c, o, t, m))
             continue;
         if ((st = tk_route_segment(r, f->ws, m, t, o->max_paths, &f->p2, &f->err)) != TK_OK)
             return st;

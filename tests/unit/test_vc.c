@@ -361,11 +361,9 @@ static void dor_routes(void)
  * pair's paths: the same channels and dependencies, bit for bit. */
 static void engines(void)
 {
-    const char *fam[][3] = {{"ring", "n=6", NULL},
-                            {"torus", "sides=3,4", NULL},
-                            {"hyperx", "sides=3,3", NULL},
-                            {"dragonfly", "a=4", "h=2"},
-                            {"rrg", "n=10", "d=3"}};
+    const char *fam[][3] = {{"ring", "n=6", NULL},         {"torus", "sides=3,4", NULL},
+                            {"hyperx", "sides=3,3", NULL}, {"dragonfly", "a=4", "h=2"},
+                            {"rrg", "n=10", "d=3"},        {"dragonfly+", "leaves=3", "spines=3"}};
     const char *rt[] = {"valiant", "valiant,exclude", "valiant,dor", "valiant,servers",
                         "dragonfly-valiant"};
     const char *pol[] = {"none",
@@ -378,8 +376,8 @@ static void engines(void)
                          "dfladder",
                          "dfladder-local,minlast"};
     int compared = 0, differ = 0;
-    for (int f = 0; f < 5; f++) {
-        tk_graph_t *g = gen(fam[f][0], fam[f][1], fam[f][2], NULL);
+    for (int f = 0; f < 6; f++) {
+        tk_graph_t *g = gen(fam[f][0], fam[f][1], fam[f][2], f == 5 ? "h=3" : NULL);
         for (int i = 0; i < 5; i++)
             for (int j = 0; j < 9; j++) {
                 tk_route_spec_t spec;
@@ -387,7 +385,8 @@ static void engines(void)
                 tk_router_t *r = NULL;
                 tk_error_t err;
                 tk_vc_result_t a, b;
-                tk_vc_opts_t oa = {2, 0, 0, 1, 0, 0}, ob = {1, 0, 0, 1, 0, 1};
+                /* the Dragonfly+: pairs of leaves only */
+                tk_vc_opts_t oa = {2, 0, 0, 1, f == 5, 0}, ob = {1, 0, 0, 1, f == 5, 1};
                 tk_route_parse(rt[i], &spec, &err);
                 tk_vc_parse(pol[j], &p, &err);
                 if (tk_router_new(g, &spec, 1, 0, &r, &err) != TK_OK)
