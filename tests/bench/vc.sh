@@ -45,3 +45,29 @@ if [ "${VC_FULL:-1}" != 0 ]; then
     run "Table I dragonfly h=6" "dragonfly a=12 h=6 p=6" dragonfly-valiant 0
     run "Table I hyperx 8^3" "hyperx sides=8,8,8 p=8" valiant,dor 0
 fi
+
+# Section II of the paper on the Table I topologies themselves: Ladder's
+# count (twice the diameter), the least cap of ladder,cap=K (D+1 for the
+# HyperX, 5 for the Dragonfly, found small), 2Phases' count.
+if [ "${VC_FULL:-1}" != 0 ]; then
+    echo
+    echo "## Table I topologies: VCs needed under Valiant"
+    printf 'topology\trouting\tladder_vcs\tladder_min_cap\t2phases_vcs\t2phases_verdict\n'
+    table1() { # name spec routing policy2 [options]
+        set -- "$1" "$2" "$3" "$4" "${5:-}"
+        # shellcheck disable=SC2086
+        topo-gen $2 >"$W/g.topo"
+        # shellcheck disable=SC2086
+        l=$("$topo_vc" --threads 2 $5 -r "$3" -v ladder --min-vcs "$W/g.topo" | tail -1)
+        # shellcheck disable=SC2086
+        p=$("$topo_vc" --threads 2 $5 -r "$3" -v "$4" "$W/g.topo" | tail -1)
+        printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$3" "$(echo "$l" | cut -f10)" \
+            "$(echo "$l" | cut -f11)" "$(echo "$p" | cut -f10)" "$(echo "$p" | cut -f4)"
+    }
+    table1 "1D HyperX K64" "hyperx sides=64 p=64" valiant,dor 2phases
+    table1 "2D HyperX 16^2" "hyperx sides=16,16 p=16" valiant,dor 2phases
+    table1 "3D HyperX 8^3" "hyperx sides=8,8,8 p=8" valiant,dor 2phases
+    table1 "Dragonfly h=6" "dragonfly a=12 h=6 p=6" dragonfly-valiant dfladder
+    table1 "Dragonfly+ 8 per leaf" "dragonfly+ leaves=8 spines=8 h=8 p=8" valiant,servers 2phases \
+        --server-pairs
+fi
