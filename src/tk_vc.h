@@ -36,6 +36,16 @@
  *   dfladder-local[,MODE]   the variant that counts local hops: a local hop
  *                           on VC min(local hops taken, 3), a global hop on
  *                           VC phase
+ *   escape[,vcs=A]          an adaptive set (VCs 1 .. A, default 1, any of
+ *                           them at any hop of the routing's paths) and an
+ *                           escape subnetwork on VC 0 routed by another
+ *                           routing (opts->escape) from wherever a packet
+ *                           enters it; a packet in the escape stays there.
+ *                           Duato: the escape routing connects every pair,
+ *                           and with no return to the adaptive set its
+ *                           extended CDG is its own CDG on VC 0 (taken
+ *                           over every pair: a superset), which must be
+ *                           acyclic
  * MODE (2phases, dfladder): how a path whose intermediate is its source or
  * destination switch travels: minfirst (all in phase 0, the default),
  * minlast (all in phase 1), minboth (phase 0 when the intermediate is the
@@ -63,7 +73,8 @@ typedef enum tk_vc_kind {
     TK_VC_2PHASES,
     TK_VC_DATELINE,
     TK_VC_DFLADDER,
-    TK_VC_DFLADDER_LOCAL
+    TK_VC_DFLADDER_LOCAL,
+    TK_VC_ESCAPE
 } tk_vc_kind_t;
 
 typedef enum tk_vc_minmode {
@@ -96,13 +107,15 @@ typedef struct tk_vc_step {
 } tk_vc_step_t;
 
 typedef struct tk_vc_opts {
-    int threads;        /* 0 = runtime default                          */
-    uint64_t max_paths; /* per pair (0 = no limit)                      */
-    int witness;        /* find a shortest cycle when cyclic            */
-    int keep_graph;     /* keep the dependencies and ranks (DOT, cert.) */
-    int server_pairs;   /* only pairs of switches that have servers     */
-    int enumerate;      /* list every pair's paths even where the
-                           routing's segments would do (checks)          */
+    int threads;               /* 0 = runtime default                          */
+    uint64_t max_paths;        /* per pair (0 = no limit)                      */
+    int witness;               /* find a shortest cycle when cyclic            */
+    int keep_graph;            /* keep the dependencies and ranks (DOT, cert.) */
+    int server_pairs;          /* only pairs of switches that have servers     */
+    int enumerate;             /* list every pair's paths even where the
+                                  routing's segments would do (checks)          */
+    const tk_router_t *escape; /* escape: the escape subnetwork's routing
+                                  (on the same graph)                    */
 } tk_vc_opts_t;
 
 typedef struct tk_vc_result {

@@ -18,14 +18,18 @@
 #include "cli.h"
 
 static const char usage[] =
-    "topo-vc -r ROUTING -v POLICY [--min-vcs] [--table3 TOPOLOGY] [--server-pairs] [--enumerate] "
+    "topo-vc -r ROUTING -v POLICY [--min-vcs] [--table3 TOPOLOGY] [--escape ROUTING] "
+    "[--server-pairs] "
+    "[--enumerate] "
     "[--witness] "
     "[--cdg FILE] "
     "[--cert FILE | --check FILE] [-P PATTERN [--vc-loads FILE]] [--json] [--threads N] [-o FILE] "
     "[FILE...]";
 
 typedef struct args {
-    tk_route_spec_t spec;
+    tk_route_spec_t spec, escape; /* -r, --escape                    */
+    int have_escape;
+    const tk_router_t *er; /* the escape routing on the current graph     */
     tk_vc_policy_t pol;
     int have_spec, have_pol;
     int min_vcs, witness, json, threads, server_pairs, enumerate;
@@ -90,6 +94,7 @@ static void help(void)
           "  -P, --pattern FILE    per-VC loads of this pattern (topo-pattern(1)): columns\n"
           "                        inject2 vc_load imbalance cov (see topo-vc(1))\n"
           "  --vc-loads FILE       with -P: write 'tail head arc vc load' per channel\n"
+          "  --escape ROUTING      escape: the escape subnetwork's routing (default dor)\n"
           "  --enumerate           list every pair's paths even for a two-phase routing\n"
           "                        (the same graph, slower: a check)\n"
           "  --max-paths N         refuse a pair with more than N paths (default 1000000)\n"
@@ -104,6 +109,7 @@ static void help(void)
 }
 
 enum {
+    OPT_ESCAPE = 252,
     OPT_ENUMERATE = 253,
     OPT_TABLE3 = 254,
     OPT_SERVERPAIRS = 255,
@@ -128,6 +134,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"server-pairs", no_argument, NULL, OPT_SERVERPAIRS},
         {"table3", required_argument, NULL, OPT_TABLE3},
         {"enumerate", no_argument, NULL, OPT_ENUMERATE},
+        {"escape", required_argument, NULL, OPT_ESCAPE},
         {"pattern", required_argument, NULL, 'P'},
         {"vc-loads", required_argument, NULL, OPT_VCLOADS},
         {"witness", no_argument, NULL, OPT_WITNESS},
@@ -162,6 +169,11 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case OPT_MINVCS:
             a->min_vcs = 1;
+            break;
+        case OPT_ESCAPE:
+            if (tk_route_parse(optarg, &a->escape, &err) != TK_OK)
+                cli_usage_fail(usage, "--escape %s", err.msg);
+            a->have_escape = 1;
             break;
         case OPT_ENUMERATE:
             a->enumerate = 1;
@@ -213,6 +225,13 @@ static void parse_args(int argc, char **argv, args_t *a)
         cli_usage_fail(usage, "%s", err.msg);
     if (!a->have_pol && tk_vc_parse("none", &a->pol, &err) != TK_OK)
         cli_usage_fail(usage, "%s", err.msg);
+    if (a->pol.kind == TK_VC_ESCAPE && !a->have_escape &&
+        tk_route_parse("dor", &a->escape, &err) != TK_OK)
+        cli_usage_fail(usage, "%s", err.msg);
+    if (a->have_escape && a->pol.kind != TK_VC_ESCAPE)
+        cli_usage_fail(usage, "--escape is for the escape policy");
+    if (a->pol.kind == TK_VC_ESCAPE && a->min_vcs)
+        cli_usage_fail(usage, "--min-vcs searches the caps of ladder and dfladder only");
     if (a->vcloads && !a->pattern)
         cli_usage_fail(usage, "--vc-loads needs -P PATTERN");
     if (a->cert && a->check)
@@ -370,7 +389,7 @@ static int check_cert(const args_t *a, const tk_router_t *r, const tk_graph_t *g
     }
     if (k < 0)
         goto out;
-    tk_vc_opts_t o = {a->threads, a->max_paths, 0, 0, a->server_pairs, a->enumerate};
+    tk_vc_opts_t o = {a->threads, a->max_paths, 0, 0, a->server_pairs, a->enumerate, a->er};
     if (tk_vc_cert_check(r, &a->pol, &o, arc, vc, rank, n, &err) != TK_OK) {
         cli_errorf("%s: %s", L.name, err.msg);
         goto out;
@@ -399,7 +418,7 @@ static int vc_loads(const args_t *a, const tk_router_t *r, const tk_graph_t *g,
         tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         return 1;
     }
-    tk_vc_opts_t o = {a->threads, a->max_paths, 0, 0, a->server_pairs, a->enumerate};
+    tk_vc_opts_t o = {a->threads, a->max_paths, 0, 0, a->server_pairs, a->enumerate, a->er};
     if (tk_pattern_to_switch(a->pat, g, &dem, err) != TK_OK ||
         tk_vc_load(r, &a->pol, &o, &dem, load, inj, err) != TK_OK)
         goto out;
@@ -460,7 +479,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
 {
     char name[1024];
     tk_error_t err;
-    tk_router_t *r = NULL;
+    tk_router_t *r = NULL, *er = NULL;
     tk_vc_result_t res;
     sbuf_t vcs = {0}, wit = {0}, minv = {0}, vl = {0}, im = {0}, cv = {0};
     double inj = 0;
@@ -473,25 +492,28 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     tk_error_clear(&err);
     if (tk_router_new(g, &a->spec, a->threads, cli_mem_limit(), &r, &err) != TK_OK)
         goto done;
+    if (a->pol.kind == TK_VC_ESCAPE &&
+        tk_router_new(g, &a->escape, a->threads, cli_mem_limit(), &er, &err) != TK_OK)
+        goto done;
+    a->er = er;
     tk_vc_opts_t o = {a->threads,      a->max_paths, a->witness, a->cdg || a->cert || a->vcloads,
-                      a->server_pairs, a->enumerate};
+                      a->server_pairs, a->enumerate, er};
     if (tk_vc_analyse(r, &a->pol, &o, &res, &err) != TK_OK)
         goto done;
     if (a->min_vcs && tk_vc_min_caps(r, &a->pol, &o, caps, &ncaps, 16, &err) != TK_OK)
         goto done;
-    if (res.nsteps && tk_vc_witness_check(r, &a->pol, res.step, res.nsteps, &err) != TK_OK)
+    tk_vc_policy_t none;
+    tk_vc_parse("none", &none, &err);
+    if (res.nsteps &&
+        tk_vc_witness_check(er ? er : r, er ? &none : &a->pol, res.step, res.nsteps, &err) != TK_OK)
         goto done;
     if (a->cert && !res.acyclic) {
         tk_error_set(&err, TK_EINVAL, NULL, 0, "--cert %s: the graph is cyclic, no certificate",
                      a->cert);
         goto done;
     }
-    if (a->check && check_cert(a, r, g)) {
-        rc = 1;
-        tk_router_free(r);
-        tk_vc_result_destroy(&res);
-        return 1;
-    }
+    if (a->check && check_cert(a, r, g))
+        goto quiet;
     if (a->pat && vc_loads(a, r, g, &res, &inj, &vl, &im, &cv, &printed, &err)) {
         if (printed)
             goto quiet;
@@ -571,6 +593,8 @@ quiet:
     free(cv.s);
     tk_vc_result_destroy(&res);
     tk_router_free(r);
+    tk_router_free(er);
+    a->er = NULL;
     return rc;
 }
 

@@ -464,6 +464,39 @@ static int is_duato(const tk_vc_policy_t *pol)
     return pol->kind == TK_VC_LADDER_REUSE;
 }
 
+/* escape: the escape routing's CDG on VC 0 (see tk_vc.h), and the VCs
+ * of the classes the routing's paths use: 1 + A. */
+static tk_status_t analyse_escape(const tk_router_t *r, const tk_vc_policy_t *pol,
+                                  const tk_vc_opts_t *opts, tk_vc_result_t *out, tk_error_t *err)
+{
+    tk_vc_policy_t none;
+    tk_vc_opts_t o = *opts;
+    tk_vc_result_t main;
+    tk_status_t st;
+    if (!opts->escape || tk_router_graph(opts->escape) != tk_router_graph(r))
+        return tk_error_set(err, TK_EINVAL, NULL, 0,
+                            "%s: needs an escape routing on the same graph", pol->text);
+    tk_vc_parse("none", &none, err);
+    o.escape = NULL;
+    /* the routing's own paths: which classes they use, their longest */
+    o.witness = 0;
+    o.keep_graph = 0;
+    if ((st = tk_vc_analyse(r, &none, &o, &main, err)) != TK_OK)
+        return st;
+    o = *opts;
+    o.escape = NULL;
+    o.server_pairs = 0;
+    st = tk_vc_analyse(opts->escape, &none, &o, out, err);
+    if (st == TK_OK) {
+        out->duato = 1;
+        out->max_hops = main.max_hops;
+        for (int cl = 0; cl < TK_MAX_CLASSES; cl++)
+            out->vcs[cl] = main.vcs[cl] || out->vcs[cl] ? 1 + pol->cap : 0;
+    }
+    tk_vc_result_destroy(&main);
+    return st;
+}
+
 tk_status_t tk_vc_analyse(const tk_router_t *r, const tk_vc_policy_t *pol, const tk_vc_opts_t *opts,
                           tk_vc_result_t *out, tk_error_t *err)
 {
@@ -474,6 +507,8 @@ tk_status_t tk_vc_analyse(const tk_router_t *r, const tk_vc_policy_t *pol, const
     int32_t *rank = NULL;
     memset(out, 0, sizeof *out);
     memset(&g, 0, sizeof g);
+    if (pol->kind == TK_VC_ESCAPE)
+        return analyse_escape(r, pol, opts, out, err);
     if ((st = vc_ctx_init(&c, r, pol, err)) != TK_OK)
         goto out;
     out->duato = is_duato(pol);
@@ -550,6 +585,9 @@ tk_status_t tk_vc_witness_check(const tk_router_t *r, const tk_vc_policy_t *pol,
     tk_pathset_init(&t.ps);
     if (nsteps < 1)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "witness: no step");
+    if (pol->kind == TK_VC_ESCAPE)
+        return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
+                            "escape: check the witness on the escape routing under none");
     if ((st = vc_ctx_init(&c, r, pol, err)) != TK_OK)
         return st;
     if ((st = tk_route_ws_new(r, &t.ws, err)) != TK_OK)
@@ -608,6 +646,16 @@ tk_status_t tk_vc_cert_check(const tk_router_t *r, const tk_vc_policy_t *pol,
     tk_status_t st;
     int64_t *rk = NULL;
     memset(&g, 0, sizeof g);
+    if (pol->kind == TK_VC_ESCAPE) { /* the escape routing's graph */
+        tk_vc_policy_t none;
+        tk_vc_opts_t o = *opts;
+        if (!opts->escape)
+            return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: needs an escape routing", pol->text);
+        tk_vc_parse("none", &none, err);
+        o.escape = NULL;
+        o.server_pairs = 0;
+        return tk_vc_cert_check(opts->escape, &none, &o, arc, vc, rank, nc, err);
+    }
     if ((st = vc_ctx_init(&c, r, pol, err)) != TK_OK)
         return st;
     if ((st = build(r, &c, opts, is_duato(pol), &g, err)) != TK_OK)

@@ -13,8 +13,8 @@
 
 #include "vc/vc_internal.h"
 
-static const char *const kind_name[] = {"none",     "ladder",   "ladder-reuse",  "2phases",
-                                        "dateline", "dfladder", "dfladder-local"};
+static const char *const kind_name[] = {"none",     "ladder",   "ladder-reuse",   "2phases",
+                                        "dateline", "dfladder", "dfladder-local", "escape"};
 static const char *const mode_name[] = {"minfirst", "minlast", "minboth", "route"};
 
 static int phased(tk_vc_kind_t k)
@@ -53,7 +53,7 @@ tk_status_t tk_vc_parse(const char *text, tk_vc_policy_t *out, tk_error_t *err)
     if (!tok || k == (int)(sizeof kind_name / sizeof kind_name[0]))
         return tk_error_set(err, TK_EINVAL, NULL, 0,
                             "%s: unknown VC policy (none, ladder, ladder-reuse, 2phases, "
-                            "dateline, dfladder, dfladder-local)",
+                            "dateline, dfladder, dfladder-local, escape)",
                             text);
     p.kind = (tk_vc_kind_t)k;
     while ((tok = strtok_r(NULL, ",", &save)) != NULL) {
@@ -69,6 +69,15 @@ tk_status_t tk_vc_parse(const char *text, tk_vc_policy_t *out, tk_error_t *err)
             if (have_mode++)
                 return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: more than one MODE", text);
             p.mode = (tk_vc_minmode_t)m;
+        } else if (strncmp(tok, "vcs=", 4) == 0 && p.kind == TK_VC_ESCAPE) {
+            int n1;
+            if (p.cap)
+                return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: vcs given twice", text);
+            n1 = parse_cap(tok + 4, &p.cap);
+            if (n1 < 0 || tok[4 + n1] || p.cap > TK_VC_MAX - 1)
+                return tk_error_set(err, TK_EINVAL, NULL, 0,
+                                    "%s: vcs=A needs an integer A from 1 to %d", text,
+                                    TK_VC_MAX - 1);
         } else if (strncmp(tok, "cap=", 4) == 0) {
             int n1, n2 = 0;
             if (p.cap)
@@ -96,10 +105,14 @@ tk_status_t tk_vc_parse(const char *text, tk_vc_policy_t *out, tk_error_t *err)
     size_t len = (size_t)snprintf(p.text, sizeof p.text, "%s", kind_name[p.kind]);
     if (phased(p.kind))
         len += (size_t)snprintf(p.text + len, sizeof p.text - len, ",%s", mode_name[p.mode]);
-    if (p.cap && p.capg)
+    if (p.kind == TK_VC_ESCAPE)
+        snprintf(p.text + len, sizeof p.text - len, ",vcs=%" PRId32, p.cap ? p.cap : 1);
+    else if (p.cap && p.capg)
         snprintf(p.text + len, sizeof p.text - len, ",cap=%" PRId32 "/%" PRId32, p.cap, p.capg);
     else if (p.cap)
         snprintf(p.text + len, sizeof p.text - len, ",cap=%" PRId32, p.cap);
+    if (p.kind == TK_VC_ESCAPE && !p.cap)
+        p.cap = 1;
     *out = p;
     return TK_OK;
 }
@@ -262,6 +275,9 @@ tk_status_t vc_assign(const vc_ctx_t *c, const vc_path_t *p, int32_t *lo, int32_
             crossed |= c->wrap[a];
             v = crossed;
             break;
+        case TK_VC_ESCAPE: /* the adaptive set 1 .. A (loads) */
+            v = pol->cap;
+            break;
         case TK_VC_DFLADDER:
             v = glob ? capped(ph, pol->capg) : capped(2 * ph + gin, pol->cap);
             break;
@@ -280,7 +296,9 @@ tk_status_t vc_assign(const vc_ctx_t *c, const vc_path_t *p, int32_t *lo, int32_
                                 pol->text, p->s, p->t, TK_VC_MAX, p->len);
         hi[i] = v;
         esc[i] = v;
-        if (pol->kind != TK_VC_LADDER_REUSE)
+        if (pol->kind == TK_VC_ESCAPE)
+            lo[i] = 1;
+        else if (pol->kind != TK_VC_LADDER_REUSE)
             lo[i] = v;
     }
     return TK_OK;

@@ -36,6 +36,28 @@ min${T}none${T}deadlock-free${T}3${T}1" "Dragonfly+ Valiant over leaves: 6 hops,
 run sh -c "topo-vc -r valiant,servers -v 2phases $TMPD/dfp.topo | tail -1 | cut -f4,8"
 expect_out "deadlock-prone${T}8" "Dragonfly+ with the spines' pairs too: 8 hops, 2Phases cyclic"
 
+# escape: an adaptive set and a dimension-order escape (DAL's scheme on a
+# HyperX): deadlock-free by Duato, with the escape's certificate; a
+# minimal-routing escape is cyclic; so is dor as the escape of a torus.
+run sh -c 'topo-gen hyperx sides=3,3 | topo-vc -r valiant,dor -v escape,vcs=2 | cut -f3-5,9'
+expect_out "policy${T}verdict${T}basis${T}vcs
+escape,vcs=2${T}deadlock-free${T}duato-acyclic${T}3" "escape over dor: deadlock-free with 2 + 1 VCs"
+run sh -c 'topo-gen hyperx sides=3,3 | topo-vc -r valiant,dor -v escape --escape min | cut -f4,5'
+expect_out "verdict${T}basis
+deadlock-prone${T}duato-cyclic" "escape over min routing: cyclic"
+run sh -c 'topo-gen torus sides=4,4 | topo-vc -r min -v escape --witness | cut -f4,11'
+expect_out "verdict${T}witness
+deadlock-prone${T}0>1:0(0>2,hop=0) 1>2:0(1>3,hop=0) 2>3:0(2>0,hop=0) 3>0:0(3>1,hop=0)" \
+    "dor on a torus as the escape: the ring's cycle"
+topo-gen hyperx sides=3,3 >"$TMPD/hx0.topo"
+topo-vc -r valiant,dor -v escape --cert "$TMPD/ce" "$TMPD/hx0.topo" >/dev/null
+run topo-vc -r valiant,dor -v escape --check "$TMPD/ce" "$TMPD/hx0.topo"
+expect_rc 0 "escape certificate verified"
+run topo-vc -v none --escape dor
+expect_rc 2 "--escape without the escape policy"
+run sh -c 'topo-gen ring n=5 | topo-vc -v escape'
+expect_fail 1 'dor: the graph has no coordinates' "escape routing that does not apply"
+
 # --- certificates ------------------------------------------------------------
 topo-gen hyperx sides=3,3 >"$TMPD/hx.topo"
 topo-vc -r valiant,dor -v 2phases,minlast --cert "$TMPD/cert" "$TMPD/hx.topo" >/dev/null
