@@ -90,7 +90,7 @@ static run_t analyse(const tk_graph_t *g, const char *routing, const char *polic
         printf("# %s / %s: %s\n", routing, policy, err.msg);
         return out;
     }
-    tk_vc_opts_t o = {2, 0, 1, 1, 0, 0};
+    tk_vc_opts_t o = {2, 0, 1, 1, 0, 0, NULL};
     if (tk_vc_analyse(r, &pol, &o, &res, &err) != TK_OK) {
         printf("# %s / %s: %s\n", routing, policy, err.msg);
         tk_router_free(r);
@@ -386,7 +386,7 @@ static void engines(void)
                 tk_error_t err;
                 tk_vc_result_t a, b;
                 /* the Dragonfly+: pairs of leaves only */
-                tk_vc_opts_t oa = {2, 0, 0, 1, f == 5, 0}, ob = {1, 0, 0, 1, f == 5, 1};
+                tk_vc_opts_t oa = {2, 0, 0, 1, f == 5, 0, NULL}, ob = {1, 0, 0, 1, f == 5, 1, NULL};
                 tk_route_parse(rt[i], &spec, &err);
                 tk_vc_parse(pol[j], &p, &err);
                 if (tk_router_new(g, &spec, 1, 0, &r, &err) != TK_OK)
@@ -436,7 +436,7 @@ static void errors(void)
     tk_route_spec_t spec;
     tk_router_t *r = NULL;
     tk_vc_result_t res;
-    tk_vc_opts_t o = {1, 0, 0, 0, 0, 0};
+    tk_vc_opts_t o = {1, 0, 0, 0, 0, 0, NULL};
     tk_route_parse("min", &spec, &err);
     tk_router_new(g, &spec, 1, 0, &r, &err);
     tk_vc_parse("2phases", &pol, &err);
