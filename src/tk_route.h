@@ -16,7 +16,7 @@
  *                  `spread` a pseudo-random choice among all of them
  *                  (see topokit(7))
  *   allpath:H      all simple paths of at most H hops, even split
- *   valiant[,exclude|,minfirst]
+ *   valiant[,exclude|,minfirst|,servers]
  *                  intermediate switch m uniform, min in each segment;
  *                  m over all switches (default; m = s or m = t gives the
  *                  minimal route), `exclude`: m over all switches but s and
@@ -24,13 +24,20 @@
  *                  ("Analysing Mechanisms for Virtual Channel Management
  *                  in Low-Diameter Networks"): the paths and weights of the
  *                  default, but the draws m = s and m = t travel in the
- *                  first phase (see phase2 below).
+ *                  first phase (see phase2 below); `servers`: m over the
+ *                  switches with servers (the leaves of a Dragonfly+, as
+ *                  that paper draws them).
  *   dragonfly-min  local-global-local (needs groups and a `global` class)
  *   dragonfly-valiant
  *                  intermediate router outside the source and destination
  *                  groups, dragonfly-min in each segment
  *   polarized      every hop strictly increases D(s,.) - D(.,t), uniform
  *                  over those paths
+ *   dor            dimension-order minimal routing on a HyperX, torus or
+ *                  mesh (needs coordinates): dimension 0 first, even split
+ *                  at ties
+ *   valiant,dor[,exclude|,minfirst]
+ *                  valiant with dor segments
  * and per-link-class hop lengths as options, e.g. "min,global=2" (a global
  * hop counts 2 in the path length that min / ecmp / ksp / valiant /
  * polarized use; refused for allpath and dragonfly-*).
@@ -73,13 +80,16 @@ typedef enum tk_route_kind {
     TK_ROUTE_VALIANT,
     TK_ROUTE_DF_MIN,
     TK_ROUTE_DF_VALIANT,
-    TK_ROUTE_POLARIZED
+    TK_ROUTE_POLARIZED,
+    TK_ROUTE_DOR,        /* dor: dimension-order minimal (coordinates)  */
+    TK_ROUTE_VALIANT_DOR /* valiant,dor: Valiant with dor segments      */
 } tk_route_kind_t;
 
 typedef enum tk_valiant_mode {
-    TK_VALIANT_ALL = 0, /* m over all n switches                       */
-    TK_VALIANT_EXCLUDE, /* m over the n-2 switches other than s and t  */
-    TK_VALIANT_MINFIRST /* see topokit(7)                              */
+    TK_VALIANT_ALL = 0,  /* m over all n switches                       */
+    TK_VALIANT_EXCLUDE,  /* m over the n-2 switches other than s and t  */
+    TK_VALIANT_MINFIRST, /* see topokit(7)                              */
+    TK_VALIANT_SERVERS   /* m over the switches with servers (leaves)   */
 } tk_valiant_mode_t;
 
 #define TK_ROUTE_TEXT_MAX 256
@@ -203,6 +213,20 @@ TK_API void tk_route_cands_destroy(tk_route_cands_t *c);
 TK_API tk_status_t tk_route_candidates(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s,
                                        tk_id_t t, uint64_t max_paths, tk_route_cands_t *out,
                                        tk_error_t *err);
+
+/* Two-phase models (valiant, valiant,dor, dragonfly-valiant): the paths
+ * of one segment u -> v (u == v: one empty path), weights as in a draw;
+ * and whether m may be the intermediate of a pair with endpoint x.  Pair
+ * (s, t) draws exactly the m with tk_route_via_ok(r, s, m) and
+ * tk_route_via_ok(r, t, m), and its paths through m are the segments
+ * s -> m followed by the segments m -> t, so a caller can work on the n^2
+ * segment sets instead of the n^3 draws (the VC analysis does).
+ * tk_route_segment: TK_EUNSUPPORTED for other models, or when some pair of
+ * the graph routes otherwise (dragonfly-valiant on fewer than 3 groups,
+ * valiant,exclude on 2 switches); tk_route_via_ok: -1 for other models. */
+TK_API tk_status_t tk_route_segment(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t u, tk_id_t v,
+                                    uint64_t max_paths, tk_pathset_t *out, tk_error_t *err);
+TK_API int tk_route_via_ok(const tk_router_t *r, tk_id_t x, tk_id_t m);
 
 #ifdef __cplusplus
 }

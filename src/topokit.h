@@ -24,5 +24,6 @@
 #include "tk_antmill.h"
 #include "tk_mcf.h"
 #include "tk_sim.h"
+#include "tk_vc.h"
 
 #endif /* TOPOKIT_H */

@@ -279,6 +279,24 @@ static tk_status_t dfv_load(const tk_router_t *r, const tk_rows_t *rows, tk_load
     return TK_OK;
 }
 
+/* One dragonfly-min segment (tk_route_segment; fewer than 3 groups leave
+ * some pair without intermediate) and the pool rule: m outside x's group. */
+static tk_status_t dfv_segment(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t u, tk_id_t v,
+                               uint64_t max_paths, tk_pathset_t *out, tk_error_t *err)
+{
+    if (r->df->ngroups < 3)
+        return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0, "%s: fewer than 3 groups", r->spec.text);
+    if (u == v)
+        return rt_ps_push(out, NULL, 0, 1.0, err);
+    tk_status_t st = rt_dfmin(r, ws, u, v, 1.0, out, err);
+    return st ? st : rt_ps_check_max(u, v, max_paths, out, err);
+}
+
+static int dfv_via_ok(const tk_router_t *r, tk_id_t x, tk_id_t m)
+{
+    return r->df->gof[x] != r->df->gof[m];
+}
+
 const rt_model_t rt_model_dfvaliant = {
     .kind = TK_ROUTE_DF_VALIANT,
     .name = "dragonfly-valiant",
@@ -287,5 +305,7 @@ const rt_model_t rt_model_dfvaliant = {
     .prepare = rt_dragonfly_prepare,
     .paths = dfv_paths,
     .candidates = dfv_candidates,
+    .segment = dfv_segment,
+    .via_ok = dfv_via_ok,
     .load = dfv_load,
 };

@@ -43,7 +43,7 @@ static tk_status_t parse_head(const char *text, char *tok, tk_route_spec_t *sp, 
         return tk_error_set(err, TK_EINVAL, NULL, 0,
                             "%s: unknown routing model '%s' (min, ecmp, ksp:K, "
                             "allpath:H, valiant, dragonfly-min, dragonfly-valiant, "
-                            "polarized)",
+                            "polarized, dor, valiant,dor)",
                             text, tok);
     sp->kind = m->kind;
     if (!(m->opts & (RT_OPT_K | RT_OPT_H))) {
@@ -79,6 +79,14 @@ static tk_status_t parse_word(const char *text, const char *tok, tk_route_spec_t
         sp->spread = 1;
         return TK_OK;
     }
+    if (strcmp(tok, "dor") == 0) { /* valiant,dor is a model of its own */
+        if (sp->kind == TK_ROUTE_VALIANT_DOR)
+            return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: 'dor' given twice", text);
+        if (sp->kind != TK_ROUTE_VALIANT)
+            return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: option 'dor' is for valiant", text);
+        sp->kind = TK_ROUTE_VALIANT_DOR;
+        return TK_OK;
+    }
     tk_valiant_mode_t mode;
     if (strcmp(tok, "all") == 0)
         mode = TK_VALIANT_ALL;
@@ -86,10 +94,12 @@ static tk_status_t parse_word(const char *text, const char *tok, tk_route_spec_t
         mode = TK_VALIANT_EXCLUDE;
     else if (strcmp(tok, "minfirst") == 0)
         mode = TK_VALIANT_MINFIRST;
+    else if (strcmp(tok, "servers") == 0)
+        mode = TK_VALIANT_SERVERS;
     else
         return tk_error_set(err, TK_EINVAL, NULL, 0,
-                            "%s: unknown option '%s' (valiant takes all, exclude or "
-                            "minfirst, ksp takes spread; hop lengths are CLASS=LEN)",
+                            "%s: unknown option '%s' (valiant takes all, exclude, "
+                            "minfirst or servers, ksp takes spread; hop lengths are CLASS=LEN)",
                             text, tok);
     if (!(opts & RT_OPT_VALIANT))
         return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: option '%s' is for valiant", text, tok);
@@ -161,7 +171,9 @@ static tk_status_t canonical(const char *text, tk_route_spec_t *sp, tk_error_t *
         len += (size_t)snprintf(sp->text + len, sizeof sp->text - len, ",spread");
     if ((m->opts & RT_OPT_VALIANT) && sp->valiant != TK_VALIANT_ALL)
         len += (size_t)snprintf(sp->text + len, sizeof sp->text - len, ",%s",
-                                sp->valiant == TK_VALIANT_EXCLUDE ? "exclude" : "minfirst");
+                                sp->valiant == TK_VALIANT_EXCLUDE   ? "exclude"
+                                : sp->valiant == TK_VALIANT_SERVERS ? "servers"
+                                                                    : "minfirst");
     for (int i = 0; i < sp->nweights && len < sizeof sp->text; i++)
         len += (size_t)snprintf(sp->text + len, sizeof sp->text - len, ",%s=%" PRId32,
                                 sp->wclass[i], sp->wlen[i]);

@@ -14,9 +14,9 @@
 #include "route/route_internal.h"
 
 /* Every model, in tk_route_kind_t order. */
-static const rt_model_t *const models[] = {&rt_model_min,       &rt_model_ecmp,     &rt_model_ksp,
-                                           &rt_model_allpath,   &rt_model_valiant,  &rt_model_dfmin,
-                                           &rt_model_dfvaliant, &rt_model_polarized};
+static const rt_model_t *const models[] = {
+    &rt_model_min,   &rt_model_ecmp,      &rt_model_ksp,       &rt_model_allpath, &rt_model_valiant,
+    &rt_model_dfmin, &rt_model_dfvaliant, &rt_model_polarized, &rt_model_dor,     &rt_model_vdor};
 #define NMODELS ((int)(sizeof models / sizeof models[0]))
 
 const rt_model_t *rt_model_of(tk_route_kind_t kind)
@@ -57,6 +57,8 @@ void tk_router_free(tk_router_t *r)
     tk_graph_free(r->rg);
     free(r->table);
     groups_free(r->df);
+    if (r->aux_free)
+        r->aux_free(r->aux);
     free(r);
 }
 
@@ -297,6 +299,23 @@ tk_status_t tk_route_candidates(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t
     if (st == TK_OK)
         st = rt_cands_finish(r, out, err);
     return st;
+}
+
+tk_status_t tk_route_segment(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t u, tk_id_t v,
+                             uint64_t max_paths, tk_pathset_t *out, tk_error_t *err)
+{
+    tk_status_t st = check_pair(r, u, v, err);
+    if (st)
+        return st;
+    rt_ps_clear(out);
+    if (!r->model->segment)
+        return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0, "%s: no segments", r->spec.text);
+    return r->model->segment(r, ws, u, v, max_paths, out, err);
+}
+
+int tk_route_via_ok(const tk_router_t *r, tk_id_t x, tk_id_t m)
+{
+    return r->model->via_ok ? r->model->via_ok(r, x, m) : -1;
 }
 
 /* ------------------------------------------------------------------------ */

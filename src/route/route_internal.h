@@ -42,6 +42,8 @@ struct tk_router {
     int32_t clen[TK_MAX_CLASSES]; /* hop length per class index                  */
     int32_t *table;               /* all-pairs: table[t*n + v] = d(v, t), or NULL */
     rt_groups_t *df;              /* dragonfly-*: the group structure            */
+    void *aux;                    /* a model's own state (dor), or NULL          */
+    void (*aux_free)(void *);     /* frees aux                                   */
 };
 
 typedef struct rt_rank {
@@ -121,6 +123,15 @@ struct rt_model {
      * NULL: the model's paths are the minimal candidates, no groups. */
     tk_status_t (*candidates)(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
                               uint64_t max_paths, tk_route_cands_t *out, tk_error_t *err);
+    /* Two-phase models: the paths of one segment u -> v (u == v: one empty
+     * path; TK_EUNSUPPORTED when some pair of this graph routes otherwise,
+     * e.g. without intermediate), and whether m may be the intermediate of
+     * a pair with endpoint x: pair (s, t) draws exactly the m with
+     * via_ok(s, m) and via_ok(t, m), each path one segment s -> m then one
+     * m -> t.  NULL: no segments (the VC analysis lists paths). */
+    tk_status_t (*segment)(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t u, tk_id_t v,
+                           uint64_t max_paths, tk_pathset_t *out, tk_error_t *err);
+    int (*via_ok)(const tk_router_t *r, tk_id_t x, tk_id_t m);
     /* A faster load engine than path enumeration (route_load.h).  NULL, or
      * TK_EUNSUPPORTED from it: the generic per-pair engine. */
     tk_status_t (*load)(const tk_router_t *r, const tk_rows_t *rows, tk_load_job_t *job,
@@ -134,6 +145,14 @@ const rt_model_t *rt_model_named(const char *name);
 
 extern const rt_model_t rt_model_min, rt_model_ecmp, rt_model_polarized, rt_model_ksp,
     rt_model_allpath, rt_model_valiant, rt_model_dfmin, rt_model_dfvaliant;
+extern const rt_model_t rt_model_dor, rt_model_vdor;
+
+/* Dimension-order routing (dor.c), shared with valiant,dor (vdor.c): its
+ * preparation (sets aux) and the dor paths of s -> t (s == t: one empty
+ * path). */
+tk_status_t rt_dor_prepare(tk_router_t *r, int threads, tk_error_t *err);
+tk_status_t rt_dor_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
+                         uint64_t max_paths, tk_pathset_t *out, tk_error_t *err);
 
 /* ------------------------------------------------------------------------ */
 /* Path sets (pathset.c). */

@@ -17,6 +17,10 @@
  *                     in Low-Diameter Networks")
  *   valiant,exclude   m over the n - 2 switches other than s and t (with
  *                     n = 2: the minimal paths, without intermediate)
+ *   valiant,servers   m over the switches that have servers (the leaves of
+ *                     a Dragonfly+, as Cano et al. draw them), Pr 1/count;
+ *                     m = s or t as in the default; the load engine below
+ *                     does not apply (the per-pair engine does)
  * Paths cost, per pair, the sum over m of O(n + m) plus the
  * concatenations, then a sort.
  *
@@ -70,14 +74,24 @@ static tk_status_t valiant_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_
     tk_id_t n = r->g->n;
     int excl = r->spec.valiant == TK_VALIANT_EXCLUDE;
     int minfirst = r->spec.valiant == TK_VALIANT_MINFIRST;
+    int srv = r->spec.valiant == TK_VALIANT_SERVERS;
     tk_status_t st;
     uint64_t routes = 0;
 
     if (excl && n <= 2)
         return rt_dag_paths(r, ws, RT_DAG_MIN, s, t, max_paths, out, err);
-    double pm = 1.0 / (double)(excl ? n - 2 : n);
+    tk_id_t pool = excl ? n - 2 : n;
+    if (srv) {
+        pool = 0;
+        for (tk_id_t m = 0; m < n; m++)
+            pool += tk_graph_servers(r->g, m) > 0;
+        if (!pool)
+            return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0, "%s: no switch has servers",
+                                r->spec.text);
+    }
+    double pm = 1.0 / (double)pool;
     for (tk_id_t m = 0; m < n; m++) {
-        if (excl && (m == s || m == t))
+        if ((excl && (m == s || m == t)) || (srv && tk_graph_servers(r->g, m) <= 0))
             continue;
         if ((st = segments(r, ws, s, m, t, max_paths, err)) != TK_OK)
             return st;
@@ -99,9 +113,18 @@ static tk_status_t valiant_candidates(const tk_router_t *r, tk_route_ws_t *ws, t
     tk_status_t st = rt_dag_paths(r, ws, RT_DAG_MIN, s, t, max_paths, &out->min, err);
     if (st || n <= 2)
         return st;
-    double gw = 1.0 / (double)(n - 2);
+    int64_t groups = n - 2;
+    if (r->spec.valiant == TK_VALIANT_SERVERS) {
+        groups = 0;
+        for (tk_id_t m = 0; m < n; m++)
+            groups += m != s && m != t && tk_graph_servers(r->g, m) > 0;
+        if (!groups)
+            return TK_OK;
+    }
+    double gw = 1.0 / (double)groups;
     for (tk_id_t m = 0; m < n; m++) {
-        if (m == s || m == t)
+        if (m == s || m == t ||
+            (r->spec.valiant == TK_VALIANT_SERVERS && tk_graph_servers(r->g, m) <= 0))
             continue;
         if ((st = segments(r, ws, s, m, t, max_paths, err)) != TK_OK)
             return st;
@@ -211,8 +234,8 @@ static tk_status_t valiant_load(const tk_router_t *r, const tk_rows_t *rows, tk_
 {
     const tk_graph_t *g = r->g;
     int exclude = r->spec.valiant == TK_VALIANT_EXCLUDE;
-    /* Hop lengths, and exclude without a third switch: enumerate. */
-    if (r->weighted || (exclude && g->n < 3))
+    /* Hop lengths, exclude without a third switch, servers: enumerate. */
+    if (r->weighted || (exclude && g->n < 3) || r->spec.valiant == TK_VALIANT_SERVERS)
         return TK_EUNSUPPORTED;
     val_owner_t *o = calloc(1, sizeof *o);
     if (!o)
@@ -239,6 +262,27 @@ static tk_status_t valiant_load(const tk_router_t *r, const tk_rows_t *rows, tk_
     return TK_OK;
 }
 
+/* One segment (tk_route_segment) and the pool rule (m != x for exclude,
+ * a switch with servers for servers). */
+static tk_status_t valiant_segment(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t u, tk_id_t v,
+                                   uint64_t max_paths, tk_pathset_t *out, tk_error_t *err)
+{
+    if (r->spec.valiant == TK_VALIANT_EXCLUDE && r->g->n <= 2)
+        return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0, "%s: no intermediate", r->spec.text);
+    if (u == v)
+        return rt_ps_push(out, NULL, 0, 1.0, err);
+    return rt_dag_paths(r, ws, RT_DAG_MIN, u, v, max_paths, out, err);
+}
+
+static int valiant_via_ok(const tk_router_t *r, tk_id_t x, tk_id_t m)
+{
+    if (r->spec.valiant == TK_VALIANT_EXCLUDE)
+        return x != m;
+    if (r->spec.valiant == TK_VALIANT_SERVERS)
+        return tk_graph_servers(r->g, m) > 0;
+    return 1;
+}
+
 const rt_model_t rt_model_valiant = {
     .kind = TK_ROUTE_VALIANT,
     .name = "valiant",
@@ -246,5 +290,7 @@ const rt_model_t rt_model_valiant = {
     .table = RT_TABLE_NEED,
     .paths = valiant_paths,
     .candidates = valiant_candidates,
+    .segment = valiant_segment,
+    .via_ok = valiant_via_ok,
     .load = valiant_load,
 };

@@ -1,0 +1,472 @@
+/*
+ * test_vc.c - the VC analysis (src/vc/): verdicts with exact
+ * expectations (rings, HyperX, Dragonflies, the VC counts Cano, Camarero,
+ * Martinez and Beivide derive in "Analysing Mechanisms for Virtual Channel
+ * Management in Low-Diameter Networks", Section II), every witness re-walked
+ * and tampered with, every certificate checked and tampered with, and the
+ * verdicts of random small graphs against a brute-force cycle search of
+ * the dependency graph.
+ */
+#include <config.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "topokit.h"
+
+static tk_graph_t *gen(const char *family, const char *a1, const char *a2, const char *a3)
+{
+    char *argv[3];
+    int argc = 0;
+    tk_gen_opts_t o;
+    tk_graph_t *g = NULL;
+    tk_error_t err;
+    memset(&o, 0, sizeof o);
+    o.seed = 1;
+    if (a1)
+        argv[argc++] = (char *)a1;
+    if (a2)
+        argv[argc++] = (char *)a2;
+    if (a3)
+        argv[argc++] = (char *)a3;
+    if (tk_generate(family, argc, argv, &o, &g, &err) != TK_OK) {
+        printf("# generate %s: %s\n", family, err.msg);
+        return NULL;
+    }
+    return g;
+}
+
+/* A directed brute-force cycle search (colour DFS, recursive) on the
+ * result's dependency graph: 1 when it has a cycle. */
+static int dfs_cycle(const tk_vc_result_t *r, int64_t u, uint8_t *col)
+{
+    col[u] = 1;
+    for (int64_t e = 0; e < r->deps; e++) {
+        if ((uint32_t)(r->dep[e] >> 32) != r->node[u])
+            continue;
+        int64_t v = 0;
+        while (r->node[v] != (uint32_t)r->dep[e])
+            v++;
+        if (col[v] == 1 || (col[v] == 0 && dfs_cycle(r, v, col)))
+            return 1;
+    }
+    col[u] = 2;
+    return 0;
+}
+
+static int brute_cyclic(const tk_vc_result_t *r)
+{
+    uint8_t *col = calloc((size_t)r->channels + 1, 1);
+    int cyc = 0;
+    for (int64_t u = 0; u < r->channels && !cyc; u++)
+        if (!col[u])
+            cyc = dfs_cycle(r, u, col);
+    free(col);
+    return cyc;
+}
+
+typedef struct run {
+    int ok, acyclic, duato;
+    int32_t vcs[TK_MAX_CLASSES], vmax, max_hops, nsteps;
+} run_t;
+
+/* Analyse g under routing and policy; check the witness (re-walked, then
+ * tampered: must fail) or the certificate (checked, then tampered: must
+ * fail), and the verdict against the brute-force search. */
+static run_t analyse(const tk_graph_t *g, const char *routing, const char *policy)
+{
+    tk_route_spec_t spec;
+    tk_vc_policy_t pol;
+    tk_router_t *r = NULL;
+    tk_vc_result_t res;
+    tk_error_t err;
+    run_t out;
+    memset(&out, 0, sizeof out);
+    if (tk_route_parse(routing, &spec, &err) || tk_vc_parse(policy, &pol, &err) ||
+        tk_router_new(g, &spec, 2, 0, &r, &err)) {
+        printf("# %s / %s: %s\n", routing, policy, err.msg);
+        return out;
+    }
+    tk_vc_opts_t o = {2, 0, 1, 1, 0, 0, NULL};
+    if (tk_vc_analyse(r, &pol, &o, &res, &err) != TK_OK) {
+        printf("# %s / %s: %s\n", routing, policy, err.msg);
+        tk_router_free(r);
+        return out;
+    }
+    out.ok = 1;
+    out.acyclic = res.acyclic;
+    out.duato = res.duato;
+    out.max_hops = res.max_hops;
+    out.nsteps = res.nsteps;
+    memcpy(out.vcs, res.vcs, sizeof out.vcs);
+    for (int c = 0; c < TK_MAX_CLASSES; c++)
+        if (res.vcs[c] > out.vmax)
+            out.vmax = res.vcs[c];
+    ok(brute_cyclic(&res) == !res.acyclic, "%s %s %s: brute-force search agrees", g->spec, routing,
+       policy);
+    if (!res.acyclic) {
+        ok(res.nsteps > 0 && tk_vc_witness_check(r, &pol, res.step, res.nsteps, &err) == TK_OK,
+           "%s %s %s: witness of %d steps re-walked", g->spec, routing, policy, res.nsteps);
+        if (res.nsteps > 0) {
+            res.step[0].hop++;
+            ok(tk_vc_witness_check(r, &pol, res.step, res.nsteps, &err) != TK_OK,
+               "%s %s %s: a tampered witness fails", g->spec, routing, policy);
+        }
+    } else {
+        int64_t *arc = malloc((size_t)res.channels * sizeof *arc);
+        int64_t *rank = malloc((size_t)res.channels * sizeof *rank);
+        int32_t *vc = malloc((size_t)res.channels * sizeof *vc);
+        for (int64_t i = 0; i < res.channels; i++) {
+            arc[i] = res.node[i] / TK_VC_MAX;
+            vc[i] = (int32_t)(res.node[i] % TK_VC_MAX);
+            rank[i] = res.rank[i];
+        }
+        ok(tk_vc_cert_check(r, &pol, &o, arc, vc, rank, res.channels, &err) == TK_OK,
+           "%s %s %s: certificate checks", g->spec, routing, policy);
+        if (res.deps > 0) {
+            /* give the head of the first dependency its tail's rank */
+            uint32_t f = (uint32_t)(res.dep[0] >> 32), t = (uint32_t)res.dep[0];
+            int64_t fi = 0, ti = 0;
+            while (res.node[fi] != f)
+                fi++;
+            while (res.node[ti] != t)
+                ti++;
+            rank[ti] = rank[fi];
+            ok(tk_vc_cert_check(r, &pol, &o, arc, vc, rank, res.channels, &err) != TK_OK,
+               "%s %s %s: a tampered certificate fails", g->spec, routing, policy);
+        }
+        free(arc);
+        free(rank);
+        free(vc);
+    }
+    tk_vc_result_destroy(&res);
+    tk_router_free(r);
+    return out;
+}
+
+static void rings(void)
+{
+    for (int n = 3; n <= 7; n++) {
+        char a[16];
+        snprintf(a, sizeof a, "n=%d", n);
+        tk_graph_t *g = gen("ring", a, NULL, NULL);
+        run_t x = analyse(g, "min", "none");
+        ok(x.ok && x.acyclic == (n == 3), "ring n=%d, min, one VC: %s", n,
+           n == 3 ? "acyclic (one hop)" : "cyclic");
+        if (n > 3)
+            is_int(x.nsteps, n, "ring n=%d: the shortest cycle goes round (%d steps)", n, n);
+        x = analyse(g, "min", "dateline");
+        ok(x.ok && x.acyclic && x.vmax == (n == 3 ? 2 : 2), "ring n=%d, dateline: acyclic", n);
+        tk_graph_free(g);
+    }
+    tk_graph_t *g = gen("torus", "sides=4,4", NULL, NULL);
+    run_t x = analyse(g, "dor", "dateline");
+    ok(x.ok && x.acyclic && x.vmax == 2, "torus 4x4, dor, dateline: acyclic with 2 VCs");
+    x = analyse(g, "dor", "none");
+    ok(x.ok && !x.acyclic, "torus 4x4, dor, one VC: cyclic");
+    tk_graph_free(g);
+    g = gen("hyperx", "sides=4,4", NULL, NULL);
+    x = analyse(g, "dor", "none");
+    ok(x.ok && x.acyclic && x.vmax == 1, "hyperx 4x4, dor, one VC: acyclic");
+    x = analyse(g, "min", "none");
+    ok(x.ok && !x.acyclic, "hyperx 4x4, min, one VC: cyclic");
+    tk_graph_free(g);
+}
+
+/* Section II of Cano et al.: Ladder needs 2D VCs under Valiant on a
+ * D-dimensional HyperX, 2Phases 2 with dimension order in each phase. */
+static void hyperx(void)
+{
+    const char *sides[] = {"sides=3", "sides=3,3", "sides=3,3,3"};
+    for (int d = 1; d <= 3; d++) {
+        tk_graph_t *g = gen("hyperx", sides[d - 1], NULL, NULL);
+        run_t x = analyse(g, "dor", "ladder");
+        ok(x.ok && x.acyclic && x.vmax == d, "hyperx D=%d, dor, ladder: %d VCs", d, d);
+        x = analyse(g, "valiant,dor", "ladder");
+        ok(x.ok && x.acyclic && x.vmax == 2 * d && x.max_hops == 2 * d,
+           "hyperx D=%d, valiant,dor, ladder: 2D = %d VCs", d, 2 * d);
+        x = analyse(g, "valiant,dor", "2phases,minfirst");
+        ok(x.ok && x.acyclic && x.vmax == 2, "hyperx D=%d, valiant,dor, 2phases: 2 VCs", d);
+        x = analyse(g, "valiant,dor", "2phases,minlast");
+        ok(x.ok && x.acyclic && x.vmax == 2, "hyperx D=%d, valiant,dor, 2phases,minlast", d);
+        x = analyse(g, "valiant,dor", "ladder-reuse");
+        ok(x.ok && x.acyclic && x.duato && x.vmax == 2 * d,
+           "hyperx D=%d: ladder-reuse deadlock-free by Duato with Ladder's %d VCs", d, 2 * d);
+        if (d >= 2) {
+            x = analyse(g, "valiant,dor", "none");
+            ok(x.ok && !x.acyclic, "hyperx D=%d, valiant,dor, one VC: cyclic", d);
+        }
+        tk_graph_free(g);
+    }
+}
+
+static void dragonfly(void)
+{
+    tk_graph_t *g = gen("dragonfly", "a=4", "h=2", NULL);
+    int gl = tk_graph_class_index(g, "global"), lo = tk_graph_class_index(g, "local");
+    run_t x = analyse(g, "dragonfly-min", "none");
+    ok(x.ok && !x.acyclic, "dragonfly, local-global-local, one VC: cyclic");
+    x = analyse(g, "dragonfly-min", "dfladder");
+    ok(x.ok && x.acyclic && x.vcs[lo] == 2 && x.vcs[gl] == 1,
+       "dragonfly-min, VC raised at the global hop: acyclic, 2 local + 1 global");
+    x = analyse(g, "dragonfly-valiant", "dfladder");
+    ok(x.ok && x.acyclic && x.vcs[lo] == 4 && x.vcs[gl] == 2,
+       "dragonfly-valiant, dfladder: acyclic with 4 local + 2 global");
+    x = analyse(g, "dragonfly-valiant", "dfladder-local");
+    ok(x.ok && !x.acyclic && x.vcs[lo] == 4 && x.vcs[gl] == 2,
+       "dragonfly-valiant, counting local hops: cyclic even with 4 local + 2 global");
+    x = analyse(g, "dragonfly-valiant", "ladder");
+    ok(x.ok && x.acyclic && x.vmax == 6, "dragonfly-valiant, ladder: 6 VCs");
+    x = analyse(g, "dragonfly-valiant", "ladder-reuse");
+    ok(x.ok && x.acyclic && x.duato && x.vmax == 6, "dragonfly-valiant, ladder-reuse: Duato");
+    x = analyse(g, "dragonfly-valiant", "ladder,cap=4");
+    ok(x.ok && !x.acyclic, "dragonfly-valiant, ladder,cap=4: cyclic");
+    x = analyse(g, "dragonfly-valiant", "ladder,cap=5");
+    ok(x.ok && x.acyclic, "dragonfly-valiant, ladder,cap=5: acyclic");
+    tk_graph_free(g);
+}
+
+static void random_graphs(void)
+{
+    const char *pol[] = {"none", "ladder,cap=2", "ladder", "ladder-reuse,cap=2"};
+    for (int seed = 1; seed <= 6; seed++) {
+        tk_gen_opts_t o;
+        tk_graph_t *g = NULL;
+        tk_error_t err;
+        char *argv[] = {"n=8", "d=3"};
+        memset(&o, 0, sizeof o);
+        o.seed = (uint64_t)seed;
+        if (tk_generate("rrg", 2, argv, &o, &g, &err) != TK_OK)
+            continue;
+        for (int p = 0; p < 4; p++) {
+            run_t x = analyse(g, seed % 2 ? "min" : "valiant", pol[p]);
+            ok(x.ok, "rrg seed %d %s analysed", seed, pol[p]);
+        }
+        tk_graph_free(g);
+    }
+}
+
+/* dor against its definition, pair by pair: every path is a shortest
+ * path that never returns to a dimension it left (dimensions in increasing
+ * order), the weights sum to 1, and the count is the product over the
+ * dimensions of the ties (2 for a torus ring of even side at half its
+ * length, else 1).  valiant,dor: one path per intermediate on a HyperX,
+ * its second phase starting after Hamming(s, m) hops. */
+static int hop_dim(const tk_graph_t *g, int64_t a, tk_id_t u)
+{
+    for (int k = 0; k < g->ncoord; k++)
+        if (g->coord[(int64_t)u * g->ncoord + k] != g->coord[(int64_t)g->head[a] * g->ncoord + k])
+            return k;
+    return -1;
+}
+
+static void dor_routes(void)
+{
+    const char *fam[] = {"hyperx", "torus", "torus", "mesh"};
+    const char *arg[] = {"sides=3,4,2", "sides=4,3", "sides=4,4", "sides=3,4"};
+    for (int f = 0; f < 4; f++) {
+        tk_graph_t *g = gen(fam[f], arg[f], NULL, NULL);
+        tk_route_spec_t spec;
+        tk_router_t *r = NULL;
+        tk_route_ws_t *ws = NULL;
+        tk_pathset_t ps;
+        tk_error_t err;
+        int32_t *dist = malloc((size_t)g->n * sizeof *dist);
+        unsigned __int128 *sig = malloc((size_t)g->n * sizeof *sig);
+        tk_id_t *q = malloc((size_t)g->n * sizeof *q);
+        int bad = 0;
+        tk_pathset_init(&ps);
+        tk_route_parse("dor", &spec, &err);
+        if (tk_router_new(g, &spec, 1, 0, &r, &err) || tk_route_ws_new(r, &ws, &err)) {
+            ok(0, "%s %s: dor router: %s", fam[f], arg[f], err.msg);
+            continue;
+        }
+        for (tk_id_t s = 0; s < g->n; s++) {
+            tk_sigma_from(g, s, dist, sig, q, &err);
+            for (tk_id_t t = 0; t < g->n; t++) {
+                if (s == t || tk_route_paths(r, ws, s, t, 0, &ps, &err) != TK_OK) {
+                    bad |= s != t;
+                    continue;
+                }
+                int64_t want = 1;
+                for (int k = 0; k < g->ncoord; k++) {
+                    int32_t side = 0, x = g->coord[(int64_t)s * g->ncoord + k],
+                            y = g->coord[(int64_t)t * g->ncoord + k];
+                    for (tk_id_t u = 0; u < g->n; u++)
+                        if (g->coord[(int64_t)u * g->ncoord + k] + 1 > side)
+                            side = g->coord[(int64_t)u * g->ncoord + k] + 1;
+                    if (strcmp(fam[f], "torus") == 0 && side % 2 == 0 &&
+                        (x - y == side / 2 || y - x == side / 2))
+                        want *= 2;
+                }
+                double wsum = 0;
+                bad |= ps.npaths != want;
+                for (int64_t i = 0; i < ps.npaths; i++) {
+                    tk_id_t u = s;
+                    int last = -1;
+                    wsum += ps.w[i];
+                    bad |= ps.off[i + 1] - ps.off[i] != dist[t];
+                    for (int64_t j = ps.off[i]; j < ps.off[i + 1]; j++) {
+                        int d = hop_dim(g, ps.arc[j], u);
+                        bad |= d < last || g->off[u] > ps.arc[j] || ps.arc[j] >= g->off[u + 1];
+                        last = d;
+                        u = g->head[ps.arc[j]];
+                    }
+                    bad |= u != t;
+                }
+                bad |= wsum < 1 - 1e-12 || wsum > 1 + 1e-12;
+            }
+        }
+        ok(!bad, "%s %s: dor paths shortest, in dimension order, ties counted, weights sum to 1",
+           fam[f], arg[f]);
+        tk_route_ws_free(ws);
+        tk_router_free(r);
+        if (f == 0) {
+            tk_route_parse("valiant,dor", &spec, &err);
+            tk_router_new(g, &spec, 1, 0, &r, &err);
+            tk_route_ws_new(r, &ws, &err);
+            bad = 0;
+            for (tk_id_t s = 0; s < g->n; s += 5)
+                for (tk_id_t t = 0; t < g->n; t += 3) {
+                    if (s == t)
+                        continue;
+                    bad |= tk_route_paths(r, ws, s, t, 0, &ps, &err) != TK_OK;
+                    bad |= ps.npaths != g->n;
+                    for (int64_t i = 0; i < ps.npaths; i++) {
+                        tk_id_t m = ps.via[i];
+                        int32_t h = 0;
+                        for (int k = 0; k < g->ncoord; k++)
+                            h += g->coord[(int64_t)s * g->ncoord + k] !=
+                                 g->coord[(int64_t)m * g->ncoord + k];
+                        bad |= ps.phase2[i] != h || ps.w[i] != 1.0 / g->n;
+                    }
+                }
+            ok(!bad, "hyperx: valiant,dor has one path per intermediate, phase 2 after "
+                     "Hamming(s, m) hops");
+            tk_route_ws_free(ws);
+            tk_router_free(r);
+        }
+        tk_pathset_destroy(&ps);
+        free(dist);
+        free(sig);
+        free(q);
+        tk_graph_free(g);
+    }
+}
+
+/* The segment engine (two-phase routings) against the enumeration of every
+ * pair's paths: the same channels and dependencies, bit for bit. */
+static void engines(void)
+{
+    const char *fam[][3] = {{"ring", "n=6", NULL},         {"torus", "sides=3,4", NULL},
+                            {"hyperx", "sides=3,3", NULL}, {"dragonfly", "a=4", "h=2"},
+                            {"rrg", "n=10", "d=3"},        {"dragonfly+", "leaves=3", "spines=3"}};
+    const char *rt[] = {"valiant", "valiant,exclude", "valiant,dor", "valiant,servers",
+                        "dragonfly-valiant"};
+    const char *pol[] = {"none",
+                         "ladder",
+                         "ladder,cap=3",
+                         "2phases,minfirst",
+                         "2phases,minlast",
+                         "2phases,minboth",
+                         "dateline",
+                         "dfladder",
+                         "dfladder-local,minlast"};
+    int compared = 0, differ = 0;
+    for (int f = 0; f < 6; f++) {
+        tk_graph_t *g = gen(fam[f][0], fam[f][1], fam[f][2], f == 5 ? "h=3" : NULL);
+        for (int i = 0; i < 5; i++)
+            for (int j = 0; j < 9; j++) {
+                tk_route_spec_t spec;
+                tk_vc_policy_t p;
+                tk_router_t *r = NULL;
+                tk_error_t err;
+                tk_vc_result_t a, b;
+                /* the Dragonfly+: pairs of leaves only */
+                tk_vc_opts_t oa = {2, 0, 0, 1, f == 5, 0, NULL}, ob = {1, 0, 0, 1, f == 5, 1, NULL};
+                tk_route_parse(rt[i], &spec, &err);
+                tk_vc_parse(pol[j], &p, &err);
+                if (tk_router_new(g, &spec, 1, 0, &r, &err) != TK_OK)
+                    continue;
+                tk_status_t sa = tk_vc_analyse(r, &p, &oa, &a, &err);
+                tk_status_t sb = tk_vc_analyse(r, &p, &ob, &b, &err);
+                if (sa == TK_OK && sb == TK_OK) {
+                    compared++;
+                    int same = a.channels == b.channels && a.deps == b.deps &&
+                               a.max_hops == b.max_hops && a.acyclic == b.acyclic &&
+                               !memcmp(a.node, b.node, (size_t)a.channels * sizeof *a.node) &&
+                               !memcmp(a.dep, b.dep, (size_t)a.deps * sizeof *a.dep);
+                    if (!same) {
+                        differ++;
+                        printf("# differ: %s %s %s\n", g->spec, rt[i], pol[j]);
+                    }
+                    tk_vc_result_destroy(&a);
+                    tk_vc_result_destroy(&b);
+                } else {
+                    ok(sa == sb, "%s %s %s: both engines fail alike", g->spec, rt[i], pol[j]);
+                    if (sa == TK_OK)
+                        tk_vc_result_destroy(&a);
+                    if (sb == TK_OK)
+                        tk_vc_result_destroy(&b);
+                }
+                tk_router_free(r);
+            }
+        tk_graph_free(g);
+    }
+    ok(compared > 100 && differ == 0,
+       "segment engine = enumeration on %d routing x policy x graph cases", compared);
+}
+
+static void errors(void)
+{
+    tk_vc_policy_t pol;
+    tk_error_t err;
+    ok(tk_vc_parse("ladder,cap=0", &pol, &err) == TK_EINVAL, "cap=0 refused");
+    ok(tk_vc_parse("ladder,cap=65", &pol, &err) == TK_EINVAL, "cap=65 refused (64 VCs)");
+    ok(tk_vc_parse("2phases,cap=2", &pol, &err) == TK_EINVAL, "cap on 2phases refused");
+    ok(tk_vc_parse("none,minlast", &pol, &err) == TK_EINVAL, "MODE on none refused");
+    ok(tk_vc_parse("bogus", &pol, &err) == TK_EINVAL, "unknown policy refused");
+    ok(tk_vc_parse("dfladder,minboth,cap=3/1", &pol, &err) == TK_OK &&
+           strcmp(pol.text, "dfladder,minboth,cap=3/1") == 0,
+       "dfladder,minboth,cap=3/1 parsed");
+    tk_graph_t *g = gen("hyperx", "sides=4,4", NULL, NULL);
+    tk_route_spec_t spec;
+    tk_router_t *r = NULL;
+    tk_vc_result_t res;
+    tk_vc_opts_t o = {1, 0, 0, 0, 0, 0, NULL};
+    tk_route_parse("min", &spec, &err);
+    tk_router_new(g, &spec, 1, 0, &r, &err);
+    tk_vc_parse("2phases", &pol, &err);
+    ok(tk_vc_analyse(r, &pol, &o, &res, &err) == TK_EUNSUPPORTED, "2phases without via: %s",
+       err.msg);
+    tk_vc_parse("dateline", &pol, &err);
+    ok(tk_vc_analyse(r, &pol, &o, &res, &err) == TK_EUNSUPPORTED, "dateline on hyperx 4x4: %s",
+       err.msg);
+    tk_vc_parse("dfladder", &pol, &err);
+    ok(tk_vc_analyse(r, &pol, &o, &res, &err) == TK_EUNSUPPORTED, "dfladder without global: %s",
+       err.msg);
+    tk_router_free(r);
+    tk_graph_free(g);
+    g = gen("ring", "n=140", NULL, NULL);
+    tk_route_parse("min", &spec, &err);
+    tk_router_new(g, &spec, 1, 0, &r, &err);
+    tk_vc_parse("ladder", &pol, &err);
+    ok(tk_vc_analyse(r, &pol, &o, &res, &err) == TK_ELIMIT, "ladder on a ring of 140: %s", err.msg);
+    tk_router_free(r);
+    tk_graph_free(g);
+}
+
+int main(void)
+{
+    dor_routes();
+    rings();
+    hyperx();
+    dragonfly();
+    random_graphs();
+    engines();
+    errors();
+    return tap_done();
+}
