@@ -769,13 +769,48 @@ static tk_status_t build_pair(const tk_sim_net_t *net, const tk_adapt_t *a, ad_p
         d->in = a0;
         d->pre = 1;
         /* its minimal route from h (cost, and it carries what stays
-         * minimal here): the minimal paths of (s, t) through h are a0
-         * followed by h's minimal paths when dragonfly-min routes h's
-         * traffic the way it routes s's through h */
-        if (sim_route_from_paths_ws(g, &c2->min, -1, rws, r, err) != TK_OK ||
-            pb_alt(&b, g, r, a0, 1, 1)) {
-            free(gw);
-            goto oom;
+         * minimal here): the minimal paths of (s, t) whose first hop is
+         * a0, without it, their weights over npi[k] (a packet that stays
+         * minimal keeps the global link its minimal path chose, so that
+         * minimal everywhere is exactly the minimal model) */
+        {
+            tk_pathset_t v;
+            tk_pathset_init(&v);
+            const tk_pathset_t *src = &c->min;
+            int64_t na = 0, np = 0;
+            for (int64_t i = 0; i < src->npaths; i++)
+                if (g->head[src->arc[src->off[i]]] == h) {
+                    np++;
+                    na += src->off[i + 1] - src->off[i] - 1;
+                }
+            v.off = tk_malloc_array((size_t)np + 1, sizeof *v.off);
+            v.arc = tk_malloc_array((size_t)(na > 0 ? na : 1), sizeof *v.arc);
+            v.w = tk_malloc_array((size_t)np + 1, sizeof *v.w);
+            if (!v.off || !v.arc || !v.w) {
+                free(v.off);
+                free(v.arc);
+                free(v.w);
+                free(gw);
+                goto oom;
+            }
+            v.off[0] = 0;
+            for (int64_t i = 0; i < src->npaths; i++)
+                if (g->head[src->arc[src->off[i]]] == h) {
+                    int64_t len = src->off[i + 1] - src->off[i] - 1;
+                    memcpy(v.arc + v.off[v.npaths], src->arc + src->off[i] + 1,
+                           (size_t)len * sizeof *v.arc);
+                    v.w[v.npaths] = src->w[i] / npi[k];
+                    v.off[v.npaths + 1] = v.off[v.npaths] + len;
+                    v.npaths++;
+                }
+            tk_status_t s2 = sim_route_from_paths_ws(g, &v, -1, rws, r, err);
+            free(v.off);
+            free(v.arc);
+            free(v.w);
+            if (s2 != TK_OK || pb_alt(&b, g, r, a0, 1, 1)) {
+                free(gw);
+                goto oom;
+            }
         }
         d->cost = b.nalt - 1;
         d->c0 = p->nchild;
