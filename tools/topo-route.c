@@ -49,7 +49,7 @@ static void help(void)
           "the shortest, the traffic-weighted mean over pairs, the longest; distinct\n"
           "walks per pair).  Routing models (topokit(7)): min, ecmp, ksp:K[,spread],\n"
           "allpath:H, valiant[,exclude|,minfirst], dragonfly-min, dragonfly-valiant,\n"
-          "polarized; hop lengths per link class as options, e.g. min,global=2.\n\n"
+          "dragonfly-valiant-crg, polarized; hop lengths per link class as options, e.g. min,global=2.\n\n"
           "Options:\n"
           "  -r, --routing MODEL   the routing model (default min)\n"
           "  --pair S,D            one row for the pair S -> D:\n"
