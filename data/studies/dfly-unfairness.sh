@@ -7,7 +7,8 @@
 #
 #   sh dfly-unfairness.sh [--h H] [--patterns 'UN ADV+1 ADVc']
 #                         [--mechs 'MIN Obl-RRG ...'] [--arbs 'rr transit fair']
-#                         [--iter N] [--jobs N] [--keep DIR [--table-only]]
+#                         [--iter N] [--jobs N] [--no-rho1]
+#                         [--keep DIR [--table-only]]
 #
 # Topology: the canonical Dragonfly with h global links per router, a = 2h
 # routers per group, p = h servers per router, g = ah + 1 groups, palmtree
@@ -43,18 +44,19 @@
 # Prints the three TSV tables on standard output, separated by a blank
 # line; progress goes to standard error.  --keep DIR: work in DIR and keep
 # it; a second run with the same DIR skips the runs done (resume);
-# --table-only prints the tables of what is done.  --jobs: runs in
+# --table-only prints the tables of what is done.  --no-rho1: skip the
+# runs of table 1 (offered load 1: the slowest under transit and rr).  --jobs: runs in
 # parallel (default 2).  Uses the topo-* tools on PATH, else those in the
 # current directory.
 set -eu
 
 usage() {
-    echo "usage: sh dfly-unfairness.sh [--h H] [--patterns 'UN ADV+1 ADVc'] [--mechs 'MIN ...'] [--arbs 'rr transit fair'] [--iter N] [--jobs N] [--keep DIR [--table-only]]" >&2
+    echo "usage: sh dfly-unfairness.sh [--h H] [--patterns 'UN ADV+1 ADVc'] [--mechs 'MIN ...'] [--arbs 'rr transit fair'] [--iter N] [--jobs N] [--no-rho1] [--keep DIR [--table-only]]" >&2
     exit 2
 }
 
 H=3 PATTERNS="UN ADV+1 ADVc" MECHS="MIN Obl-RRG Obl-CRG Src-RRG Src-CRG In-Trns-CRG In-Trns-RRG In-Trns-MM"
-ARBS="rr transit fair" ITER=50 JOBS=2 KEEP= TABLE_ONLY=0
+ARBS="rr transit fair" ITER=50 JOBS=2 KEEP= TABLE_ONLY=0 RHO1=1
 while [ $# -gt 0 ]; do
     case $1 in
     --h) [ $# -ge 2 ] || usage; H=$2; shift 2 ;;
@@ -65,6 +67,7 @@ while [ $# -gt 0 ]; do
     --jobs) [ $# -ge 2 ] || usage; JOBS=$2; shift 2 ;;
     --keep) [ $# -ge 2 ] || usage; KEEP=$2; shift 2 ;;
     --table-only) TABLE_ONLY=1; shift ;;
+    --no-rho1) RHO1=0; shift ;;
     -h | --help) usage ;;
     *) usage ;;
     esac
@@ -143,7 +146,7 @@ JOBSFILE=$W/jobs
 for p in $PATTERNS; do
     for m in $MECHS; do
         for a in $ARBS; do
-            echo "t1|$p|$m|$a|1|0" >>"$JOBSFILE"
+            [ "$RHO1" = 0 ] || echo "t1|$p|$m|$a|1|0" >>"$JOBSFILE"
         done
     done
 done
