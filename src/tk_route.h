@@ -31,6 +31,10 @@
  *   dragonfly-valiant
  *                  intermediate router outside the source and destination
  *                  groups, dragonfly-min in each segment
+ *   dragonfly-valiant-crg
+ *                  the intermediate group among those the source router
+ *                  links to (CRG): a global arc of s uniform, a router of
+ *                  its far group uniform (topokit(7))
  *   polarized      every hop strictly increases D(s,.) - D(.,t), uniform
  *                  over those paths
  *   dor            dimension-order minimal routing on a HyperX, torus or
@@ -81,8 +85,9 @@ typedef enum tk_route_kind {
     TK_ROUTE_DF_MIN,
     TK_ROUTE_DF_VALIANT,
     TK_ROUTE_POLARIZED,
-    TK_ROUTE_DOR,        /* dor: dimension-order minimal (coordinates)  */
-    TK_ROUTE_VALIANT_DOR /* valiant,dor: Valiant with dor segments      */
+    TK_ROUTE_DOR,         /* dor: dimension-order minimal (coordinates)  */
+    TK_ROUTE_VALIANT_DOR, /* valiant,dor: Valiant with dor segments      */
+    TK_ROUTE_DF_VALIANT_CRG
 } tk_route_kind_t;
 
 typedef enum tk_valiant_mode {
@@ -188,6 +193,8 @@ TK_API tk_status_t tk_route_count(const tk_router_t *r, tk_route_ws_t *ws, tk_id
  *                      group as Valiant splits them, summing to 1)
  *   dragonfly-valiant  min: the dragonfly-min paths; groups: every router
  *                      outside the groups of s and t
+ *   dragonfly-valiant-crg  the same, groups: every router of a group that
+ *                      a global arc of s reaches, other than G(s), G(t)
  *   other models       min: the model's own paths; no groups
  * gw[g] is the probability of group g under the oblivious model (uniform
  * over the groups).  min_hops / nonmin_hops give every path's hop count

@@ -200,13 +200,37 @@ TK_API tk_status_t tk_mm_fair_levels(const tk_mm_t *mm, double *tau, int64_t *bn
  *            of the source group for the traffic that went minimal there
  *            (Jiang, Kim, Dally, "Indirect Adaptive Routing on Large Scale
  *            Interconnection Networks")
- * ugal-le and par need a Dragonfly (groups and a `global` link class).
+ *   src-rrg, src-crg
+ *            PiggyBack (Jiang, Kim, Dally, "Indirect Adaptive Routing on
+ *            Large Scale Interconnection Networks", as Fuentes, Vallejo,
+ *            Camarero, Beivide, Valero, "Network Unfairness in Dragonfly
+ *            Topologies" use it): at the source router, non-minimal when
+ *            the ugal-l test says so (bias 5) or when the minimal route's
+ *            global link is flagged saturated: its occupancy above
+ *            `coef` (2) times the mean occupancy of its own router's
+ *            global links plus `gthr` (3) packets.  Candidates
+ *            dragonfly-valiant (rrg) or dragonfly-valiant-crg (crg)
+ *   in-transit-crg, in-transit-rrg, in-transit-mm
+ *            in-transit adaptive (the same paper): at the source router and
+ *            again at the next router of the source group, non-minimal when
+ *            the minimal first hop's occupancy is at least `thr` (0.55)
+ *            of the buffer and above the non-minimal first hop's (plus
+ *            bias); candidates CRG at both (crg), RRG at both (rrg), CRG
+ *            at the source and NRG in transit (mm: the groups linked to
+ *            another router of the source group)
+ * ugal-le, par, src-* and in-transit-* need a Dragonfly (groups and a
+ * `global` link class).
  */
 typedef enum tk_adapt_rule {
     TK_ADAPT_UGAL_L = 0,
     TK_ADAPT_UGAL_G,
     TK_ADAPT_UGAL_LE,
-    TK_ADAPT_PAR
+    TK_ADAPT_PAR,
+    TK_ADAPT_SRC_RRG, /* PiggyBack, Valiant candidates of any group       */
+    TK_ADAPT_SRC_CRG, /* PiggyBack, CRG candidates                        */
+    TK_ADAPT_IT_CRG,  /* in-transit, CRG at the source and in transit     */
+    TK_ADAPT_IT_RRG,  /* in-transit, RRG at the source and in transit     */
+    TK_ADAPT_IT_MM    /* in-transit, CRG at the source, NRG in transit    */
 } tk_adapt_rule_t;
 
 typedef enum tk_adapt_start {
@@ -225,6 +249,10 @@ typedef struct tk_adapt {
     double tol;                   /* residual that stops the iteration (1e-9)         */
     int64_t max_iter;             /* iterations (2000)                                */
     tk_adapt_start_t start;       /* first split (min)                          */
+    double thr;                   /* in-transit-*: occupancy threshold, a fraction
+                                     of the buffer (0.55)                            */
+    double gthr;                  /* src-*: PiggyBack's global threshold, packets (3) */
+    double coef;                  /* src-*: PiggyBack's relative factor (2)           */
     char cand[TK_ROUTE_TEXT_MAX]; /* candidate model ("" = by topology)  */
     char text[TK_ROUTE_TEXT_MAX]; /* canonical text form                 */
 } tk_adapt_t;
@@ -232,7 +260,10 @@ typedef struct tk_adapt {
 /* Whether text names an adaptive rule ("ugal-l", "ugal-l,bias=2", ...). */
 TK_API int tk_adapt_is_rule(const char *text);
 /* Parse "NAME[,bias=B][,buffer=B|inf][,ramp=W][,count=R][,damping=D]
- * [,tol=T][,iter=N][,start=min|nonmin|half][,cand=MODEL]".  The candidate
+ * [,tol=T][,iter=N][,start=min|nonmin|half][,cand=MODEL][,thr=F]
+ * [,gthr=G|inf][,coef=K]" (cand: not for src-* and in-transit-*, whose
+ * candidates their name fixes; thr for in-transit-*, gthr and coef for
+ * src-*; the src-* rules' bias defaults to 5).  The candidate
  * model's own options follow cand= in its text form with ':' for ','
  * being impossible, so cand takes a model without options other than
  * valiant's (cand=valiant, cand=dragonfly-valiant).  Errors: TK_EINVAL

@@ -15,6 +15,18 @@
  * the sources of m's group: a groups x n table b[g][y] of segment-2 demand
  * per source group makes each row O(n + row length).  Memory ngroups x n
  * doubles (above 1/8 of the physical memory: enumerate per pair instead).
+ *
+ * dragonfly-valiant-crg: the CRG global misrouting of Fuentes, Vallejo,
+ * Camarero, Beivide, Valero ("Network Unfairness in Dragonfly
+ * Topologies"): the intermediate group is restricted to the groups that
+ * the source router itself links to.  A global arc e of s whose far group
+ * X is neither G(s) nor G(t) is drawn uniformly among such arcs, then an
+ * intermediate router m uniformly in X; the path is e, the shortest local
+ * path from e's head to m, and dragonfly-min from m to t (up to g-l-lgl,
+ * 5 hops: the first local hop of dragonfly-valiant is saved).  Draw
+ * (e, m) weighs 1/(|E| |X|) for E the eligible arcs of s; the draws of
+ * one m are its candidate group.  With no eligible arc (every global link
+ * of s leads to G(t)): dragonfly-min.  Load: the generic per-pair engine.
  */
 #include <config.h>
 
@@ -95,6 +107,128 @@ static tk_status_t dfv_candidates(const tk_router_t *r, tk_route_ws_t *ws, tk_id
     }
     return TK_OK;
 }
+
+/* ------------------------------------------------------------------------ */
+/* dragonfly-valiant-crg.                                                   */
+
+/* Is arc a of s a global arc to a group other than A and B? */
+static int crg_arc(const tk_router_t *r, int64_t a, int32_t A, int32_t B)
+{
+    const tk_graph_t *g = r->g;
+    const rt_groups_t *df = r->df;
+    if (!g->cls || (int)g->cls[a] != df->global_cls)
+        return 0;
+    int32_t X = df->gof[g->head[a]];
+    return X != A && X != B;
+}
+
+/* Eligible arcs of s (|E|), and of them those into group X (*kx). */
+static int64_t crg_count(const tk_router_t *r, tk_id_t s, int32_t B, int32_t X, int64_t *kx)
+{
+    const tk_graph_t *g = r->g;
+    int32_t A = r->df->gof[s];
+    int64_t ne = 0, k = 0;
+    for (int64_t a = g->off[s]; a < g->off[s + 1]; a++)
+        if (crg_arc(r, a, A, B)) {
+            ne++;
+            if (r->df->gof[g->head[a]] == X)
+                k++;
+        }
+    if (kx)
+        *kx = k;
+    return ne;
+}
+
+/* The draws of intermediate m: first segments (every eligible arc into
+ * G(m), weight 1/k each, then local to m) into ws->dv1, dragonfly-min
+ * m -> t into ws->dv2. */
+static tk_status_t crg_segments(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t m,
+                                tk_id_t t, int64_t k, tk_error_t *err)
+{
+    const tk_graph_t *g = r->g;
+    int32_t A = r->df->gof[s], B = r->df->gof[t], X = r->df->gof[m];
+    tk_status_t st;
+    rt_ps_clear(&ws->dv1);
+    rt_ps_clear(&ws->dv2);
+    for (int64_t a = g->off[s]; a < g->off[s + 1]; a++) {
+        if (!crg_arc(r, a, A, B) || r->df->gof[g->head[a]] != X)
+            continue;
+        rt_ps_clear(&ws->seg1);
+        if ((st = rt_dfmin(r, ws, g->head[a], m, 1.0 / (double)k, &ws->seg1, err)) != TK_OK)
+            return st;
+        for (int64_t i = 0; i < ws->seg1.npaths; i++) {
+            int64_t l = ws->seg1.off[i + 1] - ws->seg1.off[i];
+            ws->path[0] = a;
+            memcpy(ws->path + 1, ws->seg1.arc + ws->seg1.off[i], (size_t)l * sizeof *ws->path);
+            if ((st = rt_ps_push(&ws->dv1, ws->path, l + 1, ws->seg1.w[i], err)) != TK_OK)
+                return st;
+        }
+    }
+    return rt_dfmin(r, ws, m, t, 1.0, &ws->dv2, err);
+}
+
+static tk_status_t crg_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
+                             uint64_t max_paths, tk_pathset_t *out, tk_error_t *err)
+{
+    const rt_groups_t *df = r->df;
+    int32_t B = df->gof[t];
+    int64_t ne = crg_count(r, s, B, -1, NULL);
+    tk_status_t st;
+    if (ne == 0)
+        return rt_dfmin_paths(r, ws, s, t, max_paths, out, err);
+    for (tk_id_t m = 0; m < r->g->n; m++) {
+        int64_t k;
+        crg_count(r, s, B, df->gof[m], &k);
+        if (k == 0)
+            continue;
+        double pm = (double)k / (double)ne / (double)rt_df_gsize(df, df->gof[m]);
+        if ((st = crg_segments(r, ws, s, m, t, k, err)) != TK_OK)
+            return st;
+        if ((st = rt_ps_concat(&ws->dv1, &ws->dv2, pm, m, 0, ws->path, out, err)) != TK_OK)
+            return st;
+        if ((st = rt_ps_check_max(s, t, max_paths, out, err)) != TK_OK)
+            return st;
+    }
+    return rt_ps_sort(out, 0, err);
+}
+
+static tk_status_t crg_candidates(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
+                                  uint64_t max_paths, tk_route_cands_t *out, tk_error_t *err)
+{
+    const rt_groups_t *df = r->df;
+    int32_t B = df->gof[t];
+    int64_t ne = crg_count(r, s, B, -1, NULL);
+    tk_status_t st = rt_dfmin_paths(r, ws, s, t, max_paths, &out->min, err);
+    if (st || ne == 0)
+        return st;
+    for (tk_id_t m = 0; m < r->g->n; m++) {
+        int64_t k;
+        crg_count(r, s, B, df->gof[m], &k);
+        if (k == 0)
+            continue;
+        double pm = (double)k / (double)ne / (double)rt_df_gsize(df, df->gof[m]);
+        if ((st = crg_segments(r, ws, s, m, t, k, err)) != TK_OK)
+            return st;
+        if ((st = rt_cands_add_group(out, m, pm, err)) != TK_OK)
+            return st;
+        st = rt_ps_concat(&ws->dv1, &ws->dv2, 1.0, m, 0, ws->path, &out->nonmin, err);
+        if (st == TK_OK)
+            st = rt_ps_check_max(s, t, max_paths, &out->nonmin, err);
+        if (st)
+            return st;
+    }
+    return TK_OK;
+}
+
+const rt_model_t rt_model_dfcrg = {
+    .kind = TK_ROUTE_DF_VALIANT_CRG,
+    .name = "dragonfly-valiant-crg",
+    .opts = 0,
+    .table = RT_TABLE_NONE,
+    .prepare = rt_dragonfly_prepare,
+    .paths = crg_paths,
+    .candidates = crg_candidates,
+};
 
 /* ------------------------------------------------------------------------ */
 /* Load: the aggregate demands, routed by dragonfly-min.                    */

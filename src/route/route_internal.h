@@ -144,7 +144,7 @@ const rt_model_t *rt_model_of(tk_route_kind_t kind);
 const rt_model_t *rt_model_named(const char *name);
 
 extern const rt_model_t rt_model_min, rt_model_ecmp, rt_model_polarized, rt_model_ksp,
-    rt_model_allpath, rt_model_valiant, rt_model_dfmin, rt_model_dfvaliant;
+    rt_model_allpath, rt_model_valiant, rt_model_dfmin, rt_model_dfvaliant, rt_model_dfcrg;
 extern const rt_model_t rt_model_dor, rt_model_vdor;
 
 /* Dimension-order routing (dor.c), shared with valiant,dor (vdor.c): its

@@ -46,7 +46,25 @@
 /* ------------------------------------------------------------------------ */
 /* Rules and their text form. */
 
-static const char *const rule_names[] = {"ugal-l", "ugal-g", "ugal-le", "par"};
+static const char *const rule_names[] = {
+    "ugal-l",  "ugal-g",         "ugal-le",        "par",          "src-rrg",
+    "src-crg", "in-transit-crg", "in-transit-rrg", "in-transit-mm"};
+
+static int is_src(tk_adapt_rule_t r)
+{
+    return r == TK_ADAPT_SRC_RRG || r == TK_ADAPT_SRC_CRG;
+}
+
+static int is_transit(tk_adapt_rule_t r)
+{
+    return r == TK_ADAPT_IT_CRG || r == TK_ADAPT_IT_RRG || r == TK_ADAPT_IT_MM;
+}
+
+/* Rules that need a Dragonfly. */
+static int needs_df(tk_adapt_rule_t r)
+{
+    return r == TK_ADAPT_UGAL_LE || r == TK_ADAPT_PAR || is_src(r) || is_transit(r);
+}
 static const char *const start_names[] = {"min", "nonmin", "half"};
 
 static void adapt_defaults(tk_adapt_t *a)
@@ -60,6 +78,19 @@ static void adapt_defaults(tk_adapt_t *a)
     a->tol = 1e-9;
     a->max_iter = 2000;
     a->start = TK_ADAPT_START_MIN;
+    a->thr = 0.55;
+    a->gthr = 3;
+    a->coef = 2;
+}
+
+/* The defaults of one rule: PiggyBack's local threshold T = 5 packets is
+ * its bias (Fuentes et al., Table 1). */
+static void rule_defaults(tk_adapt_t *a, tk_adapt_rule_t rule)
+{
+    adapt_defaults(a);
+    a->rule = rule;
+    if (is_src(rule))
+        a->bias = 5;
 }
 
 static int rule_of(const char *name, size_t len)
@@ -111,8 +142,10 @@ tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
     int r = tok ? rule_of(tok, strlen(tok)) : -1;
     if (r < 0)
         return tk_error_set(err, TK_EINVAL, "routing", 0,
-                            "%s: not an adaptive rule (ugal-l, ugal-g, ugal-le, par)", text);
-    a.rule = (tk_adapt_rule_t)r;
+                            "%s: not an adaptive rule (ugal-l, ugal-g, ugal-le, par, src-rrg, "
+                            "src-crg, in-transit-crg, in-transit-rrg, in-transit-mm)",
+                            text);
+    rule_defaults(&a, (tk_adapt_rule_t)r);
     while ((tok = strtok_r(NULL, ",", &save)) != NULL) {
         char *eq = strchr(tok, '=');
         if (!eq)
@@ -144,22 +177,32 @@ tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
             bad = s < 0;
             if (!bad)
                 a.start = (tk_adapt_start_t)s;
-        } else if (strcmp(k, "cand") == 0) {
+        } else if (strcmp(k, "thr") == 0 && is_transit(a.rule)) {
+            bad = num_opt(v, 0, 0, 0, &a.thr) || a.thr > 1;
+        } else if (strcmp(k, "gthr") == 0 && is_src(a.rule)) {
+            bad = num_opt(v, 0, 0, 1, &a.gthr);
+        } else if (strcmp(k, "coef") == 0 && is_src(a.rule)) {
+            bad = num_opt(v, 0, 0, 0, &a.coef);
+        } else if (strcmp(k, "cand") == 0 && !is_src(a.rule) && !is_transit(a.rule)) {
             tk_route_spec_t spec;
             tk_error_t e;
             tk_error_clear(&e);
             if (tk_route_parse(v, &spec, &e) != TK_OK ||
-                (spec.kind != TK_ROUTE_VALIANT && spec.kind != TK_ROUTE_DF_VALIANT))
+                (spec.kind != TK_ROUTE_VALIANT && spec.kind != TK_ROUTE_DF_VALIANT &&
+                 spec.kind != TK_ROUTE_DF_VALIANT_CRG))
                 return tk_error_set(err, TK_EINVAL, "routing", 0,
-                                    "%s: cand=%s: the candidates come from valiant or "
-                                    "dragonfly-valiant",
+                                    "%s: cand=%s: the candidates come from valiant, "
+                                    "dragonfly-valiant or dragonfly-valiant-crg",
                                     text, v);
             snprintf(a.cand, sizeof a.cand, "%s", spec.text);
         } else {
             return tk_error_set(err, TK_EINVAL, "routing", 0,
                                 "%s: unknown option '%s' (bias, buffer, count, damping, "
-                                "tol, iter, start, cand)",
-                                text, k);
+                                "tol, iter, start, %s)",
+                                text, k,
+                                is_src(a.rule)       ? "gthr, coef"
+                                : is_transit(a.rule) ? "thr"
+                                                     : "cand");
         }
         if (bad)
             return tk_error_set(err, TK_EINVAL, "routing", 0, "%s: bad value '%s' for %s", text, v,
@@ -169,7 +212,7 @@ tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
      * default */
     {
         tk_adapt_t d;
-        adapt_defaults(&d);
+        rule_defaults(&d, a.rule);
         int n = snprintf(a.text, sizeof a.text, "%s", rule_names[a.rule]);
 #define ADD(...)                                                                                   \
     do {                                                                                           \
@@ -196,6 +239,16 @@ tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
             ADD(",start=%s", start_names[a.start]);
         if (a.cand[0])
             ADD(",cand=%.64s", a.cand);
+        if (a.thr != d.thr)
+            ADD(",thr=%.17g", a.thr);
+        if (a.gthr != d.gthr) {
+            if (isinf(a.gthr))
+                ADD(",gthr=inf");
+            else
+                ADD(",gthr=%.17g", a.gthr);
+        }
+        if (a.coef != d.coef)
+            ADD(",coef=%.17g", a.coef);
 #undef ADD
     }
     *out = a;
@@ -211,10 +264,14 @@ tk_status_t tk_adapt_candidates(const tk_adapt_t *a, const tk_graph_t *g, tk_rou
                                 tk_error_t *err)
 {
     int df = is_dragonfly(g);
-    if ((a->rule == TK_ADAPT_UGAL_LE || a->rule == TK_ADAPT_PAR) && !df)
+    if (needs_df(a->rule) && !df)
         return tk_error_set(err, TK_EUNSUPPORTED, "routing", 0,
                             "%s needs a Dragonfly (switch groups and a 'global' link class)",
                             rule_names[a->rule]);
+    if (a->rule == TK_ADAPT_SRC_CRG || a->rule == TK_ADAPT_IT_CRG || a->rule == TK_ADAPT_IT_MM)
+        return tk_route_parse("dragonfly-valiant-crg", out, err);
+    if (a->rule == TK_ADAPT_SRC_RRG || a->rule == TK_ADAPT_IT_RRG)
+        return tk_route_parse("dragonfly-valiant", out, err);
     const char *cand = a->cand[0] ? a->cand : df ? "dragonfly-valiant" : "valiant";
     if ((a->rule == TK_ADAPT_UGAL_LE || a->rule == TK_ADAPT_PAR) &&
         strncmp(cand, "dragonfly-valiant", 17) != 0)
@@ -303,6 +360,11 @@ struct sim_adapt {
     int32_t *gidx;       /* n: index of a router within its group        */
     double *cnt;         /* n * amax * ngroup_topo                       */
     int32_t *C;          /* n * ngroup_topo                              */
+    /* src-*: the saturation flag's probability per arc (global arcs) */
+    int gcls;     /* class index of "global" (-1: none)                */
+    double *flag; /* m                                                 */
+    /* in-transit-mm: the dragonfly-valiant router of the NRG candidates */
+    tk_router_t *rrg;
     /* the last solve */
     int solved;
     int stepping;  /* epoch mode: the split carries over between calls */
@@ -345,6 +407,8 @@ void sim_adapt_free(struct sim_adapt *ad)
     free(ad->gidx);
     free(ad->cnt);
     free(ad->C);
+    free(ad->flag);
+    tk_router_free(ad->rrg);
     free(ad);
 }
 
@@ -549,8 +613,9 @@ static int pb_finish(pb_t *b, ad_pair_t *p)
 /* The candidates of one pair, for rule a.  ws / rws: the thread's route
  * workspaces; c, c2: candidate scratch. */
 static tk_status_t build_pair(const tk_sim_net_t *net, const tk_adapt_t *a, ad_pair_t *p,
-                              tk_route_ws_t *ws, sim_route_ws_t *rws, tk_route_cands_t *c,
-                              tk_route_cands_t *c2, sim_route_t *r, tk_error_t *err)
+                              tk_route_ws_t *ws, tk_route_ws_t *ws2, sim_route_ws_t *rws,
+                              tk_route_cands_t *c, tk_route_cands_t *c2, sim_route_t *r,
+                              tk_error_t *err)
 {
     const tk_graph_t *g = net->g;
     uint64_t maxp = net->o.max_paths ? net->o.max_paths : AD_MAX_PATHS_DEFAULT;
@@ -559,7 +624,9 @@ static tk_status_t build_pair(const tk_sim_net_t *net, const tk_adapt_t *a, ad_p
     tk_status_t st = tk_route_candidates(net->r, ws, p->s, p->t, maxp, c, err);
     if (st != TK_OK)
         return st;
-    int par = a->rule == TK_ADAPT_PAR;
+    int par = a->rule == TK_ADAPT_PAR || is_transit(a->rule);
+    int mm = a->rule == TK_ADAPT_IT_MM;
+    int gcls = tk_graph_class_index(g, "global");
     int64_t M = c->ngroups;
     /* next routers of the source group on the minimal route (par) */
     int64_t nnext = 0;
@@ -689,7 +756,10 @@ static tk_status_t build_pair(const tk_sim_net_t *net, const tk_adapt_t *a, ad_p
                 a0 = e;
                 break;
             }
-        st = tk_route_candidates(net->r, ws, h, p->t, maxp, c2, err);
+        /* in-transit-mm: NRG, the dragonfly-valiant candidates of h whose
+         * intermediate group no global link of h reaches */
+        st = mm ? tk_route_candidates(net->ad->rrg, ws2, h, p->t, maxp, c2, err)
+                : tk_route_candidates(net->r, ws, h, p->t, maxp, c2, err);
         if (st != TK_OK) {
             free(gw);
             pb_free(&b);
@@ -699,22 +769,67 @@ static tk_status_t build_pair(const tk_sim_net_t *net, const tk_adapt_t *a, ad_p
         d->in = a0;
         d->pre = 1;
         /* its minimal route from h (cost, and it carries what stays
-         * minimal here): the minimal paths of (s, t) through h are a0
-         * followed by h's minimal paths when dragonfly-min routes h's
-         * traffic the way it routes s's through h */
-        if (sim_route_from_paths_ws(g, &c2->min, -1, rws, r, err) != TK_OK ||
-            pb_alt(&b, g, r, a0, 1, 1)) {
-            free(gw);
-            goto oom;
+         * minimal here): the minimal paths of (s, t) whose first hop is
+         * a0, without it, their weights over npi[k] (a packet that stays
+         * minimal keeps the global link its minimal path chose, so that
+         * minimal everywhere is exactly the minimal model) */
+        {
+            tk_pathset_t v;
+            tk_pathset_init(&v);
+            const tk_pathset_t *src = &c->min;
+            int64_t na = 0, np = 0;
+            for (int64_t i = 0; i < src->npaths; i++)
+                if (g->head[src->arc[src->off[i]]] == h) {
+                    np++;
+                    na += src->off[i + 1] - src->off[i] - 1;
+                }
+            v.off = tk_malloc_array((size_t)np + 1, sizeof *v.off);
+            v.arc = tk_malloc_array((size_t)(na > 0 ? na : 1), sizeof *v.arc);
+            v.w = tk_malloc_array((size_t)np + 1, sizeof *v.w);
+            if (!v.off || !v.arc || !v.w) {
+                free(v.off);
+                free(v.arc);
+                free(v.w);
+                free(gw);
+                goto oom;
+            }
+            v.off[0] = 0;
+            for (int64_t i = 0; i < src->npaths; i++)
+                if (g->head[src->arc[src->off[i]]] == h) {
+                    int64_t len = src->off[i + 1] - src->off[i] - 1;
+                    memcpy(v.arc + v.off[v.npaths], src->arc + src->off[i] + 1,
+                           (size_t)len * sizeof *v.arc);
+                    v.w[v.npaths] = src->w[i] / npi[k];
+                    v.off[v.npaths + 1] = v.off[v.npaths] + len;
+                    v.npaths++;
+                }
+            tk_status_t s2 = sim_route_from_paths_ws(g, &v, -1, rws, r, err);
+            free(v.off);
+            free(v.arc);
+            free(v.w);
+            if (s2 != TK_OK || pb_alt(&b, g, r, a0, 1, 1)) {
+                free(gw);
+                goto oom;
+            }
         }
         d->cost = b.nalt - 1;
         d->c0 = p->nchild;
         p->child[p->nchild++] = (ad_child_t){1, b.nalt - 1, 1.0};
         d->nc = 1;
         d->g0 = b.nalt;
-        d->ng = c2->ngroups;
+        d->ng = 0;
         d->y0 = ngw;
         for (int64_t j = 0; j < c2->ngroups; j++) {
+            if (mm) {
+                int linked = 0;
+                int32_t X = g->group[c2->gvia[j]];
+                for (int64_t e = g->off[h]; e < g->off[h + 1]; e++)
+                    if (g->cls && g->cls[e] == gcls && g->group[g->head[e]] == X)
+                        linked = 1;
+                if (linked)
+                    continue;
+            }
+            d->ng++;
             tk_pathset_t v = c2->nonmin;
             v.npaths = c2->goff[j + 1] - c2->goff[j];
             v.off = c2->nonmin.off + c2->goff[j];
@@ -755,7 +870,6 @@ static tk_status_t build_pair(const tk_sim_net_t *net, const tk_adapt_t *a, ad_p
         ad_dec_t *d = &p->dec[k];
         d->direct = 0;
         if (g->group) {
-            int gcls = tk_graph_class_index(g, "global");
             for (int64_t e = g->off[d->at]; e < g->off[d->at + 1]; e++)
                 if (g->group[g->head[e]] == p->dgroup && g->cls && g->cls[e] == gcls)
                     d->direct = 1;
@@ -963,13 +1077,22 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
         }
     ad->npairs = np;
     free(key);
+    ad->gcls = tk_graph_class_index(g, "global");
+    if (a->rule == TK_ADAPT_IT_MM) {
+        tk_route_spec_t rs;
+        st = tk_route_parse("dragonfly-valiant", &rs, err);
+        if (st == TK_OK)
+            st = tk_router_new(g, &rs, net->o.threads, net->o.mem_limit, &ad->rrg, err);
+        if (st != TK_OK)
+            return st;
+    }
     /* candidates, in parallel over pairs (each in its own slot) */
     int64_t bad = -1;
     tk_error_t e1;
     tk_error_clear(&e1);
 #pragma omp parallel num_threads(net->o.threads > 0 ? net->o.threads : omp_get_max_threads())
     {
-        tk_route_ws_t *ws = NULL;
+        tk_route_ws_t *ws = NULL, *ws2 = NULL;
         sim_route_ws_t rws;
         tk_route_cands_t c, c2;
         sim_route_t r;
@@ -980,10 +1103,12 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
         tk_route_cands_init(&c2);
         sim_route_init(&r);
         tk_status_t s = tk_route_ws_new(net->r, &ws, &e);
+        if (s == TK_OK && ad->rrg)
+            s = tk_route_ws_new(ad->rrg, &ws2, &e);
 #pragma omp for schedule(dynamic, 16)
         for (int64_t i = 0; i < np; i++) {
             if (s == TK_OK)
-                s = build_pair(net, a, &ad->pair[i], ws, &rws, &c, &c2, &r, &e);
+                s = build_pair(net, a, &ad->pair[i], ws, ws2, &rws, &c, &c2, &r, &e);
             if (s != TK_OK) {
 #pragma omp critical
                 if (bad < 0 || i < bad) {
@@ -997,6 +1122,7 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
             }
         }
         tk_route_ws_free(ws);
+        tk_route_ws_free(ws2);
         sim_route_ws_destroy(&rws);
         tk_route_cands_destroy(&c);
         tk_route_cands_destroy(&c2);
@@ -1029,9 +1155,10 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
     ad->pz = tk_calloc_array((size_t)g->m + 1, sizeof *ad->pz);
     ad->lq = tk_calloc_array((size_t)g->m + 1, sizeof *ad->lq);
     ad->mark = tk_calloc_array((size_t)g->m + 1, sizeof *ad->mark);
+    ad->flag = tk_calloc_array((size_t)g->m + 1, sizeof *ad->flag);
     if (!mm->demand || !mm->mult || !mm->voff || !mm->eres || !mm->ecoef ||
         (net->o.arb != TK_ARB_FAIR && !mm->ein) || !net->vsrc || !net->fc_var || !ad->use ||
-        !ad->blk || !ad->qd || !ad->qr || !ad->pz || !ad->lq || !ad->mark)
+        !ad->blk || !ad->qd || !ad->qr || !ad->pz || !ad->lq || !ad->mark || !ad->flag)
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (adaptive routing)");
     for (int64_t c = 0; c < nfc; c++) {
         mm->demand[c] = net->fc[c].w;
@@ -1088,6 +1215,49 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
 
 /* ------------------------------------------------------------------------ */
 /* Signals. */
+
+static double exp_tail(double r, double t);
+
+/* PiggyBack's saturation flags (src-*): a global arc a of router u is
+ * flagged when its occupancy exceeds coef times the mean occupancy of
+ * u's global arcs plus gthr packets.  The probability of that under the
+ * arc's law (held-back part d = phi B plus the fluctuation), with every
+ * mean taken as E min(q, B): a queue holds at most B packets, so a
+ * threshold at or above B is never crossed (the relative threshold then
+ * cannot flag a router whose global links are all equally full). */
+static void flags(tk_sim_net_t *net)
+{
+    struct sim_adapt *ad = net->ad;
+    const tk_graph_t *g = net->g;
+    double B = ad->a.buffer;
+    for (int64_t a = 0; a < g->m; a++)
+        ad->flag[a] = 0;
+    if (ad->gcls < 0 || !g->cls)
+        return;
+    for (tk_id_t u = 0; u < g->n; u++) {
+        double sum = 0;
+        int64_t k = 0;
+        for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
+            if (g->cls[a] != ad->gcls)
+                continue;
+            double q =
+                (ad->qd[a] > 0 ? ad->qd[a] * B : 0) + (ad->pz[a] > 0 ? ad->pz[a] * ad->qr[a] : 0);
+            sum += q < B ? q : B;
+            k++;
+        }
+        if (k == 0)
+            continue;
+        double thr = ad->a.coef * sum / (double)k + ad->a.gthr;
+        if (!(thr < B))
+            continue;
+        for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
+            if (g->cls[a] != ad->gcls)
+                continue;
+            double t = thr - (ad->qd[a] > 0 ? ad->qd[a] * B : 0);
+            ad->flag[a] = t < 0 ? 1 : ad->pz[a] * exp_tail(ad->qr[a], t);
+        }
+    }
+}
 
 /* Carried traffic per arc, the unserved traffic that would cross it
  * (held back upstream of a bottleneck), and the occupancy q. */
@@ -1158,6 +1328,8 @@ static void signals(tk_sim_net_t *net, double rho)
             ad->lq[a] = ad->pz[a] < 1 ? log1p(-ad->pz[a]) : -INFINITY;
         ad->qr[a] = qc;
     }
+    if (is_src(ad->a.rule))
+        flags(net);
 }
 
 /* ugal-le: the contention factors C[router][group]. */
@@ -1347,13 +1519,45 @@ static double pair_targets(const tk_sim_net_t *net, ad_pair_t *p, double *cmin_o
         }
         if (k == 0 && cmin_out)
             *cmin_out = cost_mean(cmin);
+        /* src-*: the probability that the minimal route's global link is
+         * flagged; in-transit-*: that the minimal first hop is at least
+         * thr B full */
+        double flag = 0, trig = 1;
+        if (is_src(a->rule)) {
+            double fw = 0, ww = 0;
+            for (int64_t e = MA->off; e < MA->off + MA->n; e++) {
+                int64_t arc = p->key[p->ak[e]];
+                if (arc >= m || !net->g->cls || net->g->cls[arc] != ad->gcls)
+                    continue;
+                fw += p->aw[e] * ad->flag[arc];
+                ww += p->aw[e];
+            }
+            flag = ww > 0 ? fw / ww : 0;
+        } else if (is_transit(a->rule)) {
+            double thb = a->thr * a->buffer;
+            if (!(a->thr > 0))
+                trig = 1;
+            else if (!(thb < a->buffer))
+                trig = 0;
+            else if (thb - qm.d < 0)
+                trig = 1;
+            else
+                trig = qm.p * exp_tail(qm.r, thb - qm.d);
+            cmin = qm;
+        }
         for (int64_t j = 0; j < d->ng; j++) {
             const ad_alt_t *NA = &p->alt[d->g0 + j];
             cost_t qn, qns;
             alt_costs(ad, p, NA, m, &qn, G ? &qns : NULL);
-            cost_t cn = a->rule == TK_ADAPT_UGAL_G ? qns : cost_scale(qn, NA->hops - d->pre);
+            cost_t cn = a->rule == TK_ADAPT_UGAL_G ? qns
+                        : is_transit(a->rule)      ? qn
+                                                   : cost_scale(qn, NA->hops - d->pre);
             double y = p->y[d->y0 + j];
             double t = choose(cmin, cn, a->bias, y);
+            if (is_src(a->rule))
+                t = flag > 0 ? 1 - (1 - t) * (1 - flag) : t;
+            else if (is_transit(a->rule))
+                t = trig < 1 ? trig * t : t;
             p->ynew[d->y0 + j] = t;
             double r = fabs(t - y);
             if (r > res)

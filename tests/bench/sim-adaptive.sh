@@ -10,7 +10,13 @@
 #      Topologies" (a=12 h=6 p=6: 5256 servers), a random server
 #      permutation under ugal-le: the time to build the candidates and of
 #      SIM_ADAPT_ITER iterations (default 5), whence the time per
-#      iteration (target: a steady state under 60 s).
+#      iteration (target: a steady state under 60 s);
+#   3. the rules of that paper (src-*, in-transit-*) on its Dragonfly at
+#      h=3 (a=6 p=3, 342 servers, palmtree; the default size of
+#      data/studies/dfly-unfairness.sh) under ADVc at 0.4: build and
+#      SIM_ADAPT_ITER iterations under fair and under transit arbitration,
+#      whence the time per iteration (no target: the study's running
+#      time).
 # Times are topo-sim's own --progress lines (wall clock) and, for whole
 # runs, /usr/bin/time's; iterations are the row's own count.
 set -eu
@@ -51,3 +57,14 @@ topo-gen dragonfly a=12 h=6 p=6 >"$W/big"
 "$sim" -r ugal-le,iter=$IT -m server-perm --rho 0.5 --threads 1 --progress "$W/big" >"$W/o" 2>"$W/e" || true
 set -- $(phases "$W/e")
 awk -v b="$1" -v s="$2" -v n="$IT" 'BEGIN {printf "build %s s, %s iterations %s s, %.2f s per iteration\n", b, n, s, s / n}'
+
+echo "## dragonfly a=6 h=3 p=3 palmtree (342 servers), ADVc 0.4, $IT iterations"
+topo-gen dragonfly a=6 h=3 p=3 arrangement=palmtree >"$W/h3"
+printf 'rule\tarbitration\tbuild_s\tsolve_s\ts_per_iteration\n'
+for r in src-rrg src-crg in-transit-crg in-transit-rrg in-transit-mm; do
+    for a in fair transit; do
+        "$sim" -r $r,iter=$IT -a $a -m advc --rho 0.4 --threads 1 --progress "$W/h3" >"$W/o" 2>"$W/e" || true
+        set -- $(phases "$W/e")
+        awk -v r=$r -v a=$a -v b="$1" -v s="$2" -v n="$IT" 'BEGIN {printf "%s\t%s\t%s\t%s\t%.3f\n", r, a, b, s, s / n}'
+    done
+done

@@ -25,6 +25,17 @@
  * held back, whose costs are dominated by the buffer's worth of held-back
  * packets) and leaves some flows short of their demand at 0.95 theta_R:
  * those two checks are marked TODO until the iteration handles it.
+ *
+ * Also: dragonfly-valiant-crg's candidates and paths against the CRG
+ * definition of Fuentes, Vallejo, Camarero, Beivide, Valero ("Network
+ * Unfairness in Dragonfly Topologies"), by brute force over every pair of
+ * small Dragonflies: the intermediates are exactly the routers of the
+ * groups (other than the source's and the destination's) that a global
+ * link of the source router reaches, router m weighing k/(|E| |G(m)|) for
+ * k of the |E| eligible global links of s reaching G(m); every path of m
+ * starts on one of those k links, reaches m by at most one local hop,
+ * and goes on minimally (at most l-g-l) to t; the oblivious paths' weights
+ * are the candidates' weights times their group's.
  */
 #include <config.h>
 
@@ -264,8 +275,144 @@ static void check(const char *params, int p, const char *kind, const char *kpara
     tk_graph_free(g);
 }
 
+/* Brute-force check of dragonfly-valiant-crg on one Dragonfly. */
+static void crg_check(const char *params)
+{
+    tk_graph_t *g = gen(params, 1);
+    tk_route_spec_t spec;
+    tk_router_t *r = NULL;
+    tk_route_ws_t *ws = NULL;
+    tk_route_cands_t c;
+    tk_pathset_t ps;
+    tk_error_t err;
+    int64_t bad_set = 0, bad_w = 0, bad_path = 0, bad_obl = 0, pairs = 0, fallback = 0;
+    char why[256] = "";
+
+    tk_error_clear(&err);
+    tk_route_cands_init(&c);
+    tk_pathset_init(&ps);
+    if (!g || tk_route_parse("dragonfly-valiant-crg", &spec, &err) != TK_OK ||
+        tk_router_new(g, &spec, 1, 0, &r, &err) != TK_OK ||
+        tk_route_ws_new(r, &ws, &err) != TK_OK) {
+        ok(0, "dragonfly %s: crg set-up (%s)", params, err.msg);
+        goto out;
+    }
+    int gcls = tk_graph_class_index(g, "global");
+    double *want = calloc((size_t)g->n, sizeof *want);
+    for (tk_id_t s = 0; s < g->n && want; s++)
+        for (tk_id_t t = 0; t < g->n; t++) {
+            if (s == t)
+                continue;
+            pairs++;
+            int32_t A = g->group[s], B = g->group[t];
+            /* the definition */
+            int64_t ne = 0;
+            for (int64_t e = g->off[s]; e < g->off[s + 1]; e++)
+                if (g->cls[e] == gcls && g->group[g->head[e]] != A && g->group[g->head[e]] != B)
+                    ne++;
+            for (tk_id_t m = 0; m < g->n; m++) {
+                int64_t k = 0, gs = 0;
+                for (int64_t e = g->off[s]; e < g->off[s + 1]; e++)
+                    if (g->cls[e] == gcls && g->group[g->head[e]] == g->group[m] &&
+                        g->group[m] != A && g->group[m] != B)
+                        k++;
+                for (tk_id_t u = 0; u < g->n; u++)
+                    gs += g->group[u] == g->group[m];
+                want[m] = k > 0 ? (double)k / (double)ne / (double)gs : 0;
+            }
+            if (tk_route_candidates(r, ws, s, t, 0, &c, &err) != TK_OK ||
+                tk_route_paths(r, ws, s, t, 0, &ps, &err) != TK_OK) {
+                bad_set++;
+                snprintf(why, sizeof why, "%d,%d: %.160s", s, t, err.msg);
+                continue;
+            }
+            if (ne == 0) {
+                fallback++;
+                if (c.ngroups != 0)
+                    bad_set++;
+                continue;
+            }
+            int64_t nwant = 0;
+            for (tk_id_t m = 0; m < g->n; m++)
+                nwant += want[m] > 0;
+            if (c.ngroups != nwant) {
+                bad_set++;
+                snprintf(why, sizeof why, "%d,%d: %lld groups, want %lld", s, t,
+                         (long long)c.ngroups, (long long)nwant);
+                continue;
+            }
+            for (int64_t j = 0; j < c.ngroups; j++) {
+                tk_id_t m = c.gvia[j];
+                if (!(want[m] > 0)) {
+                    bad_set++;
+                    continue;
+                }
+                if (fabs(c.gw[j] - want[m]) > 1e-15)
+                    bad_w++;
+                double wsum = 0;
+                for (int64_t i = c.goff[j]; i < c.goff[j + 1]; i++) {
+                    const int64_t *arc = c.nonmin.arc + c.nonmin.off[i];
+                    int64_t len = c.nonmin.off[i + 1] - c.nonmin.off[i];
+                    int32_t p2 = c.nonmin.phase2[i];
+                    wsum += c.nonmin.w[i];
+                    /* s's global link into G(m), at most one local hop to
+                     * m, then at most l-g-l to t */
+                    int okp = len >= 1 && g->cls[arc[0]] == gcls &&
+                              g->group[g->head[arc[0]]] == g->group[m] && p2 >= 1 && p2 <= 2 &&
+                              len - p2 <= 3 && c.nonmin.via[i] == m;
+                    if (okp)
+                        okp = g->head[arc[p2 - 1]] == m && g->head[arc[len - 1]] == t;
+                    for (int64_t h = 1; okp && h < p2; h++)
+                        okp = g->cls[arc[h]] != gcls;
+                    if (!okp)
+                        bad_path++;
+                }
+                if (fabs(wsum - 1) > 1e-12)
+                    bad_w++;
+            }
+            /* the oblivious paths: the same draws, weight gw x w */
+            double osum = 0;
+            for (int64_t i = 0; i < ps.npaths; i++) {
+                tk_id_t m = ps.via[i];
+                if (m < 0 || !(want[m] > 0)) {
+                    bad_obl++;
+                    continue;
+                }
+                osum += ps.w[i];
+            }
+            if (fabs(osum - 1) > 1e-12 || ps.npaths != c.nonmin.npaths)
+                bad_obl++;
+        }
+    free(want);
+    ok(bad_set == 0,
+       "dragonfly %s: crg intermediates = the routers of s's linked groups (%lld "
+       "pairs, %lld with min only) %s",
+       params, (long long)pairs, (long long)fallback, why);
+    ok(bad_w == 0,
+       "dragonfly %s: crg weights k/(|E| |G(m)|), each group's paths sum to 1 (%lld "
+       "bad)",
+       params, (long long)bad_w);
+    ok(bad_path == 0,
+       "dragonfly %s: crg paths: a global link of s, <= 1 local hop to m, "
+       "minimal to t (%lld bad)",
+       params, (long long)bad_path);
+    ok(bad_obl == 0,
+       "dragonfly %s: crg oblivious paths are the candidates' draws, weights sum "
+       "to 1 (%lld bad)",
+       params, (long long)bad_obl);
+out:
+    tk_route_cands_destroy(&c);
+    tk_pathset_destroy(&ps);
+    tk_route_ws_free(ws);
+    tk_router_free(r);
+    tk_graph_free(g);
+}
+
 int main(void)
 {
+    crg_check("a=4 h=2 arrangement=palmtree");
+    crg_check("a=4 h=2 g=5 arrangement=absolute");
+    crg_check("a=3 h=3 g=4 arrangement=absolute");
     check("a=4 h=2", 2, "adv", "i=1", 0);
     check("a=4 h=2", 2, "server-perm", "", 1);
     check("a=4 h=2 g=5 arrangement=absolute", 2, "adv", "i=1", 0);

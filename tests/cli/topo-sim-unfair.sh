@@ -1,0 +1,181 @@
+# The misrouting mechanisms of Fuentes, Vallejo, Camarero, Beivide, Valero,
+# "Network Unfairness in Dragonfly Topologies" in topo-sim (topokit(7),
+# ADAPTIVE ROUTING): oblivious CRG Valiant (dragonfly-valiant-crg),
+# source-adaptive PiggyBack (src-rrg, src-crg) and in-transit adaptive
+# routing (in-transit-crg, -rrg, -mm).
+#  - thresholds that force every decision give exactly the oblivious
+#    split: dragonfly-min, or dragonfly-valiant (RRG) / dragonfly-valiant-crg
+#    (CRG, and MM, whose source decision is CRG);
+#  - ADVc under in-transit priority (`transit`) starves R_out, the router
+#    holding the global links to the destination groups (identified here
+#    by that role, not by its number), and fair arbitration removes it;
+#  - PiggyBack under fair arbitration: the paper's Section 7.3 finds it
+#    unfair; the flow-level fair model does not (marked TODO, see below).
+# Small Dragonflies (h = 2) so that the file takes seconds.
+. "$TK_SRCDIR/tests/cli/lib.sh"
+
+col() {
+    awk -F '\t' -v k="$2" -v r="${3:-1}" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        NR == r + 1 { print (k in c) ? $(c[k]) : "NOCOLUMN" }' "$1"
+}
+# same_cols A B TOL COLS...: as in topo-sim-adaptive.sh.
+same_cols() {
+    local fa=$1 fb=$2 tol=$3 bad= k va vb
+    shift 3
+    for k in "$@"; do
+        va=$(col "$fa" "$k")
+        vb=$(col "$fb" "$k")
+        awk -v a="$va" -v b="$vb" -v t="$tol" 'BEGIN { if (a !~ /^[-+0-9.eE]+$/ || b !~ /^[-+0-9.eE]+$/) exit 1
+            d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; if (m < 1) m = 1
+            exit !(d <= t * m) }' || bad="$bad $k=$va/$vb"
+    done
+    [ -z "$bad" ] || { echo "$bad"; return 1; }
+}
+same_servers() {
+    paste "$1" "$2" | awk -F '\t' -v t="$3" 'NR > 1 { d = $4 - $8; if (d < 0) d = -d; m = $8 < 0 ? -$8 : $8; if (m < 1) m = 1
+        if (!(d <= t * m)) { bad++; if (bad <= 3) print "server " $2 ": " $4 " vs " $8 } }
+        END { exit bad > 0 }'
+}
+STATS="accepted srv_min srv_max srv_cov rtr_min rtr_max min_served util.inject"
+
+topo-gen dragonfly a=4 h=2 p=2 arrangement=palmtree >"$TMPD/df.topo"
+topo-gen dragonfly a=4 h=2 p=2 g=5 arrangement=absolute >"$TMPD/df5.topo"
+
+# --- forced decisions: the oblivious split exactly ------------------------------
+# src-*: bias=1e9 and gthr=inf (no flag can be raised) keep every packet
+# minimal; bias=-1e9 sends every packet non-minimally whatever the flags.
+# in-transit-*: thr=1 (a queue never holds more than the buffer) keeps
+# every packet minimal; thr=0 with bias=-1e9 misroutes every packet at the
+# source, so the in-transit decision carries nothing.
+forced() { # topo pattern rule-with-options oblivious [arb]
+    local topo=$1 pat=$2 rule=$3 obl=$4 arb=${5:-fair} tol=1e-12
+    [ "$arb" = fair ] || tol=1e-9
+    topo-sim -r "$obl" -a "$arb" -m "$pat" --per-server "$TMPD/o.ps" "$TMPD/$topo" >"$TMPD/o.tsv" 2>"$TMPD/o.err"
+    topo-sim -r "$rule" -a "$arb" -m "$pat" --per-server "$TMPD/a.ps" "$TMPD/$topo" >"$TMPD/a.tsv" 2>"$TMPD/a.err"
+    d1=$(same_cols "$TMPD/a.tsv" "$TMPD/o.tsv" $tol $STATS)
+    s1=$?
+    d2=$(same_servers "$TMPD/a.ps" "$TMPD/o.ps" $tol)
+    s2=$?
+    [ $s1 -eq 0 ] && [ $s2 -eq 0 ] && [ "$(col "$TMPD/a.tsv" min_share)" != NOCOLUMN ]
+    ok $? "$topo, $pat, $arb: $rule = $obl (every server, $tol)" ||
+        diag "$d1" "$d2" "$(cat "$TMPD/a.err" "$TMPD/o.err")"
+}
+for pat in 'adv i=1' advc; do
+    for t in df.topo df5.topo; do
+        forced $t "$pat" src-rrg,bias=1e9,gthr=inf dragonfly-min
+        forced $t "$pat" src-crg,bias=1e9,gthr=inf dragonfly-min
+        forced $t "$pat" src-rrg,bias=-1e9 dragonfly-valiant
+        forced $t "$pat" src-crg,bias=-1e9 dragonfly-valiant-crg
+        for r in crg rrg mm; do
+            forced $t "$pat" in-transit-$r,thr=1 dragonfly-min
+        done
+        forced $t "$pat" in-transit-crg,thr=0,bias=-1e9 dragonfly-valiant-crg
+        forced $t "$pat" in-transit-rrg,thr=0,bias=-1e9 dragonfly-valiant
+        forced $t "$pat" in-transit-mm,thr=0,bias=-1e9 dragonfly-valiant-crg
+    done
+done
+forced df.topo advc in-transit-mm,thr=1 dragonfly-min transit
+forced df.topo advc src-crg,bias=-1e9 dragonfly-valiant-crg transit
+
+# --- R_out: starved under in-transit priority, not under fair --------------------
+# R_out of group 0: the router of group 0 whose global links reach every
+# group that group 0's servers send to (ADVc sends to the h groups linked
+# to it).  rout TOPO PATTERN-FILE prints its switch id.
+rout() {
+    awk '
+        FNR == 1 { f++ }
+        f == 1 && $1 == "switch" { for (i = 3; i <= NF; i++) if ($i ~ /^group=/) grp[$2] = substr($i, 7) }
+        f == 1 && $1 == "servers" { p = $2 }
+        f == 1 && NF == 3 && $3 == "global" && $1 ~ /^[0-9]+$/ { lk[$1 "," grp[$2]] = 1; lk[$2 "," grp[$1]] = 1 }
+        f == 2 && NF == 3 && $1 ~ /^[0-9]+$/ { s = int($1 / p); d = int($2 / p)
+            if (grp[s] == 0) dg[grp[d]] = 1 }
+        END { for (r in grp) if (grp[r] == 0) { all = 1
+                for (x in dg) if (!((r "," x) in lk)) all = 0
+                if (all) { print r; n++ } }
+              if (n != 1) exit 1 }' "$1" "$2"
+}
+topo-pattern advc "$TMPD/df.topo" >"$TMPD/advc.pat"
+R=$(rout "$TMPD/df.topo" "$TMPD/advc.pat")
+ok $? "ADVc on the palmtree Dragonfly: one R_out in group 0 (switch $R)"
+# rtr_of PS-FILE R: mean accepted rate of R's servers, and of the other
+# servers of R's group (a = 4 switches per group, ids by group)
+rtr_of() {
+    awk -F '\t' -v r="$2" 'NR > 1 { g = int($3 / 4); if ($3 == r) { a += $4; na++ }
+        else if (g == int(r / 4)) { b += $4; nb++ } }
+        END { printf "%.9g %.9g\n", a / na, b / nb }' "$1"
+}
+# The in-transit rules do not settle on ADVc (their decisions jump at the
+# occupancy threshold): iter=40 damped steps from the minimal split; what
+# is checked depends on the arbitration at R_out, not on the step count:
+# every route of R_out's own servers under CRG starts on R_out's global
+# links, where transit traffic has priority.
+for arb in transit fair; do
+    topo-sim -r in-transit-crg,iter=40 -a $arb --rho 0.3 -m advc --per-server "$TMPD/$arb.ps" \
+        "$TMPD/df.topo" >/dev/null 2>"$TMPD/$arb.err"
+done
+set -- $(rtr_of "$TMPD/transit.ps" "$R")
+awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < 0.05 * b && b > 0.1) }'
+ok $? "in-transit-crg, ADVc 0.3, transit: R_out starves ($1 against $2 for its group's other routers)"
+set -- $(rtr_of "$TMPD/fair.ps" "$R")
+awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= 0.9 * b && b > 0.1) }'
+ok $? "in-transit-crg, ADVc 0.3, fair: R_out not starved ($1 against $2)"
+# MIN above its saturation (h/(a p) = 0.25 here) shows it too: R_out's
+# servers inject straight into the global links that every other router
+# of the group feeds
+for arb in transit fair; do
+    topo-sim -r dragonfly-min -a $arb --rho 0.5 -m advc --per-server "$TMPD/o$arb.ps" \
+        "$TMPD/df.topo" >/dev/null 2>"$TMPD/o$arb.err"
+done
+set -- $(rtr_of "$TMPD/otransit.ps" "$R")
+awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < 0.05 * b && b > 0.1) }'
+ok $? "dragonfly-min, ADVc 0.5, transit: R_out starves ($1 against $2)"
+set -- $(rtr_of "$TMPD/ofair.ps" "$R")
+awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= 0.9 * b && b > 0.1) }'
+ok $? "dragonfly-min, ADVc 0.5, fair: R_out not starved ($1 against $2)"
+
+# --- PiggyBack under fair arbitration -----------------------------------------------
+# The paper (Section 7.3) finds PiggyBack unfair even under age-based
+# arbitration: R_out's global links are all equally full, so the relative
+# threshold (twice the router's own mean) never flags them, and the other
+# routers misroute too little.  Our flags behave so (the test above with
+# gthr=inf and this one differ only where a link is flagged), but fair
+# max-min arbitration gives every flow that crosses a saturated link the
+# same rate, and under ADVc every flow of the group crosses R_out's links:
+# the routers come out equal once the iteration settles (on the h = 3
+# Dragonfly of data/studies/dfly-unfairness.sh, src-crg at ADVc 0.4 shows
+# router Max/Min 1.79 after 20 damped steps, but 1.02 after 200, residual
+# 0.01: the unfairness there is the transient of the iteration, not a
+# fixed point).  Kept as a TODO until the fair model distinguishes flows
+# by their share on the bottleneck.
+topo-sim -r src-crg,iter=200 -a fair --rho 0.6 -m advc "$TMPD/df.topo" >"$TMPD/pb.tsv" 2>/dev/null
+mm=$(col "$TMPD/pb.tsv" rtr_maxmin)
+tap_n=$((tap_n + 1))
+if awk -v x="$mm" 'BEGIN { exit !(x > 1.1) }'; then
+    echo "ok $tap_n - src-crg, ADVc 0.6, fair: unfair (router Max/Min $mm > 1.1)"
+    diag "(was TODO; it passes now: make it a plain check)"
+else
+    echo "not ok $tap_n - src-crg, ADVc 0.6, fair: unfair (router Max/Min $mm > 1.1) # TODO the fair model equalises every flow at R_out"
+fi
+
+# --- errors ----------------------------------------------------------------------
+# expect_usage RE DESC: exit 2, nothing on stdout, the first line of stderr
+# matches RE.
+expect_usage() {
+    [ "$rc" -eq 2 ] && [ -z "$out" ] && printf '%s\n' "$err" | head -n 1 | grep -Eq -- "$1"
+    ok $? "$2" || diag "exit $rc" "stderr: $err"
+}
+run topo-sim -r src-crg,thr=0.5 "$TMPD/df.topo"
+expect_usage "unknown option 'thr'" "src-crg,thr: usage error"
+run topo-sim -r in-transit-mm,gthr=3 "$TMPD/df.topo"
+expect_usage "unknown option 'gthr'" "in-transit-mm,gthr: usage error"
+run topo-sim -r in-transit-rrg,thr=2 "$TMPD/df.topo"
+expect_usage "bad value '2' for thr" "thr=2: usage error"
+run topo-sim -r src-rrg,cand=valiant "$TMPD/df.topo"
+expect_usage "unknown option 'cand'" "src-rrg,cand: usage error"
+topo-gen rrg n=16 d=4 -p 2 -s 3 >"$TMPD/rrg.topo"
+run topo-sim -r src-rrg "$TMPD/rrg.topo"
+expect_fail 1 "src-rrg needs a Dragonfly" "src-rrg on a random regular graph: data error"
+run topo-sim -r dragonfly-valiant-crg "$TMPD/rrg.topo"
+expect_fail 1 "group" "dragonfly-valiant-crg on a random regular graph: data error"
+
+done_testing
