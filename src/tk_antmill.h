@@ -39,13 +39,30 @@ typedef struct tk_antmill_opts {
     int threads;        /* OpenMP threads for the distance tables (0 = default) */
 } tk_antmill_opts_t;
 
+/* How a search for one delta ended (tk_antmill_stats_t.outcome). */
+enum {
+    TK_ANTMILL_FOUND = 0,  /* a cycle was found                               */
+    TK_ANTMILL_IMPOSSIBLE, /* proved: no Hamiltonian cycle has that delta
+                              (the proof in reason)                          */
+    TK_ANTMILL_BUDGET,     /* not found within the budget                     */
+    TK_ANTMILL_GAVE_UP     /* not found, no proof (search space exhausted from
+                              random starts, table over the memory limit)    */
+};
+
 /* Search statistics. */
 typedef struct tk_antmill_stats {
     uint64_t extensions; /* extensions applied (including re-done ones)      */
     uint64_t rotations;  /* rotations applied                                */
     uint64_t backtracks; /* extensions undone by backtracking                */
     uint64_t walks;      /* rotation walks started                           */
+    uint64_t moves;      /* exchanges of the cycle-cover search              */
     double seconds;      /* wall-clock time of the search                    */
+    /* tk_antmill_search: how the search for opts->delta ended;
+     * tk_antmill_max_delta: how the search for the first delta not reached
+     * ended (outcome_delta 0 when the raise reached max_delta). */
+    int outcome; /* TK_ANTMILL_*                                      */
+    int32_t outcome_delta;
+    char reason[256]; /* TK_ANTMILL_IMPOSSIBLE: the proof, one line         */
 } tk_antmill_stats_t;
 
 /* Find a Hamiltonian cycle with delta >= opts->delta.  cycle: n entries,
