@@ -62,9 +62,10 @@ tk_status_t am_pair_search(const tk_graph_t *g, const am_utable_t *ut, const am_
 /* Proofs by counting that no Hamiltonian cycle of g has all its windows of
  * length ut->delta admissible (prove.c): *impossible = 1 with the reason
  * (one line, no trailing period) in reason, else 0.  Windows tables over
- * mem_limit (0 = none) skip the proofs on the window graph.  Errors:
+ * mem_limit (0 = none) skip the proofs on the window graph, and so does
+ * full = 0 (proofs 1 and 2 only, O(n^2 / 64)).  Errors:
  * TK_ENOMEM. */
-tk_status_t am_prove(const tk_graph_t *g, const am_utable_t *ut, uint64_t mem_limit,
+tk_status_t am_prove(const tk_graph_t *g, const am_utable_t *ut, uint64_t mem_limit, int full,
                      int *impossible, char *reason, size_t cap, tk_error_t *err);
 
 #endif

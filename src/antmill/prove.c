@@ -289,7 +289,7 @@ out:
     return rc;
 }
 
-tk_status_t am_prove(const tk_graph_t *g, const am_utable_t *ut, uint64_t mem_limit,
+tk_status_t am_prove(const tk_graph_t *g, const am_utable_t *ut, uint64_t mem_limit, int full,
                      int *impossible, char *reason, size_t cap, tk_error_t *err)
 {
     tk_id_t n = g->n;
@@ -353,7 +353,7 @@ tk_status_t am_prove(const tk_graph_t *g, const am_utable_t *ut, uint64_t mem_li
     }
     /* the windows with their first and last steps: 12 bytes each here, 45
      * more in walk_proofs */
-    if (mem_limit && (uint64_t)wg.w * 57u > mem_limit)
+    if (!full || (mem_limit && (uint64_t)wg.w * 57u > mem_limit))
         goto done;
     wg.end = tk_malloc_array((size_t)wg.w, sizeof *wg.end);
     wg.first = tk_malloc_array((size_t)wg.w, sizeof *wg.first);

@@ -409,8 +409,8 @@ static int attempt_run(search_t *s, tk_id_t *cycle, const tk_antmill_opts_t *opt
 
 /* The rotation-extension search with the table ut (NULL for delta 0). */
 static tk_status_t dfs_search(const tk_graph_t *g, const tk_antmill_opts_t *opts,
-                              const am_utable_t *ut, const struct timespec *t0, tk_id_t *cycle,
-                              tk_antmill_stats_t *stats, tk_error_t *err)
+                              const am_utable_t *ut, const struct timespec *t0, uint64_t attempts,
+                              tk_id_t *cycle, tk_antmill_stats_t *stats, tk_error_t *err)
 {
     search_t s;
     tk_status_t st = TK_OK;
@@ -435,6 +435,11 @@ static tk_status_t dfs_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
     for (uint64_t attempt = 0;; attempt++) {
         /* Attempt k: stream (seed, k), a work limit doubling each time, so
          * the cycle depends on the seed only, never on the machine. */
+        if (attempts && attempt >= attempts) {
+            st = tk_error_set(err, TK_ELIMIT, NULL, 0, "first attempts used up");
+            s.st.outcome = TK_ANTMILL_GAVE_UP;
+            goto done;
+        }
         tk_rng_free(s.rng);
         s.rng = NULL;
         st = tk_rng_new(&s.rng, opts->seed, attempt, err);
@@ -602,9 +607,21 @@ tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
             one.outcome = TK_ANTMILL_GAVE_UP;
             goto done;
         }
-        st = am_prove(g, ut, opts->mem_limit, &impossible, one.reason, sizeof one.reason, err);
-        if (st)
-            goto done;
+        for (int full = 0; full < 2 && !impossible; full++) {
+            if (full && opts->delta >= 2) {
+                /* Quick first: two attempts of the rotation-extension
+                 * search (what finds the easy cases fastest), then the
+                 * proofs on the window graph. */
+                st = dfs_search(g, opts, ut, &t0, 2, cycle, &one, err);
+                if (st != TK_ELIMIT || one.outcome != TK_ANTMILL_GAVE_UP)
+                    goto done;
+                memset(&one, 0, sizeof one);
+            }
+            st = am_prove(g, ut, opts->mem_limit, full, &impossible, one.reason, sizeof one.reason,
+                          err);
+            if (st)
+                goto done;
+        }
         if (impossible) {
             one.outcome = TK_ANTMILL_IMPOSSIBLE;
             st = tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
@@ -642,7 +659,7 @@ tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
     }
     {
         uint64_t moves = one.moves;
-        st = dfs_search(g, opts, ut, &t0, cycle, &one, err);
+        st = dfs_search(g, opts, ut, &t0, 0, cycle, &one, err);
         one.moves = moves;
         one.outcome_delta = opts->delta;
     }
