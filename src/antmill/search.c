@@ -613,8 +613,10 @@ tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
                  * search (what finds the easy cases fastest), then the
                  * proofs on the window graph. */
                 st = dfs_search(g, opts, ut, &t0, 2, cycle, &one, err);
-                if (st != TK_ELIMIT || one.outcome != TK_ANTMILL_GAVE_UP)
+                if (st != TK_ELIMIT)
                     goto done;
+                /* its first attempts used up, or the budget: the proofs
+                 * come first either way */
                 memset(&one, 0, sizeof one);
             }
             st = am_prove(g, ut, opts->mem_limit, full, &impossible, one.reason, sizeof one.reason,
@@ -627,6 +629,13 @@ tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
             st = tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
                               "no Hamiltonian cycle with delta=%" PRId32 ": impossible: %s",
                               opts->delta, one.reason);
+            goto done;
+        }
+        if (opts->budget > 0 && am_elapsed(&t0) > opts->budget) {
+            one.outcome = TK_ANTMILL_BUDGET;
+            st = tk_error_set(err, TK_ELIMIT, NULL, 0,
+                              "no cycle with delta=%" PRId32 " found within %g s", opts->delta,
+                              opts->budget);
             goto done;
         }
     }
