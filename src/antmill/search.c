@@ -608,7 +608,7 @@ tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
             goto done;
         }
         for (int full = 0; full < 2 && !impossible; full++) {
-            if (full && opts->delta >= 2) {
+            if (full) {
                 /* Quick first: two attempts of the rotation-extension
                  * search (what finds the easy cases fastest), then the
                  * proofs on the window graph. */
