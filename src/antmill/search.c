@@ -15,6 +15,11 @@
  * operation undone (backtracking).  Every random choice comes from one
  * stream tk_rng_new(seed, 0), and the budget is only checked, never used to
  * steer, so a completed search gives the same cycle on any machine.
+ *
+ * tk_antmill_search (at the end) runs the proofs (prove.c), two attempts of
+ * this search, the 2-factor search (pair.c, delta 2) or the cycle-cover
+ * search (cover.c, delta >= 3), then this search until the budget (issue
+ * 28).
  */
 #include <config.h>
 
@@ -281,7 +286,8 @@ static void rotate(search_t *s, int64_t i)
 }
 
 /* Push the valid extension candidates of the current end, fewest free
- * neighbours first, ties in random order. */
+ * neighbours first (for delta >= 2 only the free neighbours that could
+ * follow, their window admissible), ties in random order. */
 static int gen_candidates(search_t *s, frame_t *f)
 {
     const tk_graph_t *g = s->g;
