@@ -427,6 +427,8 @@ tk_status_t am_pair_search(const tk_graph_t *g, const am_utable_t *ut, const am_
         while (k > 1) {
             if (work - start > 4 * limit)
                 goto next;
+            if (am_budget_over(bud, work))
+                goto budget;
             memcpy(p.saved, p.sel, m);
             tk_id_t a = (tk_id_t)tk_rng_below(p.rng, (uint64_t)n);
             work++;
