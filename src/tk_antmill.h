@@ -84,7 +84,7 @@ typedef struct tk_antmill_stats {
  * section 5); every extension choice and walk is a choice point of a
  * depth-first search.  Directed graphs: extensions only (a rotation would
  * reverse arcs), with depth-first backtracking.  Extension candidates are
- * tried fewest admissible continuations first, ties in random order.
+ * tried fewest free neighbours first, ties in random order.
  * stats->outcome says how the search ended: TK_ANTMILL_IMPOSSIBLE with the
  * proof in stats->reason (a directed search that runs out of choices is
  * one too), TK_ANTMILL_BUDGET, TK_ANTMILL_GAVE_UP (an undirected search

@@ -286,8 +286,7 @@ static void rotate(search_t *s, int64_t i)
 }
 
 /* Push the valid extension candidates of the current end, fewest free
- * neighbours first (for delta >= 2 only the free neighbours that could
- * follow, their window admissible), ties in random order. */
+ * neighbours first, ties in random order. */
 static int gen_candidates(search_t *s, frame_t *f)
 {
     const tk_graph_t *g = s->g;
@@ -313,16 +312,10 @@ static int gen_candidates(search_t *s, frame_t *f)
                 dup = 1;
         if (dup)
             continue;
-        /* Warnsdorff: the free neighbours of w that could follow it, that
-         * is whose window from path[l + 1 - delta] would be admissible */
         uint64_t freec = 0;
-        int64_t from = s->l + 1 - s->delta;
-        for (int64_t b = g->off[w]; b < g->off[w + 1]; b++) {
-            tk_id_t u = g->head[b];
-            if (s->pos[u] < 0 && u != w &&
-                (s->delta < 2 || from < 0 || uok(s, from == s->l ? w : s->path[from], u)))
+        for (int64_t b = g->off[w]; b < g->off[w + 1]; b++)
+            if (s->pos[g->head[b]] < 0 && g->head[b] != w)
                 freec++;
-        }
         s->tmp[k] = w;
         s->key[k] = (freec << 32) | (tk_rng_below(s->rng, (uint64_t)1 << 32));
         k++;
