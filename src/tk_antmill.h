@@ -55,7 +55,7 @@ typedef struct tk_antmill_stats {
     uint64_t rotations;  /* rotations applied                                */
     uint64_t backtracks; /* extensions undone by backtracking                */
     uint64_t walks;      /* rotation walks started                           */
-    uint64_t moves;      /* exchanges of the cycle-cover search              */
+    uint64_t moves;      /* steps of the 2-factor search                     */
     double seconds;      /* wall-clock time of the search                    */
     /* tk_antmill_search: how the search for opts->delta ended;
      * tk_antmill_max_delta: how the search for the first delta not reached
@@ -75,9 +75,8 @@ typedef struct tk_antmill_stats {
  *     windows on closed walks, a switch on none);
  *   - delta = 2, undirected: a local search for a 2-factor whose every
  *     window is admissible (link flips, alternating paths), its cycles
- *     merged by kicks that keep every window admissible; delta >= 3 or
- *     directed: a tabu search on cycle covers; both for a number of moves
- *     proportional to n delta;
+ *     merged by kicks that keep every window admissible, for a number of
+ *     steps proportional to n;
  *   - the rotation-extension search until the budget.
  * Rotation-extension: undirected graphs: extensions, and when no extension
  * keeps the windows valid, random walks of rotations (the Ant Mill paper,

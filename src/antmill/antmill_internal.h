@@ -46,16 +46,11 @@ static inline int am_budget_over(const am_budget_t *b, uint64_t work)
     return (b->work && work >= b->work) || (b->seconds > 0 && am_elapsed(&b->t0) > b->seconds);
 }
 
-/* Local search on cycle covers for a Hamiltonian cycle whose windows of
- * length ut->delta (2 .. 64) are all admissible (cover.c).  moves: the
- * moves made.  Errors: TK_ELIMIT (budget), TK_EUNSUPPORTED (the links have
- * no cycle cover, so no Hamiltonian cycle), TK_ENOMEM. */
-tk_status_t am_cover_search(const tk_graph_t *g, const am_utable_t *ut, const am_budget_t *bud,
-                            uint64_t seed, tk_id_t *cycle, uint64_t *moves, tk_error_t *err);
-
-/* delta = 2 on undirected graphs: a 2-factor of admissible windows by
- * min-conflicts, its cycles merged by kicks and repairs (pair.c).  Errors
- * as am_cover_search. */
+/* delta = 2 on undirected graphs: a 2-factor of admissible windows by a
+ * local search with alternating paths, its cycles merged by kicks (pair.c).
+ * moves: the steps made.  Errors: TK_ELIMIT (budget or bud->work steps),
+ * TK_EUNSUPPORTED (a switch with no admissible pair: no such cycle),
+ * TK_ENOMEM. */
 tk_status_t am_pair_search(const tk_graph_t *g, const am_utable_t *ut, const am_budget_t *bud,
                            uint64_t seed, tk_id_t *cycle, uint64_t *moves, tk_error_t *err);
 

@@ -17,9 +17,8 @@
  * steer, so a completed search gives the same cycle on any machine.
  *
  * tk_antmill_search (at the end) runs the proofs (prove.c), two attempts of
- * this search, the 2-factor search (pair.c, delta 2) or the cycle-cover
- * search (cover.c, delta >= 3), then this search until the budget (issue
- * 28).
+ * this search, the 2-factor search (pair.c, delta 2, undirected), then this
+ * search until the budget (issue 28).
  */
 #include <config.h>
 
@@ -568,10 +567,10 @@ nomem:
     return 0;
 }
 
-/* Work of the cover search before the rotation-extension search takes
- * over (moves): enough for the RRGs of the Ant Mill paper many times over,
+/* Work of the 2-factor search before the rotation-extension search takes
+ * over (steps): enough for the RRGs of the Ant Mill paper many times over,
  * small against the budgets in use. */
-static uint64_t cover_work(tk_id_t n, int32_t delta)
+static uint64_t pair_work(tk_id_t n, int32_t delta)
 {
     return 400 * (uint64_t)n * (uint64_t)delta + 200000;
 }
@@ -638,15 +637,12 @@ tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
             goto done;
         }
     }
-    if (opts->delta >= 2) {
+    if (opts->delta == 2 && !g->directed) {
         am_budget_t bud;
         bud.t0 = t0;
         bud.seconds = opts->budget;
-        bud.work = cover_work(n, opts->delta);
-        if (opts->delta == 2 && !g->directed)
-            st = am_pair_search(g, ut, &bud, opts->seed, cycle, &one.moves, err);
-        else
-            st = am_cover_search(g, ut, &bud, opts->seed, cycle, &one.moves, err);
+        bud.work = pair_work(n, opts->delta);
+        st = am_pair_search(g, ut, &bud, opts->seed, cycle, &one.moves, err);
         if (st == TK_OK || st == TK_ENOMEM)
             goto done;
         if (st == TK_EUNSUPPORTED) {
