@@ -39,32 +39,67 @@ typedef struct tk_antmill_opts {
     int threads;        /* OpenMP threads for the distance tables (0 = default) */
 } tk_antmill_opts_t;
 
+/* How a search for one delta ended (tk_antmill_stats_t.outcome). */
+enum {
+    TK_ANTMILL_FOUND = 0,  /* a cycle was found                               */
+    TK_ANTMILL_IMPOSSIBLE, /* proved: no Hamiltonian cycle has that delta
+                              (the proof in reason)                          */
+    TK_ANTMILL_BUDGET,     /* not found within the budget                     */
+    TK_ANTMILL_GAVE_UP     /* not found, no proof (search space exhausted from
+                              random starts, table over the memory limit)    */
+};
+
 /* Search statistics. */
 typedef struct tk_antmill_stats {
     uint64_t extensions; /* extensions applied (including re-done ones)      */
     uint64_t rotations;  /* rotations applied                                */
     uint64_t backtracks; /* extensions undone by backtracking                */
     uint64_t walks;      /* rotation walks started                           */
+    uint64_t moves;      /* steps of the 2-factor search                     */
     double seconds;      /* wall-clock time of the search                    */
+    /* tk_antmill_search: how the search for opts->delta ended;
+     * tk_antmill_max_delta: how the search for the first delta not reached
+     * ended (outcome_delta 0 when the raise reached max_delta). */
+    int outcome; /* TK_ANTMILL_*                                      */
+    int32_t outcome_delta;
+    char reason[256]; /* TK_ANTMILL_IMPOSSIBLE: the proof, one line         */
 } tk_antmill_stats_t;
 
 /* Find a Hamiltonian cycle with delta >= opts->delta.  cycle: n entries,
- * caller-allocated.  Undirected graphs: extensions, and when no extension
- * keeps the windows valid, random walks of rotations (the Ant Mill paper, section 5);
- * every extension choice and walk is a choice point of a depth-first
- * search.  Directed graphs: extensions only (a rotation would reverse arcs),
- * with depth-first backtracking.  Extension candidates are tried fewest
- * free neighbours first, ties in random order.
- * Errors: TK_EUNSUPPORTED "no Hamiltonian cycle with delta=D: search space
- * exhausted" (the search is not complete: this is not a proof), TK_ELIMIT
- * "no cycle with delta=D found within S s" when the budget runs out, or
- * for tables over the memory limit, TK_EINVAL (delta < 0, n < 3 for
- * undirected graphs), TK_ENOMEM.
+ * caller-allocated.  The method (topo-antmill(1), The search):
+ *   - for delta >= 1, proofs by counting that no cycle has that delta
+ *     (too few windows with a unique shortest path, a switch without one);
+ *   - two attempts of the rotation-extension search below;
+ *   - for delta >= 1, proofs on the window graph (a switch with fewer than
+ *     two admissible continuations, no admissible walk long enough, too few
+ *     windows on closed walks, a switch on none);
+ *   - delta = 2, undirected: a local search for a 2-factor whose every
+ *     window is admissible (link flips, alternating paths), its cycles
+ *     merged by kicks that keep every window admissible, for a number of
+ *     steps proportional to n;
+ *   - the rotation-extension search until the budget.
+ * Rotation-extension: undirected graphs: extensions, and when no extension
+ * keeps the windows valid, random walks of rotations (the Ant Mill paper,
+ * section 5); every extension choice and walk is a choice point of a
+ * depth-first search.  Directed graphs: extensions only (a rotation would
+ * reverse arcs), with depth-first backtracking.  Extension candidates are
+ * tried fewest free neighbours first, ties in random order.
+ * stats->outcome says how the search ended: TK_ANTMILL_IMPOSSIBLE with the
+ * proof in stats->reason (a directed search that runs out of choices is
+ * one too), TK_ANTMILL_BUDGET, TK_ANTMILL_GAVE_UP (an undirected search
+ * exhausted from 64 random starts: not a proof; a table over the memory
+ * limit).
+ * Errors: TK_EUNSUPPORTED "no Hamiltonian cycle with delta=D: impossible:
+ * REASON" (proved), or "... search space exhausted ..." (see outcome),
+ * TK_ELIMIT "no cycle with delta=D found within S s" when the budget runs
+ * out, or for tables over the memory limit, TK_EINVAL (delta < 0, n < 3
+ * for undirected graphs), TK_ENOMEM.
  * Memory: the unique-path table is n*n bits (one bit per ordered pair:
  * D(x,y) = delta with a unique shortest path), built by a BFS per switch
- * cut at depth delta that counts shortest paths capped at 2; O(n + m) more
- * for the search.  Time: O(n * ball(delta) * d) for the table; the search
- * is randomized, typically O(n^2 log n) for an RRG. */
+ * cut at depth delta that counts shortest paths capped at 2; the window
+ * graph about 57 bytes a window and 16 an arc (skipped over the memory
+ * limit); O(n + m) more for the searches.  Time: O(n * ball(delta) * d)
+ * for the table; the searches are randomized. */
 TK_API tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts,
                                      tk_id_t *cycle, tk_antmill_stats_t *stats, tk_error_t *err);
 

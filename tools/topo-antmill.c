@@ -229,10 +229,11 @@ static int uniform_throughput(const args_t *a, const tk_graph_t *g, double *out)
 
 /* The cycle of --delta D, --hat or --max-delta (raised up to the radius,
  * which bounds every cycle's delta). */
-static int find_cycle(const args_t *a, const tk_graph_t *g, result_t *res)
+static int find_cycle(const args_t *a, const tk_graph_t *g, const char *name, result_t *res)
 {
     tk_error_t err;
     tk_antmill_opts_t o;
+    tk_antmill_stats_t stats;
 
     tk_error_clear(&err);
     memset(&o, 0, sizeof o);
@@ -241,10 +242,21 @@ static int find_cycle(const args_t *a, const tk_graph_t *g, result_t *res)
     o.mem_limit = a->mem;
     o.threads = a->threads;
     o.delta = a->hat || a->maxdelta ? 0 : a->delta;
-    if (tk_antmill_max_delta(g, &o, a->maxdelta ? res->ds.radius : 0, res->cycle, &res->delta, NULL,
-                             &err)) {
+    if (tk_antmill_max_delta(g, &o, a->maxdelta ? res->ds.radius : 0, res->cycle, &res->delta,
+                             &stats, &err)) {
         cli_error(&err);
         return 1;
+    }
+    /* --max-delta: why the raise stopped, a proof or not */
+    if (a->maxdelta && stats.outcome_delta > 0) {
+        if (stats.outcome == TK_ANTMILL_IMPOSSIBLE)
+            cli_warnf("%s: delta %" PRId32 " impossible (%s)", name, stats.outcome_delta,
+                      stats.reason);
+        else if (stats.outcome == TK_ANTMILL_BUDGET)
+            cli_warnf("%s: delta %" PRId32 " not found within budget", name, stats.outcome_delta);
+        else
+            cli_warnf("%s: delta %" PRId32 " not found (search gave up, no proof)", name,
+                      stats.outcome_delta);
     }
     return 0;
 }
@@ -342,7 +354,7 @@ static int compute(const args_t *a, const tk_graph_t *g, const char *name, resul
         cli_errorf("out of memory");
         return 1;
     }
-    if (a->verify ? read_cycle(a, g, res) : find_cycle(a, g, res))
+    if (a->verify ? read_cycle(a, g, res) : find_cycle(a, g, name, res))
         return 1;
     res->lambda = a->lambda ? a->lambda : (res->delta > 0 ? res->delta : 1);
     if (res->lambda >= g->n) {

@@ -4,6 +4,7 @@
 #ifndef TK_ANTMILL_INTERNAL_H
 #define TK_ANTMILL_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -31,5 +32,35 @@ static inline int am_utable_get(const am_utable_t *t, tk_id_t x, tk_id_t y)
 
 /* Seconds since t0 (CLOCK_MONOTONIC). */
 double am_elapsed(const struct timespec *t0);
+
+/* When a search stops: seconds from t0 (0 = no limit) and units of work
+ * (0 = no limit). */
+typedef struct am_budget {
+    struct timespec t0;
+    double seconds;
+    uint64_t work;
+} am_budget_t;
+
+static inline int am_budget_over(const am_budget_t *b, uint64_t work)
+{
+    return (b->work && work >= b->work) || (b->seconds > 0 && am_elapsed(&b->t0) > b->seconds);
+}
+
+/* delta = 2 on undirected graphs: a 2-factor of admissible windows by a
+ * local search with alternating paths, its cycles merged by kicks (pair.c).
+ * moves: the steps made.  Errors: TK_ELIMIT (budget or bud->work steps),
+ * TK_EUNSUPPORTED (a switch with no admissible pair: no such cycle),
+ * TK_ENOMEM. */
+tk_status_t am_pair_search(const tk_graph_t *g, const am_utable_t *ut, const am_budget_t *bud,
+                           uint64_t seed, tk_id_t *cycle, uint64_t *moves, tk_error_t *err);
+
+/* Proofs by counting that no Hamiltonian cycle of g has all its windows of
+ * length ut->delta admissible (prove.c): *impossible = 1 with the reason
+ * (one line, no trailing period) in reason, else 0.  Windows tables over
+ * mem_limit (0 = none) skip the proofs on the window graph, and so does
+ * full = 0 (proofs 1 and 2 only, O(n^2 / 64)).  Errors:
+ * TK_ENOMEM. */
+tk_status_t am_prove(const tk_graph_t *g, const am_utable_t *ut, uint64_t mem_limit, int full,
+                     int *impossible, char *reason, size_t cap, tk_error_t *err);
 
 #endif

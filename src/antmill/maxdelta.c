@@ -38,6 +38,11 @@ tk_status_t tk_antmill_max_delta(const tk_graph_t *g, const tk_antmill_opts_t *o
     /* The required delta: its failure is the caller's error. */
     st = tk_antmill_search(g, &o, cycle, &one, err);
     add_stats(&sum, &one);
+    if (st != TK_OK) {
+        sum.outcome = one.outcome;
+        sum.outcome_delta = o.delta;
+        memcpy(sum.reason, one.reason, sizeof sum.reason);
+    }
     if (st == TK_OK)
         st = tk_antmill_verify(g, cycle, g->n, NULL, NULL, &got, err);
     if (st != TK_OK)
@@ -59,13 +64,22 @@ tk_status_t tk_antmill_max_delta(const tk_graph_t *g, const tk_antmill_opts_t *o
         tk_error_t ignored;
         tk_status_t s;
 
-        if (opts->budget > 0 && used >= opts->budget)
+        if (opts->budget > 0 && used >= opts->budget) {
+            sum.outcome = TK_ANTMILL_BUDGET;
+            sum.outcome_delta = got + 1;
             break;
+        }
         o.delta = got + 1;
         o.budget = opts->budget > 0 ? opts->budget - used : 0;
         memset(&one, 0, sizeof one);
         s = tk_antmill_search(g, &o, next, &one, &ignored);
         add_stats(&sum, &one);
+        if (s != TK_OK) {
+            /* how the raise ended */
+            sum.outcome = one.outcome;
+            sum.outcome_delta = o.delta;
+            memcpy(sum.reason, one.reason, sizeof sum.reason);
+        }
         if (s == TK_ENOMEM) {
             st = tk_error_set(err, TK_ENOMEM, NULL, 0, "%s", ignored.msg);
             break;

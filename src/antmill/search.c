@@ -15,10 +15,15 @@
  * operation undone (backtracking).  Every random choice comes from one
  * stream tk_rng_new(seed, 0), and the budget is only checked, never used to
  * steer, so a completed search gives the same cycle on any machine.
+ *
+ * tk_antmill_search (at the end) runs the proofs (prove.c), two attempts of
+ * this search, the 2-factor search (pair.c, delta 2, undirected), then this
+ * search until the budget (issue 28).
  */
 #include <config.h>
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -400,70 +405,17 @@ static void free_search(search_t *s)
 static int attempt_run(search_t *s, tk_id_t *cycle, const tk_antmill_opts_t *opts, tk_error_t *err,
                        tk_status_t *stp);
 
-tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts, tk_id_t *cycle,
-                              tk_antmill_stats_t *stats, tk_error_t *err)
+/* The rotation-extension search with the table ut (NULL for delta 0). */
+static tk_status_t dfs_search(const tk_graph_t *g, const tk_antmill_opts_t *opts,
+                              const am_utable_t *ut, const struct timespec *t0, uint64_t attempts,
+                              tk_id_t *cycle, tk_antmill_stats_t *stats, tk_error_t *err)
 {
     search_t s;
     tk_status_t st = TK_OK;
-    am_utable_t *ut = NULL;
     tk_id_t n = g->n;
 
     memset(&s, 0, sizeof s);
-    clock_gettime(CLOCK_MONOTONIC, &s.t0);
-    if (opts->delta < 0)
-        return tk_error_set(err, TK_EINVAL, NULL, 0, "delta=%" PRId32 ": must be at least 0",
-                            opts->delta);
-    if (n < (g->directed ? 2 : 3))
-        return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
-                            "a Hamiltonian cycle needs at least %d switches (the graph has %" PRId32
-                            ")",
-                            g->directed ? 2 : 3, n);
-    if (opts->delta >= n)
-        return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
-                            "delta=%" PRId32 ": must be less than n=%" PRId32, opts->delta, n);
-    if (opts->delta > 0) {
-        st = am_utable_new(g, opts->delta, opts->threads, opts->mem_limit, &ut, err);
-        if (st)
-            return st;
-        /* Quick necessary condition: every switch needs a unique target and
-         * a unique source at distance delta. */
-        uint8_t *hasin = calloc((size_t)n, 1);
-        if (!hasin) {
-            am_utable_free(ut);
-            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-        }
-        for (tk_id_t x = 0; x < n && !st; x++) {
-            const uint64_t *row = ut->bits + (size_t)x * (size_t)ut->words;
-            int any = 0;
-            for (int64_t w = 0; w < ut->words; w++) {
-                uint64_t b = row[w];
-                if (b)
-                    any = 1;
-                while (b) {
-                    int t = __builtin_ctzll(b);
-                    hasin[w * 64 + t] = 1;
-                    b &= b - 1;
-                }
-            }
-            if (!any)
-                st = tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
-                                  "no Hamiltonian cycle with delta=%" PRId32 ": switch %" PRId32
-                                  " has no switch at distance %" PRId32
-                                  " with a unique shortest path",
-                                  opts->delta, x, opts->delta);
-        }
-        for (tk_id_t x = 0; x < n && !st; x++)
-            if (!hasin[x])
-                st = tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
-                                  "no Hamiltonian cycle with delta=%" PRId32 ": no switch has "
-                                  "a unique shortest path of length %" PRId32 " to switch %" PRId32,
-                                  opts->delta, opts->delta, x);
-        free(hasin);
-        if (st) {
-            am_utable_free(ut);
-            return st;
-        }
-    }
+    s.t0 = *t0;
     s.g = g;
     s.ut = ut;
     s.delta = opts->delta;
@@ -481,6 +433,11 @@ tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
     for (uint64_t attempt = 0;; attempt++) {
         /* Attempt k: stream (seed, k), a work limit doubling each time, so
          * the cycle depends on the seed only, never on the machine. */
+        if (attempts && attempt >= attempts) {
+            st = tk_error_set(err, TK_ELIMIT, NULL, 0, "first attempts used up");
+            s.st.outcome = TK_ANTMILL_GAVE_UP;
+            goto done;
+        }
         tk_rng_free(s.rng);
         s.rng = NULL;
         st = tk_rng_new(&s.rng, opts->seed, attempt, err);
@@ -500,6 +457,7 @@ tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
                               "no Hamiltonian cycle with delta=%" PRId32
                               " found: search space exhausted from %d random starts",
                               opts->delta, MAX_EXHAUSTIONS);
+            s.st.outcome = TK_ANTMILL_GAVE_UP;
             goto done;
         }
         s.exhausted = 0;
@@ -520,15 +478,14 @@ tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
     }
     st = tk_error_set(err, TK_ELIMIT, NULL, 0, "no cycle with delta=%" PRId32 " found within %g s",
                       opts->delta, opts->budget);
+    s.st.outcome = TK_ANTMILL_BUDGET;
     goto done;
 nomem:
     st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory in the cycle search");
 done:
-    s.st.seconds = am_elapsed(&s.t0);
     if (stats)
         *stats = s.st;
     free_search(&s);
-    am_utable_free(ut);
     return st;
 }
 
@@ -589,6 +546,10 @@ static int attempt_run(search_t *s, tk_id_t *cycle, const tk_antmill_opts_t *opt
             *stp = tk_error_set(
                 err, TK_EUNSUPPORTED, NULL, 0,
                 "no Hamiltonian cycle with delta=%" PRId32 ": search space exhausted", opts->delta);
+            s->st.outcome = TK_ANTMILL_IMPOSSIBLE;
+            snprintf(s->st.reason, sizeof s->st.reason,
+                     "exhaustive search: every extension from switch %" PRId32 " was tried",
+                     s->path[0]);
             return 0;
         }
         if (f->kind == FR_EXT) {
@@ -604,4 +565,116 @@ static int attempt_run(search_t *s, tk_id_t *cycle, const tk_antmill_opts_t *opt
 nomem:
     *stp = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory in the cycle search");
     return 0;
+}
+
+/* Work of the 2-factor search before the rotation-extension search takes
+ * over (steps): enough for the RRGs of the Ant Mill paper many times over,
+ * small against the budgets in use. */
+static uint64_t pair_work(tk_id_t n, int32_t delta)
+{
+    return 400 * (uint64_t)n * (uint64_t)delta + 200000;
+}
+
+tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts, tk_id_t *cycle,
+                              tk_antmill_stats_t *stats, tk_error_t *err)
+{
+    tk_antmill_stats_t one;
+    tk_status_t st = TK_OK;
+    am_utable_t *ut = NULL;
+    tk_id_t n = g->n;
+    struct timespec t0;
+
+    memset(&one, 0, sizeof one);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    one.outcome_delta = opts->delta;
+    if (opts->delta < 0)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "delta=%" PRId32 ": must be at least 0",
+                            opts->delta);
+    if (n < (g->directed ? 2 : 3))
+        return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
+                            "a Hamiltonian cycle needs at least %d switches (the graph has %" PRId32
+                            ")",
+                            g->directed ? 2 : 3, n);
+    if (opts->delta >= n)
+        return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
+                            "delta=%" PRId32 ": must be less than n=%" PRId32, opts->delta, n);
+    if (opts->delta > 0) {
+        int impossible = 0;
+        st = am_utable_new(g, opts->delta, opts->threads, opts->mem_limit, &ut, err);
+        if (st) {
+            one.outcome = TK_ANTMILL_GAVE_UP;
+            goto done;
+        }
+        for (int full = 0; full < 2 && !impossible; full++) {
+            if (full) {
+                /* Quick first: two attempts of the rotation-extension
+                 * search (what finds the easy cases fastest), then the
+                 * proofs on the window graph. */
+                st = dfs_search(g, opts, ut, &t0, 2, cycle, &one, err);
+                if (st != TK_ELIMIT)
+                    goto done;
+                /* its first attempts used up, or the budget: the proofs
+                 * come first either way */
+                memset(&one, 0, sizeof one);
+            }
+            st = am_prove(g, ut, opts->mem_limit, full, &impossible, one.reason, sizeof one.reason,
+                          err);
+            if (st)
+                goto done;
+        }
+        if (impossible) {
+            one.outcome = TK_ANTMILL_IMPOSSIBLE;
+            st = tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
+                              "no Hamiltonian cycle with delta=%" PRId32 ": impossible: %s",
+                              opts->delta, one.reason);
+            goto done;
+        }
+        if (opts->budget > 0 && am_elapsed(&t0) > opts->budget) {
+            one.outcome = TK_ANTMILL_BUDGET;
+            st = tk_error_set(err, TK_ELIMIT, NULL, 0,
+                              "no cycle with delta=%" PRId32 " found within %g s", opts->delta,
+                              opts->budget);
+            goto done;
+        }
+    }
+    if (opts->delta == 2 && !g->directed) {
+        am_budget_t bud;
+        bud.t0 = t0;
+        bud.seconds = opts->budget;
+        bud.work = pair_work(n, opts->delta);
+        st = am_pair_search(g, ut, &bud, opts->seed, cycle, &one.moves, err);
+        if (st == TK_OK || st == TK_ENOMEM)
+            goto done;
+        if (st == TK_EUNSUPPORTED) {
+            one.outcome = TK_ANTMILL_IMPOSSIBLE;
+            snprintf(one.reason, sizeof one.reason, "%.200s", err->msg);
+            st = tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
+                              "no Hamiltonian cycle with delta=%" PRId32 ": impossible: %s",
+                              opts->delta, one.reason);
+            goto done;
+        }
+        if (opts->budget > 0 && am_elapsed(&t0) > opts->budget) {
+            one.outcome = TK_ANTMILL_BUDGET;
+            st = tk_error_set(err, TK_ELIMIT, NULL, 0,
+                              "no cycle with delta=%" PRId32 " found within %g s", opts->delta,
+                              opts->budget);
+            goto done;
+        }
+    }
+    {
+        uint64_t moves = one.moves;
+        st = dfs_search(g, opts, ut, &t0, 0, cycle, &one, err);
+        one.moves = moves;
+        one.outcome_delta = opts->delta;
+    }
+done:
+    if (st == TK_OK)
+        one.outcome = TK_ANTMILL_FOUND;
+    else if (st == TK_ENOMEM || (st == TK_ELIMIT && one.outcome == TK_ANTMILL_FOUND))
+        one.outcome = TK_ANTMILL_GAVE_UP;
+    one.seconds = am_elapsed(&t0);
+    if (stats)
+        *stats = one;
+    am_utable_free(ut);
+    return st;
 }

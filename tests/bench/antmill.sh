@@ -14,6 +14,9 @@
 #                budget failing on D+1 unless the unique-path table rules
 #                D+1 out at once, which the 'maxdelta' column shows)
 #   medoid       topo-medoid rrg n=1224 d=D --samples 100 --threads 2
+#                (AM_MEDOID=0 skips it)
+# Then issue 28: topo-antmill --delta 2 on rrg n=1224 d=50 for seeds 1..6
+# (target: 10 s each), whole processes, each cycle checked by --verify.
 set -eu
 W=$(mktemp -d "${TMPDIR:-/tmp}/tk-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
@@ -38,6 +41,17 @@ for d in ${AM_DEGREES:-14 26 85}; do
     md=$(awk -v a="$s" -v b="$e" 'BEGIN { printf "%.2f", b - a }')
     delta=$(awk -F '\t' 'NR == 2 { print $3 }' "$W/row")
     hd=$(best3 topo-antmill --delta "$delta" --no-uniform "$W/g.topo")
-    me=$(t topo-medoid rrg n=1224 d="$d" --samples 100 --threads 2)
+    me=-
+    [ "${AM_MEDOID:-1}" = 0 ] || me=$(t topo-medoid rrg n=1224 d="$d" --samples 100 --threads 2)
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$d" "$hh" "$delta" "$md" "$hd" "$me"
+done
+echo "# antmill: delta 2 on rrg n=1224 d=50, seeds 1..6"
+printf 'seed\tdelta2_s\tverified_delta\n'
+for s in ${AM_SEEDS:-1 2 3 4 5 6}; do
+    topo-gen rrg n=1224 d=50 -s "$s" -o "$W/g.topo"
+    a=$(date +%s.%N)
+    topo-antmill --delta 2 --budget 120 --no-uniform -o "$W/h.cyc" "$W/g.topo" >/dev/null
+    b=$(date +%s.%N)
+    v=$(topo-antmill --verify "$W/h.cyc" --no-uniform "$W/g.topo" | awk -F '\t' 'NR == 2 { print $3 }')
+    printf '%s\t%s\t%s\n' "$s" "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", b - a }')" "$v"
 done

@@ -215,6 +215,132 @@ static void max_delta_cases(void)
     tk_graph_free(g);
 }
 
+/* --- impossibility proofs against brute force (issue 28) ----------------- */
+
+/* Largest delta of any Hamiltonian cycle of g (n <= 10), by enumerating
+ * them all from switch 0 and measuring each with tk_antmill_verify; -1 when
+ * g has none. */
+static void bf_rec(const tk_graph_t *g, tk_id_t *path, uint8_t *used, int l, int32_t *best)
+{
+    tk_error_t err;
+    tk_id_t e = path[l - 1];
+    if (*best >= 3) /* the most the callers ask about */
+        return;
+    if (l == g->n) {
+        int32_t d;
+        /* each undirected cycle twice (both directions): harmless */
+        if (tk_graph_has_arc(g, e, path[0]) &&
+            tk_antmill_verify(g, path, g->n, "bf", NULL, &d, &err) == TK_OK && d > *best)
+            *best = d;
+        return;
+    }
+    for (int64_t a = g->off[e]; a < g->off[e + 1]; a++) {
+        tk_id_t w = g->head[a];
+        if (used[w])
+            continue;
+        used[w] = 1;
+        path[l] = w;
+        bf_rec(g, path, used, l + 1, best);
+        used[w] = 0;
+    }
+}
+
+static int32_t brute_max_delta(const tk_graph_t *g)
+{
+    tk_id_t path[16];
+    uint8_t used[16] = {0};
+    int32_t best = -1;
+    path[0] = 0;
+    used[0] = 1;
+    bf_rec(g, path, used, 1, &best);
+    return best;
+}
+
+/* G(n, p) from a 64-bit LCG (seed), undirected. */
+static tk_graph_t *gnp(int n, int p_per_100, uint64_t seed)
+{
+    tk_builder_t *b;
+    tk_graph_t *g = NULL;
+    tk_error_t err;
+    uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+    tk_builder_new(&b, n, 0, &err);
+    for (int u = 0; u < n; u++)
+        for (int v = u + 1; v < n; v++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            if ((int)((x >> 33) % 100) < p_per_100)
+                tk_builder_add(b, u, v, &err);
+        }
+    tk_builder_finish(b, &g, &err);
+    return g;
+}
+
+static const char *const reason_kind[] = {
+    "fewer ordered pairs at distance",         "has no switch at distance",
+    "fewer than two admissible continuations", "no walk of",
+    "admissible windows lie on closed walks",  "starts no window on a closed walk",
+};
+#define NKINDS ((int)(sizeof reason_kind / sizeof *reason_kind))
+#ifndef NGRAPHS
+#define NGRAPHS 300
+#endif
+
+/* Every proof given on small random graphs is confirmed by brute force (no
+ * Hamiltonian cycle reaches that delta), every cycle found is verified, and
+ * each kind of proof occurs. */
+static void test_proofs_brute_force(void)
+{
+    int hits[NKINDS] = {0};
+    int unsound = 0, wrong = 0, proofs = 0, found = 0;
+    for (uint64_t seed = 1; seed <= NGRAPHS; seed++) {
+        /* G(n, p) with n 8..11 and p 25..45 %, random 3- and 4-regular
+         * graphs with 8..12 switches */
+        tk_graph_t *g = NULL;
+        tk_error_t gerr;
+        if (seed % 3 == 0)
+            g = gnp(8 + (int)(seed % 4), 25 + 5 * (int)(seed % 5), seed);
+        else if (tk_gen_rrg(8 + 2 * (int64_t)(seed % 3), seed % 3 == 1 ? 3 : 4, seed, 0, &g, &gerr))
+            continue;
+        int32_t bf = -2;
+        for (int32_t delta = 2; delta <= 3; delta++) {
+            tk_antmill_opts_t o;
+            tk_antmill_stats_t stats;
+            tk_error_t err;
+            tk_id_t c[16];
+            int32_t d;
+            memset(&o, 0, sizeof o);
+            o.delta = delta;
+            o.seed = seed;
+            o.budget = 0.05;
+            tk_status_t st = tk_antmill_search(g, &o, c, &stats, &err);
+            if (st == TK_OK) {
+                found++;
+                if (tk_antmill_verify(g, c, g->n, "t", NULL, &d, &err) != TK_OK || d < delta)
+                    wrong++;
+                continue;
+            }
+            if (stats.outcome != TK_ANTMILL_IMPOSSIBLE)
+                continue;
+            proofs++;
+            if (bf == -2)
+                bf = brute_max_delta(g);
+            if (bf >= delta) {
+                unsound++;
+                printf("# seed %d delta %d: '%s' but a cycle has delta %d\n", (int)seed, (int)delta,
+                       stats.reason, (int)bf);
+            }
+            for (int k = 0; k < NKINDS; k++)
+                if (strstr(stats.reason, reason_kind[k]))
+                    hits[k]++;
+        }
+        tk_graph_free(g);
+    }
+    printf("# %d proofs, %d cycles found\n", proofs, found);
+    is_int(unsound, 0, "every impossibility proof confirmed by brute force (small random graphs)");
+    is_int(wrong, 0, "every cycle found verified at the delta asked");
+    for (int k = 0; k < NKINDS; k++)
+        ok(hits[k] > 0, "proof '%s' occurs and is confirmed (%d times)", reason_kind[k], hits[k]);
+}
+
 int main(void)
 {
     tk_status_t st;
@@ -450,5 +576,6 @@ int main(void)
         st = tk_medoid_select(x4, 0, 1, NULL, NULL, &m, &err);
         is_int(st, TK_EINVAL, "no samples refused");
     }
+    test_proofs_brute_force();
     return tap_done();
 }
