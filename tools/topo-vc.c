@@ -236,8 +236,9 @@ static void parse_args(int argc, char **argv, args_t *a)
         cli_usage_fail(usage, "--vc-loads needs -P PATTERN");
     if (a->cert && a->check)
         cli_usage_fail(usage, "--cert and --check exclude each other");
-    if (a->min_vcs && a->pol.kind != TK_VC_LADDER && a->pol.kind != TK_VC_DFLADDER)
-        cli_usage_fail(usage, "--min-vcs searches the caps of ladder and dfladder only");
+    if (a->min_vcs && a->pol.kind != TK_VC_LADDER && a->pol.kind != TK_VC_DFLADDER &&
+        a->pol.kind != TK_VC_DFHOPS)
+        cli_usage_fail(usage, "--min-vcs searches the caps of ladder, dfladder and dfhops only");
     a->inputs = argv + optind;
     a->ninputs = argc - optind;
 }

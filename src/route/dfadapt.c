@@ -10,8 +10,11 @@
  *                   adaptive routing re-decides after that hop)
  *   dragonfly-olm   a minimal path where, in every group the packet visits,
  *                   one extra local hop may be taken once before the next
- *                   global hop or the ejection (in-transit adaptive routing
- *                   with opportunistic local misrouting), then minimal again
+ *                   global hop or the ejection, in place of a minimal local
+ *                   hop (not at a router whose next minimal hop is global),
+ *                   then minimal again (in-transit adaptive routing with
+ *                   opportunistic local misrouting, without its in-transit
+ *                   global misrouting)
  * Weights: an even split over the paths (each draw of an intermediate is
  * one path), which is not how the adaptive rules weigh them.
  */
@@ -154,6 +157,10 @@ static tk_status_t olm(const tk_router_t *r, tk_route_ws_t *ws, int64_t *pre, in
         st = olm(r, ws, pre, npre + 1, v, t, used && rt_df_local(r, first[i], u), max_paths, out,
                  err);
     }
+    /* the extra hop replaces a minimal local hop: not at a router whose
+     * next minimal hop is global */
+    if (nf > 0 && !rt_df_local(r, first[0], u))
+        used = 1;
     for (int64_t a = g->off[u]; a < g->off[u + 1] && st == TK_OK && !used; a++) {
         int64_t j;
         if (!rt_df_local(r, a, u))
