@@ -7,7 +7,8 @@
  *                   between them at injection)
  *   dragonfly-par   those, plus one minimal local hop s -> r in the source
  *                   group and then dragonfly-valiant from r (PAR: progressive
- *                   adaptive routing re-decides after that hop)
+ *                   adaptive routing re-decides after that hop; not when
+ *                   that hop reaches t)
  *   dragonfly-olm   a minimal path where, in every group the packet visits,
  *                   one extra local hop may be taken once before the next
  *                   global hop or the ejection, in place of a minimal local
@@ -126,7 +127,7 @@ static tk_status_t dfpar_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t 
     if (st == TK_OK)
         st = min_first(r, ws, s, t, &first, &nf, err);
     for (int64_t i = 0; i < nf && st == TK_OK; i++)
-        if (rt_df_local(r, first[i], s))
+        if (rt_df_local(r, first[i], s) && r->g->head[first[i]] != t)
             st = valiant_from(r, ws, &first[i], 1, r->g->head[first[i]], t, max_paths, out, err);
     free(first);
     if (st == TK_OK)
