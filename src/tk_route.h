@@ -42,6 +42,10 @@
  *                  at ties
  *   valiant,dor[,exclude|,minfirst]
  *                  valiant with dor segments
+ *   dragonfly-ugal, dragonfly-par, dragonfly-olm
+ *                  the path sets of UGAL, PAR and in-transit adaptive
+ *                  routing with opportunistic local misrouting, evenly
+ *                  split (for topo-vc; topokit(7))
  * and per-link-class hop lengths as options, e.g. "min,global=2" (a global
  * hop counts 2 in the path length that min / ecmp / ksp / valiant /
  * polarized use; refused for allpath and dragonfly-*).
@@ -87,7 +91,10 @@ typedef enum tk_route_kind {
     TK_ROUTE_POLARIZED,
     TK_ROUTE_DOR,         /* dor: dimension-order minimal (coordinates)  */
     TK_ROUTE_VALIANT_DOR, /* valiant,dor: Valiant with dor segments      */
-    TK_ROUTE_DF_VALIANT_CRG
+    TK_ROUTE_DF_VALIANT_CRG,
+    TK_ROUTE_DF_UGAL, /* path sets of the Dragonfly adaptive rules   */
+    TK_ROUTE_DF_PAR,
+    TK_ROUTE_DF_OLM
 } tk_route_kind_t;
 
 typedef enum tk_valiant_mode {

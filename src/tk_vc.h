@@ -46,6 +46,15 @@
  *                           extended CDG is its own CDG on VC 0 (taken
  *                           over every pair: a superset), which must be
  *                           acyclic
+ *   dfhops[,template=T][,cap=L/G]
+ *                           Dragonfly per-hop-type ladder along a template
+ *                           T of local (l) and global (g) hops, default
+ *                           lgllgl (UGAL), llgllgl for PAR: every path is
+ *                           embedded greedily into T (each hop on the first
+ *                           slot of its type after the previous hop's), and
+ *                           a hop on slot k uses VC (slots of its type
+ *                           before k); a path that does not fit T is
+ *                           refused (TK_EUNSUPPORTED)
  * MODE (2phases, dfladder): how a path whose intermediate is its source or
  * destination switch travels: minfirst (all in phase 0, the default),
  * minlast (all in phase 1), minboth (phase 0 when the intermediate is the
@@ -74,7 +83,8 @@ typedef enum tk_vc_kind {
     TK_VC_DATELINE,
     TK_VC_DFLADDER,
     TK_VC_DFLADDER_LOCAL,
-    TK_VC_ESCAPE
+    TK_VC_ESCAPE,
+    TK_VC_DFHOPS
 } tk_vc_kind_t;
 
 typedef enum tk_vc_minmode {
@@ -87,8 +97,9 @@ typedef enum tk_vc_minmode {
 typedef struct tk_vc_policy {
     tk_vc_kind_t kind;
     tk_vc_minmode_t mode;
-    int32_t cap;  /* ladder: K (0 = none); dfladder: local cap L    */
-    int32_t capg; /* dfladder: global cap G (0 = none)              */
+    int32_t cap;   /* ladder: K (0 = none); dfladder: local cap L    */
+    int32_t capg;  /* dfladder: global cap G (0 = none)              */
+    char tmpl[24]; /* dfhops: the hop-type template ('l', 'g')     */
     char text[64];
 } tk_vc_policy_t;
 
@@ -174,7 +185,8 @@ TK_API tk_status_t tk_vc_cert_check(const tk_router_t *r, const tk_vc_policy_t *
 /* The least cap of the policy's capped family for which the CDG stays
  * acyclic: ladder -> ladder,cap=K (one K for every class), dfladder ->
  * dfladder,cap=L/G (the pairs (L, G) minimal in the product order; K =
- * L + 256 G in out).  Built from one uncapped CDG (a capped dependency is
+ * L + 256 G in out; L <= 4, G <= 2), dfhops -> dfhops,cap=L/G (likewise,
+ * L <= 8, G <= 4).  Built from one uncapped CDG (a capped dependency is
  * the image of an uncapped one).  *k = 0 when no cap up to the uncapped
  * count is acyclic.  Errors: as tk_vc_analyse, TK_EUNSUPPORTED for the
  * other policies. */

@@ -76,14 +76,15 @@ static void help(void)
           "basis: cdg-acyclic, cdg-cyclic, or duato-acyclic / duato-cyclic for\n"
           "ladder-reuse (Duato's extended CDG over the ladder escape).\n\n"
           "Policies: none, ladder[,cap=K], ladder-reuse[,cap=K], 2phases[,MODE],\n"
-          "dateline, dfladder[,MODE][,cap=L/G], dfladder-local[,MODE]; MODE is\n"
-          "minfirst (default), minlast, minboth or route.  See topo-vc(1).\n\n"
+          "dateline, dfladder[,MODE][,cap=L/G], dfladder-local[,MODE],\n"
+          "dfhops[,template=T][,cap=L/G], escape[,vcs=A]; MODE is minfirst\n"
+          "(default), minlast, minboth or route.  See topo-vc(1).\n\n"
           "Options:\n"
           "  -r, --routing MODEL   the routing model (topokit(7); default min)\n"
           "  -v, --vc POLICY       the VC policy (default none)\n"
           "  --min-vcs             column min_vcs: the least cap of the policy's capped\n"
           "                        family that is acyclic (ladder: K of ladder,cap=K;\n"
-          "                        dfladder: the minimal L/G of dfladder,cap=L/G)\n"
+          "                        dfladder, dfhops: the minimal L/G of cap=L/G)\n"
           "  --table3 TOPOLOGY     column table3: the VCs Table III of Cano et al. gave\n"
           "                        the policy on hyperx2d, dragonfly, dragonfly+ or hyperx3d\n"
           "  --server-pairs        only the pairs of switches that have servers\n"
@@ -236,8 +237,9 @@ static void parse_args(int argc, char **argv, args_t *a)
         cli_usage_fail(usage, "--vc-loads needs -P PATTERN");
     if (a->cert && a->check)
         cli_usage_fail(usage, "--cert and --check exclude each other");
-    if (a->min_vcs && a->pol.kind != TK_VC_LADDER && a->pol.kind != TK_VC_DFLADDER)
-        cli_usage_fail(usage, "--min-vcs searches the caps of ladder and dfladder only");
+    if (a->min_vcs && a->pol.kind != TK_VC_LADDER && a->pol.kind != TK_VC_DFLADDER &&
+        a->pol.kind != TK_VC_DFHOPS)
+        cli_usage_fail(usage, "--min-vcs searches the caps of ladder, dfladder and dfhops only");
     a->inputs = argv + optind;
     a->ninputs = argc - optind;
 }

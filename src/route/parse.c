@@ -43,7 +43,8 @@ static tk_status_t parse_head(const char *text, char *tok, tk_route_spec_t *sp, 
         return tk_error_set(err, TK_EINVAL, NULL, 0,
                             "%s: unknown routing model '%s' (min, ecmp, ksp:K, "
                             "allpath:H, valiant, dragonfly-min, dragonfly-valiant, "
-                            "dragonfly-valiant-crg, polarized, dor, valiant,dor)",
+                            "dragonfly-valiant-crg, polarized, dor, valiant,dor, dragonfly-ugal, "
+                            "dragonfly-par, dragonfly-olm)",
                             text, tok);
     sp->kind = m->kind;
     if (!(m->opts & (RT_OPT_K | RT_OPT_H))) {

@@ -15,9 +15,9 @@
 
 /* Every model, in tk_route_kind_t order. */
 static const rt_model_t *const models[] = {
-    &rt_model_min,     &rt_model_ecmp,  &rt_model_ksp,       &rt_model_allpath,
-    &rt_model_valiant, &rt_model_dfmin, &rt_model_dfvaliant, &rt_model_polarized,
-    &rt_model_dor,     &rt_model_vdor,  &rt_model_dfcrg};
+    &rt_model_min,   &rt_model_ecmp,      &rt_model_ksp,       &rt_model_allpath, &rt_model_valiant,
+    &rt_model_dfmin, &rt_model_dfvaliant, &rt_model_polarized, &rt_model_dor,     &rt_model_vdor,
+    &rt_model_dfcrg, &rt_model_dfugal,    &rt_model_dfpar,     &rt_model_dfolm};
 #define NMODELS ((int)(sizeof models / sizeof models[0]))
 
 const rt_model_t *rt_model_of(tk_route_kind_t kind)

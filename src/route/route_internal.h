@@ -146,6 +146,7 @@ const rt_model_t *rt_model_named(const char *name);
 extern const rt_model_t rt_model_min, rt_model_ecmp, rt_model_polarized, rt_model_ksp,
     rt_model_allpath, rt_model_valiant, rt_model_dfmin, rt_model_dfvaliant, rt_model_dfcrg;
 extern const rt_model_t rt_model_dor, rt_model_vdor;
+extern const rt_model_t rt_model_dfugal, rt_model_dfpar, rt_model_dfolm; /* dfadapt.c */
 
 /* Dimension-order routing (dor.c), shared with valiant,dor (vdor.c): its
  * preparation (sets aux) and the dor paths of s -> t (s == t: one empty

@@ -742,9 +742,9 @@ tk_status_t tk_vc_min_caps(const tk_router_t *r, const tk_vc_policy_t *pol,
     tk_status_t st;
     int32_t cap[TK_MAX_CLASSES];
     *ncaps = 0;
-    if (pol->kind != TK_VC_LADDER && pol->kind != TK_VC_DFLADDER)
+    if (pol->kind != TK_VC_LADDER && pol->kind != TK_VC_DFLADDER && pol->kind != TK_VC_DFHOPS)
         return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
-                            "%s: --min-vcs searches the caps of ladder and dfladder only",
+                            "%s: --min-vcs searches the caps of ladder, dfladder and dfhops only",
                             pol->text);
     raw.cap = raw.capg = 0;
     memset(&g, 0, sizeof g);
@@ -769,9 +769,11 @@ tk_status_t tk_vc_min_caps(const tk_router_t *r, const tk_vc_policy_t *pol,
         }
     } else {
         /* (L, G) pairs, L local and G global caps: the minimal acyclic
-         * ones, for L = 1 .. 4 and G = 1 .. 2 (the uncapped counts) */
-        for (int32_t L = 1; L <= 4; L++)
-            for (int32_t G = 1; G <= 2; G++) {
+         * ones, for L = 1 .. 4 and G = 1 .. 2 (dfladder's uncapped
+         * counts), L = 1 .. 8 and G = 1 .. 4 for dfhops */
+        int32_t maxl = pol->kind == TK_VC_DFHOPS ? 8 : 4, maxg = maxl / 2;
+        for (int32_t L = 1; L <= maxl; L++)
+            for (int32_t G = 1; G <= maxg; G++) {
                 int dominated = 0;
                 for (int32_t i = 0; i < *ncaps; i++)
                     dominated |= caps[i] % 256 <= L && caps[i] / 256 <= G;

@@ -334,7 +334,10 @@ int vc_segments_apply(const tk_router_t *r, const tk_vc_policy_t *pol)
 {
     int phased = pol->kind == TK_VC_2PHASES || pol->kind == TK_VC_DFLADDER ||
                  pol->kind == TK_VC_DFLADDER_LOCAL;
-    if (pol->kind == TK_VC_LADDER_REUSE || (phased && pol->mode == TK_VC_MINROUTE))
+    /* dfhops: a hop's VC depends on P1's template position, not only on
+     * its summary */
+    if (pol->kind == TK_VC_LADDER_REUSE || pol->kind == TK_VC_DFHOPS ||
+        (phased && pol->mode == TK_VC_MINROUTE))
         return 0;
     return tk_route_via_ok(r, 0, 0) >= 0;
 }

@@ -13,8 +13,9 @@
 
 #include "vc/vc_internal.h"
 
-static const char *const kind_name[] = {"none",     "ladder",   "ladder-reuse",   "2phases",
-                                        "dateline", "dfladder", "dfladder-local", "escape"};
+static const char *const kind_name[] = {"none",           "ladder",   "ladder-reuse",
+                                        "2phases",        "dateline", "dfladder",
+                                        "dfladder-local", "escape",   "dfhops"};
 static const char *const mode_name[] = {"minfirst", "minlast", "minboth", "route"};
 
 static int phased(tk_vc_kind_t k)
@@ -53,7 +54,7 @@ tk_status_t tk_vc_parse(const char *text, tk_vc_policy_t *out, tk_error_t *err)
     if (!tok || k == (int)(sizeof kind_name / sizeof kind_name[0]))
         return tk_error_set(err, TK_EINVAL, NULL, 0,
                             "%s: unknown VC policy (none, ladder, ladder-reuse, 2phases, "
-                            "dateline, dfladder, dfladder-local, escape)",
+                            "dateline, dfladder, dfladder-local, escape, dfhops)",
                             text);
     p.kind = (tk_vc_kind_t)k;
     while ((tok = strtok_r(NULL, ",", &save)) != NULL) {
@@ -78,6 +79,15 @@ tk_status_t tk_vc_parse(const char *text, tk_vc_policy_t *out, tk_error_t *err)
                 return tk_error_set(err, TK_EINVAL, NULL, 0,
                                     "%s: vcs=A needs an integer A from 1 to %d", text,
                                     TK_VC_MAX - 1);
+        } else if (strncmp(tok, "template=", 9) == 0 && p.kind == TK_VC_DFHOPS) {
+            size_t tl = strlen(tok + 9);
+            if (p.tmpl[0])
+                return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: template given twice", text);
+            if (tl == 0 || tl >= sizeof p.tmpl || strspn(tok + 9, "lg") != tl)
+                return tk_error_set(err, TK_EINVAL, NULL, 0,
+                                    "%s: template=T needs 1 to %d letters l and g", text,
+                                    (int)sizeof p.tmpl - 1);
+            strcpy(p.tmpl, tok + 9);
         } else if (strncmp(tok, "cap=", 4) == 0) {
             int n1, n2 = 0;
             if (p.cap)
@@ -88,7 +98,7 @@ tk_status_t tk_vc_parse(const char *text, tk_vc_policy_t *out, tk_error_t *err)
                     return tk_error_set(err, TK_EINVAL, NULL, 0,
                                         "%s: cap=K needs an integer K from 1 to %d", text,
                                         TK_VC_MAX);
-            } else if (p.kind == TK_VC_DFLADDER) {
+            } else if (p.kind == TK_VC_DFLADDER || p.kind == TK_VC_DFHOPS) {
                 n1 = parse_cap(tok + 4, &p.cap);
                 if (n1 > 0 && tok[4 + n1] == '/')
                     n2 = parse_cap(tok + 5 + n1, &p.capg);
@@ -98,11 +108,16 @@ tk_status_t tk_vc_parse(const char *text, tk_vc_policy_t *out, tk_error_t *err)
                                         TK_VC_MAX);
             } else
                 return tk_error_set(err, TK_EINVAL, NULL, 0,
-                                    "%s: cap is for ladder, ladder-reuse and dfladder", text);
+                                    "%s: cap is for ladder, ladder-reuse, dfladder and dfhops",
+                                    text);
         } else
             return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: unknown option '%s'", text, tok);
     }
+    if (p.kind == TK_VC_DFHOPS && !p.tmpl[0])
+        strcpy(p.tmpl, "lgllgl");
     size_t len = (size_t)snprintf(p.text, sizeof p.text, "%s", kind_name[p.kind]);
+    if (p.kind == TK_VC_DFHOPS)
+        len += (size_t)snprintf(p.text + len, sizeof p.text - len, ",template=%s", p.tmpl);
     if (phased(p.kind))
         len += (size_t)snprintf(p.text + len, sizeof p.text - len, ",%s", mode_name[p.mode]);
     if (p.kind == TK_VC_ESCAPE)
@@ -198,7 +213,8 @@ tk_status_t vc_ctx_init(vc_ctx_t *c, const tk_router_t *r, const tk_vc_policy_t 
     for (tk_id_t u = 0; u < g->n; u++)
         for (int64_t a = g->off[u]; a < g->off[u + 1]; a++)
             c->tail[a] = u;
-    if (pol->kind == TK_VC_DFLADDER || pol->kind == TK_VC_DFLADDER_LOCAL) {
+    if (pol->kind == TK_VC_DFLADDER || pol->kind == TK_VC_DFLADDER_LOCAL ||
+        pol->kind == TK_VC_DFHOPS) {
         c->global_cls = tk_graph_class_index(g, "global");
         if (c->global_cls < 0)
             return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
@@ -238,7 +254,7 @@ tk_status_t vc_assign(const vc_ctx_t *c, const vc_path_t *p, int32_t *lo, int32_
 {
     const tk_graph_t *g = c->g;
     const tk_vc_policy_t *pol = &c->pol;
-    int32_t gin = 0, loc = 0, lastph = 0, crossed = 0, curdim = -1;
+    int32_t gin = 0, slot = 0, loc = 0, lastph = 0, crossed = 0, curdim = -1;
 
     if (pol->kind == TK_VC_2PHASES && p->via < 0)
         return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
@@ -281,6 +297,22 @@ tk_status_t vc_assign(const vc_ctx_t *c, const vc_path_t *p, int32_t *lo, int32_
         case TK_VC_DFLADDER:
             v = glob ? capped(ph, pol->capg) : capped(2 * ph + gin, pol->cap);
             break;
+        case TK_VC_DFHOPS: {
+            char want = glob ? 'g' : 'l';
+            while (pol->tmpl[slot] && pol->tmpl[slot] != want)
+                slot++;
+            if (!pol->tmpl[slot])
+                return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
+                                    "%s: a path of pair %" PRId32 ",%" PRId32
+                                    " does not fit the template",
+                                    pol->text, p->s, p->t);
+            v = 0;
+            for (int32_t k = 0; k < slot; k++)
+                v += pol->tmpl[k] == want;
+            v = capped(v, glob ? pol->capg : pol->cap);
+            slot++;
+            break;
+        }
         default: /* TK_VC_DFLADDER_LOCAL */
             v = glob ? ph : (loc < 3 ? loc : 3);
             break;
