@@ -18,8 +18,8 @@ typedef enum tk_format {
     TK_FMT_GRAPH6,
     TK_FMT_SPARSE6,
     TK_FMT_DIGRAPH6,
-    TK_FMT_EDGES, /* plain edge list "u v [class [capacity]]"            */
-    TK_FMT_DOT,   /* write only                                          */
+    TK_FMT_EDGES,   /* plain edge list "u v [class [capacity]]"            */
+    TK_FMT_DOT,     /* write only                                          */
     TK_FMT_GRAPHML, /* GraphML (networkx, igraph)                        */
     TK_FMT_GML,     /* GML (networkx, igraph)                            */
     TK_FMT_ANYNET,  /* BookSim's anynet network file                     */

@@ -136,7 +136,8 @@ static int run(const args_t *a)
             tk_error_set(&err, TK_EUNSUPPORTED, name, 0,
                          "graph %ld: %s holds a single graph; use native (or "
                          "graph6/sparse6/digraph6) for a stream of graphs",
-                         idx, a->out_fmt == TK_FMT_EDGES ? "an edge list" : tk_format_name(a->out_fmt));
+                         idx,
+                         a->out_fmt == TK_FMT_EDGES ? "an edge list" : tk_format_name(a->out_fmt));
             cli_error(&err);
             goto done;
         }

@@ -44,8 +44,8 @@ static tk_status_t parse(tk_reader_t *r, int64_t *n, uint64_t **arcs, int64_t *n
         if (strcmp(tok, "NODOS") == 0 || strcmp(tok, "GRADO") == 0) {
             int is_n = tok[0] == 'N';
             char *val = tk_io_token(&s);
-            if (!val || tk_io_parse_i64(val, &v) || v < (is_n ? 1 : 0) ||
-                v > TK_MAX_SWITCHES || tk_io_token(&s)) {
+            if (!val || tk_io_parse_i64(val, &v) || v < (is_n ? 1 : 0) || v > TK_MAX_SWITCHES ||
+                tk_io_token(&s)) {
                 st = FAIL("CAMINOS: %s needs one whole number%s", tok, is_n ? " >= 1" : " >= 0");
                 break;
             }
@@ -154,8 +154,8 @@ tk_status_t tk_io_read_caminos(tk_reader_t *r, tk_graph_t **g, tk_error_t *err)
         st = tk_io_pg_node(r, &pg, &id, err);
     for (int64_t k = 0; st == TK_OK && k < narcs; k++)
         if ((arcs[k] >> 32) < (arcs[k] & 0xffffffffu))
-            st = tk_io_pg_link(r, &pg, (int64_t)(arcs[k] >> 32),
-                               (int64_t)(arcs[k] & 0xffffffffu), 0, 1.0, err);
+            st = tk_io_pg_link(r, &pg, (int64_t)(arcs[k] >> 32), (int64_t)(arcs[k] & 0xffffffffu),
+                               0, 1.0, err);
     if (st == TK_OK)
         st = tk_io_pg_finish(r, &pg, g, err);
     tk_io_pg_free(&pg);

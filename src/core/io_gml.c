@@ -142,9 +142,9 @@ static tk_status_t next(gml_t *p, tk_error_t *err)
     }
     if (is_digit(c) || c == '-' || c == '+' || c == '.') {
         put(p, c);
-        while (c = tk_io_cs_peek(&p->cs, err),
-               is_digit(c) || c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+' ||
-                   c == 'I' || c == 'N' || c == 'F' || c == 'n' || c == 'f' || c == 'A') {
+        while (c = tk_io_cs_peek(&p->cs, err), is_digit(c) || c == '.' || c == 'e' || c == 'E' ||
+                                                   c == '-' || c == '+' || c == 'I' || c == 'N' ||
+                                                   c == 'F' || c == 'n' || c == 'f' || c == 'A') {
             if (put(p, c))
                 NOMEM();
             tk_io_cs_get(&p->cs, err);
@@ -491,7 +491,9 @@ tk_status_t tk_io_write_gml(FILE *fp, const tk_graph_t *g, tk_error_t *err)
     put_string(fp, g->spec ? g->spec : "");
     fputc('\n', fp);
     for (tk_id_t u = 0; u < g->n; u++) {
-        fprintf(fp, "  node [\n    id %" PRId32 "\n    label \"%" PRId32 "\"\n    servers %" PRId32 "\n",
+        fprintf(fp,
+                "  node [\n    id %" PRId32 "\n    label \"%" PRId32 "\"\n    servers %" PRId32
+                "\n",
                 u, u, tk_graph_servers(g, u));
         if (g->group)
             fprintf(fp, "    group %" PRId32 "\n", g->group[u]);

@@ -160,8 +160,8 @@ static tk_status_t entity(gm_t *gm, sb_t *b, tk_error_t *err)
 
 static int name_char(int c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == ':' || c == '-' || c == '.' || c >= 0x80;
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == ':' || c == '-' || c == '.' || c >= 0x80;
 }
 
 /* Skip until the string `end` has been read. */
@@ -323,12 +323,12 @@ static tk_status_t add_key(gm_t *gm, tk_error_t *err)
     if (!k->id)
         NOMEM();
     gm->nkeys++;
-    k->for_ = !for_                          ? T_OTHER
-              : strcmp(for_, "node") == 0    ? T_NODE
-              : strcmp(for_, "edge") == 0    ? T_EDGE
-              : strcmp(for_, "graph") == 0   ? T_GRAPH
-              : strcmp(for_, "all") == 0     ? T_OTHER
-                                             : T_OTHER;
+    k->for_ = !for_                        ? T_OTHER
+              : strcmp(for_, "node") == 0  ? T_NODE
+              : strcmp(for_, "edge") == 0  ? T_EDGE
+              : strcmp(for_, "graph") == 0 ? T_GRAPH
+              : strcmp(for_, "all") == 0   ? T_OTHER
+                                           : T_OTHER;
     k->role = R_OTHER;
     if (!nm)
         return TK_OK;
@@ -777,17 +777,15 @@ tk_status_t tk_io_write_graphml(FILE *fp, const tk_graph_t *g, tk_error_t *err)
         fputs("  <key id=\"group\" for=\"node\" attr.name=\"group\" attr.type=\"int\"/>\n", fp);
     for (int c = 0; c < g->ncoord; c++)
         fprintf(fp,
-                "  <key id=\"coord%d\" for=\"node\" attr.name=\"coord%d\" attr.type=\"int\"/>\n",
-                c, c);
+                "  <key id=\"coord%d\" for=\"node\" attr.name=\"coord%d\" attr.type=\"int\"/>\n", c,
+                c);
     if (any_cls)
-        fputs("  <key id=\"class\" for=\"edge\" attr.name=\"class\" attr.type=\"string\"/>\n",
-              fp);
+        fputs("  <key id=\"class\" for=\"edge\" attr.name=\"class\" attr.type=\"string\"/>\n", fp);
     if (any_cap)
         fputs("  <key id=\"capacity\" for=\"edge\" attr.name=\"capacity\" "
               "attr.type=\"double\"/>\n",
               fp);
-    fprintf(fp, "  <graph id=\"G\" edgedefault=\"%s\">\n",
-            g->directed ? "directed" : "undirected");
+    fprintf(fp, "  <graph id=\"G\" edgedefault=\"%s\">\n", g->directed ? "directed" : "undirected");
     fputs("    <data key=\"spec\">", fp);
     put_escaped(fp, g->spec ? g->spec : "");
     fputs("</data>\n", fp);
@@ -805,8 +803,7 @@ tk_status_t tk_io_write_graphml(FILE *fp, const tk_graph_t *g, tk_error_t *err)
         for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
             if (!tk_io_link_rep(g, u, a))
                 continue;
-            fprintf(fp, "    <edge source=\"n%" PRId32 "\" target=\"n%" PRId32 "\"", u,
-                    g->head[a]);
+            fprintf(fp, "    <edge source=\"n%" PRId32 "\" target=\"n%" PRId32 "\"", u, g->head[a]);
             if (!any_cls && !any_cap) {
                 fputs("/>\n", fp);
                 continue;

@@ -19,12 +19,12 @@ static const struct {
     const char *name;
     tk_format_t fmt;
 } format_names[] = {
-    {"auto", TK_FMT_AUTO},     {"native", TK_FMT_NATIVE},     {"topokit", TK_FMT_NATIVE},
-    {"graph6", TK_FMT_GRAPH6}, {"g6", TK_FMT_GRAPH6},         {"sparse6", TK_FMT_SPARSE6},
-    {"s6", TK_FMT_SPARSE6},    {"digraph6", TK_FMT_DIGRAPH6}, {"d6", TK_FMT_DIGRAPH6},
-    {"edges", TK_FMT_EDGES},   {"edgelist", TK_FMT_EDGES},    {"dot", TK_FMT_DOT},
-    {"graphml", TK_FMT_GRAPHML}, {"gml", TK_FMT_GML},         {"anynet", TK_FMT_ANYNET},
-    {"booksim", TK_FMT_ANYNET}, {"caminos", TK_FMT_CAMINOS},
+    {"auto", TK_FMT_AUTO},       {"native", TK_FMT_NATIVE},     {"topokit", TK_FMT_NATIVE},
+    {"graph6", TK_FMT_GRAPH6},   {"g6", TK_FMT_GRAPH6},         {"sparse6", TK_FMT_SPARSE6},
+    {"s6", TK_FMT_SPARSE6},      {"digraph6", TK_FMT_DIGRAPH6}, {"d6", TK_FMT_DIGRAPH6},
+    {"edges", TK_FMT_EDGES},     {"edgelist", TK_FMT_EDGES},    {"dot", TK_FMT_DOT},
+    {"graphml", TK_FMT_GRAPHML}, {"gml", TK_FMT_GML},           {"anynet", TK_FMT_ANYNET},
+    {"booksim", TK_FMT_ANYNET},  {"caminos", TK_FMT_CAMINOS},
 };
 
 /* Parse a format name.  O(1). */
@@ -467,8 +467,7 @@ static tk_format_t detect_exchange(const char *s)
 }
 
 /* Readers of the exchange formats (each reads the rest of the stream). */
-static tk_status_t read_exchange(tk_reader_t *r, tk_format_t fmt, tk_graph_t **g,
-                                 tk_error_t *err)
+static tk_status_t read_exchange(tk_reader_t *r, tk_format_t fmt, tk_graph_t **g, tk_error_t *err)
 {
     switch (fmt) {
     case TK_FMT_GRAPHML:
