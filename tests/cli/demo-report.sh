@@ -2,6 +2,8 @@
 # random regular graph: every table, figure and script exists and is not
 # empty, the page is well-formed, every number on it comes from the TSVs
 # (tests/cli/check-report.py), and the study's tables still go to stdout.
+# A headless-browser screenshot of the page: tests/cli/report-screenshot.sh
+# (by hand, outside make check).
 . "$TK_SRCDIR/tests/cli/lib.sh"
 
 command -v gnuplot >/dev/null 2>&1 || skip_all "gnuplot not found (apt-get install gnuplot-nox)"
