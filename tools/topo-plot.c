@@ -770,15 +770,18 @@ int main(int argc, char **argv)
     cli_set_prog("topo-plot");
     parse_args(argc, argv, &a);
     memset(&t, 0, sizeof t);
-    if (a.ninputs == 0) {
-        if (read_input(&t, NULL))
-            return CLI_EXIT_DATA;
+    if (a.ninputs == 0 && read_input(&t, NULL)) {
+        table_free(&t);
+        return CLI_EXIT_DATA;
     }
     for (int i = 0; i < a.ninputs; i++)
-        if (read_input(&t, a.inputs[i]))
+        if (read_input(&t, a.inputs[i])) {
+            table_free(&t);
             return CLI_EXIT_DATA;
+        }
     if (t.nrows == 0) {
         cli_errorf("%s: no rows to plot", t.names ? t.names : "<stdin>");
+        table_free(&t);
         return CLI_EXIT_DATA;
     }
     make_plan(&t, &a, &p);
