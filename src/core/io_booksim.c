@@ -163,6 +163,7 @@ tk_status_t tk_io_read_anynet(tk_reader_t *r, tk_graph_t **g, tk_error_t *err)
         st = tk_io_pg_node(r, &pg, &id, err);
     for (int64_t i = 0; st == TK_OK && i < a.nnodes; i++)
         pg.servers[a.node_router[i]]++;
+    pg.has_servers = 1; /* the nodes are the servers, none is none */
     if (st == TK_OK) {
         qsort(a.pairs, (size_t)a.npairs, sizeof *a.pairs, cmp_u64);
         for (int64_t k = 0; st == TK_OK && k < a.npairs; k++)

@@ -10,8 +10,9 @@
  * ports in list order and finds the far port by searching the neighbour's
  * list, so parallel links and self-loops cannot be expressed.  Servers are
  * not in the file (CAMINOS takes servers_per_router from its configuration):
- * they are dropped on writing and 0 on reading.  The reader also skips blank
- * lines and '#' comments, which CAMINOS itself refuses.
+ * they are dropped on writing, and reading leaves the default of a file
+ * without servers (as for an edge list).  The reader also skips blank lines
+ * and '#' comments, which CAMINOS itself refuses.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -44,8 +45,7 @@ static tk_status_t parse(tk_reader_t *r, int64_t *n, uint64_t **arcs, int64_t *n
         if (strcmp(tok, "NODOS") == 0 || strcmp(tok, "GRADO") == 0) {
             int is_n = tok[0] == 'N';
             char *val = tk_io_token(&s);
-            if (!val || tk_io_parse_i64(val, &v) || v < (is_n ? 1 : 0) || v > TK_MAX_SWITCHES ||
-                tk_io_token(&s)) {
+            if (!val || tk_io_parse_i64(val, &v) || v < (is_n ? 1 : 0) || tk_io_token(&s)) {
                 st = FAIL("CAMINOS: %s needs one whole number%s", tok, is_n ? " >= 1" : " >= 0");
                 break;
             }

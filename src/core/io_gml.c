@@ -245,6 +245,7 @@ static tk_status_t read_node(gml_t *p, tk_error_t *err)
                 FAIL("GML: %s %" PRId64 ": out of range 0..%d", key, v, INT32_MAX);
             if (key[0] == 's') {
                 p->pg.servers[u] = (int32_t)v;
+                p->pg.has_servers = 1;
             } else {
                 p->pg.group[u] = (int32_t)v;
                 p->pg.has_group = 1;

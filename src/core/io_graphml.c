@@ -365,6 +365,7 @@ static tk_status_t apply(gm_t *gm, const gkey_t *k, const char *v, tk_error_t *e
         if (tk_io_parse_count(v, 0, INT32_MAX, &x))
             FAIL("GraphML: servers '%.40s': not a whole number >= 0", v);
         pg->servers[gm->cur_node] = x;
+        pg->has_servers = 1;
         return TK_OK;
     case R_GROUP:
         if (gm->cur_node < 0)

@@ -90,8 +90,8 @@ tk_status_t tk_io_write_dot(FILE *fp, const tk_graph_t *g, tk_error_t *err);
 typedef struct tk_io_pg {
     int directed;
     int64_t n, capn;
-    int32_t *servers, *group; /* n each; group used when has_group */
-    int has_group;
+    int32_t *servers, *group; /* n each; used when has_servers / has_group */
+    int has_servers, has_group;
     int32_t *coord;     /* n * TK_IO_PG_COORDS */
     uint64_t *coordset; /* n bit masks: which coordinates were given */
     int64_t m, capm;
@@ -113,7 +113,8 @@ tk_status_t tk_io_pg_class(const tk_reader_t *r, tk_io_pg_t *pg, const char *nam
 tk_status_t tk_io_pg_link(const tk_reader_t *r, tk_io_pg_t *pg, int64_t u, int64_t v, int cls,
                           double cap, tk_error_t *err);
 /* Build the graph (size limits, builder checks; errors at the current line).
- * Servers become uniform when every switch has the same count. */
+ * Servers become uniform when every switch has the same count; without
+ * has_servers the builder's default stays (as for an edge list). */
 tk_status_t tk_io_pg_finish(tk_reader_t *r, tk_io_pg_t *pg, tk_graph_t **g, tk_error_t *err);
 
 /* Characters of the reader's lines, '\n' between lines.  get/peek return the

@@ -162,9 +162,9 @@ tk_status_t tk_io_pg_finish(tk_reader_t *r, tk_io_pg_t *pg, tk_graph_t **g, tk_e
     for (int64_t u = 1; u < pg->n; u++)
         if (pg->servers[u] != pg->servers[0])
             uniform = 0;
-    if (st == TK_OK && uniform)
+    if (st == TK_OK && pg->has_servers && uniform)
         st = tk_builder_set_servers_uniform(b, pg->servers[0], err);
-    for (int64_t u = 0; st == TK_OK && !uniform && u < pg->n; u++)
+    for (int64_t u = 0; st == TK_OK && pg->has_servers && !uniform && u < pg->n; u++)
         st = tk_builder_set_servers(b, u, pg->servers[u], err);
     for (int64_t u = 0; st == TK_OK && pg->has_group && u < pg->n; u++)
         st = tk_builder_set_group(b, u, pg->group[u], err);
