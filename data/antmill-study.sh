@@ -26,12 +26,20 @@ if [ $# -eq 0 ]; then
     set -- rrg n=1224 d=24 -p 9 -s 1
 fi
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/antmill-study.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
+# STUDY_DIR (environment): keep the work files there (antmill-report.sh
+# reads them), with the printed tables as dist.tsv, row.tsv, throughput.tsv.
+if [ -n "${STUDY_DIR:-}" ]; then
+    work=$STUDY_DIR
+    mkdir -p "$work"
+else
+    work=$(mktemp -d "${TMPDIR:-/tmp}/antmill-study.XXXXXX")
+    trap 'rm -rf "$work"' EXIT INT TERM
+fi
 
 topo-gen "$@" -o "$work/g.topo"
 echo "# topology: $(sed -n 's/^spec //p' "$work/g.topo" | head -n 1)"
-topo-dist "$work/g.topo"
+topo-dist "$work/g.topo" >"$work/dist.tsv"
+cat "$work/dist.tsv"
 echo
 topo-antmill --max-delta --budget 30 -o "$work/h.cyc" -P "$work/h.pat" \
     "$work/g.topo" >"$work/row.tsv"
@@ -56,6 +64,7 @@ throughput() {
                      NR == 2 { print $c }'
 }
 
+{
 printf 'routing\tpattern\tthroughput\tslowdown_vs_uniform\n'
 for r in $ROUTINGS; do
     u=$(throughput "$r")
@@ -73,3 +82,5 @@ for r in $ROUTINGS; do
             "$(awk -v u="$u" -v t="$t" 'BEGIN { printf "%.4g", u / t }')"
     done
 done
+} >"$work/throughput.tsv"
+cat "$work/throughput.tsv"

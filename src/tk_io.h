@@ -18,12 +18,17 @@ typedef enum tk_format {
     TK_FMT_GRAPH6,
     TK_FMT_SPARSE6,
     TK_FMT_DIGRAPH6,
-    TK_FMT_EDGES, /* plain edge list "u v [class [capacity]]"            */
-    TK_FMT_DOT    /* write only                                          */
+    TK_FMT_EDGES,   /* plain edge list "u v [class [capacity]]"            */
+    TK_FMT_DOT,     /* write only                                          */
+    TK_FMT_GRAPHML, /* GraphML (networkx, igraph)                        */
+    TK_FMT_GML,     /* GML (networkx, igraph)                            */
+    TK_FMT_ANYNET,  /* BookSim's anynet network file                     */
+    TK_FMT_CAMINOS  /* CAMINOS's File topology (neighbour lists)         */
 } tk_format_t;
 
 /* Parse a format name ("native", "graph6", "g6", "sparse6", "s6",
- * "digraph6", "d6", "edges", "edgelist", "dot", "auto").  Returns TK_EINVAL
+ * "digraph6", "d6", "edges", "edgelist", "dot", "graphml", "gml", "anynet",
+ * "booksim", "caminos", "auto").  Returns TK_EINVAL
  * for unknown names. */
 TK_API tk_status_t tk_format_parse(const char *name, tk_format_t *fmt, tk_error_t *err);
 TK_API const char *tk_format_name(tk_format_t fmt);

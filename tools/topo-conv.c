@@ -29,9 +29,11 @@ static void help(void)
            "FORMAT.  The input format is detected per graph unless -i is given.\n\n"
            "Options:\n"
            "  -f, --format=FMT        output format: native (default), graph6, sparse6,\n"
-           "                          digraph6, edges or dot\n"
+           "                          digraph6, edges, dot, graphml, gml, anynet\n"
+           "                          (BookSim) or caminos\n"
            "  -i, --input-format=FMT  input format: auto (default), native, graph6,\n"
-           "                          sparse6, digraph6 or edges\n"
+           "                          sparse6, digraph6, edges, graphml, gml, anynet\n"
+           "                          or caminos\n"
            "  -o, --output=FILE       write FILE (atomically) instead of standard output\n"
            "      --threads=N         worker threads (the output never depends on it)\n"
            "  -h, --help              this help\n"
@@ -61,14 +63,14 @@ static void parse_args(int argc, char **argv, args_t *a)
         case 'f':
             if (tk_format_parse(optarg, &a->out_fmt, &err) != TK_OK || a->out_fmt == TK_FMT_AUTO)
                 cli_arg_fail("-f", optarg,
-                             "not an output format (native, graph6, sparse6, digraph6, edges or "
-                             "dot)");
+                             "not an output format (native, graph6, sparse6, digraph6, edges, "
+                             "dot, graphml, gml, anynet or caminos)");
             break;
         case 'i':
             if (tk_format_parse(optarg, &a->in_fmt, &err) != TK_OK || a->in_fmt == TK_FMT_DOT)
                 cli_arg_fail("-i", optarg,
-                             "not an input format (auto, native, graph6, sparse6, digraph6 or "
-                             "edges)");
+                             "not an input format (auto, native, graph6, sparse6, digraph6, "
+                             "edges, graphml, gml, anynet or caminos)");
             break;
         case 'o':
             a->output = optarg;
@@ -127,11 +129,15 @@ static int run(const args_t *a)
             goto done;
         }
         long idx = tk_reader_count(r);
-        if (a->out_fmt == TK_FMT_EDGES && idx > 1) {
+        if ((a->out_fmt == TK_FMT_EDGES || a->out_fmt == TK_FMT_GRAPHML ||
+             a->out_fmt == TK_FMT_GML || a->out_fmt == TK_FMT_ANYNET ||
+             a->out_fmt == TK_FMT_CAMINOS) &&
+            idx > 1) {
             tk_error_set(&err, TK_EUNSUPPORTED, name, 0,
-                         "graph %ld: an edge list holds a single graph; use native (or "
+                         "graph %ld: %s holds a single graph; use native (or "
                          "graph6/sparse6/digraph6) for a stream of graphs",
-                         idx);
+                         idx,
+                         a->out_fmt == TK_FMT_EDGES ? "an edge list" : tk_format_name(a->out_fmt));
             cli_error(&err);
             goto done;
         }

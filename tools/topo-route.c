@@ -17,8 +17,9 @@
 
 #include "cli.h"
 
-static const char usage[] = "topo-route [-r ROUTING] [--pair S,D [--paths] | --pairs] "
-                            "[--max-paths N] [--json] [--threads N] [-o FILE] [FILE...]";
+static const char usage[] = "topo-route [-r ROUTING] [--pair S,D [--paths] | --pairs | "
+                            "--dump next|paths] [--max-paths N] [--json] [--threads N] "
+                            "[-o FILE] [FILE...]";
 
 typedef struct args {
     tk_route_spec_t spec; /* -r ROUTING                                   */
@@ -26,6 +27,7 @@ typedef struct args {
     int pair; /* --pair S,D given                             */
     int64_t ps, pd;
     int pairs;          /* --pairs                                      */
+    int dump;           /* --dump: 1 next hops, 2 paths, of every pair  */
     int paths;          /* --paths                                      */
     uint64_t max_paths; /* --max-paths N (with --paths)                 */
     int json;           /* --json: JSON Lines                           */
@@ -57,10 +59,14 @@ static void help(void)
           "  --pair S,D            one row for the pair S -> D:\n"
           "                        name src dst paths min_len max_len avg_len walks\n"
           "  --pairs               such a row for every ordered pair of distinct switches\n"
+          "  --dump next           every ordered pair's next hops, for table routing:\n"
+          "                        name src dst next weight (the share of the pair's\n"
+          "                        traffic whose first hop goes to switch next)\n"
+          "  --dump paths          every ordered pair's paths, one row each, as --paths\n"
           "  --paths               with --pair: the paths themselves, one row each:\n"
           "                        name src dst index weight hops path via phase2\n"
-          "  --max-paths N         with --paths: refuse a pair with more than N paths\n"
-          "                        (default 100000)\n"
+          "  --max-paths N         with --paths or --dump: refuse a pair with more than N\n"
+          "                        paths (default 100000)\n"
           "  --json                JSON Lines: one object per row, same names and values\n"
           "  --threads N           OpenMP threads (N >= 1); results do not change\n"
           "  --progress            progress messages on stderr\n"
@@ -75,6 +81,7 @@ static void help(void)
 enum {
     OPT_PAIR = 256,
     OPT_PAIRS,
+    OPT_DUMP,
     OPT_PATHS,
     OPT_MAXP,
     OPT_JSON,
@@ -106,6 +113,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"routing", required_argument, NULL, 'r'},
         {"pair", required_argument, NULL, OPT_PAIR},
         {"pairs", no_argument, NULL, OPT_PAIRS},
+        {"dump", required_argument, NULL, OPT_DUMP},
         {"paths", no_argument, NULL, OPT_PATHS},
         {"max-paths", required_argument, NULL, OPT_MAXP},
         {"json", no_argument, NULL, OPT_JSON},
@@ -135,6 +143,11 @@ static void parse_args(int argc, char **argv, args_t *a)
         case OPT_PAIRS:
             a->pairs = 1;
             break;
+        case OPT_DUMP: {
+            static const char *const kinds[] = {"next", "paths", NULL};
+            a->dump = 1 + cli_choice_arg("--dump", optarg, kinds);
+            break;
+        }
         case OPT_PATHS:
             a->paths = 1;
             break;
@@ -166,6 +179,8 @@ static void parse_args(int argc, char **argv, args_t *a)
         cli_usage_fail(usage, "--pair and --pairs exclude each other");
     if (a->paths && !a->pair)
         cli_usage_fail(usage, "--paths needs --pair S,D");
+    if (a->dump && (a->pair || a->pairs))
+        cli_usage_fail(usage, "--dump excludes --pair and --pairs");
     a->inputs = argv + optind;
     a->ninputs = argc - optind;
 }
@@ -177,7 +192,9 @@ static void print_header(FILE *fp, args_t *a)
     a->header_done = 1;
     if (a->json)
         return;
-    if (a->paths)
+    if (a->dump == 1)
+        fputs("name\tsrc\tdst\tnext\tweight\n", fp);
+    else if (a->paths || a->dump == 2)
         fputs("name\tsrc\tdst\tindex\tweight\thops\tpath\tvia\tphase2\n", fp);
     else if (a->pair || a->pairs)
         fputs("name\tsrc\tdst\tpaths\tmin_len\tmax_len\tavg_len\twalks\n", fp);
@@ -225,7 +242,7 @@ static const char *path_text(char **buf, size_t *cap, const tk_graph_t *g, int64
 
 /* Paths of one pair: one row each. */
 static int one_pair_paths(FILE *out, args_t *a, const tk_router_t *r, tk_route_ws_t *ws,
-                          const char *name, tk_error_t *err)
+                          const char *name, int64_t src, int64_t dst, tk_error_t *err)
 {
     const tk_graph_t *g = tk_router_graph(r);
     tk_pathset_t ps;
@@ -234,13 +251,13 @@ static int one_pair_paths(FILE *out, args_t *a, const tk_router_t *r, tk_route_w
     int rc = 0;
 
     tk_pathset_init(&ps);
-    if (tk_route_paths(r, ws, (tk_id_t)a->ps, (tk_id_t)a->pd, a->max_paths, &ps, err) != TK_OK) {
+    if (tk_route_paths(r, ws, (tk_id_t)src, (tk_id_t)dst, a->max_paths, &ps, err) != TK_OK) {
         tk_pathset_destroy(&ps);
         return 1;
     }
     print_header(out, a);
     for (int64_t i = 0; i < ps.npaths && !rc; i++) {
-        const char *path = path_text(&buf, &cap, g, a->ps, &ps, i);
+        const char *path = path_text(&buf, &cap, g, src, &ps, i);
         cli_row_t row;
 
         if (!path) {
@@ -250,8 +267,8 @@ static int one_pair_paths(FILE *out, args_t *a, const tk_router_t *r, tk_route_w
         }
         cli_row_begin(&row, out, a->json);
         cli_cell_str(&row, "name", name);
-        cli_cell_int(&row, "src", a->ps, 0);
-        cli_cell_int(&row, "dst", a->pd, 0);
+        cli_cell_int(&row, "src", src, 0);
+        cli_cell_int(&row, "dst", dst, 0);
         cli_cell_int(&row, "index", i, 0);
         cli_cell_double(&row, "weight", ps.w[i]);
         cli_cell_int(&row, "hops", ps.off[i + 1] - ps.off[i], 0);
@@ -442,6 +459,85 @@ static int all_pairs(FILE *out, args_t *a, const tk_router_t *r, const char *nam
     return fail_t != INT64_MAX;
 }
 
+static int cmp_hop(const void *x, const void *y)
+{
+    const double *a = x, *b = y;
+    return a[0] < b[0] ? -1 : a[0] > b[0];
+}
+
+/* The next hops of pair (s, t): the paths' weights summed by the switch
+ * their first arc leads to, in switch order. */
+static int pair_next_hops(FILE *out, args_t *a, const tk_router_t *r, tk_route_ws_t *ws,
+                          const char *name, tk_id_t s, tk_id_t t, tk_error_t *err)
+{
+    const tk_graph_t *g = tk_router_graph(r);
+    tk_pathset_t ps;
+    double *hop = NULL; /* (next, weight) pairs */
+
+    tk_pathset_init(&ps);
+    if (tk_route_paths(r, ws, s, t, a->max_paths, &ps, err) != TK_OK) {
+        tk_pathset_destroy(&ps);
+        return 1;
+    }
+    if (ps.npaths > 0 && !(hop = tk_malloc_array((size_t)ps.npaths * 2, sizeof *hop))) {
+        tk_pathset_destroy(&ps);
+        tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        return 1;
+    }
+    for (int64_t i = 0; i < ps.npaths; i++) {
+        hop[2 * i] = ps.off[i + 1] > ps.off[i] ? g->head[ps.arc[ps.off[i]]] : t;
+        hop[2 * i + 1] = ps.w[i];
+    }
+    qsort(hop, (size_t)ps.npaths, 2 * sizeof *hop, cmp_hop);
+    for (int64_t i = 0; i < ps.npaths;) {
+        double w = 0;
+        int64_t j = i;
+        for (; j < ps.npaths && hop[2 * j] == hop[2 * i]; j++)
+            w += hop[2 * j + 1];
+        cli_row_t row;
+        cli_row_begin(&row, out, a->json);
+        cli_cell_str(&row, "name", name);
+        cli_cell_int(&row, "src", s, 0);
+        cli_cell_int(&row, "dst", t, 0);
+        cli_cell_int(&row, "next", (int64_t)hop[2 * i], 0);
+        cli_cell_double(&row, "weight", w);
+        cli_row_end(&row);
+        i = j;
+    }
+    free(hop);
+    tk_pathset_destroy(&ps);
+    return 0;
+}
+
+/* --dump: every ordered pair of distinct switches, in (src, dst) order. */
+static int dump_pairs(FILE *out, args_t *a, const tk_router_t *r, const char *name, tk_error_t *err)
+{
+    const tk_graph_t *g = tk_router_graph(r);
+    tk_route_ws_t *ws = NULL;
+    int rc = 0;
+
+    if (tk_route_ws_new(r, &ws, err) != TK_OK)
+        return 1;
+    print_header(out, a);
+    for (tk_id_t s = 0; s < g->n && !rc; s++) {
+        cli_progress("%s: --dump: source %" PRId32 " of %" PRId32, name, s, g->n);
+        for (tk_id_t t = 0; t < g->n && !rc; t++) {
+            if (s == t)
+                continue;
+            rc = a->dump == 1 ? pair_next_hops(out, a, r, ws, name, s, t, err)
+                              : one_pair_paths(out, a, r, ws, name, s, t, err);
+            if (rc) {
+                char msg[TK_ERRMSG_MAX];
+                snprintf(msg, sizeof msg, "%s", err->msg);
+                tk_error_set(err, err->code, NULL, 0, "pair %" PRId32 ",%" PRId32 ": %s", s, t,
+                             msg);
+            }
+        }
+    }
+    tk_route_ws_free(ws);
+    return rc;
+}
+
 static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input, long index)
 {
     char name[1024];
@@ -470,7 +566,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         if (tk_route_ws_new(r, &ws, &err) != TK_OK)
             goto done;
         if (a->paths) {
-            rc = one_pair_paths(out, a, r, ws, name, &err);
+            rc = one_pair_paths(out, a, r, ws, name, a->ps, a->pd, &err);
         } else {
             tk_route_count_t c;
             if (tk_route_count(r, ws, (tk_id_t)a->ps, (tk_id_t)a->pd, &c, &err) == TK_OK) {
@@ -479,6 +575,8 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
                 rc = 0;
             }
         }
+    } else if (a->dump) {
+        rc = dump_pairs(out, a, r, name, &err);
     } else {
         rc = all_pairs(out, a, r, name, &err);
     }

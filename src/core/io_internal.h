@@ -80,4 +80,73 @@ tk_status_t tk_io_write_nauty(FILE *fp, const tk_graph_t *g, tk_format_t fmt, tk
 tk_status_t tk_io_write_edges(FILE *fp, const tk_graph_t *g, tk_error_t *err);
 tk_status_t tk_io_write_dot(FILE *fp, const tk_graph_t *g, tk_error_t *err);
 
+/* ------------------------------------------------------------------------ */
+/* Exchange formats (GraphML, GML, BookSim anynet, CAMINOS): io_pending.c.  */
+
+#define TK_IO_PG_COORDS 64 /* coordinates per switch: coord0 .. coord63 */
+
+/* A graph under construction: switches numbered in file order, links with
+ * class indices into names[] (names[0] = "-") and capacities. */
+typedef struct tk_io_pg {
+    int directed;
+    int64_t n, capn;
+    int32_t *servers, *group; /* n each; used when has_servers / has_group */
+    int has_servers, has_group;
+    int32_t *coord;     /* n * TK_IO_PG_COORDS */
+    uint64_t *coordset; /* n bit masks: which coordinates were given */
+    int64_t m, capm;
+    int64_t *u, *v;
+    uint8_t *cls;
+    double *cap;
+    char names[TK_MAX_CLASSES][TK_CLASS_NAME_MAX];
+    int nnames;
+    char *spec; /* malloc'd or NULL */
+} tk_io_pg_t;
+
+void tk_io_pg_init(tk_io_pg_t *pg);
+void tk_io_pg_free(tk_io_pg_t *pg);
+/* Append a switch (servers 0, group 0, no coordinates); its index in *id. */
+tk_status_t tk_io_pg_node(const tk_reader_t *r, tk_io_pg_t *pg, int64_t *id, tk_error_t *err);
+/* Class index of `name` ("", "-" or NULL: 0), adding it if new. */
+tk_status_t tk_io_pg_class(const tk_reader_t *r, tk_io_pg_t *pg, const char *name, int *cls,
+                           tk_error_t *err);
+tk_status_t tk_io_pg_link(const tk_reader_t *r, tk_io_pg_t *pg, int64_t u, int64_t v, int cls,
+                          double cap, tk_error_t *err);
+/* Build the graph (size limits, builder checks; errors at the current line).
+ * Servers become uniform when every switch has the same count; without
+ * has_servers the builder's default stays (as for an edge list). */
+tk_status_t tk_io_pg_finish(tk_reader_t *r, tk_io_pg_t *pg, tk_graph_t **g, tk_error_t *err);
+
+/* Characters of the reader's lines, '\n' between lines.  get/peek return the
+ * character, -1 at the end of the input, -2 on a read error (cs->st, err). */
+typedef struct tk_io_cs {
+    tk_reader_t *r;
+    char *p;      /* next character of the current line */
+    int nl_given; /* the current line's '\n' was delivered */
+    int eof;
+    tk_status_t st;
+} tk_io_cs_t;
+void tk_io_cs_init(tk_io_cs_t *cs, tk_reader_t *r);
+int tk_io_cs_get(tk_io_cs_t *cs, tk_error_t *err);
+int tk_io_cs_peek(tk_io_cs_t *cs, tk_error_t *err);
+/* Skip blanks and newlines; returns the next character as peek does. */
+int tk_io_cs_skip_space(tk_io_cs_t *cs, tk_error_t *err);
+/* A whole number written as an integer or an integral real ("9", "9.0"),
+ * in lo..hi.  0 on success. */
+int tk_io_parse_count(const char *s, double lo, double hi, int32_t *v);
+
+/* Whole-stream readers of the exchange formats (first line pushed back). */
+tk_status_t tk_io_read_graphml(tk_reader_t *r, tk_graph_t **g, tk_error_t *err);
+tk_status_t tk_io_read_gml(tk_reader_t *r, tk_graph_t **g, tk_error_t *err);
+tk_status_t tk_io_read_anynet(tk_reader_t *r, tk_graph_t **g, tk_error_t *err);
+tk_status_t tk_io_read_caminos(tk_reader_t *r, tk_graph_t **g, tk_error_t *err);
+/* Does any link carry a class other than "-" / a capacity other than 1? */
+void tk_io_link_attrs(const tk_graph_t *g, int *any_cls, int *any_cap);
+tk_status_t tk_io_write_graphml(FILE *fp, const tk_graph_t *g, tk_error_t *err);
+tk_status_t tk_io_write_gml(FILE *fp, const tk_graph_t *g, tk_error_t *err);
+/* TK_EUNSUPPORTED unless g is undirected without loops or parallel links. */
+tk_status_t tk_io_need_simple(const tk_graph_t *g, const char *fmt, tk_error_t *err);
+tk_status_t tk_io_write_anynet(FILE *fp, const tk_graph_t *g, tk_error_t *err);
+tk_status_t tk_io_write_caminos(FILE *fp, const tk_graph_t *g, tk_error_t *err);
+
 #endif /* TK_IO_INTERNAL_H */

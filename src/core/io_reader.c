@@ -19,10 +19,12 @@ static const struct {
     const char *name;
     tk_format_t fmt;
 } format_names[] = {
-    {"auto", TK_FMT_AUTO},     {"native", TK_FMT_NATIVE},     {"topokit", TK_FMT_NATIVE},
-    {"graph6", TK_FMT_GRAPH6}, {"g6", TK_FMT_GRAPH6},         {"sparse6", TK_FMT_SPARSE6},
-    {"s6", TK_FMT_SPARSE6},    {"digraph6", TK_FMT_DIGRAPH6}, {"d6", TK_FMT_DIGRAPH6},
-    {"edges", TK_FMT_EDGES},   {"edgelist", TK_FMT_EDGES},    {"dot", TK_FMT_DOT},
+    {"auto", TK_FMT_AUTO},       {"native", TK_FMT_NATIVE},     {"topokit", TK_FMT_NATIVE},
+    {"graph6", TK_FMT_GRAPH6},   {"g6", TK_FMT_GRAPH6},         {"sparse6", TK_FMT_SPARSE6},
+    {"s6", TK_FMT_SPARSE6},      {"digraph6", TK_FMT_DIGRAPH6}, {"d6", TK_FMT_DIGRAPH6},
+    {"edges", TK_FMT_EDGES},     {"edgelist", TK_FMT_EDGES},    {"dot", TK_FMT_DOT},
+    {"graphml", TK_FMT_GRAPHML}, {"gml", TK_FMT_GML},           {"anynet", TK_FMT_ANYNET},
+    {"booksim", TK_FMT_ANYNET},  {"caminos", TK_FMT_CAMINOS},
 };
 
 /* Parse a format name.  O(1). */
@@ -36,7 +38,7 @@ tk_status_t tk_format_parse(const char *name, tk_format_t *fmt, tk_error_t *err)
             }
     return tk_error_set(err, TK_EINVAL, NULL, 0,
                         "format '%s': unknown (use native, graph6, sparse6, digraph6, "
-                        "edges, dot or auto)",
+                        "edges, dot, graphml, gml, anynet, caminos or auto)",
                         name ? name : "");
 }
 
@@ -58,6 +60,14 @@ const char *tk_format_name(tk_format_t fmt)
         return "edges";
     case TK_FMT_DOT:
         return "dot";
+    case TK_FMT_GRAPHML:
+        return "graphml";
+    case TK_FMT_GML:
+        return "gml";
+    case TK_FMT_ANYNET:
+        return "anynet";
+    case TK_FMT_CAMINOS:
+        return "caminos";
     }
     return "unknown";
 }
@@ -289,7 +299,7 @@ tk_status_t tk_reader_new(tk_reader_t **out, FILE *fp, const char *name, tk_form
         return tk_error_set(err, TK_EINVAL, NULL, 0, "reader: no input stream");
     if (fmt == TK_FMT_DOT)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "format dot: write only, cannot be read");
-    if ((int)fmt < TK_FMT_AUTO || fmt > TK_FMT_DOT)
+    if ((int)fmt < TK_FMT_AUTO || fmt > TK_FMT_CAMINOS)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "format %d: unknown", (int)fmt);
     tk_reader_t *r = calloc(1, sizeof *r);
     if (!r)
@@ -432,11 +442,71 @@ static tk_status_t read_nauty_record(tk_reader_t *r, tk_format_t want, char *p, 
     return st;
 }
 
+/* Is the first token of s exactly w (followed by blank, '[' or the end)? */
+static int first_word(const char *s, const char *w)
+{
+    size_t n = strlen(w);
+    return strncmp(s, w, n) == 0 &&
+           (s[n] == '\0' || s[n] == ' ' || s[n] == '\t' || s[n] == '[' || s[n] == '\r');
+}
+
+/* The exchange format a record starting with line s is in, or TK_FMT_AUTO:
+ * '<' GraphML, "graph" / "Creator" / "Version" GML, "router" / "node"
+ * BookSim anynet, "NODOS" CAMINOS. */
+static tk_format_t detect_exchange(const char *s)
+{
+    if (*s == '<')
+        return TK_FMT_GRAPHML;
+    if (first_word(s, "graph") || first_word(s, "Creator") || first_word(s, "Version"))
+        return TK_FMT_GML;
+    if (first_word(s, "router") || first_word(s, "node"))
+        return TK_FMT_ANYNET;
+    if (first_word(s, "NODOS"))
+        return TK_FMT_CAMINOS;
+    return TK_FMT_AUTO;
+}
+
+/* Readers of the exchange formats (each reads the rest of the stream). */
+static tk_status_t read_exchange(tk_reader_t *r, tk_format_t fmt, tk_graph_t **g, tk_error_t *err)
+{
+    switch (fmt) {
+    case TK_FMT_GRAPHML:
+        return tk_io_read_graphml(r, g, err);
+    case TK_FMT_GML:
+        return tk_io_read_gml(r, g, err);
+    case TK_FMT_ANYNET:
+        return tk_io_read_anynet(r, g, err);
+    default:
+        return tk_io_read_caminos(r, g, err);
+    }
+}
+
 /* Read the next graph.  See tk_io.h.  O(size of the record). */
 tk_status_t tk_reader_next(tk_reader_t *r, tk_graph_t **g, tk_error_t *err)
 {
     char *line;
     tk_status_t st;
+
+    if (r->fmt == TK_FMT_GRAPHML || r->fmt == TK_FMT_GML || r->fmt == TK_FMT_ANYNET ||
+        r->fmt == TK_FMT_CAMINOS) {
+        /* Blank lines only: the end; anything else is one graph. */
+        for (;;) {
+            st = tk_io_getline(r, &line, err);
+            if (st != TK_OK)
+                return st;
+            while (isspace((unsigned char)*line))
+                line++;
+            if (*line)
+                break;
+        }
+        tk_io_ungetline(r);
+        st = read_exchange(r, r->fmt, g, err);
+        if (st == TK_OK) {
+            r->last = r->fmt;
+            r->count++;
+        }
+        return st;
+    }
 
     if (r->fmt == TK_FMT_EDGES) {
         st = tk_io_read_edges(r, g, err);
@@ -481,6 +551,12 @@ tk_status_t tk_reader_next(tk_reader_t *r, tk_graph_t **g, tk_error_t *err)
                 st = tk_io_read_native(r, g, err);
                 if (st == TK_OK)
                     r->last = TK_FMT_NATIVE;
+            } else if (detect_exchange(p) != TK_FMT_AUTO) {
+                tk_format_t f = detect_exchange(p);
+                tk_io_ungetline(r);
+                st = read_exchange(r, f, g, err);
+                if (st == TK_OK)
+                    r->last = f;
             } else if (has_prefix(p, ">>") || *p == ':' || *p == '&' || *p == ';') {
                 st = read_nauty_record(r, TK_FMT_AUTO, p, g, err);
             } else if (isdigit((unsigned char)*p)) {
@@ -536,6 +612,18 @@ tk_status_t tk_write_graph(FILE *fp, const tk_graph_t *g, tk_format_t fmt, tk_er
         break;
     case TK_FMT_DOT:
         st = tk_io_write_dot(fp, g, err);
+        break;
+    case TK_FMT_GRAPHML:
+        st = tk_io_write_graphml(fp, g, err);
+        break;
+    case TK_FMT_GML:
+        st = tk_io_write_gml(fp, g, err);
+        break;
+    case TK_FMT_ANYNET:
+        st = tk_io_write_anynet(fp, g, err);
+        break;
+    case TK_FMT_CAMINOS:
+        st = tk_io_write_caminos(fp, g, err);
         break;
     default:
         return tk_error_set(err, TK_EINVAL, NULL, 0, "format %d: unknown", (int)fmt);

@@ -640,6 +640,100 @@ static void test_stream(void)
     ok(st == TK_EIO && strcmp(err.where, "/nonexistent/x") == 0, "tk_read_file: missing file");
 }
 
+/* GraphML, GML, BookSim anynet and CAMINOS (io_graphml.c, io_gml.c,
+ * io_booksim.c, io_caminos.c). */
+static void test_exchange(void)
+{
+    static const tk_format_t xf[] = {TK_FMT_GRAPHML, TK_FMT_GML, TK_FMT_ANYNET, TK_FMT_CAMINOS};
+    static const char *const xn[] = {"graphml", "gml", "anynet", "caminos"};
+    tk_format_t f, fmts[2];
+    tk_error_t err;
+    tk_status_t st;
+    tk_graph_t *gs[2];
+
+    for (int i = 0; i < 4; i++) {
+        ok(tk_format_parse(xn[i], &f, &err) == TK_OK && f == xf[i], "%s parses", xn[i]);
+        is_str(tk_format_name(xf[i]), xn[i], "%s: its name", xn[i]);
+    }
+    ok(tk_format_parse("booksim", &f, &err) == TK_OK && f == TK_FMT_ANYNET, "booksim = anynet");
+    /* Everything survives GraphML and GML: loops, parallel links, classes,
+     * capacities down to 1e-300, servers, groups, coordinates, the spec with
+     * a quote in it, directed graphs. */
+    for (int directed = 0; directed <= 1; directed++) {
+        tk_graph_t *g = build_rich(directed);
+        const char *what = directed ? "rich directed" : "rich undirected";
+        round_trip(g, TK_FMT_GRAPHML, what);
+        round_trip(g, TK_FMT_GML, what);
+        for (int i = 0; i < 2; i++) {
+            char *sx = write_str(g, xf[i], &st, &err);
+            tk_graph_t *h = sx ? read_one(sx, xf[i], &err) : NULL;
+            is_str(h ? h->spec : NULL, "test rich n=6 x=\"q\"", "%s: the spec survives", xn[i]);
+            tk_graph_free(h);
+            free(sx);
+        }
+        /* anynet and CAMINOS refuse what they cannot hold. */
+        for (int i = 2; i < 4; i++) {
+            char *sx = write_str(g, xf[i], &st, &err);
+            ok(sx == NULL && st == TK_EUNSUPPORTED, "%s: %s refused", what, xn[i]);
+            free(sx);
+        }
+        tk_graph_free(g);
+    }
+    /* Simple graphs: anynet keeps servers, CAMINOS has none. */
+    tk_graph_t *pet = build_simple(10, 0, petersen_edges, 15);
+    round_trip(pet, TK_FMT_CAMINOS, "Petersen");
+    round_trip(pet, TK_FMT_GML, "Petersen");
+    tk_graph_t *pet2 = NULL;
+    if (tk_graph_copy(pet, &pet2, &err) == TK_OK) {
+        pet2->servers_uniform = 3;
+        round_trip(pet2, TK_FMT_ANYNET, "Petersen, 3 servers each");
+        char *sx = write_str(pet2, TK_FMT_ANYNET, &st, &err);
+        ok(sx && strncmp(sx, "router 0 node 0 node 1 node 2 router 1 router 4 router 5\n", 56) == 0,
+           "anynet: first line of Petersen");
+        free(sx);
+    }
+    tk_graph_free(pet2);
+    /* Auto-detection, each taking the rest of the stream. */
+    const char *texts[] = {"<?xml version=\"1.0\"?>\n<graphml><graph edgedefault=\"undirected\">"
+                           "<node id=\"a\"/><node id=\"b\"/><edge source=\"b\" target=\"a\"/>"
+                           "</graph></graphml>\n",
+                           "Creator \"x\"\ngraph\n[\n node [ id 7 ]\n node [ id 3 ]\n"
+                           " edge [ source 3 target 7 ]\n]\n",
+                           "router 1 router 0\n", "NODOS 2\nGRADO 1\nN 0\n1\nN 1\n0\n"};
+    for (int i = 0; i < 4; i++) {
+        int k = read_all(texts[i], TK_FMT_AUTO, 0, gs, 2, fmts, &st, &err);
+        ok(k == 1 && fmts[0] == xf[i] && gs[0]->n == 2 && tk_graph_links(gs[0]) == 1 &&
+               tk_graph_has_arc(gs[0], 0, 1),
+           "%s detected: 2 switches, 1 link", xn[i]);
+        if (k < 0)
+            tap_diag("%s:%ld: %s", err.where, err.line, err.msg);
+        for (int j = 0; j < k; j++)
+            tk_graph_free(gs[j]);
+    }
+    /* Errors at their line. */
+    expect_error("<graphml>\n<graph>\n<node id=\"a\"><data key=\"nokey\">1</data></node>\n",
+                 TK_FMT_GRAPHML, 0, TK_EFORMAT, 3, "undeclared key", "graphml: undeclared key");
+    expect_error("<graphml><graph edgedefault=\"directed\"><node id=\"a\"/>\n"
+                 "<edge source=\"a\" target=\"a\" directed=\"false\"/></graph></graphml>",
+                 TK_FMT_GRAPHML, 0, TK_EUNSUPPORTED, 2, "mixed graphs", "graphml: mixed graph");
+    expect_error("<graphml><graph/><graph/></graphml>", TK_FMT_GRAPHML, 0, TK_EUNSUPPORTED, 1,
+                 "more than one <graph>", "graphml: two graphs");
+    expect_error("graph [\n directed 2\n]\n", TK_FMT_GML, 0, TK_EFORMAT, 2, "must be 0 or 1",
+                 "gml: directed 2");
+    expect_error("graph [\n node [ id 0 coord1 5 ]\n node [ id 1 coord0 1 coord1 2 ]\n]\n",
+                 TK_FMT_GML, 0, TK_EFORMAT, 4, "coordinates coord0..coord1 must all be given",
+                 "gml: a missing coordinate");
+    expect_error("graph [ node [ id 0 ] edge [ source 0 target 0 class \"9x\" ] ]\n", TK_FMT_GML, 0,
+                 TK_EFORMAT, 1, "not a class name", "gml: bad class name");
+    expect_error("router 0 router 0\n", TK_FMT_ANYNET, 0, TK_EUNSUPPORTED, 1, "connected to itself",
+                 "anynet: self-loop");
+    expect_error("NODOS 3\nGRADO 2\nN 0\n1 1\nN 1\n0 0\n", TK_FMT_CAMINOS, 0, TK_EUNSUPPORTED, 6,
+                 "parallel links are not supported", "caminos: repeated neighbour");
+    expect_error("NODOS 5000000000\n", TK_FMT_CAMINOS, 0, TK_ELIMIT, 1, "NODOS",
+                 "caminos: NODOS beyond the limits");
+    tk_graph_free(pet);
+}
+
 int main(void)
 {
     test_format_names();
@@ -648,5 +742,6 @@ int main(void)
     test_nauty();
     test_edges_and_dot();
     test_stream();
+    test_exchange();
     return tap_done();
 }
