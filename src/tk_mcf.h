@@ -147,11 +147,10 @@ TK_API tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t 
                                       uint64_t max_paths, const tk_mcf_opts_t *o,
                                       tk_mcf_result_t *out, tk_error_t *err);
 
-/* Uniform all-to-all in topokit(7) units: every switch s sends
- * p(s)/(n-1) to every other switch (p(s) servers, 1 when none), so each
- * endpoint offers load 1; inject/eject are 1.  Free with tk_swdemand_destroy.
- * Errors: TK_ELIMIT (n^2 entries beyond mem_limit, 0 = none), TK_ENOMEM,
- * TK_EINVAL (n < 2).  Time and memory O(n^2). */
+/* The uniform pattern of tk_swdemand_uniform (server level wherever the
+ * graph has servers), the default of topo-mcf(1).  Free with
+ * tk_swdemand_destroy.  Errors: TK_ELIMIT (n^2 entries beyond mem_limit,
+ * 0 = none), TK_ENOMEM, TK_EINVAL (n < 2).  Time and memory O(n^2). */
 TK_API tk_status_t tk_mcf_uniform(const tk_graph_t *g, uint64_t mem_limit, tk_swdemand_t *out,
                                   tk_error_t *err);
 

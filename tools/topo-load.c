@@ -20,7 +20,7 @@ static const char usage[] =
 
 typedef struct args {
     const char *routing; /* -r (default "min")                          */
-    const char *pattern; /* -P FILE (NULL = switch-level all-to-all)    */
+    const char *pattern; /* -P FILE (NULL = the uniform pattern)        */
     int64_t top;         /* --top N (0 = off)                           */
     int hist;            /* --hist                                      */
     int32_t bins;        /* --bins B (default 10)                       */
@@ -45,14 +45,16 @@ static void help(void)
           "from FILE (or standard input), and the saturation throughput per server they\n"
           "imply.  One TSV row per graph with the columns\n"
           "  name routing pattern n arcs max_load avg_load throughput\n"
-          "then max_load.C avg_load.C throughput.C for every link class C of the graph.\n\n"
+          "then max_load.C avg_load.C throughput.C for every link class C of the graph.\n"
+          "Loads are per link capacity at offered load 1 per server, so throughput is\n"
+          "min(1, 1/max_load, the ejection limit).\n\n"
           "Options:\n"
           "  -r, --routing MODEL   routing model (default min): min, ecmp, ksp:K[,spread],\n"
           "                        allpath:H, valiant[,exclude|,minfirst], dragonfly-min,\n"
           "                        dragonfly-valiant, polarized, with CLASS=LEN hop\n"
           "                        lengths (topokit(7))\n"
-          "  -P, --pattern FILE    pattern file (topo-pattern(1)); default: the\n"
-          "                        switch-level all-to-all, one unit per ordered pair\n"
+          "  -P, --pattern FILE    pattern file (topo-pattern(1)); default: uniform\n"
+          "                        (every server to every server of other switches)\n"
           "  --top N               table 'name u v class load' of the N hottest arcs\n"
           "  --hist                table 'name lo hi arcs': load distribution\n"
           "  --bins B              bins of --hist (default 10)\n"
@@ -360,9 +362,8 @@ static int fail_graph(const char *input, long index, const tk_error_t *err)
     return 1;
 }
 
-/* Loads of one graph: r->load in the pattern's units (the default: one
- * unit per ordered switch pair), r->cap_load in link-capacity units at
- * offered load 1 per server. */
+/* Loads of one graph, in link-capacity units at offered load 1 per
+ * server (r->load and r->cap_load are the same loads). */
 static tk_status_t compute(args_t *a, result_t *r, tk_error_t *err)
 {
     const tk_graph_t *g = r->g;
@@ -395,9 +396,11 @@ static tk_status_t compute(args_t *a, result_t *r, tk_error_t *err)
         }
         tk_swdemand_destroy(&dem);
     } else {
-        /* One unit per ordered pair; at offered load 1 switch s sends
-         * p(s)/(n-1) to each other switch (p(s) servers, at least 1). */
-        st = tk_load_uniform(rt, a->threads, r->load, r->cap_load, &r->eject_limit, err);
+        /* The uniform pattern (server level wherever there are servers),
+         * in link-capacity units at offered load 1 per server. */
+        st = tk_load_uniform(rt, a->threads, NULL, r->cap_load, &r->eject_limit, err);
+        if (st == TK_OK)
+            memcpy(r->load, r->cap_load, (size_t)g->m * sizeof *r->load);
     }
     tk_router_free(rt);
     if (st != TK_OK)
@@ -425,7 +428,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
 
     memset(&r, 0, sizeof r);
     r.g = g;
-    r.pattern = a->pat ? (a->pat->spec[0] ? a->pat->spec : a->pattern) : "all-to-all";
+    r.pattern = a->pat ? (a->pat->spec[0] ? a->pat->spec : a->pattern) : "uniform";
     cli_graph_name(g, input, index, r.name, sizeof r.name);
     cli_progress("%s: graph %ld: n=%" PRId64 " arcs=%" PRId64 ": loads (%s)", input, index,
                  (int64_t)g->n, g->m, a->spec.text);

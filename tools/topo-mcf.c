@@ -50,8 +50,8 @@ static void help(void)
           "every demand fits the link capacities at once.  One TSV row per graph and\n"
           "pattern with the columns\n"
           "  name routing pattern theta throughput upper_bound gap method time\n"
-          "Default pattern: uniform all-to-all between switches (each switch offers\n"
-          "load 1 per server, spread evenly over the other switches).\n\n"
+          "Default pattern: uniform, that of -m uniform (every server sends load 1\n"
+          "spread evenly over the servers of the other switches).\n\n"
           "Options:\n"
           "  -r, --routing R       restrict flows to the paths of routing model R\n"
           "                        (min, ksp:K, allpath:H, valiant, ...; topokit(7))\n"
@@ -341,6 +341,8 @@ static int solve_one(args_t *a, const tk_graph_t *g, const tk_router_t *router, 
         st = tk_mcf_uniform(g, a->opts.mem_limit, &d, err);
         if (st != TK_OK)
             return st;
+        /* the same pattern as -m uniform: server level where servers exist */
+        o.server_limits = tk_graph_total_servers(g) > 0;
     }
     if (router)
         st = tk_mcf_solve_paths(router, &d, a->max_paths, &o, &res->r, err);
