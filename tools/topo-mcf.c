@@ -365,6 +365,13 @@ static int table_row(void *ctx, FILE *out, const tk_graph_t *g, const char *inpu
     tk_error_clear(&err);
     cli_graph_name(g, input, index, name, sizeof name);
     memset(res, 0, sizeof res);
+    /* topokit(7): a graph that is not connected is an error (theta would
+     * be 0 for any pattern with a pair in two components) */
+    if (tk_check_connected(g, &err) != TK_OK) {
+        set_where(&err, name);
+        cli_error(&err);
+        return 1;
+    }
     if (a->routing &&
         tk_router_new(g, &a->rspec, a->threads, a->opts.mem_limit, &router, &err) != TK_OK) {
         set_where(&err, name);
