@@ -75,7 +75,9 @@ typedef enum tk_mcf_lp {
 typedef struct tk_mcf_opts {
     tk_mcf_method_t method;
     double eps;         /* approx: target relative gap (0 < eps < 1)     */
-    double time_limit;  /* seconds, 0 = none: TK_ELIMIT when reached     */
+    double time_limit;  /* seconds, 0 = none: TK_ELIMIT when reached,
+                           except that the approximation returns its
+                           certified interval (result.stopped)          */
     int server_limits;  /* enforce inject[s] * theta <= 1, eject alike   */
     int links;          /* fill the saturated-arc list of the result     */
     int threads;        /* approx: OpenMP threads (0 = runtime default)  */
@@ -101,6 +103,9 @@ typedef struct tk_mcf_result {
     int no_lp;              /* exact, routed: 1 when the split check met the
                                a-priori bound (no LP ran)                   */
     int limited_by_servers; /* theta is the server injection/ejection cap    */
+    int stopped;            /* approx: the time limit stopped it before the
+                               gap reached eps; [theta, upper] is still a
+                               certified interval (TK_OK is returned)       */
     /* links: saturated arcs (positive dual price), ascending arc id */
     int64_t nsat;
     int64_t *sat_arc;

@@ -724,6 +724,7 @@ static tk_status_t approx_capped(const tk_graph_t *g, const tk_swdemand_t *d,
         if (out->theta >= tcap) {
             out->theta = tcap;
             out->limited_by_servers = 1;
+            out->stopped = 0; /* the cap is the answer, whatever the gap */
         }
         if (out->upper > tcap)
             out->upper = tcap;

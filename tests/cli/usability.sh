@@ -30,4 +30,16 @@ run topo-paths "$TMPD/two.txt"
 [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q "^[^$T]*${T}inf${T}8${T}"
 ok $? "topo-paths: the 8 unreachable ordered pairs in the inf row" || diag "$out" "$err"
 
+# --- item 5: topo-mcf --time-limit keeps its certified interval ---------------
+topo-gen rrg n=300 d=10 -s 1 >"$TMPD/r300.topo"
+run topo-mcf -m all-to-all --method approx --eps 0.000001 --time-limit 0.3 "$TMPD/r300.topo"
+[ "$rc" -eq 0 ] && [ -z "$err" ] && [ "$(printf '%s\n' "$out" | head -1 | cut -f 4,6,10)" = "theta${T}upper_bound${T}status" ] &&
+    printf '%s\n' "$out" | awk -F '\t' 'NR == 2 { exit !($4 > 0 && $6 > $4 && $10 == "time-limit") }'
+ok $? "topo-mcf --time-limit (approx): the row has theta <= upper_bound and status time-limit, exit 0" ||
+    diag "$out" "$err"
+run topo-mcf --progress -m all-to-all "$TMPD/r300.topo"
+[ "$rc" -eq 0 ] && printf '%s\n' "$err" | grep -q "^topo-mcf: rrg n=300 d=10 s=1: all-to-all: theta in \[" &&
+    [ "$(printf '%s\n' "$out" | awk -F '\t' 'NR == 2 { print $10 }')" = optimal ]
+ok $? "topo-mcf --progress: the interval on stderr, status optimal in the row" || diag "$out" "$err"
+
 done_testing
