@@ -422,6 +422,11 @@ static int table_row(void *ctx, tk_graph_t *g, const char *input, long index)
 
 int cli_run_table(const cli_table_t *t)
 {
+    return cli_run_table_flush(t, NULL);
+}
+
+int cli_run_table_flush(const cli_table_t *t, void (*flush)(void *ctx, FILE *out))
+{
     cli_out_t out;
     table_each_t e;
     int rc = 0;
@@ -434,6 +439,8 @@ int cli_run_table(const cli_table_t *t)
         rc |= cli_each_graph(NULL, t->mem_limit, out.fp, table_row, &e);
     for (int i = 0; i < t->ninputs; i++)
         rc |= cli_each_graph(t->inputs[i], t->mem_limit, out.fp, table_row, &e);
+    if (flush)
+        flush(t->ctx, out.fp);
     if (!rc && t->header)
         t->header(t->ctx, out.fp);
     if (rc && t->output) {
