@@ -59,7 +59,7 @@ static void help(void)
            "  longest-matching [level=..]        permutation of largest total distance\n"
            "  mixed base=KIND percent=X level=router|node   the mixes of Chaulagain\n"
            "                                     and Yuan [-s]\n"
-           "  hotspot [count=H] [percent=X]      a share of the traffic to H hot servers [-s]\n"
+           "  hotspot [count=H]                  every other server to H hot servers [-s]\n"
            "  file path=FILE                     read, check and re-emit a pattern file\n\n"
            "Options:\n"
            "  -s, --seed=SEED    seed of the randomized kinds (default 1)\n"

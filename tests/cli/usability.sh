@@ -42,4 +42,79 @@ run topo-mcf --progress -m all-to-all "$TMPD/r300.topo"
     [ "$(printf '%s\n' "$out" | awk -F '\t' 'NR == 2 { print $10 }')" = optimal ]
 ok $? "topo-mcf --progress: the interval on stderr, status optimal in the row" || diag "$out" "$err"
 
+# --- item 8: every option a usage or a man page shows is accepted -------------
+# Every long option of every tool's --help and every option of its man
+# page's synopsis and OPTIONS (.Fl) is run alone (stdin /dev/null):
+# "unknown option" must never come back.
+bad=
+for tool in topo-gen topo-conv topo-dist topo-bisect topo-auto topo-paths topo-ksp topo-bounds \
+    topo-pattern topo-load topo-route topo-antmill topo-medoid topo-mcf topo-stats topo-sim; do
+    # options in --help: at the start of a line, after '[', ', ' or '| '
+    # (not the '-' of a formula in a description)
+    opts=$( { $tool --help | grep -o -- '\(^ *\|\[\|, \||  *\)-\{1,2\}[a-zA-Z][-a-z]*' | sed 's/^[^-]*//'
+        sed -n 's/.*Fl \(-[-a-z]*[a-z]\).*/-\1/p; s/.*Fl \([a-zA-Z]\)\( .*\)\{0,1\}$/-\1/p' \
+            "$TK_SRCDIR/man/man1/$tool.1"; } | sed 's/^ *//' | sort -u)
+    for o in $opts; do
+        case $o in --help | -h | --version) continue ;; esac
+        e=$(timeout 20 $tool "$o" </dev/null 2>&1 >/dev/null)
+        case $e in *"unknown option"* | *"unrecognized option"*) bad="$bad $tool:$o" ;; esac
+    done
+done
+[ -z "$bad" ]
+ok $? "every option shown by --help and the man pages is accepted" || diag "rejected:$bad"
+
+# The KEY=VALUE parameters of every pattern kind (topo-pattern --help) and
+# every family (topo-gen --help): each key the usage shows, added to a
+# valid command, must not be an unknown parameter.
+topo-gen dragonfly a=4 h=2 p=2 >"$TMPD/df.topo"
+topo-gen hyperx sides=4,4 >"$TMPD/hx.topo"
+topo-gen hypercube dim=3 >"$TMPD/q3.topo"
+pattern_base() {
+    case $1 in
+    tornado | transpose | dim-shift) echo "hx.topo" ;;
+    bit-complement) echo "q3.topo" ;;
+    *) echo "df.topo" ;;
+    esac
+}
+bad=
+topo-pattern --help | sed -n '/^Kinds/,/^Options/p' | grep '^  [a-z]' | while read -r kind rest; do
+    base=
+    case $kind in
+    perm-distance) base="lambda=2" ;; shift) base="offset=1" ;; dim-shift) base="dims=X i=1" ;;
+    adv | advr) base="i=1" ;; mixed) base="base=shift percent=50" ;; file) continue ;;
+    esac
+    topo-pattern "$kind" $base "$TMPD/$(pattern_base "$kind")" >/dev/null 2>"$TMPD/e" ||
+        echo "$kind: base command fails: $(cat "$TMPD/e")"
+    for key in $(printf '%s\n' "$rest" | grep -o '[a-z]*=' | sort -u); do
+        case " $base " in *" $key"*) continue ;; esac
+        topo-pattern "$kind" $base "${key}1" "$TMPD/$(pattern_base "$kind")" >/dev/null 2>"$TMPD/e"
+        grep -q "unknown parameter" "$TMPD/e" && echo "$kind $key"
+    done
+done >"$TMPD/bad"
+[ ! -s "$TMPD/bad" ]
+ok $? "every KEY= of every pattern kind in topo-pattern --help is accepted" || diag "$(cat "$TMPD/bad")"
+topo-gen --help | sed -n '/^Families/,/^See/p' | grep '^  [a-z]' | while read -r fam rest; do
+    case $fam in
+    rrg) base="n=10 d=3" ;; gdbg | imase-itoh) base="n=10 d=2 r=2" ;;
+    kautz | debruijn) base="d=2 D=2" ;; complete | ring) base="n=5" ;;
+    torus | mesh) base="sides=3,3" ;; hypercube) base="dim=3" ;; hyperx) base="sides=3,3" ;;
+    dragonfly) base="a=4 h=2" ;; dragonfly+) base="leaves=2 spines=2 h=1 g=3" ;;
+    slimfly) base="q=5" ;; projective) base="q=3" ;; fattree) base="k=4" ;;
+    *) echo "$fam: no base command in this test"; continue ;;
+    esac
+    # keep only the keys of base the family knows (gdbg: r, imase-itoh: d)
+    b=
+    for kv in $base; do
+        case " $rest " in *" ${kv%%=*}="* | *"[${kv%%=*}="*) b="$b $kv" ;; esac
+    done
+    topo-gen "$fam" $b >/dev/null 2>"$TMPD/e" || echo "$fam: base command fails: $(cat "$TMPD/e")"
+    for key in $(printf '%s\n' "$rest" | grep -o '[a-zA-Z]*=' | sort -u); do
+        case " $b " in *" $key"*) continue ;; esac
+        topo-gen "$fam" $b "${key}1" >/dev/null 2>"$TMPD/e"
+        grep -q "unknown parameter" "$TMPD/e" && echo "$fam $key"
+    done
+done >"$TMPD/bad"
+[ ! -s "$TMPD/bad" ]
+ok $? "every KEY= of every family in topo-gen --help is accepted" || diag "$(cat "$TMPD/bad")"
+
 done_testing
