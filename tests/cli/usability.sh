@@ -117,4 +117,26 @@ done >"$TMPD/bad"
 [ ! -s "$TMPD/bad" ]
 ok $? "every KEY= of every family in topo-gen --help is accepted" || diag "$(cat "$TMPD/bad")"
 
+# --- item 9: a signal during -o FILE leaves no temporary file ------------------
+# (SIGINT is ignored by background jobs of a non-interactive shell, so the
+# test sends SIGTERM and SIGHUP; the handler treats the three alike.)
+for sig in TERM HUP; do
+    mkdir -p "$TMPD/sig$sig"
+    (cd "$TMPD/sig$sig" && exec topo-mcf -m all-to-all --method exact -o out.tsv "$TMPD/r300.topo") &
+    pid=$!
+    i=0
+    while [ $i -lt 100 ] && ! ls -a "$TMPD/sig$sig" | grep -q '^\.topokit-tmp-'; do
+        sleep 0.05
+        i=$((i + 1))
+    done
+    seen=$(ls -a "$TMPD/sig$sig" | grep -c '^\.topokit-tmp-')
+    kill -$sig $pid
+    wait $pid
+    st=$?
+    left=$(ls -A "$TMPD/sig$sig")
+    [ "$seen" -eq 1 ] && [ "$st" -gt 128 ] && [ -z "$left" ]
+    ok $? "SIG$sig during topo-mcf -o: killed by the signal (status $st), no file left" ||
+        diag "temporary seen: $seen" "left: $left"
+done
+
 done_testing
