@@ -139,4 +139,19 @@ for sig in TERM HUP; do
         diag "temporary seen: $seen" "left: $left"
 done
 
+# --- item 10: make install prefix=DIR writes a pkg-config file for DIR -----------
+# (the rule `make install` runs for topokit.pc, alone: the rest of an
+# install is automake's)
+if [ -f "$TK_BUILDDIR/Makefile" ] && command -v pkg-config >/dev/null; then
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$TK_BUILDDIR" install-topokit-pc \
+        prefix="$TMPD/inst" >/dev/null 2>"$TMPD/e"
+    pc=$TMPD/inst/lib/pkgconfig
+    [ "$(PKG_CONFIG_PATH=$pc pkg-config --variable=libdir topokit 2>&1)" = "$TMPD/inst/lib" ] &&
+        [ "$(PKG_CONFIG_PATH=$pc pkg-config --cflags topokit 2>&1 | sed "s/ *$//")" = "-I$TMPD/inst/include/topokit" ] &&
+        ! grep -q /usr/local "$pc/topokit.pc"
+    ok $? "make install prefix=DIR: topokit.pc points at DIR" || diag "$(cat "$TMPD/e" "$pc/topokit.pc" 2>&1)"
+else
+    ok 0 "# SKIP no Makefile or pkg-config"
+fi
+
 done_testing
