@@ -36,18 +36,19 @@ static const tk_family_t table[] = {
      tkg_build_mesh},
     {"hypercube", NULL, "hypercube dim=K", "binary hypercube, 2^k switches, degree k", 0,
      tkg_build_hypercube},
-    {"hyperx", NULL, "hyperx sides=S1,S2[,...] [p=P]",
+    {"hyperx", NULL, "hyperx sides=S1,S2[,...] [p=1]",
      "HyperX (Hamming graph), complete along each dim.", 0, tkg_build_hyperx},
-    {"dragonfly", NULL, "dragonfly a=A h=H [p=P] [g=G] [arrangement=ARR]",
-     "canonical Dragonfly, palmtree/absolute/circulant/random", 1,
+    {"dragonfly", NULL, "dragonfly [a=2H] h=H [p=H] [g=A*H+1] [arrangement=palmtree]",
+     "canonical Dragonfly (balanced from h alone), palmtree/absolute/circulant/random", 1,
      tkg_build_dragonfly},
-    {"dragonfly+", "megafly", "dragonfly+ leaves=L spines=S [p=P] [h=H] [g=G] [arrangement=ARR]",
+    {"dragonfly+", "megafly",
+     "dragonfly+ leaves=L spines=S [h=L] [p=S] [g=S*H+1] [arrangement=palmtree]",
      "Dragonfly+ (Megafly), leaf/spine groups", 1, tkg_build_dfplus},
     {"slimfly", NULL, "slimfly q=Q", "Slim Fly (MMS graph), 2q^2 switches, diameter 2", 0,
      tkg_build_slimfly},
-    {"projective", NULL, "projective q=Q [levi=1]",
+    {"projective", NULL, "projective q=Q [levi=0]",
      "polarity graph ER_q, or Levi graph of PG(2,q)", 0, tkg_build_projective},
-    {"fattree", NULL, "fattree k=K [levels=2|3]",
+    {"fattree", NULL, "fattree k=K [levels=3]",
      "folded Clos of k-port switches, servers on leaves", 0, tkg_build_fattree},
 };
 
@@ -141,7 +142,7 @@ tk_status_t tk_generate(const char *family, int argc, char *const argv[], const 
         graph->servers_uniform = opts.servers;
 
     /* Spec: "FAMILY k=v ... [s=SEED] [p=P]". */
-    params = tkg_kv_format(kv);
+    params = tkg_kv_format(kv, f->synopsis);
     if (!params)
         goto nomem;
     len = 0;
