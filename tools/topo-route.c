@@ -18,7 +18,8 @@
 #include "cli.h"
 
 static const char usage[] = "topo-route [-r ROUTING] [--pair S,D [--paths] | --pairs] "
-                            "[--max-paths N] [--json] [--threads N] [-o FILE] [FILE...]";
+                            "[--max-paths N] [--json] [--threads N] [--progress] [-o FILE] "
+                            "[FILE...]";
 
 typedef struct args {
     tk_route_spec_t spec; /* -r ROUTING                                   */
