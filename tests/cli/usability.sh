@@ -199,4 +199,35 @@ done
 [ -z "$bad" ]
 ok $? "every option --help lists is in the tool's usage lines" || diag "missing:$bad"
 
+# --- item 14: papers are cited, never by file name --------------------------------
+M=$TK_SRCDIR/man
+awk '/^\.Sh REFERENCES/ { r = 1; next } /^\.Sh / { r = 0 } r' "$M/man7/topokit.7" >"$TMPD/refs"
+miss=
+for w in "Ant Mill" "Chaulagain" "doi:10.1145/3650200.3656602" "Cano" "arXiv:2306.13042" \
+    "Faizian" "Random Regular Graph and Generalized De Bruijn Graph" "Fuentes" \
+    "Network Unfairness in Dragonfly Topologies"; do
+    grep -q "$w" "$TMPD/refs" || miss="$miss '$w'"
+done
+[ -z "$miss" ]
+ok $? "topokit(7) has a REFERENCES section with the five papers" || diag "missing:$miss"
+# A paragraph (mdoc: between .Pp/.Sh/.Ss/.It/.Bd/.Ed/.Bl/.El; markdown:
+# between blank lines) that names a numbered result (Lemma, Remark,
+# Theorem, Table I, Figure) also names its paper.
+bad=$(awk 'function flush() {
+        if (hit && par !~ /(et al|Ant Mill|Chaulagain|Singla|Fuentes|Cano|Faizian)/)
+            print fname ":" FNR ": " substr(hitline, 1, 60)
+        par = ""; hit = 0 }
+    FNR == 1 { flush(); fname = FILENAME }
+    /^\.(Pp|Sh|Ss|It|Bd|Ed|Bl|El)/ || /^$/ { flush() }
+    { par = par " " $0
+      if (!hit && $0 ~ /(Lemma|Lemmas|Remark|Theorem|Corollary) [0-9]|Table I([^I]|$)|Figures? [0-9]/) {
+          hit = 1; hitline = $0 } }
+    END { flush() }' "$M"/man1/*.1 "$M"/man5/*.5 "$M/man7/topokit.7" "$TK_SRCDIR/README.md")
+[ -z "$bad" ]
+ok $? "every Lemma, Remark, Table or Figure in the man pages and README names its paper" || diag "$bad"
+bad=$(grep -n -i -E "seed ?0[0-9][0-9]|[0-9]{3}_[0-9a-f]{16}" "$M"/man1/*.1 "$M"/man5/*.5 "$M/man7/topokit.7" \
+    "$TK_SRCDIR/README.md" "$TK_SRCDIR"/tools/*.c "$TK_SRCDIR"/src/*.h)
+[ -z "$bad" ]
+ok $? "no paper is named by its seed number or file name" || diag "$bad"
+
 done_testing
