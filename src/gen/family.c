@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/kv_internal.h"
 #include "gen_internal.h"
 
 /* One entry per family; adding a family = a line here, its builder in
@@ -74,6 +75,21 @@ const tk_family_t *tk_family_find(const char *name)
             (families[i]->alias && strcmp(families[i]->alias, name) == 0))
             return families[i];
     return NULL;
+}
+
+/* Whether the seed made the graph: a family that takes -s but whose
+ * arrangement= is not random (dragonfly, dragonfly+) is deterministic, and
+ * its spec must not carry an s= that changes nothing (issue 25). */
+static int seed_used(const tk_kv_t *kv)
+{
+    const char *key, *val;
+
+    for (int i = 0; i < tk_kv_count(kv); i++) {
+        tk_kv_entry(kv, i, &key, &val);
+        if (strcmp(key, "arrangement") == 0)
+            return strcmp(val, "random") == 0;
+    }
+    return 1;
 }
 
 /* Append " (usage: SYNOPSIS)" to a usage-type error message if it fits. */
@@ -146,7 +162,7 @@ tk_status_t tk_generate(const char *family, int argc, char *const argv[], const 
     if (!params)
         goto nomem;
     len = 0;
-    if (f->randomized)
+    if (f->randomized && seed_used(kv))
         len += (size_t)snprintf(extra + len, sizeof extra - len, " s=%" PRIu64, opts.seed);
     if (opts.servers_given)
         snprintf(extra + len, sizeof extra - len, " p=%d", (int)opts.servers);

@@ -230,4 +230,14 @@ bad=$(grep -n -i -E "seed ?0[0-9][0-9]|[0-9]{3}_[0-9a-f]{16}" "$M"/man1/*.1 "$M"
 [ -z "$bad" ]
 ok $? "no paper is named by its seed number or file name" || diag "$bad"
 
+# --- item 11 (in part): canonical spec strings ------------------------------------
+spec() { topo-gen "$@" | sed -n 's/^spec //p'; }
+[ "$(spec dragonfly h=2 a=4 g=9)" = "$(spec dragonfly a=4 h=2)" ] &&
+    [ "$(spec dragonfly a=4 h=2)" = "dragonfly a=4 h=2 p=2 g=9 arrangement=palmtree" ] &&
+    [ "$(spec -s 7 dragonfly a=4 h=2)" = "dragonfly a=4 h=2 p=2 g=9 arrangement=palmtree" ] &&
+    [ "$(spec -s 7 dragonfly a=4 h=2 arrangement=random)" = "dragonfly a=4 h=2 p=2 g=9 arrangement=random s=7" ] &&
+    [ "$(spec rrg d=3 n=10)" = "rrg n=10 d=3 s=1" ]
+ok $? "spec strings: canonical key order and defaults, s= only where the seed makes the graph" ||
+    diag "$(spec dragonfly h=2 a=4 g=9) | $(spec -s 7 dragonfly a=4 h=2)"
+
 done_testing
