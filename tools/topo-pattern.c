@@ -57,7 +57,7 @@ static void help(void)
            "  advr i=I                           Dragonfly: random server of group g+i [-s]\n"
            "  advc                               Dragonfly ADVc (Fuentes et al.)\n"
            "  longest-matching [level=..]        permutation of largest total distance\n"
-           "  mixed base=KIND percent=X level=router|node   the mixes of Chaulagain\n"
+           "  mixed base=KIND percent=X level=switch|server  the mixes of Chaulagain\n"
            "                                     and Yuan [-s]\n"
            "  hotspot [count=H]                  every other server to H hot servers [-s]\n"
            "  file path=FILE                     read, check and re-emit a pattern file\n\n"

@@ -240,4 +240,15 @@ spec() { topo-gen "$@" | sed -n 's/^spec //p'; }
 ok $? "spec strings: canonical key order and defaults, s= only where the seed makes the graph" ||
     diag "$(spec dragonfly h=2 a=4 g=9) | $(spec -s 7 dragonfly a=4 h=2)"
 
+# one vocabulary: level=switch|server, router|node accepted as aliases
+a1=$(topo-pattern mixed base=perm percent=50 level=router -s 2 "$TMPD/df.topo" | sed -n 's/^spec //p')
+a2=$(topo-pattern mixed base=perm percent=50 level=switch -s 2 "$TMPD/df.topo" | sed -n 's/^spec //p')
+b1=$(topo-pattern mixed base=perm percent=50 level=node -s 2 "$TMPD/df.topo" | md5sum)
+b2=$(topo-pattern mixed base=perm percent=50 level=server -s 2 "$TMPD/df.topo" | md5sum)
+[ -n "$a2" ] && [ "$a1" = "$a2" ] && [ "${a2#*level=switch}" != "$a2" ] && [ "$b1" = "$b2" ]
+ok $? "mixed level=switch|server, router|node as aliases recorded canonically" || diag "$a1 / $a2"
+awk '/^\.Ss Vocabulary/ { v = 1 } v && /^\.It (switch|server|link|arc)$/ { n++ } END { exit n != 4 }' \
+    "$TK_SRCDIR/man/man7/topokit.7"
+ok $? "topokit(7) defines switch, server, link and arc"
+
 done_testing
