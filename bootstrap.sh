@@ -11,7 +11,8 @@ cd "$(dirname "$0")"
 
 # Debian packages: the toolchain, the four libraries, and the peers used by
 # the cross-check tests and benchmarks (nauty tools, glpsol, networkx, igraph,
-# numpy/scipy, bc, /usr/bin/time); clang-format (14 on Debian 12) checks the
+# numpy/scipy, bc, /usr/bin/time), graphviz's dot for the README's tour;
+# clang-format (14 on Debian 12) checks the
 # formatting of the sources in make check (tests/cli/source-layout.sh), and
 # binutils' nm the library's exported symbols; libsimgrid-dev (and g++ from
 # build-essential) builds the SimGrid cross-check of topo-sim's max-min
@@ -21,7 +22,7 @@ cd "$(dirname "$0")"
 # results stay identical whatever the thread count).
 PKGS="build-essential autoconf automake libtool pkg-config clang-format binutils
       libglpk-dev libsuitesparse-dev libgsl-dev libnauty2-dev libopenblas0-serial libsimgrid-dev
-      nauty glpk-utils mandoc bc time
+      nauty glpk-utils mandoc bc time graphviz
       python3 python3-networkx python3-igraph python3-numpy python3-scipy"
 
 missing=""

@@ -251,4 +251,18 @@ awk '/^\.Ss Vocabulary/ { v = 1 } v && /^\.It (switch|server|link|arc)$/ { n++ }
     "$TK_SRCDIR/man/man7/topokit.7"
 ok $? "topokit(7) defines switch, server, link and arc"
 
+# --- item 16 (in part): DOT draws a Dragonfly's groups as clusters ------------------
+topo-gen dragonfly a=4 h=2 | topo-conv -f dot >"$TMPD/df.dot"
+[ "$(grep -c '^  subgraph cluster_' "$TMPD/df.dot")" -eq 9 ] &&
+    awk '/^  subgraph cluster_/ { c++; n = 0 } /^    [0-9]+;$/ { n++; if (n > 4) bad = 1 }
+        END { exit bad || c != 9 }' "$TMPD/df.dot"
+ok $? "topo-conv -f dot: a Dragonfly a=4 h=2 has its 9 groups as clusters of 4 switches" ||
+    diag "$(head -20 "$TMPD/df.dot")"
+if command -v dot >/dev/null; then
+    dot -Tsvg "$TMPD/df.dot" >"$TMPD/df.svg" 2>"$TMPD/e" && grep -q "<svg" "$TMPD/df.svg"
+    ok $? "graphviz draws it" || diag "$(cat "$TMPD/e")"
+else
+    ok 0 "# SKIP graphviz not installed (bootstrap.sh installs it)"
+fi
+
 done_testing
