@@ -11,9 +11,11 @@ cd "$(dirname "$0")"
 
 # Debian packages: the toolchain, the four libraries, and the peers used by
 # the cross-check tests and benchmarks (nauty tools, glpsol, networkx, igraph,
-# numpy/scipy, bc, /usr/bin/time); gnuplot-nox draws the figures of
-# topo-plot and of make demo's report (its cairo terminals give PNG, SVG and
-# PDF), libxml2-utils' xmllint checks that report's HTML; clang-format (14 on Debian 12) checks the formatting of the sources in make check (tests/cli/source-layout.sh), and
+# numpy/scipy, bc, /usr/bin/time), graphviz's dot for the README's tour;
+# gnuplot-nox draws the figures of topo-plot and of make demo's report (its
+# cairo terminals give PNG, SVG and PDF), libxml2-utils' xmllint checks that
+# report's HTML; clang-format (14 on Debian 12) checks the formatting of the
+# sources in make check (tests/cli/source-layout.sh), and
 # binutils' nm the library's exported symbols; libsimgrid-dev (and g++ from
 # build-essential) builds the SimGrid cross-check of topo-sim's max-min
 # solver (tests/cli/sim-simgrid.sh, tests/bench/sim-simgrid.sh).
@@ -24,7 +26,7 @@ PKGS="build-essential autoconf automake libtool pkg-config clang-format binutils
       libglpk-dev libsuitesparse-dev libgsl-dev libnauty2-dev libopenblas0-serial libsimgrid-dev
       nauty glpk-utils mandoc bc time
       python3 python3-networkx python3-igraph python3-numpy python3-scipy
-      gnuplot-nox libxml2-utils"
+      gnuplot-nox libxml2-utils graphviz"
 
 missing=""
 for p in $PKGS; do

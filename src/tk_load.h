@@ -58,19 +58,25 @@ TK_API tk_status_t tk_load_all_to_all(const tk_router_t *r, const double *srcw, 
                                       double *arcload, tk_error_t *err);
 
 /* The default pattern of topo-load(1) and the "uniform" of topo-antmill(1)
- * and topo-medoid(1): the switch-level all-to-all in which, at offered load
- * 1, switch s sends p(s)/(n-1) link-capacity units to every other switch
- * (p(s) its servers, 1 when it has none).
+ * and topo-medoid(1): the uniform pattern of tk_swdemand_uniform (server
+ * level wherever the graph has servers; one endpoint per switch on a graph
+ * without any).
  *   pair_load  (m entries or NULL) the loads at one unit per ordered pair
- *              (the count of Lemma 4 of Faizian et al.)
- *   cap_load   (m entries) the loads in link-capacity units
+ *              of switches with servers (with the same server count on
+ *              every switch: the count of Faizian et al., "Random Regular
+ *              Graph and Generalized De Bruijn Graph with k-shortest Path
+ *              Routing", Lemma 4)
+ *   cap_load   (m entries) the loads in link-capacity units at offered
+ *              load 1 per server
  *   limit      (or NULL) the ejection limit: 1 / the largest total an
  *              endpoint receives (1 when no endpoint receives more than 1)
  * With one server count p for every switch the all-to-all is routed once
- * and cap_load = pair_load * (p / (n-1)); otherwise twice.
+ * (implicitly, memory O(n + m)) and cap_load = pair_load * (p / (n-1));
+ * otherwise the demands are listed (memory O(n^2)).
  * The saturation throughput is then
  * min(1, 1 / max(cap_load / capacity), limit).
- * Errors: as tk_load_all_to_all.  n < 2: all loads 0. */
+ * Errors: as tk_load_all_to_all, and tk_swdemand_uniform's.  n < 2: all
+ * loads 0. */
 TK_API tk_status_t tk_load_uniform(const tk_router_t *r, int threads, double *pair_load,
                                    double *cap_load, double *limit, tk_error_t *err);
 

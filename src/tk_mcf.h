@@ -75,7 +75,9 @@ typedef enum tk_mcf_lp {
 typedef struct tk_mcf_opts {
     tk_mcf_method_t method;
     double eps;         /* approx: target relative gap (0 < eps < 1)     */
-    double time_limit;  /* seconds, 0 = none: TK_ELIMIT when reached     */
+    double time_limit;  /* seconds, 0 = none: TK_ELIMIT when reached,
+                           except that the approximation returns its
+                           certified interval (result.stopped)          */
     int server_limits;  /* enforce inject[s] * theta <= 1, eject alike   */
     int links;          /* fill the saturated-arc list of the result     */
     int threads;        /* approx: OpenMP threads (0 = runtime default)  */
@@ -101,6 +103,9 @@ typedef struct tk_mcf_result {
     int no_lp;              /* exact, routed: 1 when the split check met the
                                a-priori bound (no LP ran)                   */
     int limited_by_servers; /* theta is the server injection/ejection cap    */
+    int stopped;            /* approx: the time limit stopped it before the
+                               gap reached eps; [theta, upper] is still a
+                               certified interval (TK_OK is returned)       */
     /* links: saturated arcs (positive dual price), ascending arc id */
     int64_t nsat;
     int64_t *sat_arc;
@@ -147,11 +152,10 @@ TK_API tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t 
                                       uint64_t max_paths, const tk_mcf_opts_t *o,
                                       tk_mcf_result_t *out, tk_error_t *err);
 
-/* Uniform all-to-all in topokit(7) units: every switch s sends
- * p(s)/(n-1) to every other switch (p(s) servers, 1 when none), so each
- * endpoint offers load 1; inject/eject are 1.  Free with tk_swdemand_destroy.
- * Errors: TK_ELIMIT (n^2 entries beyond mem_limit, 0 = none), TK_ENOMEM,
- * TK_EINVAL (n < 2).  Time and memory O(n^2). */
+/* The uniform pattern of tk_swdemand_uniform (server level wherever the
+ * graph has servers), the default of topo-mcf(1).  Free with
+ * tk_swdemand_destroy.  Errors: TK_ELIMIT (n^2 entries beyond mem_limit,
+ * 0 = none), TK_ENOMEM, TK_EINVAL (n < 2).  Time and memory O(n^2). */
 TK_API tk_status_t tk_mcf_uniform(const tk_graph_t *g, uint64_t mem_limit, tk_swdemand_t *out,
                                   tk_error_t *err);
 

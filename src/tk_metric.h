@@ -63,6 +63,13 @@ TK_API void tk_dist_summary_destroy(tk_dist_summary_t *s);
  * from s, TK_INF for unreachable switches.  O(n + m). */
 TK_API tk_status_t tk_bfs(const tk_graph_t *g, tk_id_t s, int32_t *dist, tk_error_t *err);
 
+/* TK_OK when every switch reaches every other (strongly connected for
+ * directed graphs), else TK_EDISCONNECTED with "the graph is not
+ * [strongly ]connected (switch U cannot reach switch V)": the one
+ * connectivity check of the tools that need connectivity (topokit(7)).
+ * O(n + m). */
+TK_API tk_status_t tk_check_connected(const tk_graph_t *g, tk_error_t *err);
+
 /* Girth: length of a shortest cycle.  Undirected graphs: of the underlying
  * multigraph (a self-loop is a cycle of length 1, two parallel links one of
  * length 2).  Directed graphs: shortest directed cycle (self-loop 1, an arc

@@ -105,6 +105,19 @@ TK_API tk_status_t tk_pattern_to_switch(const tk_pattern_t *p, const tk_graph_t 
  * refused with TK_ELIMIT beyond the memory limit `mem_limit` (0 = none). */
 TK_API tk_status_t tk_swdemand_all_to_all(const tk_graph_t *g, uint64_t mem_limit,
                                           tk_swdemand_t *out, tk_error_t *err);
+/* The uniform pattern, the default of topo-load(1), topo-mcf(1) and the
+ * "uniform" of topo-antmill(1), in link-capacity units: the server-level
+ * uniform of tk_pattern_make's "uniform" (every server sends 1 spread
+ * evenly over the servers of the other switches: switch s sends
+ * p(s) p(t) / (N - p(s)) to switch t, N the servers in all; switches
+ * without servers send and receive nothing), or, on a graph with no
+ * servers at all, one endpoint per switch (1/(n-1) to every other switch).
+ * inject[s] is 1 at every switch with servers, eject[t] what one of its
+ * servers receives.  Memory O(n^2): refused with TK_ELIMIT beyond
+ * mem_limit (0 = none); TK_EINVAL with fewer than 2 switches with
+ * servers. */
+TK_API tk_status_t tk_swdemand_uniform(const tk_graph_t *g, uint64_t mem_limit, tk_swdemand_t *out,
+                                       tk_error_t *err);
 /* Free the arrays of a demand set (from tk_pattern_to_switch,
  * tk_swdemand_all_to_all or tk_mcf_uniform, or built by hand with malloc)
  * and zero it.  d may be NULL. */

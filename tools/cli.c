@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,63 @@ void cli_close_input(FILE *fp)
         fclose(fp);
 }
 
+/* Temporary files of -o in flight, removed by a fatal signal (SIGINT,
+ * SIGTERM, SIGHUP) before it ends the process the default way: an
+ * interrupted run leaves no .topokit-tmp-* behind.  Fixed buffers, so the
+ * handler only reads memory and calls unlink (async-signal-safe). */
+#define TMP_SLOTS 8
+#define TMP_PATH_MAX 4096
+static char tmp_slot[TMP_SLOTS][TMP_PATH_MAX];
+static volatile sig_atomic_t tmp_used[TMP_SLOTS];
+
+static void tmp_signal(int sig)
+{
+    for (int i = 0; i < TMP_SLOTS; i++)
+        if (tmp_used[i])
+            unlink(tmp_slot[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Register a temporary file (-1 when there is no free slot or the path is
+ * too long: the file is then only removed on the normal paths). */
+static int tmp_register(const char *path)
+{
+    static int installed;
+    size_t n = strlen(path);
+
+    if (!installed) {
+        static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+        installed = 1;
+        for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) {
+            struct sigaction sa, old;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = tmp_signal;
+            sigemptyset(&sa.sa_mask);
+            /* leave a signal the caller chose to ignore ignored */
+            if (sigaction(sigs[k], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+                continue;
+            sigaction(sigs[k], &sa, NULL);
+        }
+    }
+    if (n >= TMP_PATH_MAX)
+        return -1;
+    for (int i = 0; i < TMP_SLOTS; i++)
+        if (!tmp_used[i]) {
+            memcpy(tmp_slot[i], path, n + 1);
+            tmp_used[i] = 1;
+            return i;
+        }
+    return -1;
+}
+
+static void tmp_unregister(const char *path)
+{
+    for (int i = 0; i < TMP_SLOTS; i++)
+        if (tmp_used[i] && strcmp(tmp_slot[i], path) == 0)
+            tmp_used[i] = 0;
+}
+
 int cli_out_open(cli_out_t *o, const char *path)
 {
     const char *slash;
@@ -184,7 +242,16 @@ int cli_out_open(cli_out_t *o, const char *path)
     }
     memcpy(o->tmp, path, dirlen);
     strcpy(o->tmp + dirlen, ".topokit-tmp-XXXXXX");
-    fd = mkstemp(o->tmp);
+    {
+        /* no signal between mkstemp and the registration */
+        sigset_t all, old;
+        sigfillset(&all);
+        sigprocmask(SIG_BLOCK, &all, &old);
+        fd = mkstemp(o->tmp);
+        if (fd >= 0)
+            tmp_register(o->tmp);
+        sigprocmask(SIG_SETMASK, &old, NULL);
+    }
     if (fd < 0) {
         cli_errorf("%s: cannot create a temporary file: %s", path, strerror(errno));
         free(o->tmp);
@@ -278,6 +345,7 @@ int cli_out_commit(cli_out_t *o)
         cli_out_abort(o);
         return -1;
     }
+    tmp_unregister(o->tmp);
     free(o->tmp);
     free(o->path);
     o->tmp = o->path = NULL;
@@ -292,8 +360,10 @@ void cli_out_abort(cli_out_t *o)
     free(o->mem);
     o->mem = NULL;
     o->held = 0;
-    if (o->tmp)
+    if (o->tmp) {
         unlink(o->tmp);
+        tmp_unregister(o->tmp);
+    }
     free(o->tmp);
     free(o->path);
     o->tmp = o->path = NULL;
@@ -422,6 +492,11 @@ static int table_row(void *ctx, tk_graph_t *g, const char *input, long index)
 
 int cli_run_table(const cli_table_t *t)
 {
+    return cli_run_table_flush(t, NULL);
+}
+
+int cli_run_table_flush(const cli_table_t *t, void (*flush)(void *ctx, FILE *out))
+{
     cli_out_t out;
     table_each_t e;
     int rc = 0;
@@ -434,6 +509,8 @@ int cli_run_table(const cli_table_t *t)
         rc |= cli_each_graph(NULL, t->mem_limit, out.fp, table_row, &e);
     for (int i = 0; i < t->ninputs; i++)
         rc |= cli_each_graph(t->inputs[i], t->mem_limit, out.fp, table_row, &e);
+    if (flush)
+        flush(t->ctx, out.fp);
     if (!rc && t->header)
         t->header(t->ctx, out.fp);
     if (rc && t->output) {

@@ -234,6 +234,11 @@ typedef struct cli_table {
     void *ctx;
 } cli_table_t;
 int cli_run_table(const cli_table_t *t);
+/* cli_run_table with flush(ctx, out) called once at the end, failed or
+ * not, before the output is committed: for a table that holds its rows
+ * until every graph is read (columns that are the union over the graphs,
+ * topo-load). */
+int cli_run_table_flush(const cli_table_t *t, void (*flush)(void *ctx, FILE *out));
 
 /* Print an unsigned 128-bit integer in decimal (exact path counts). */
 void cli_print_u128(FILE *fp, unsigned __int128 v);

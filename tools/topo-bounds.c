@@ -24,7 +24,8 @@ static const char usage[] =
     "       topo-bounds [-o FILE] [k=K] [H=H] [p=P] [FILE...]\n"
     "       topo-bounds --measured [--r R] [-o FILE] [FILE...]\n"
     "       topo-bounds --traffic [-o FILE] [p=..] [d=..] [Dbar=..] [lambda=..] [delta=..]\n"
-    "                   [a=..] [h=..] [l=..]";
+    "                   [a=..] [h=..] [l=..]\n"
+    "       (every form also takes --threads N)";
 
 typedef struct args {
     int measured, traffic;
@@ -702,6 +703,16 @@ static int run_traffic(const args_t *a)
     }
     if (parse_params(a, rg, "p d Dbar lambda delta a h l"))
         return CLI_EXIT_DATA;
+    {
+        int any = 0;
+        for (int k = 0; rg[k].key; k++)
+            any |= rg[k].given;
+        if (!any) { /* a row of '-' says nothing: a usage error */
+            cli_errorf("--traffic needs parameters: p, d, Dbar, lambda, delta, a, h or l "
+                       "(see topo-bounds(1))");
+            return CLI_EXIT_USAGE;
+        }
+    }
     points = sweep_points(rg, 7, UINT64_C(100000000), "more than 10^8 points refused");
     if (!points)
         return CLI_EXIT_DATA;

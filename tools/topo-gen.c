@@ -38,7 +38,8 @@ static void help(void)
            "  -f, --format=FMT  native, graph6, sparse6, digraph6, edges or dot\n"
            "  -o, --output=FILE write FILE (atomically) instead of standard output\n"
            "      --threads=N   worker threads (the output never depends on it)\n"
-           "      --list        print the family names, one per line\n"
+           "      --list        print the families, one per line: name, TAB, parameters\n"
+           "                    (optional ones as [KEY=DEFAULT])\n"
            "  -h, --help        this help\n"
            "      --version     print the version\n\n"
            "Families:\n",
@@ -99,8 +100,12 @@ static void parse_args(int argc, char **argv, args_t *a)
             a->opts.threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
             break;
         case OPT_LIST:
-            for (f = tk_families(); *f; f++)
-                printf("%s\n", (*f)->name);
+            /* name, then its parameters with their defaults ([k=DEFAULT]) */
+            for (f = tk_families(); *f; f++) {
+                const char *params = strchr((*f)->synopsis, ' ');
+                printf("%s\t%s%s\n", (*f)->name, params ? params + 1 : "",
+                       (*f)->randomized ? " [-s 1]" : "");
+            }
             exit(fflush(stdout) || ferror(stdout) ? CLI_EXIT_DATA : CLI_EXIT_OK);
         case OPT_VERSION:
             cli_print_version();

@@ -289,7 +289,9 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     cli_progress("%s: graph %ld: n=%" PRId64 " arcs=%" PRId64 ": paths", input, index,
                  (int64_t)g->n, g->m);
     tk_error_clear(&err);
-    if (tk_ksp(g, &opts, &r, &err) != TK_OK) {
+    /* topokit(7): a graph that is not connected is an error, not an
+     * average over the pairs that happen to be reachable */
+    if (tk_check_connected(g, &err) != TK_OK || tk_ksp(g, &opts, &r, &err) != TK_OK) {
         cli_graph_error(input, index, &err);
         return 1;
     }

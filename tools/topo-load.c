@@ -20,7 +20,7 @@ static const char usage[] =
 
 typedef struct args {
     const char *routing; /* -r (default "min")                          */
-    const char *pattern; /* -P FILE (NULL = switch-level all-to-all)    */
+    const char *pattern; /* -P FILE (NULL = the uniform pattern)        */
     int64_t top;         /* --top N (0 = off)                           */
     int hist;            /* --hist                                      */
     int32_t bins;        /* --bins B (default 10)                       */
@@ -34,9 +34,21 @@ typedef struct args {
     tk_route_spec_t spec;
     tk_pattern_t *pat;
     int header_done;
-    int ncols; /* class columns of the header */
+    int ncols; /* class columns of the header: the union over the graphs */
     char cols[TK_MAX_CLASSES][TK_CLASS_NAME_MAX];
+    /* the summary table's rows, held until every graph is read */
+    struct held_row *rows;
+    size_t nrows, arows;
 } args_t;
+
+/* One row of the summary table: its fixed cells (TSV, no newline) and the
+ * three cells of each of its link classes. */
+typedef struct held_row {
+    char *fixed;
+    int ncls;
+    char cls[TK_MAX_CLASSES][TK_CLASS_NAME_MAX];
+    char *cells[TK_MAX_CLASSES];
+} held_row_t;
 
 static void help(void)
 {
@@ -45,7 +57,9 @@ static void help(void)
           "from FILE (or standard input), and the saturation throughput per server they\n"
           "imply.  One TSV row per graph with the columns\n"
           "  name routing pattern n arcs max_load avg_load throughput\n"
-          "then max_load.C avg_load.C throughput.C for every link class C of the graph.\n\n"
+          "then max_load.C avg_load.C throughput.C for every link class C of the graph.\n"
+          "Loads are per link capacity at offered load 1 per server, so throughput is\n"
+          "min(1, 1/max_load, the ejection limit).\n\n"
           "Options:\n"
           "  -r, --routing MODEL   routing model (default min): min, ecmp, ksp:K[,spread],\n"
           "                        allpath:H, valiant[,exclude|,minfirst], dragonfly-min,\n"
@@ -53,8 +67,8 @@ static void help(void)
           "                        dor, valiant,dor, dragonfly-ugal, dragonfly-par,\n"
           "                        dragonfly-olm, with CLASS=LEN hop lengths\n"
           "                        (topokit(7))\n"
-          "  -P, --pattern FILE    pattern file (topo-pattern(1)); default: the\n"
-          "                        switch-level all-to-all, one unit per ordered pair\n"
+          "  -P, --pattern FILE    pattern file (topo-pattern(1)); default: uniform\n"
+          "                        (every server to every server of other switches)\n"
           "  --top N               table 'name u v class load' of the N hottest arcs\n"
           "  --hist                table 'name lo hi arcs': load distribution\n"
           "  --bins B              bins of --hist (default 10)\n"
@@ -354,9 +368,8 @@ static int fail_graph(const char *input, long index, const tk_error_t *err)
     return 1;
 }
 
-/* Loads of one graph: r->load in the pattern's units (the default: one
- * unit per ordered switch pair), r->cap_load in link-capacity units at
- * offered load 1 per server. */
+/* Loads of one graph, in link-capacity units at offered load 1 per
+ * server (r->load and r->cap_load are the same loads). */
 static tk_status_t compute(args_t *a, result_t *r, tk_error_t *err)
 {
     const tk_graph_t *g = r->g;
@@ -389,9 +402,11 @@ static tk_status_t compute(args_t *a, result_t *r, tk_error_t *err)
         }
         tk_swdemand_destroy(&dem);
     } else {
-        /* One unit per ordered pair; at offered load 1 switch s sends
-         * p(s)/(n-1) to each other switch (p(s) servers, at least 1). */
-        st = tk_load_uniform(rt, a->threads, r->load, r->cap_load, &r->eject_limit, err);
+        /* The uniform pattern (server level wherever there are servers),
+         * in link-capacity units at offered load 1 per server. */
+        st = tk_load_uniform(rt, a->threads, NULL, r->cap_load, &r->eject_limit, err);
+        if (st == TK_OK)
+            memcpy(r->load, r->cap_load, (size_t)g->m * sizeof *r->load);
     }
     tk_router_free(rt);
     if (st != TK_OK)
@@ -410,6 +425,115 @@ static tk_status_t compute(args_t *a, result_t *r, tk_error_t *err)
     return st;
 }
 
+/* The TSV text of what fill() writes as cells, without the newline. */
+static char *render(void (*fill)(cli_row_t *, const void *, const void *, int), const void *x,
+                    const void *y, int c)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    cli_row_t row;
+
+    if (!fp)
+        return NULL;
+    cli_row_begin(&row, fp, 0);
+    fill(&row, x, y, c);
+    cli_row_end(&row);
+    if (fclose(fp) != 0) {
+        free(buf);
+        return NULL;
+    }
+    if (len && buf[len - 1] == '\n')
+        buf[len - 1] = 0;
+    return buf;
+}
+
+static void fixed_fill(cli_row_t *row, const void *x, const void *y, int c)
+{
+    const args_t *a = x;
+    const result_t *r = y;
+
+    (void)c;
+    cli_cell_text(row, "name", r->name);
+    cli_cell_text(row, "routing", a->spec.text);
+    cli_cell_text(row, "pattern", r->pattern);
+    cli_cell_int(row, "n", r->g->n, 0);
+    cli_cell_int(row, "arcs", r->g->m, 0);
+    load_cells(row, r, r->s.nclasses);
+}
+
+static void class_fill(cli_row_t *row, const void *x, const void *y, int c)
+{
+    (void)x;
+    load_cells(row, y, c);
+}
+
+/* Keep the summary row of r (and add its new classes to the columns). */
+static int hold_row(args_t *a, const result_t *r)
+{
+    const tk_graph_t *g = r->g;
+    held_row_t *h;
+
+    if (a->nrows == a->arows) {
+        size_t na = a->arows ? 2 * a->arows : 16;
+        held_row_t *nr = realloc(a->rows, na * sizeof *nr);
+        if (!nr)
+            return -1;
+        a->rows = nr;
+        a->arows = na;
+    }
+    h = &a->rows[a->nrows];
+    memset(h, 0, sizeof *h);
+    if (!(h->fixed = render(fixed_fill, a, r, 0)))
+        return -1;
+    a->nrows++;
+    for (int c = 0; c < r->s.nclasses; c++) {
+        if (!class_shown(g, &r->s, c))
+            continue;
+        snprintf(h->cls[h->ncls], TK_CLASS_NAME_MAX, "%s", g->class_name[c]);
+        if (!(h->cells[h->ncls] = render(class_fill, NULL, r, c)))
+            return -1;
+        h->ncls++;
+        int known = 0;
+        for (int i = 0; i < a->ncols && !known; i++)
+            known = strcmp(a->cols[i], g->class_name[c]) == 0;
+        if (!known && a->ncols < TK_MAX_CLASSES)
+            snprintf(a->cols[a->ncols++], TK_CLASS_NAME_MAX, "%s", g->class_name[c]);
+    }
+    return 0;
+}
+
+/* cli_run_table's flush: the header with every class column and the held
+ * rows, empty cells where a graph lacks a class; also after a failure
+ * (the rows of the graphs before it stay, as with any table). */
+static void flush_rows(void *ctx, FILE *out)
+{
+    args_t *a = ctx;
+
+    if (a->nrows)
+        print_header(out, a);
+    for (size_t k = 0; k < a->nrows; k++) {
+        held_row_t *h = &a->rows[k];
+        fputs(h->fixed, out);
+        for (int i = 0; i < a->ncols; i++) {
+            int j = 0;
+            while (j < h->ncls && strcmp(h->cls[j], a->cols[i]) != 0)
+                j++;
+            if (j < h->ncls)
+                fprintf(out, "\t%s", h->cells[j]);
+            else
+                fputs("\t\t\t", out);
+        }
+        fputc('\n', out);
+        free(h->fixed);
+        for (int j = 0; j < h->ncls; j++)
+            free(h->cells[j]);
+    }
+    free(a->rows);
+    a->rows = NULL;
+    a->nrows = a->arows = 0;
+}
+
 static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input, long index)
 {
     result_t r;
@@ -419,7 +543,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
 
     memset(&r, 0, sizeof r);
     r.g = g;
-    r.pattern = a->pat ? (a->pat->spec[0] ? a->pat->spec : a->pattern) : "all-to-all";
+    r.pattern = a->pat ? (a->pat->spec[0] ? a->pat->spec : a->pattern) : "uniform";
     cli_graph_name(g, input, index, r.name, sizeof r.name);
     cli_progress("%s: graph %ld: n=%" PRId64 " arcs=%" PRId64 ": loads (%s)", input, index,
                  (int64_t)g->n, g->m, a->spec.text);
@@ -428,28 +552,15 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         rc = fail_graph(input, index, &err);
         goto done;
     }
-    /* The class columns are the first graph's. */
-    {
-        char cols[TK_MAX_CLASSES][TK_CLASS_NAME_MAX];
-        int nc = 0;
-        for (int c = 0; c < r.s.nclasses; c++)
-            if (class_shown(g, &r.s, c))
-                snprintf(cols[nc++], TK_CLASS_NAME_MAX, "%s", g->class_name[c]);
-        if (!a->header_done) {
-            a->ncols = nc;
-            memcpy(a->cols, cols, sizeof cols);
-        } else if (!a->json && !a->top && !a->hist) {
-            int same = nc == a->ncols;
-            for (int i = 0; same && i < nc; i++)
-                same = strcmp(cols[i], a->cols[i]) == 0;
-            if (!same) {
-                tk_error_set(&err, TK_EINVAL, NULL, 0,
-                             "its link classes differ from the first graph's (the table "
-                             "has one set of class columns; use --json)");
-                rc = fail_graph(input, index, &err);
-                goto done;
-            }
+    /* The class columns are the union over the graphs (the first graph's
+     * classes first, then new ones as they appear); the summary table's
+     * rows wait for the end, a graph without a class gets empty cells. */
+    if (!a->json && !a->top && !a->hist) {
+        if (hold_row(a, &r) != 0) {
+            tk_error_set(&err, TK_ENOMEM, NULL, 0, "out of memory");
+            rc = fail_graph(input, index, &err);
         }
+        goto done;
     }
     if (a->top && !(idx = top_arcs(&r))) {
         tk_error_set(&err, TK_ENOMEM, NULL, 0, "out of memory");
@@ -506,7 +617,7 @@ static int run(args_t *a)
         }
     }
     cli_table_t t = {a->output, a->ninputs, a->inputs, mem_limit, table_row, table_header, a};
-    int rc = cli_run_table(&t);
+    int rc = cli_run_table_flush(&t, flush_rows);
     tk_pattern_free(a->pat);
     return rc;
 }

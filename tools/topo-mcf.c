@@ -18,7 +18,7 @@ static const char usage[] =
     "topo-mcf [-r ROUTING] [-P PATTERN]... [-m 'KIND K=V...']... [-s SEED]\n"
     "                [--method exact|approx|auto] [--lp simplex|barrier|auto] [--eps E]\n"
     "                [--time-limit S] [--max-paths N] [--no-presolve] [--links] [--json]\n"
-    "                [--threads N] [-o FILE] [TOPOLOGY...]";
+    "                [--threads N] [--progress] [-o FILE] [TOPOLOGY...]";
 
 #define MAX_PATTERNS 64
 
@@ -31,7 +31,7 @@ typedef struct args {
     uint64_t seed;
     tk_mcf_opts_t opts;
     uint64_t max_paths;
-    int links, json, threads;
+    int links, json, threads, progress;
     const char *output;
     char **inputs;
     int ninputs;
@@ -49,9 +49,11 @@ static void help(void)
           "input) under each traffic pattern: the largest theta such that theta times\n"
           "every demand fits the link capacities at once.  One TSV row per graph and\n"
           "pattern with the columns\n"
-          "  name routing pattern theta throughput upper_bound gap method time\n"
-          "Default pattern: uniform all-to-all between switches (each switch offers\n"
-          "load 1 per server, spread evenly over the other switches).\n\n"
+          "  name routing pattern theta throughput upper_bound gap method time status\n"
+          "(theta and upper_bound bound the optimum; status optimal, converged or\n"
+          "time-limit).\n"
+          "Default pattern: uniform, that of -m uniform (every server sends load 1\n"
+          "spread evenly over the servers of the other switches).\n\n"
           "Options:\n"
           "  -r, --routing R       restrict flows to the paths of routing model R\n"
           "                        (min, ksp:K, allpath:H, valiant, ...; topokit(7))\n"
@@ -65,7 +67,8 @@ static void help(void)
           "                        certified to 1e-9, else the simplex) or auto\n"
           "                        (default: barrier on large LPs)\n"
           "      --eps E           approx: stop at relative gap E (default 0.01)\n"
-          "      --time-limit S    give up after S seconds (exit 1)\n"
+          "      --time-limit S    stop after S seconds: approx prints its certified\n"
+          "                        interval with status time-limit, exact exits 1\n"
           "      --max-paths N     -r: refuse pairs with more than N paths\n"
           "                        (default 100000)\n"
           "      --no-presolve     -r: always solve the whole LP as written (no split\n"
@@ -74,6 +77,7 @@ static void help(void)
           "                        name routing pattern tail head class load dual\n"
           "      --json            JSON Lines, one object per graph and pattern\n"
           "      --threads N       OpenMP threads (N >= 1)\n"
+          "      --progress        progress messages on stderr\n"
           "  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
           "  -h, --help            this help\n"
           "      --version         print the version\n\n"
@@ -92,7 +96,8 @@ enum {
     OPT_THREADS,
     OPT_VERSION,
     OPT_MAXPATHS,
-    OPT_NOPRESOLVE
+    OPT_NOPRESOLVE,
+    OPT_PROGRESS
 };
 
 static const char *const method_names[] = {"exact", "approx", "auto", NULL};
@@ -116,6 +121,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"no-presolve", no_argument, NULL, OPT_NOPRESOLVE},
         {"json", no_argument, NULL, OPT_JSON},
         {"threads", required_argument, NULL, OPT_THREADS},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
@@ -173,6 +179,9 @@ static void parse_args(int argc, char **argv, args_t *a)
         case OPT_THREADS:
             a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
             break;
+        case OPT_PROGRESS:
+            a->progress = 1;
+            break;
         case 'o':
             a->output = optarg;
             break;
@@ -215,7 +224,8 @@ static void print_header(FILE *fp, args_t *a)
     if (a->links)
         fputs("name\trouting\tpattern\ttail\thead\tclass\tload\tdual\n", fp);
     else
-        fputs("name\trouting\tpattern\ttheta\tthroughput\tupper_bound\tgap\tmethod\ttime\n", fp);
+        fputs("name\trouting\tpattern\ttheta\tthroughput\tupper_bound\tgap\tmethod\ttime\tstatus\n",
+              fp);
 }
 
 /* tail head class load dual of the i-th saturated link. */
@@ -228,6 +238,15 @@ static void link_cells(cli_row_t *row, const tk_graph_t *g, const tk_mcf_result_
     cli_cell_text(row, "class", g->class_name[g->cls ? g->cls[arc] : 0]);
     cli_cell_double(row, "load", r->sat_load[i]);
     cli_cell_double(row, "dual", r->sat_dual[i]);
+}
+
+/* optimal (exact), converged (approx, gap <= eps) or time-limit (approx
+ * stopped by --time-limit: theta and upper_bound are still certified). */
+static const char *status_of(const tk_mcf_result_t *r)
+{
+    if (r->stopped)
+        return "time-limit";
+    return r->method == TK_MCF_EXACT ? "optimal" : "converged";
 }
 
 /* name routing pattern: the first cells of every row. */
@@ -267,10 +286,12 @@ static void print_result(FILE *fp, const args_t *a, const tk_graph_t *g, const c
         char secs[32];
         snprintf(secs, sizeof secs, "%.3f", r->seconds);
         cli_cell_num(&row, "time", secs);
+        cli_cell_text(&row, "status", status_of(r));
         cli_row_end(&row);
         return;
     }
     cli_cell_double(&row, "time", r->seconds);
+    cli_cell_text(&row, "status", status_of(r));
     cli_cell_int(&row, "iterations", r->iterations, 0);
     if (r->method == TK_MCF_EXACT) {
         cli_cell_int(&row, "rounds", r->rounds, 0);
@@ -343,6 +364,8 @@ static int solve_one(args_t *a, const tk_graph_t *g, const tk_router_t *router, 
         st = tk_mcf_uniform(g, a->opts.mem_limit, &d, err);
         if (st != TK_OK)
             return st;
+        /* the same pattern as -m uniform: server level where servers exist */
+        o.server_limits = tk_graph_total_servers(g) > 0;
     }
     if (router)
         st = tk_mcf_solve_paths(router, &d, a->max_paths, &o, &res->r, err);
@@ -365,6 +388,13 @@ static int table_row(void *ctx, FILE *out, const tk_graph_t *g, const char *inpu
     tk_error_clear(&err);
     cli_graph_name(g, input, index, name, sizeof name);
     memset(res, 0, sizeof res);
+    /* topokit(7): a graph that is not connected is an error (theta would
+     * be 0 for any pattern with a pair in two components) */
+    if (tk_check_connected(g, &err) != TK_OK) {
+        set_where(&err, name);
+        cli_error(&err);
+        return 1;
+    }
     if (a->routing &&
         tk_router_new(g, &a->rspec, a->threads, a->opts.mem_limit, &router, &err) != TK_OK) {
         set_where(&err, name);
@@ -372,10 +402,14 @@ static int table_row(void *ctx, FILE *out, const tk_graph_t *g, const char *inpu
         return 1;
     }
     for (int k = 0; k < nres && !failed; k++) {
+        cli_progress("%s: pattern %d of %d: solving", name, k + 1, nres);
         if (solve_one(a, g, router, k, &res[k], &err) != TK_OK) {
             set_where(&err, name);
             cli_error(&err);
             failed = 1;
+        } else {
+            cli_progress("%s: %s: theta in [%.6g, %.6g] (%s, %.3f s)", name, res[k].pattern,
+                         res[k].r.theta, res[k].r.upper, status_of(&res[k].r), res[k].r.seconds);
         }
     }
     if (!failed) {
@@ -430,5 +464,6 @@ int main(int argc, char **argv)
     parse_args(argc, argv, &a);
     if (a.threads)
         cli_set_threads(a.threads);
+    cli_progress_enable(a.progress);
     return run(&a);
 }

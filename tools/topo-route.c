@@ -19,7 +19,7 @@
 
 static const char usage[] = "topo-route [-r ROUTING] [--pair S,D [--paths] | --pairs | "
                             "--dump next|paths] [--max-paths N] [--json] [--threads N] "
-                            "[-o FILE] [FILE...]";
+                            "[--progress] [-o FILE] [FILE...]";
 
 typedef struct args {
     tk_route_spec_t spec; /* -r ROUTING                                   */

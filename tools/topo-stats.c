@@ -68,7 +68,7 @@ static void parse_args(int argc, char **argv, args_t *a)
     };
     char why[CLI_WHY_MAX];
     int64_t num;
-    int c;
+    int c, column_given = 0;
 
     memset(a, 0, sizeof *a);
     a->column = "1";
@@ -79,6 +79,9 @@ static void parse_args(int argc, char **argv, args_t *a)
         case 'c':
             if (!*optarg)
                 cli_arg_fail("--column", optarg, "empty: a field number or a header name");
+            if (column_given++) /* not silently the last one */
+                cli_usage_fail(usage, "-c %s: one column per run (-c %s given already)", optarg,
+                               a->column);
             a->column = optarg;
             break;
         case OPT_LEVEL:

@@ -526,6 +526,13 @@ tk_status_t tk_reader_next(tk_reader_t *r, tk_graph_t **g, tk_error_t *err)
         if (*p == '\0')
             continue;
         if (*p == '#') {
+            if (has_prefix(p, "# topokit-cycle")) {
+                /* a cycle file of topo-antmill is all comments and numbers:
+                 * it would be read as an edge list and fail further on */
+                st = tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                                  "a cycle file (topokit-cycle, topo-antmill), not a topology");
+                break;
+            }
             if (r->fmt == TK_FMT_AUTO && is_edges_header(p)) {
                 tk_io_ungetline(r);
                 st = tk_io_read_edges(r, g, err);
@@ -569,6 +576,9 @@ tk_status_t tk_reader_next(tk_reader_t *r, tk_graph_t **g, tk_error_t *err)
                 rstrip(q);
                 if (all_g6_bytes(q)) {
                     st = read_nauty_record(r, TK_FMT_AUTO, q, g, err);
+                } else if (has_prefix(q, "topokit-pattern")) {
+                    st = tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                                      "a pattern file (topokit-pattern), not a topology");
                 } else if (is_native_key(q)) {
                     st = tk_error_set(err, TK_EFORMAT, r->name, r->line,
                                       "missing 'topokit-graph 1' header line before '%.40s'", q);

@@ -28,25 +28,60 @@ tk_status_t tkg_kv_add_int(tk_kv_t *kv, const char *key, int64_t value, tk_error
     return tkg_kv_add(kv, key, buf, err);
 }
 
-char *tkg_kv_format(const tk_kv_t *kv)
+/* Position of key in the synopsis ("dragonfly [a=2H] h=H ..."): the offset
+ * of " key=" or "[key=", or a large number for a key it does not name. */
+static size_t synopsis_rank(const char *synopsis, const char *key)
+{
+    size_t k = strlen(key);
+
+    for (const char *p = synopsis; synopsis && *p; p++)
+        if ((*p == ' ' || *p == '[') && strncmp(p + 1, key, k) == 0 && p[1 + k] == '=')
+            return (size_t)(p - synopsis);
+    return (size_t)-1;
+}
+
+char *tkg_kv_format(const tk_kv_t *kv, const char *synopsis)
 {
     size_t len = 1, pos = 0;
     const char *key, *val;
     char *s;
     int i, n = tk_kv_count(kv);
+    int *order;
 
     for (i = 0; i < n; i++) {
         tk_kv_entry(kv, i, &key, &val);
         len += strlen(key) + strlen(val) + 2;
     }
     s = malloc(len);
-    if (!s)
+    order = malloc((size_t)(n > 0 ? n : 1) * sizeof *order);
+    if (!s || !order) {
+        free(s);
+        free(order);
         return NULL;
+    }
+    /* canonical order: the synopsis's, then the others as they came
+     * (a stable insertion sort: a handful of keys) */
+    for (i = 0; i < n; i++) {
+        size_t ri;
+        int j = i;
+        tk_kv_entry(kv, i, &key, &val);
+        ri = synopsis_rank(synopsis, key);
+        while (j > 0) {
+            const char *kj, *vj;
+            tk_kv_entry(kv, order[j - 1], &kj, &vj);
+            if (synopsis_rank(synopsis, kj) <= ri)
+                break;
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
     s[0] = '\0';
     for (i = 0; i < n; i++) {
-        tk_kv_entry(kv, i, &key, &val);
+        tk_kv_entry(kv, order[i], &key, &val);
         pos += (size_t)snprintf(s + pos, len - pos, " %s=%s", key, val);
     }
+    free(order);
     return s;
 }
 

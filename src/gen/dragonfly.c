@@ -257,9 +257,14 @@ tk_status_t tkg_build_dragonfly(tk_kv_t *kv, const tk_gen_opts_t *o, tk_graph_t 
     int arr;
     tk_status_t st;
 
-    st = tk_kv_int(kv, "a", 1, INT32_MAX, 0, 0, &a, err);
+    /* h alone gives the load-balanced Dragonfly, a = 2p = 2h (Chaulagain
+     * and Yuan, "Enhanced UGAL Routing Schemes for Dragonfly Networks",
+     * Sec. 2), with the largest g = a h + 1 */
+    st = tk_kv_int(kv, "h", 1, INT32_MAX / 2, 0, 0, &h, err);
     if (!st)
-        st = tk_kv_int(kv, "h", 1, INT32_MAX, 0, 0, &h, err);
+        st = tk_kv_int(kv, "a", 1, INT32_MAX, 1, 2 * h, &a, err);
+    if (!st && !tk_kv_has(kv, "a"))
+        st = tkg_kv_add_int(kv, "a", a, err);
     if (!st)
         st = tk_kv_int(kv, "p", 0, INT32_MAX, 1, h, &p, err);
     if (!st)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/kv_internal.h"
 #include "gen_internal.h"
 
 /* One entry per family; adding a family = a line here, its builder in
@@ -36,18 +37,19 @@ static const tk_family_t table[] = {
      tkg_build_mesh},
     {"hypercube", NULL, "hypercube dim=K", "binary hypercube, 2^k switches, degree k", 0,
      tkg_build_hypercube},
-    {"hyperx", NULL, "hyperx sides=S1,S2[,...] [p=P]",
+    {"hyperx", NULL, "hyperx sides=S1,S2[,...] [p=1]",
      "HyperX (Hamming graph), complete along each dim.", 0, tkg_build_hyperx},
-    {"dragonfly", NULL, "dragonfly a=A h=H [p=P] [g=G] [arrangement=ARR]",
-     "canonical Dragonfly, palmtree/absolute/circulant/random", 1,
+    {"dragonfly", NULL, "dragonfly [a=2H] h=H [p=H] [g=A*H+1] [arrangement=palmtree]",
+     "canonical Dragonfly (balanced from h alone), palmtree/absolute/circulant/random", 1,
      tkg_build_dragonfly},
-    {"dragonfly+", "megafly", "dragonfly+ leaves=L spines=S [p=P] [h=H] [g=G] [arrangement=ARR]",
+    {"dragonfly+", "megafly",
+     "dragonfly+ leaves=L spines=S [h=L] [p=S] [g=S*H+1] [arrangement=palmtree]",
      "Dragonfly+ (Megafly), leaf/spine groups", 1, tkg_build_dfplus},
     {"slimfly", NULL, "slimfly q=Q", "Slim Fly (MMS graph), 2q^2 switches, diameter 2", 0,
      tkg_build_slimfly},
-    {"projective", NULL, "projective q=Q [levi=1]",
+    {"projective", NULL, "projective q=Q [levi=0]",
      "polarity graph ER_q, or Levi graph of PG(2,q)", 0, tkg_build_projective},
-    {"fattree", NULL, "fattree k=K [levels=2|3]",
+    {"fattree", NULL, "fattree k=K [levels=3]",
      "folded Clos of k-port switches, servers on leaves", 0, tkg_build_fattree},
 };
 
@@ -73,6 +75,21 @@ const tk_family_t *tk_family_find(const char *name)
             (families[i]->alias && strcmp(families[i]->alias, name) == 0))
             return families[i];
     return NULL;
+}
+
+/* Whether the seed made the graph: a family that takes -s but whose
+ * arrangement= is not random (dragonfly, dragonfly+) is deterministic, and
+ * its spec must not carry an s= that changes nothing (issue 25). */
+static int seed_used(const tk_kv_t *kv)
+{
+    const char *key, *val;
+
+    for (int i = 0; i < tk_kv_count(kv); i++) {
+        tk_kv_entry(kv, i, &key, &val);
+        if (strcmp(key, "arrangement") == 0)
+            return strcmp(val, "random") == 0;
+    }
+    return 1;
 }
 
 /* Append " (usage: SYNOPSIS)" to a usage-type error message if it fits. */
@@ -141,11 +158,11 @@ tk_status_t tk_generate(const char *family, int argc, char *const argv[], const 
         graph->servers_uniform = opts.servers;
 
     /* Spec: "FAMILY k=v ... [s=SEED] [p=P]". */
-    params = tkg_kv_format(kv);
+    params = tkg_kv_format(kv, f->synopsis);
     if (!params)
         goto nomem;
     len = 0;
-    if (f->randomized)
+    if (f->randomized && seed_used(kv))
         len += (size_t)snprintf(extra + len, sizeof extra - len, " s=%" PRIu64, opts.seed);
     if (opts.servers_given)
         snprintf(extra + len, sizeof extra - len, " p=%d", (int)opts.servers);

@@ -27,7 +27,10 @@ tk_status_t tkg_kv_add(tk_kv_t *kv, const char *key, const char *value, tk_error
 tk_status_t tkg_kv_add_int(tk_kv_t *kv, const char *key, int64_t value, tk_error_t *err);
 /* " k=v k=v ..." for every key in order (given keys first, then derived
  * ones).  Returns a malloc'd string ("" when empty) or NULL without memory. */
-char *tkg_kv_format(const tk_kv_t *kv);
+/* " k=v k=v ...": the keys in the order of the family's synopsis (the
+ * canonical order: equal specs compare equal however the keys were
+ * given), then any other key in the order they were given or added. */
+char *tkg_kv_format(const tk_kv_t *kv, const char *synopsis);
 
 /* Refuse graphs that cannot be represented or would not fit:
  * n > TK_MAX_SWITCHES or arcs > TK_MAX_ARCS (TK_ELIMIT), or

@@ -135,20 +135,15 @@ tk_status_t tk_load_uniform(const tk_router_t *r, int threads, double *pair_load
                             double *limit, tk_error_t *err)
 {
     const tk_graph_t *g = tk_router_graph(r);
-    int uniform = 1;
-    double p0 = 0, ptot = 0;
+    int64_t nserv = tk_graph_total_servers(g);
+    int32_t p0 = nserv > 0 ? tk_graph_servers(g, 0) : 1;
+    int same = 1;
     tk_status_t st = TK_OK;
 
     if (!cap_load)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_load_uniform: NULL output");
-    for (tk_id_t u = 0; u < g->n; u++) {
-        int32_t p = tk_graph_servers(g, u);
-        double pe = p > 0 ? p : 1;
-        if (u == 0)
-            p0 = pe;
-        uniform &= pe == p0;
-        ptot += pe;
-    }
+    for (tk_id_t u = 0; u < g->n && nserv > 0; u++)
+        same &= tk_graph_servers(g, u) == p0;
     if (limit)
         *limit = 1.0;
     if (g->n < 2) {
@@ -159,39 +154,33 @@ tk_status_t tk_load_uniform(const tk_router_t *r, int threads, double *pair_load
         }
         return TK_OK;
     }
-    if (uniform) {
-        /* route once at one unit per pair, then scale */
-        double scale = p0 / (double)(g->n - 1);
+    if (same) {
+        /* p servers on every switch: route once at one unit per pair, then
+         * scale by p / (n-1); every server receives exactly 1. */
+        double scale = (double)p0 / (double)(g->n - 1);
         st = tk_load_all_to_all(r, NULL, threads, pair_load ? pair_load : cap_load, err);
         if (st != TK_OK)
             return st;
         for (int64_t x = 0; x < g->m; x++)
             cap_load[x] = (pair_load ? pair_load[x] : cap_load[x]) * scale;
-    } else {
-        double *srcw = tk_malloc_array((size_t)g->n, sizeof *srcw);
-        if (!srcw)
-            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-        for (tk_id_t u = 0; u < g->n; u++) {
-            int32_t p = tk_graph_servers(g, u);
-            srcw[u] = (p > 0 ? p : 1) / (double)(g->n - 1);
-        }
-        st = tk_load_all_to_all(r, srcw, threads, cap_load, err);
-        free(srcw);
-        if (st == TK_OK && pair_load)
-            st = tk_load_all_to_all(r, NULL, threads, pair_load, err);
-        if (st != TK_OK)
-            return st;
+        return TK_OK;
     }
-    /* Every endpoint of t receives sum_{s != t} p(s)/(n-1) / p(t). */
-    if (limit)
-        for (tk_id_t u = 0; u < g->n; u++) {
-            int32_t p = tk_graph_servers(g, u);
-            double pe = p > 0 ? p : 1;
-            double recv = (ptot - pe) / (double)(g->n - 1) / pe;
-            if (recv > 0 && 1.0 / recv < *limit)
-                *limit = 1.0 / recv;
-        }
-    return TK_OK;
+    /* Servers on some switches only, or in different numbers: the
+     * server-level demands, explicitly. */
+    tk_swdemand_t d;
+    memset(&d, 0, sizeof d);
+    st = tk_swdemand_uniform(g, tk_memory_limit_default(), &d, err);
+    if (st == TK_OK)
+        st = tk_load_compute(r, &d, threads, cap_load, err);
+    if (st == TK_OK && pair_load) {
+        for (int64_t k = 0; k < d.len; k++)
+            d.w[k] = 1.0;
+        st = tk_load_compute(r, &d, threads, pair_load, err);
+    }
+    if (st == TK_OK && limit)
+        *limit = tk_swdemand_limit(&d);
+    tk_swdemand_destroy(&d);
+    return st;
 }
 
 /* tk_load_uniform_throughput: see tk_load.h. */

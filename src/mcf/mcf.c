@@ -50,47 +50,10 @@ const char *tk_mcf_method_name(tk_mcf_method_t m)
 tk_status_t tk_mcf_uniform(const tk_graph_t *g, uint64_t mem_limit, tk_swdemand_t *out,
                            tk_error_t *err)
 {
-    tk_swdemand_t d;
-    int64_t n = g->n, len;
-
-    if (n < 2)
+    if (g->n < 2)
         return tk_error_set(err, TK_EINVAL, NULL, 0,
-                            "uniform: needs at least 2 switches (n=%" PRId64 ")", n);
-    len = n * (n - 1);
-    if (mem_limit && (uint64_t)len * 12 > mem_limit)
-        return tk_error_set(err, TK_ELIMIT, NULL, 0,
-                            "uniform: %" PRId64 " demands exceed the memory limit", len);
-    memset(&d, 0, sizeof d);
-    d.n = g->n;
-    d.len = len;
-    d.off = tk_malloc_array((size_t)n + 1, sizeof *d.off);
-    d.dst = tk_malloc_array((size_t)len, sizeof *d.dst);
-    d.w = tk_malloc_array((size_t)len, sizeof *d.w);
-    d.inject = tk_malloc_array((size_t)n, sizeof *d.inject);
-    d.eject = tk_malloc_array((size_t)n, sizeof *d.eject);
-    if (!d.off || !d.dst || !d.w || !d.inject || !d.eject) {
-        tk_swdemand_destroy(&d);
-        return tk_error_set(err, TK_ENOMEM, NULL, 0, "uniform: out of memory");
-    }
-    int64_t k = 0;
-    for (int64_t s = 0; s < n; s++) {
-        int32_t p = tk_graph_servers(g, (tk_id_t)s);
-        double w = (p > 0 ? (double)p : 1.0) / (double)(n - 1);
-        d.off[s] = k;
-        d.inject[s] = 1.0;
-        d.eject[s] = 1.0;
-        for (int64_t t = 0; t < n; t++) {
-            if (t == s)
-                continue;
-            d.dst[k] = (tk_id_t)t;
-            d.w[k] = w;
-            d.total += w;
-            k++;
-        }
-    }
-    d.off[n] = k;
-    *out = d;
-    return TK_OK;
+                            "uniform: needs at least 2 switches (n=%" PRId64 ")", (int64_t)g->n);
+    return tk_swdemand_uniform(g, mem_limit, out, err);
 }
 
 /* Cap on theta from the per-endpoint injection and ejection limits. */
@@ -761,6 +724,7 @@ static tk_status_t approx_capped(const tk_graph_t *g, const tk_swdemand_t *d,
         if (out->theta >= tcap) {
             out->theta = tcap;
             out->limited_by_servers = 1;
+            out->stopped = 0; /* the cap is the answer, whatever the gap */
         }
         if (out->upper > tcap)
             out->upper = tcap;

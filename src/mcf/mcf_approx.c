@@ -360,11 +360,16 @@ tk_status_t mcf_approx(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf
         if (upper - lower <= o->eps * upper)
             break;
         if (o->time_limit > 0 && mcf_now() - t0 > o->time_limit) {
-            st = tk_error_set(err, TK_ELIMIT, NULL, 0,
-                              "time limit of %g s reached (approx: theta in [%.6g, %.6g] "
-                              "after %lld phases)",
-                              o->time_limit, lower, upper, (long long)phases);
-            goto done;
+            if (!(lower > 0 && isfinite(upper))) {
+                st = tk_error_set(err, TK_ELIMIT, NULL, 0,
+                                  "time limit of %g s reached (approx: no certified interval "
+                                  "after %lld phases)",
+                                  o->time_limit, (long long)phases);
+                goto done;
+            }
+            /* stopped: [lower, upper] is still certified */
+            out->stopped = 1;
+            break;
         }
     }
     out->theta = lower;

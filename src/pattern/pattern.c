@@ -680,6 +680,86 @@ done:
     return st;
 }
 
+/* The server count of switch u as the uniform pattern sees it: its
+ * servers, or 1 for every switch when the graph has none at all. */
+static double uniform_weight(const tk_graph_t *g, int64_t nserv, tk_id_t u)
+{
+    return nserv > 0 ? (double)tk_graph_servers(g, u) : 1.0;
+}
+
+tk_status_t tk_swdemand_uniform(const tk_graph_t *g, uint64_t mem_limit, tk_swdemand_t *out,
+                                tk_error_t *err)
+{
+    tk_swdemand_t d;
+    tk_id_t n = g->n;
+    int64_t nserv = tk_graph_total_servers(g), ends = 0, len;
+    double tot = 0, bytes;
+
+    for (tk_id_t u = 0; u < n; u++)
+        if (uniform_weight(g, nserv, u) > 0) {
+            ends++;
+            tot += uniform_weight(g, nserv, u);
+        }
+    if (ends < 2)
+        return tk_error_set(err, TK_EINVAL, NULL, 0,
+                            "uniform: needs servers on at least 2 switches (%" PRId64 ")", ends);
+    len = ends * (ends - 1);
+    bytes = (double)len * (sizeof(tk_id_t) + sizeof(double)) + 24.0 * (double)(n + 1);
+    if (mem_limit && bytes > (double)mem_limit)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                            "uniform on %" PRId64 " switches needs %.3g bytes, over the "
+                            "memory limit of %" PRIu64,
+                            ends, bytes, mem_limit);
+    memset(&d, 0, sizeof d);
+    d.n = n;
+    d.len = len;
+    d.off = tk_malloc_array((size_t)n + 1, sizeof *d.off);
+    d.dst = tk_malloc_array((size_t)len, sizeof *d.dst);
+    d.w = tk_malloc_array((size_t)len, sizeof *d.w);
+    d.inject = tk_calloc_array((size_t)n, sizeof *d.inject);
+    d.eject = tk_calloc_array((size_t)n, sizeof *d.eject);
+    if (!d.off || !d.dst || !d.w || !d.inject || !d.eject) {
+        tk_swdemand_destroy(&d);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "uniform: out of memory");
+    }
+    /* Every server sends 1 / (servers on other switches) to each server on
+     * another switch: switch s sends p(s) p(t) / (N - p(s)) to switch t. */
+    int64_t k = 0;
+    for (tk_id_t s = 0; s < n; s++) {
+        double ps = uniform_weight(g, nserv, s);
+        d.off[s] = k;
+        if (ps == 0)
+            continue;
+        d.inject[s] = 1.0;
+        for (tk_id_t t = 0; t < n; t++) {
+            double pt = uniform_weight(g, nserv, t);
+            if (t == s || pt == 0)
+                continue;
+            d.dst[k] = t;
+            d.w[k] = ps * pt / (tot - ps);
+            d.total += d.w[k];
+            d.eject[t] += ps / (tot - ps);
+            k++;
+        }
+    }
+    d.off[n] = k;
+    /* The same count p on every switch with servers: each server receives
+     * (ends - 1) p / (N - p) = 1 exactly (not a rounded sum). */
+    double p0 = -1;
+    int same = 1;
+    for (tk_id_t u = 0; u < n; u++) {
+        double pu = uniform_weight(g, nserv, u);
+        if (pu > 0 && p0 < 0)
+            p0 = pu;
+        same &= pu == 0 || pu == p0;
+    }
+    for (tk_id_t u = 0; u < n && same; u++)
+        if (d.eject[u] > 0)
+            d.eject[u] = 1.0;
+    *out = d;
+    return TK_OK;
+}
+
 tk_status_t tk_swdemand_all_to_all(const tk_graph_t *g, uint64_t mem_limit, tk_swdemand_t *out,
                                    tk_error_t *err)
 {

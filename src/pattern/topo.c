@@ -663,13 +663,20 @@ tk_status_t tkp_gen_mixed(tkp_mk_t *m, tk_error_t *err)
     if (!st)
         st = tk_kv_int(m->kv, "percent", 0, 100, 0, 0, &pct, err);
     if (!st)
-        st = tk_kv_str(m->kv, "level", 1, "router", &lv, err);
+        st = tk_kv_str(m->kv, "level", 1, "switch", &lv, err);
     if (st)
         return st;
     if (strcmp(base, "perm") && strcmp(base, "shift"))
         return tk_error_set(err, TK_EINVAL, NULL, 0, "base=%s: must be perm or shift", base);
-    if (strcmp(lv, "router") && strcmp(lv, "node"))
-        return tk_error_set(err, TK_EINVAL, NULL, 0, "level=%s: must be router or node", lv);
+    /* topokit(7)'s words; Chaulagain and Yuan's router and node are
+     * accepted as aliases (issue 25) and recorded canonically */
+    if (strcmp(lv, "router") == 0)
+        lv = "switch";
+    else if (strcmp(lv, "node") == 0)
+        lv = "server";
+    if (strcmp(lv, "switch") && strcmp(lv, "server"))
+        return tk_error_set(err, TK_EINVAL, NULL, 0,
+                            "level=%s: must be switch or server (or router or node)", lv);
     tkp_spec_add(m, "base=%s percent=%" PRId64 " level=%s", base, pct, lv);
     if (strcmp(base, "shift") == 0) {
         int64_t per;
@@ -691,7 +698,7 @@ tk_status_t tkp_gen_mixed(tkp_mk_t *m, tk_error_t *err)
             st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
     }
     if (!st)
-        st = mixed_participants(m, strcmp(lv, "router") == 0, pct, part, ids, err);
+        st = mixed_participants(m, strcmp(lv, "switch") == 0, pct, part, ids, err);
     if (!st) {
         for (int64_t s = 0; s < N; s++)
             map[s] = -1;

@@ -80,12 +80,22 @@ def graph_edges(topo):
 
 
 def loads(topo, routing):
-    """{(u, v): load} of every arc from topo-load --top."""
+    """{(u, v): load} of every arc from topo-load --top, in pairs: topo-load
+    prints link-capacity units at offered load 1 per server, p/(n-1) per
+    ordered switch pair with p servers on each of the n switches."""
     out = sh(["topo-load", "-r", routing, "--top", "100000000"], topo).decode()
+    n = p = None
+    for line in topo.decode().splitlines():
+        w = line.split()
+        if len(w) == 2 and w[0] == "switches":
+            n = int(w[1])
+        elif len(w) == 2 and w[0] == "servers":
+            p = int(w[1])
+    scale = (n - 1) / p if n and p else 1.0
     res = {}
     for line in out.splitlines()[1:]:
         f = line.split("\t")
-        res[(int(f[1]), int(f[2]))] = float(f[4])
+        res[(int(f[1]), int(f[2]))] = float(f[4]) * scale
     return res
 
 

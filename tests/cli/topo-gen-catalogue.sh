@@ -103,12 +103,12 @@ done
 
 # ---- headers, specs, servers, classes ------------------------------------------
 run topo-gen dragonfly a=4 h=2
-[ "$(field spec)" = "dragonfly a=4 h=2 p=2 g=9 arrangement=palmtree s=1" ] &&
+[ "$(field spec)" = "dragonfly a=4 h=2 p=2 g=9 arrangement=palmtree" ] &&
     [ "$(field switches)" = 36 ] && [ "$(field servers)" = 2 ] &&
     [ "$(field classes)" = "local global" ]
 ok $? "dragonfly defaults: p=h, g=a*h+1, palmtree recorded in the spec" || diag "$out"
 run topo-gen dragonfly a=4 h=2 -p 5
-[ "$(field servers)" = 5 ] && [ "$(field spec)" = "dragonfly a=4 h=2 g=9 arrangement=palmtree s=1 p=5" ]
+[ "$(field servers)" = 5 ] && [ "$(field spec)" = "dragonfly a=4 h=2 g=9 arrangement=palmtree p=5" ]
 ok $? "dragonfly -p 5 overrides the servers per router" || diag "$out"
 # Dragonfly+ and HyperX rows of Table I of Cano et al., "Analysing Mechanisms
 # for Virtual Channel Management in Low-Diameter Networks".

@@ -4,10 +4,13 @@
 
 # field NAME: value of the native header line "NAME VALUE" in $out.
 field() { printf '%s\n' "$out" | sed -n "s/^$1 //p" | head -n 1; }
+T=$(printf '\t')
 
 # ---- informational options ------------------------------------------------
 run topo-gen --list
 expect_rc 0 "--list"
+lst=$out
+out=$(printf '%s\n' "$lst" | cut -f 1)
 expect_out "rrg
 gdbg
 imase-itoh
@@ -25,11 +28,24 @@ slimfly
 projective
 fattree" "--list prints the 16 families one per line"
 families=$out
+# issue 25: with their parameters and defaults
+printf '%s\n' "$lst" | grep -qx "dragonfly${T}\[a=2H\] h=H \[p=H\] \[g=A\*H+1\] \[arrangement=palmtree\] \[-s 1\]" &&
+    printf '%s\n' "$lst" | grep -qx "fattree${T}k=K \[levels=3\]"
+ok $? "--list: each family's parameters, [KEY=DEFAULT] for the optional ones" || diag "$lst"
+# the balanced Dragonfly from h alone (a = 2h, p = h, g = a h + 1)
+run topo-gen dragonfly h=2
+[ "$rc" -eq 0 ] && [ "$(field spec)" = "dragonfly a=4 h=2 p=2 g=9 arrangement=palmtree" ] &&
+    [ "$(field switches)" = 36 ]
+ok $? "dragonfly h=2: a=4 p=2 g=9, 36 switches" || diag "$out" "$err"
+run topo-gen dragonfly h=2 a=4 arrangement=palmtree g=9 p=2
+[ "$(field spec)" = "dragonfly a=4 h=2 p=2 g=9 arrangement=palmtree" ]
+ok $? "the spec is canonical: the same keys in any order give the same spec" || diag "$out"
 
 run topo-gen --help
 expect_rc 0 "--help"
 missing=""
 for f in $families; do
+    f=${f%%${T}*}
     printf '%s\n' "$out" | grep -q "^  $f " || missing="$missing $f"
 done
 [ -z "$missing" ]
@@ -80,8 +96,8 @@ run topo-gen gdbg n=6 r=2
 ok $? "gdbg spec records the loop-back links"
 
 run topo-gen rrg d=3 n=16 -s 7 -p 2
-[ "$(field spec)" = "rrg d=3 n=16 s=7 p=2" ] && [ "$(field servers)" = 2 ]
-ok $? "spec keeps the key order and records s= and p=; -p sets servers" || diag "$out"
+[ "$(field spec)" = "rrg n=16 d=3 s=7 p=2" ] && [ "$(field servers)" = 2 ]
+ok $? "spec in canonical key order, records s= and p=; -p sets servers" || diag "$out"
 
 run topo-gen rrg n=16 d=3
 [ "$(field spec)" = "rrg n=16 d=3 s=1" ]

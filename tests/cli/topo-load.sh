@@ -46,25 +46,43 @@ run topo-load --threads 0
 usage_fail "--threads" "--threads 0: exit 2"
 
 # --- closed forms --------------------------------------------------------------
-# Odd cycle C_9, all-to-all, one unit per ordered pair: every arc carries
-# 1+2+3+4 = 10 under min (each pair's unique shortest path), and the
-# throughput per server is (n-1)/(p max_load) = 8/10.
+# Loads are in link-capacity units at offered load 1 per server, with or
+# without -P (issue 25): one unit per ordered switch pair (the count of
+# Faizian et al., Lemma 4) times p/(n-1).
+# Odd cycle C_9, uniform, one server per switch: every arc carries
+# 1+2+3+4 = 10 pair units under min (each pair's unique shortest path),
+# 10/8 link units, and the throughput per server is 8/10.
 topo-gen ring n=9 >"$TMPD/c9.topo"
 run topo-load "$TMPD/c9.topo"
 expect_rc 0 "C_9 min"
 expect_out "$HEADER
-ring n=9${T}min${T}all-to-all${T}9${T}18${T}10${T}10${T}0.8" "C_9: max = avg = 10, throughput 0.8"
-# Even cycle C_8, ecmp: the antipodal pair splits: 1+2+3+4/2 = 8; with 2
-# servers per switch the throughput is 7/(2*8).
+ring n=9${T}min${T}uniform${T}9${T}18${T}1.25${T}1.25${T}0.8" "C_9: max = avg = 10/8, throughput 0.8"
+# Even cycle C_8, ecmp: the antipodal pair splits: 1+2+3+4/2 = 8 pair units,
+# with 2 servers per switch 8*2/7 link units; throughput 7/(2*8).
 topo-gen -p 2 ring n=8 >"$TMPD/c8.topo"
 run topo-load -r ecmp "$TMPD/c8.topo"
-[ "$(field max_load)" = 8 ] && approx "$(field throughput)" "$(awk 'BEGIN { print 7 / 16 }')"
-ok $? "C_8 ecmp: max load 8, throughput 7/16 with p = 2" || diag "$out"
-# K_6: every pair is one hop: load 1 everywhere; throughput capped at 1.
+approx "$(field max_load)" "$(awk 'BEGIN { printf "%.17g", 16 / 7 }')" &&
+    approx "$(field throughput)" "$(awk 'BEGIN { print 7 / 16 }')"
+ok $? "C_8 ecmp: max load 16/7, throughput 7/16 with p = 2" || diag "$out"
+# K_6: every pair is one hop: load 1/5 everywhere; throughput capped at 1.
 topo-gen complete n=6 >"$TMPD/k6.topo"
 run topo-load "$TMPD/k6.topo"
-[ "$(field max_load)" = 1 ] && [ "$(field avg_load)" = 1 ] && [ "$(field throughput)" = 1 ]
-ok $? "K_6: load 1 per arc, throughput 1 (5/1 capped)" || diag "$out"
+[ "$(field max_load)" = 0.2 ] && approx "$(field avg_load)" 0.2 && [ "$(field throughput)" = 1 ]
+ok $? "K_6: load 1/5 per arc, throughput 1 (5 capped)" || diag "$out"
+# The default is the uniform of topo-pattern(1) wherever servers exist,
+# also where some switches have none (issue 25): fat-tree k=4 (the core
+# and aggregation switches serve nothing) and Dragonfly+ (the spines),
+# and its label is that pattern's: throughput 1 both ways, not 0.70.
+for spec in "fattree k=4 levels=3" "dragonfly+ leaves=2 spines=2 h=1 g=3"; do
+    topo-gen $spec >"$TMPD/sl.topo"
+    run topo-load "$TMPD/sl.topo"
+    def=$(field throughput) defml=$(field max_load) lbl=$(field pattern)
+    topo-pattern uniform "$TMPD/sl.topo" >"$TMPD/sl.pat"
+    run topo-load -P "$TMPD/sl.pat" "$TMPD/sl.topo"
+    [ "$lbl" = uniform ] && approx "$def" "$(field throughput)" && approx "$defml" "$(field max_load)"
+    ok $? "$spec: default = -P 'topo-pattern uniform' (throughput $def, max_load $defml), label uniform" ||
+        diag "$out"
+done
 
 # --- the Ant Mill paper, Remark 1 -----------------------------------------------
 # A cycle of N switches, p servers each, pattern switch i -> switch i+lambda
@@ -94,7 +112,7 @@ for nr in "60 4 3" "200 8 3"; do
     set -- $nr
     topo-gen gdbg n="$1" r="$2" >"$TMPD/gdbg.topo"
     run topo-load -r allpath:"$3" "$TMPD/gdbg.topo"
-    ml=$(field max_load)
+    ml=$(awk -v m="$(field max_load)" -v n="$1" 'BEGIN { printf "%.17g", m * (n - 1) }')
     ub=$(topo-bounds N="$1" r="$2" H="$3" | awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
         NR == 2 { print $(c["gdbg_ml_ub"]) }')
     awk -v a="$ml" -v b="$ub" 'BEGIN { exit !(a > 0 && a <= b) }'
@@ -104,7 +122,7 @@ for nd in "200 8 4" "120 6 8"; do
     set -- $nd
     topo-gen rrg n="$1" d="$2" -s 3 >"$TMPD/rrg.topo"
     run topo-load -r ksp:"$3" "$TMPD/rrg.topo"
-    ml=$(field max_load)
+    ml=$(awk -v m="$(field max_load)" -v n="$1" 'BEGIN { printf "%.17g", m * (n - 1) }')
     lb=$(topo-bounds N="$1" r="$2" | awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
         NR == 2 { print $(c["ml_lb"]) }')
     awk -v a="$ml" -v b="$lb" 'BEGIN { exit !(a >= 1.5 * b) }'
@@ -112,8 +130,9 @@ for nd in "200 8 4" "120 6 8"; do
         diag "$out"
     # and no routing beats the bound: min is above it too
     run topo-load "$TMPD/rrg.topo"
-    awk -v a="$(field max_load)" -v b="$lb" 'BEGIN { exit !(a >= b) }'
-    ok $? "Faizian et al. Lemma 4: RRG($1,$2) min max load $(field max_load) >= ML = $lb" || diag "$out"
+    ml=$(awk -v m="$(field max_load)" -v n="$1" 'BEGIN { printf "%.17g", m * (n - 1) }')
+    awk -v a="$ml" -v b="$lb" 'BEGIN { exit !(a >= b) }'
+    ok $? "Faizian et al. Lemma 4: RRG($1,$2) min max load $ml (pair units) >= ML = $lb" || diag "$out"
 done
 
 # --- Dragonfly under minimal (local-global-local) routing ------------------------
@@ -183,7 +202,7 @@ ok $? "overall max_load is the larger class max_load" || diag "$out"
 
 run topo-load --top 4 "$TMPD/c9.topo"
 [ "$(printf '%s\n' "$out" | wc -l)" -eq 5 ] && [ "$(printf '%s\n' "$out" | head -1)" = "name${T}u${T}v${T}class${T}load" ] &&
-    [ "$(printf '%s\n' "$out" | sed -n 2p | cut -f2-)" = "0${T}1${T}-${T}10" ]
+    [ "$(printf '%s\n' "$out" | sed -n 2p | cut -f2-)" = "0${T}1${T}-${T}1.25" ]
 ok $? "--top 4: header and 4 rows, hottest first (ties by arc id)" || diag "$out"
 run topo-load --top 100 "$TMPD/c9.topo"
 [ "$(printf '%s\n' "$out" | wc -l)" -eq 19 ]
@@ -222,7 +241,7 @@ ok $? "two graphs: header and two rows" || diag "$out"
 
 # -o writes atomically.
 run topo-load -o "$TMPD/o.tsv" "$TMPD/c9.topo"
-[ "$rc" -eq 0 ] && [ -z "$out" ] && [ "$(sed -n 2p "$TMPD/o.tsv" | cut -f6)" = 10 ]
+[ "$rc" -eq 0 ] && [ -z "$out" ] && [ "$(sed -n 2p "$TMPD/o.tsv" | cut -f6)" = 1.25 ]
 ok $? "-o FILE holds the table" || diag "$err"
 
 # --- data errors -------------------------------------------------------------------
@@ -246,9 +265,18 @@ run topo-load -r min,global=2 "$TMPD/c9.topo"
 expect_fail 1 "global" "weight of a class the graph lacks: exit 1"
 cat "$TMPD/c9.topo" "$TMPD/dfs.topo" >"$TMPD/mixed.topo"
 run topo-load "$TMPD/mixed.topo"
-[ "$rc" -eq 1 ] && printf '%s\n' "$err" | grep -q "link classes differ" &&
-    [ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ]
-ok $? "a later graph with other link classes: exit 1, its row withheld" || diag "$out" "$err"
+# issue 25: the class columns are the union, a graph without a class has
+# empty cells there (the ring has none: 8 cells then 6 empty ones)
+[ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 3 ] &&
+    printf '%s\n' "$out" | head -1 | grep -q "${T}throughput${T}max_load.local${T}avg_load.local${T}throughput.local${T}max_load.global${T}avg_load.global${T}throughput.global$" &&
+    printf '%s\n' "$out" | awk -F '\t' 'NR == 2 { exit !(NF == 14 && $9 == "" && $14 == "" && $8 != "") }
+        NR == 3 { exit !(NF == 14 && $9 != "" && $14 != "") }'
+ok $? "a later graph with other link classes: the union of the columns, empty cells" || diag "$out" "$err"
+tac_in=$(cat "$TMPD/dfs.topo" "$TMPD/c9.topo")
+printf '%s\n' "$tac_in" >"$TMPD/mixed2.topo"
+run topo-load "$TMPD/mixed2.topo"
+[ "$rc" -eq 0 ] && printf '%s\n' "$out" | awk -F '\t' 'NR == 3 { exit !(NF == 14 && $9 == "") }'
+ok $? "... in either order" || diag "$out" "$err"
 run topo-load --json "$TMPD/mixed.topo"
 [ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ]
 ok $? "... but --json takes any classes" || diag "$err"

@@ -728,7 +728,8 @@ static void test_generate(void)
     o.servers = 2;
     o.servers_given = 1;
     st = gen("rrg", "d=3 n=16", &o, &g, &err);
-    is_str(st ? NULL : g->spec, "rrg d=3 n=16 s=7 p=2", "spec: keys in given order, s=, p=");
+    is_str(st ? NULL : g->spec, "rrg n=16 d=3 s=7 p=2",
+           "spec: keys in the synopsis's order whatever the given order (issue 25), s=, p=");
     ok(!st && tk_graph_total_servers(g) == 32, "-p 2: 32 servers");
     tk_graph_free(g);
     st = gen("torus", "sides=4,4", &o, &g, &err);
@@ -740,7 +741,7 @@ static void test_generate(void)
     ok(!st && tk_graph_servers(g, 0) == 1, "default one server per switch");
     tk_graph_free(g);
     st = gen("gdbg", "loops=2 n=6 r=2", &o, &g, &err);
-    is_str(st ? NULL : g->spec, "gdbg loops=2 n=6 r=2", "spec: gdbg with loops= given");
+    is_str(st ? NULL : g->spec, "gdbg n=6 r=2 loops=2", "spec: gdbg with loops= given first");
     tk_graph_free(g);
     st = gen("gdbg", "n=6 r=2 loops=3", &o, &g, &err);
     expect_err(st, &err, TK_ERANGE, "loops=3:", "gdbg wrong loops=");

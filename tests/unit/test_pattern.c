@@ -289,6 +289,20 @@ static void test_check_and_units(void)
     ok(d.dst[d.off[1]] == 0 && d.dst[d.off[1] + 1] == 2, "row 1 sorted, no self");
     tk_swdemand_destroy(&d);
     ok(tk_swdemand_all_to_all(g, 10, &d, &err) == TK_ELIMIT, "all_to_all over memory limit");
+
+    /* The uniform default (issue 25): server level, the server-less switch
+     * 2 neither sends nor receives; switch 0 (2 servers) sends 2*1/(3-2)
+     * = 2 to switch 1, switch 1 sends 1*2/(3-1) = 1 to switch 0. */
+    ok(tk_swdemand_uniform(g, 0, &d, &err) == TK_OK, "uniform (%s)", err.msg);
+    ok(d.len == 2 && d.off[2] == d.off[3] && d.dst[d.off[0]] == 1 && d.dst[d.off[1]] == 0,
+       "uniform: only 0 <-> 1, nothing from or to the server-less switch 2");
+    is_dbl(d.w[d.off[0]], 2.0, 0, "uniform: 0 -> 1 carries p(0) p(1) / (N - p(0)) = 2");
+    is_dbl(d.w[d.off[1]], 1.0, 0, "uniform: 1 -> 0 carries 1");
+    ok(d.inject[2] == 0 && d.eject[2] == 0 && d.eject[0] == 0.5 && d.eject[1] == 2,
+       "uniform: a server of switch 0 receives 1/2, that of switch 1 receives 2, switch 2 "
+       "nothing");
+    is_dbl(tk_swdemand_limit(&d), 0.5, 0, "uniform: ejection limit 1/2");
+    tk_swdemand_destroy(&d);
     tk_graph_free(g);
 }
 
