@@ -14,29 +14,7 @@
 # Small Dragonflies (h = 2) so that the file takes seconds.
 . "$TK_SRCDIR/tests/cli/lib.sh"
 
-col() {
-    awk -F '\t' -v k="$2" -v r="${3:-1}" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        NR == r + 1 { print (k in c) ? $(c[k]) : "NOCOLUMN" }' "$1"
-}
-# same_cols A B TOL COLS...: as in topo-sim-adaptive.sh.
-same_cols() {
-    local fa=$1 fb=$2 tol=$3 bad= k va vb
-    shift 3
-    for k in "$@"; do
-        va=$(col "$fa" "$k")
-        vb=$(col "$fb" "$k")
-        awk -v a="$va" -v b="$vb" -v t="$tol" 'BEGIN { if (a !~ /^[-+0-9.eE]+$/ || b !~ /^[-+0-9.eE]+$/) exit 1
-            d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; if (m < 1) m = 1
-            exit !(d <= t * m) }' || bad="$bad $k=$va/$vb"
-    done
-    [ -z "$bad" ] || { echo "$bad"; return 1; }
-}
-same_servers() {
-    paste "$1" "$2" | awk -F '\t' -v t="$3" 'NR > 1 { d = $4 - $8; if (d < 0) d = -d; m = $8 < 0 ? -$8 : $8; if (m < 1) m = 1
-        if (!(d <= t * m)) { bad++; if (bad <= 3) print "server " $2 ": " $4 " vs " $8 } }
-        END { exit bad > 0 }'
-}
-STATS="accepted srv_min srv_max srv_cov rtr_min rtr_max min_served util.inject"
+. "$TK_SRCDIR/tests/cli/sim-lib.sh"
 
 topo-gen dragonfly a=4 h=2 p=2 arrangement=palmtree >"$TMPD/df.topo"
 topo-gen dragonfly a=4 h=2 p=2 g=5 arrangement=absolute >"$TMPD/df5.topo"

@@ -12,11 +12,7 @@
 
 T=$(printf '\t')
 
-# col FILE NAME [ROW]: column NAME of data row ROW (default 1) of a TSV file.
-col() {
-    awk -F '\t' -v k="$2" -v r="${3:-1}" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        NR == r + 1 { print (k in c) ? $(c[k]) : "NOCOLUMN" }' "$1"
-}
+. "$TK_SRCDIR/tests/cli/sim-lib.sh"
 # calc EXPR: EXPR evaluated by awk, printed with 17 significant digits.
 calc() { awk "BEGIN { printf \"%.17g\n\", $1 }"; }
 # rel GOT WANT: |GOT - WANT| <= 1e-9 |WANT|, or |GOT| <= 1e-9 when WANT is 0.
