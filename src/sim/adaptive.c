@@ -44,243 +44,6 @@
 #define AD_STALL 50 /* iterations without halving the residual */
 
 /* ------------------------------------------------------------------------ */
-/* Rules and their text form. */
-
-static const char *const rule_names[] = {
-    "ugal-l",  "ugal-g",         "ugal-le",        "par",          "src-rrg",
-    "src-crg", "in-transit-crg", "in-transit-rrg", "in-transit-mm"};
-
-static int is_src(tk_adapt_rule_t r)
-{
-    return r == TK_ADAPT_SRC_RRG || r == TK_ADAPT_SRC_CRG;
-}
-
-static int is_transit(tk_adapt_rule_t r)
-{
-    return r == TK_ADAPT_IT_CRG || r == TK_ADAPT_IT_RRG || r == TK_ADAPT_IT_MM;
-}
-
-/* Rules that need a Dragonfly. */
-static int needs_df(tk_adapt_rule_t r)
-{
-    return r == TK_ADAPT_UGAL_LE || r == TK_ADAPT_PAR || is_src(r) || is_transit(r);
-}
-static const char *const start_names[] = {"min", "nonmin", "half"};
-
-static void adapt_defaults(tk_adapt_t *a)
-{
-    memset(a, 0, sizeof *a);
-    a->rule = TK_ADAPT_UGAL_L;
-    a->bias = 0;
-    a->buffer = 256;
-    a->count = 0.01;
-    a->damping = 0.5;
-    a->tol = 1e-9;
-    a->max_iter = 2000;
-    a->start = TK_ADAPT_START_MIN;
-    a->thr = 0.55;
-    a->gthr = 3;
-    a->coef = 2;
-}
-
-/* The defaults of one rule: PiggyBack's local threshold T = 5 packets is
- * its bias (Fuentes et al., Table 1). */
-static void rule_defaults(tk_adapt_t *a, tk_adapt_rule_t rule)
-{
-    adapt_defaults(a);
-    a->rule = rule;
-    if (is_src(rule))
-        a->bias = 5;
-}
-
-static int rule_of(const char *name, size_t len)
-{
-    for (int i = 0; i < (int)(sizeof rule_names / sizeof *rule_names); i++)
-        if (strlen(rule_names[i]) == len && strncmp(rule_names[i], name, len) == 0)
-            return i;
-    return -1;
-}
-
-int tk_adapt_is_rule(const char *text)
-{
-    if (!text)
-        return 0;
-    size_t len = strcspn(text, ",");
-    return rule_of(text, len) >= 0;
-}
-
-/* A number option: finite (or +inf when inf_ok), >= lo (> lo when
- * strict). */
-static int num_opt(const char *v, double lo, int strict, int inf_ok, double *out)
-{
-    char *end;
-    if (inf_ok && strcmp(v, "inf") == 0) {
-        *out = INFINITY;
-        return 0;
-    }
-    if (!*v || isspace((unsigned char)*v))
-        return -1;
-    errno = 0;
-    double x = strtod(v, &end);
-    if (*end || errno || !isfinite(x) || x < lo || (strict && x == lo))
-        return -1;
-    *out = x;
-    return 0;
-}
-
-tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
-{
-    tk_adapt_t a;
-    char buf[TK_ROUTE_TEXT_MAX];
-    adapt_defaults(&a);
-    if (!text || strlen(text) >= sizeof buf)
-        return tk_error_set(err, TK_EINVAL, "routing", 0, "%s: not an adaptive rule",
-                            text ? "(too long)" : "(null)");
-    strcpy(buf, text);
-    char *save = NULL;
-    char *tok = strtok_r(buf, ",", &save);
-    int r = tok ? rule_of(tok, strlen(tok)) : -1;
-    if (r < 0)
-        return tk_error_set(err, TK_EINVAL, "routing", 0,
-                            "%s: not an adaptive rule (ugal-l, ugal-g, ugal-le, par, src-rrg, "
-                            "src-crg, in-transit-crg, in-transit-rrg, in-transit-mm)",
-                            text);
-    rule_defaults(&a, (tk_adapt_rule_t)r);
-    while ((tok = strtok_r(NULL, ",", &save)) != NULL) {
-        char *eq = strchr(tok, '=');
-        if (!eq)
-            return tk_error_set(err, TK_EINVAL, "routing", 0, "%s: option '%s' is not KEY=VALUE",
-                                text, tok);
-        *eq = '\0';
-        const char *k = tok, *v = eq + 1;
-        int bad = 0;
-        if (strcmp(k, "bias") == 0) {
-            bad = num_opt(v, -DBL_MAX, 0, 0, &a.bias);
-        } else if (strcmp(k, "buffer") == 0) {
-            bad = num_opt(v, 0, 1, 1, &a.buffer);
-        } else if (strcmp(k, "count") == 0) {
-            bad = num_opt(v, 0, 0, 0, &a.count);
-        } else if (strcmp(k, "damping") == 0) {
-            bad = num_opt(v, 0, 1, 0, &a.damping) || a.damping > 1;
-        } else if (strcmp(k, "tol") == 0) {
-            bad = num_opt(v, 0, 1, 0, &a.tol);
-        } else if (strcmp(k, "iter") == 0) {
-            double it;
-            bad = num_opt(v, 1, 0, 0, &it) || it != floor(it) || it > 1e9;
-            if (!bad)
-                a.max_iter = (int64_t)it;
-        } else if (strcmp(k, "start") == 0) {
-            int s = -1;
-            for (int i = 0; i < 3; i++)
-                if (strcmp(v, start_names[i]) == 0)
-                    s = i;
-            bad = s < 0;
-            if (!bad)
-                a.start = (tk_adapt_start_t)s;
-        } else if (strcmp(k, "thr") == 0 && is_transit(a.rule)) {
-            bad = num_opt(v, 0, 0, 0, &a.thr) || a.thr > 1;
-        } else if (strcmp(k, "gthr") == 0 && is_src(a.rule)) {
-            bad = num_opt(v, 0, 0, 1, &a.gthr);
-        } else if (strcmp(k, "coef") == 0 && is_src(a.rule)) {
-            bad = num_opt(v, 0, 0, 0, &a.coef);
-        } else if (strcmp(k, "cand") == 0 && !is_src(a.rule) && !is_transit(a.rule)) {
-            tk_route_spec_t spec;
-            tk_error_t e;
-            tk_error_clear(&e);
-            if (tk_route_parse(v, &spec, &e) != TK_OK ||
-                (spec.kind != TK_ROUTE_VALIANT && spec.kind != TK_ROUTE_DF_VALIANT &&
-                 spec.kind != TK_ROUTE_DF_VALIANT_CRG))
-                return tk_error_set(err, TK_EINVAL, "routing", 0,
-                                    "%s: cand=%s: the candidates come from valiant, "
-                                    "dragonfly-valiant or dragonfly-valiant-crg",
-                                    text, v);
-            snprintf(a.cand, sizeof a.cand, "%s", spec.text);
-        } else {
-            return tk_error_set(err, TK_EINVAL, "routing", 0,
-                                "%s: unknown option '%s' (bias, buffer, count, damping, "
-                                "tol, iter, start, %s)",
-                                text, k,
-                                is_src(a.rule)       ? "gthr, coef"
-                                : is_transit(a.rule) ? "thr"
-                                                     : "cand");
-        }
-        if (bad)
-            return tk_error_set(err, TK_EINVAL, "routing", 0, "%s: bad value '%s' for %s", text, v,
-                                k);
-    }
-    /* canonical text: the rule and every option that differs from its
-     * default */
-    {
-        tk_adapt_t d;
-        rule_defaults(&d, a.rule);
-        int n = snprintf(a.text, sizeof a.text, "%s", rule_names[a.rule]);
-#define ADD(...)                                                                                   \
-    do {                                                                                           \
-        if (n > 0 && (size_t)n < sizeof a.text)                                                    \
-            n += snprintf(a.text + n, sizeof a.text - (size_t)n, __VA_ARGS__);                     \
-    } while (0)
-        if (a.bias != d.bias)
-            ADD(",bias=%.17g", a.bias);
-        if (a.buffer != d.buffer) {
-            if (isinf(a.buffer))
-                ADD(",buffer=inf");
-            else
-                ADD(",buffer=%.17g", a.buffer);
-        }
-        if (a.count != d.count)
-            ADD(",count=%.17g", a.count);
-        if (a.damping != d.damping)
-            ADD(",damping=%.17g", a.damping);
-        if (a.tol != d.tol)
-            ADD(",tol=%.17g", a.tol);
-        if (a.max_iter != d.max_iter)
-            ADD(",iter=%" PRId64, a.max_iter);
-        if (a.start != d.start)
-            ADD(",start=%s", start_names[a.start]);
-        if (a.cand[0])
-            ADD(",cand=%.64s", a.cand);
-        if (a.thr != d.thr)
-            ADD(",thr=%.17g", a.thr);
-        if (a.gthr != d.gthr) {
-            if (isinf(a.gthr))
-                ADD(",gthr=inf");
-            else
-                ADD(",gthr=%.17g", a.gthr);
-        }
-        if (a.coef != d.coef)
-            ADD(",coef=%.17g", a.coef);
-#undef ADD
-    }
-    *out = a;
-    return TK_OK;
-}
-
-static int is_dragonfly(const tk_graph_t *g)
-{
-    return g->group != NULL && tk_graph_class_index(g, "global") >= 0;
-}
-
-tk_status_t tk_adapt_candidates(const tk_adapt_t *a, const tk_graph_t *g, tk_route_spec_t *out,
-                                tk_error_t *err)
-{
-    int df = is_dragonfly(g);
-    if (needs_df(a->rule) && !df)
-        return tk_error_set(err, TK_EUNSUPPORTED, "routing", 0,
-                            "%s needs a Dragonfly (switch groups and a 'global' link class)",
-                            rule_names[a->rule]);
-    if (a->rule == TK_ADAPT_SRC_CRG || a->rule == TK_ADAPT_IT_CRG || a->rule == TK_ADAPT_IT_MM)
-        return tk_route_parse("dragonfly-valiant-crg", out, err);
-    if (a->rule == TK_ADAPT_SRC_RRG || a->rule == TK_ADAPT_IT_RRG)
-        return tk_route_parse("dragonfly-valiant", out, err);
-    const char *cand = a->cand[0] ? a->cand : df ? "dragonfly-valiant" : "valiant";
-    if ((a->rule == TK_ADAPT_UGAL_LE || a->rule == TK_ADAPT_PAR) &&
-        strncmp(cand, "dragonfly-valiant", 17) != 0)
-        return tk_error_set(err, TK_EUNSUPPORTED, "routing", 0,
-                            "%s needs the dragonfly-valiant candidates", rule_names[a->rule]);
-    return tk_route_parse(cand, out, err);
-}
-
-/* ------------------------------------------------------------------------ */
 /* Candidate structures of one switch pair. */
 
 #define AD_INJ                                                                                     \
@@ -624,7 +387,7 @@ static tk_status_t build_pair(const tk_sim_net_t *net, const tk_adapt_t *a, ad_p
     tk_status_t st = tk_route_candidates(net->r, ws, p->s, p->t, maxp, c, err);
     if (st != TK_OK)
         return st;
-    int par = a->rule == TK_ADAPT_PAR || is_transit(a->rule);
+    int par = a->rule == TK_ADAPT_PAR || adapt_is_transit(a->rule);
     int mm = a->rule == TK_ADAPT_IT_MM;
     int gcls = tk_graph_class_index(g, "global");
     int64_t M = c->ngroups;
@@ -1328,7 +1091,7 @@ static void signals(tk_sim_net_t *net, double rho)
             ad->lq[a] = ad->pz[a] < 1 ? log1p(-ad->pz[a]) : -INFINITY;
         ad->qr[a] = qc;
     }
-    if (is_src(ad->a.rule))
+    if (adapt_is_src(ad->a.rule))
         flags(net);
 }
 
@@ -1523,7 +1286,7 @@ static double pair_targets(const tk_sim_net_t *net, ad_pair_t *p, double *cmin_o
          * flagged; in-transit-*: that the minimal first hop is at least
          * thr B full */
         double flag = 0, trig = 1;
-        if (is_src(a->rule)) {
+        if (adapt_is_src(a->rule)) {
             double fw = 0, ww = 0;
             for (int64_t e = MA->off; e < MA->off + MA->n; e++) {
                 int64_t arc = p->key[p->ak[e]];
@@ -1533,7 +1296,7 @@ static double pair_targets(const tk_sim_net_t *net, ad_pair_t *p, double *cmin_o
                 ww += p->aw[e];
             }
             flag = ww > 0 ? fw / ww : 0;
-        } else if (is_transit(a->rule)) {
+        } else if (adapt_is_transit(a->rule)) {
             double thb = a->thr * a->buffer;
             if (!(a->thr > 0))
                 trig = 1;
@@ -1549,14 +1312,14 @@ static double pair_targets(const tk_sim_net_t *net, ad_pair_t *p, double *cmin_o
             const ad_alt_t *NA = &p->alt[d->g0 + j];
             cost_t qn, qns;
             alt_costs(ad, p, NA, m, &qn, G ? &qns : NULL);
-            cost_t cn = a->rule == TK_ADAPT_UGAL_G ? qns
-                        : is_transit(a->rule)      ? qn
-                                                   : cost_scale(qn, NA->hops - d->pre);
+            cost_t cn = a->rule == TK_ADAPT_UGAL_G  ? qns
+                        : adapt_is_transit(a->rule) ? qn
+                                                    : cost_scale(qn, NA->hops - d->pre);
             double y = p->y[d->y0 + j];
             double t = choose(cmin, cn, a->bias, y);
-            if (is_src(a->rule))
+            if (adapt_is_src(a->rule))
                 t = flag > 0 ? 1 - (1 - t) * (1 - flag) : t;
-            else if (is_transit(a->rule))
+            else if (adapt_is_transit(a->rule))
                 t = trig < 1 ? trig * t : t;
             p->ynew[d->y0 + j] = t;
             double r = fabs(t - y);

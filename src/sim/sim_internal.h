@@ -116,4 +116,16 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
 tk_status_t sim_adapt_epoch(tk_sim_net_t *net, double rho, tk_mm_info_t *info, tk_error_t *err);
 void sim_adapt_free(struct sim_adapt *ad);
 
+/* Rule families (adapt_rules.c, adaptive.c): source-adaptive PiggyBack,
+ * in-transit adaptive. */
+static inline int adapt_is_src(tk_adapt_rule_t r)
+{
+    return r == TK_ADAPT_SRC_RRG || r == TK_ADAPT_SRC_CRG;
+}
+
+static inline int adapt_is_transit(tk_adapt_rule_t r)
+{
+    return r == TK_ADAPT_IT_CRG || r == TK_ADAPT_IT_RRG || r == TK_ADAPT_IT_MM;
+}
+
 #endif /* TK_SIM_INTERNAL_H */
