@@ -27,11 +27,12 @@ static const char usage[] =
     "topo-sim [-r ROUTING] [-P FILE | -m 'KIND K=V...'] [-a fair|rr|transit]\n"
     "                [--rho R | --sweep A:B:STEP | --curve] [--split oblivious|independent]\n"
     "                [--coupled] [--no-aggregate] [--latency CLASS=L,...] [--per-server FILE]\n"
-    "                [--flows FILE] [--check-another] [-s SEED] [--json] [--threads N]\n"
-    "                [--progress] [-o FILE] [FILE...]\n"
+    "                [--flows FILE] [--check-another] [--max-sweeps N]\n"
+    "                [--epochs N [--change E --then-make 'KIND K=V...']] [-s SEED] [--json]\n"
+    "                [--threads N] [--progress] [-o FILE] [FILE...]\n"
     "       topo-sim (--workload FILE | --poisson [--sizes DIST] (--horizon T | --count N))\n"
     "                [-r ROUTING] [--rho R] [--buckets E,...] [--flows FILE]\n"
-    "                [--write-workload FILE] [-s SEED] [--json] [-o FILE] [FILE...]";
+    "                [--write-workload FILE] [--verify] [-s SEED] [--json] [-o FILE] [FILE...]";
 
 typedef struct args {
     const char *routing, *pattern, *make;

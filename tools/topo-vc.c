@@ -23,7 +23,8 @@ static const char usage[] =
     "[--enumerate] "
     "[--witness] "
     "[--cdg FILE] "
-    "[--cert FILE | --check FILE] [-P PATTERN [--vc-loads FILE]] [--json] [--threads N] [-o FILE] "
+    "[--cert FILE | --check FILE] [-P PATTERN [--vc-loads FILE]] [--max-paths N] [--json] "
+    "[--threads N] [-o FILE] "
     "[FILE...]";
 
 typedef struct args {

@@ -174,11 +174,11 @@ done
 [ -z "$bad" ]
 ok $? "a cycle or pattern file where a topology is expected is named as such" || diag "misreported:$bad"
 # Every option of --help's list is in the usage lines (its short or its
-# long form).  topo-sim is left out: its usage lacks --max-sweeps,
-# --epochs, --change and --verify (issue 25, left to its owners).
+# long form).
 bad=
 for tool in topo-gen topo-conv topo-dist topo-bisect topo-auto topo-paths topo-ksp topo-bounds \
-    topo-pattern topo-load topo-route topo-antmill topo-medoid topo-mcf topo-stats; do
+    topo-pattern topo-load topo-route topo-antmill topo-medoid topo-mcf topo-stats topo-sim \
+    topo-vc topo-plot; do
     h=$($tool --help)
     u=$(printf '%s\n' "$h" | sed '/^$/q')
     miss=$(printf '%s\n' "$h" | sed '1,/^$/d' | grep -- '^ *-' | while read -r first rest; do
