@@ -92,6 +92,13 @@ static void parse_args(int argc, char **argv, args_t *a)
 }
 
 /* Convert every graph of the input.  Returns the exit status. */
+/* Output formats that hold a single graph. */
+static int single_graph(tk_format_t f)
+{
+    return f == TK_FMT_EDGES || f == TK_FMT_GRAPHML || f == TK_FMT_GML || f == TK_FMT_ANYNET ||
+           f == TK_FMT_CAMINOS;
+}
+
 static int run(const args_t *a)
 {
     const char *name;
@@ -106,7 +113,11 @@ static int run(const args_t *a)
     in = cli_open_input(a->input, &name);
     if (!in)
         return CLI_EXIT_DATA;
-    if (cli_out_open(&out, a->output) != 0) {
+    /* A format that holds one graph is held back until the input is known
+     * to hold one (a second graph is refused with nothing written); a
+     * stream of graphs streams. */
+    if ((single_graph(a->out_fmt) ? cli_out_open_held(&out, a->output)
+                                  : cli_out_open(&out, a->output)) != 0) {
         cli_close_input(in);
         return CLI_EXIT_DATA;
     }
@@ -129,10 +140,7 @@ static int run(const args_t *a)
             goto done;
         }
         long idx = tk_reader_count(r);
-        if ((a->out_fmt == TK_FMT_EDGES || a->out_fmt == TK_FMT_GRAPHML ||
-             a->out_fmt == TK_FMT_GML || a->out_fmt == TK_FMT_ANYNET ||
-             a->out_fmt == TK_FMT_CAMINOS) &&
-            idx > 1) {
+        if (single_graph(a->out_fmt) && idx > 1) {
             tk_error_set(&err, TK_EUNSUPPORTED, name, 0,
                          "graph %ld: %s holds a single graph; use native (or "
                          "graph6/sparse6/digraph6) for a stream of graphs",

@@ -116,6 +116,10 @@ cat "$PET" "$PET" >"$TMPD/two.topo"
 run topo-conv -f edges "$TMPD/two.topo"
 [ "$rc" -eq 1 ] && printf '%s\n' "$err" | grep -q "two.topo: graph 2: an edge list holds a single graph"
 ok $? "edges output refuses a second graph"
+for f in edges graphml gml anynet caminos; do
+    run topo-conv -f $f "$TMPD/two.topo"
+    expect_fail 1 "two.topo: graph 2: .* holds a single graph" "-f $f on two graphs: exit 1 and nothing on stdout"
+done
 run topo-conv -f edges -o "$TMPD/two.edges" "$TMPD/two.topo"
 [ "$rc" -eq 1 ] && [ ! -e "$TMPD/two.edges" ] && [ -z "$(ls -A "$TMPD" | grep topokit-tmp)" ]
 ok $? "-o leaves no file (and no temporary) when a later graph fails"
