@@ -60,9 +60,12 @@ static tk_status_t valiant_from(const tk_router_t *r, tk_route_ws_t *ws, const i
                 int64_t l2 = ws->dv2.off[j + 1] - ws->dv2.off[j];
                 if (npre + l1 + l2 > DFA_MAX_HOPS)
                     return tk_error_set(err, TK_ELIMIT, NULL, 0, "%s: path too long", r->spec.text);
-                memcpy(buf, pre, (size_t)npre * sizeof *buf);
-                memcpy(buf + npre, ws->dv1.arc + ws->dv1.off[i], (size_t)l1 * sizeof *buf);
-                memcpy(buf + npre + l1, ws->dv2.arc + ws->dv2.off[j], (size_t)l2 * sizeof *buf);
+                if (npre > 0) /* pre may be NULL when empty */
+                    memcpy(buf, pre, (size_t)npre * sizeof *buf);
+                if (l1 > 0)
+                    memcpy(buf + npre, ws->dv1.arc + ws->dv1.off[i], (size_t)l1 * sizeof *buf);
+                if (l2 > 0)
+                    memcpy(buf + npre + l1, ws->dv2.arc + ws->dv2.off[j], (size_t)l2 * sizeof *buf);
                 st = rt_ps_push_via(out, buf, npre + l1 + l2, 1.0, m, (int32_t)(npre + l1), err);
                 if (st)
                     return st;
