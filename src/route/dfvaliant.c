@@ -59,22 +59,29 @@ static tk_status_t segments(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, 
     return rt_dfmin(r, ws, m, t, 1.0, &ws->dv2, err);
 }
 
-static tk_status_t dfv_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
-                             uint64_t max_paths, tk_pathset_t *out, tk_error_t *err)
-{
-    const rt_groups_t *df = r->df;
-    int32_t A = df->gof[s], B = df->gof[t];
-    int64_t nm = dfv_nm(r, s, t);
-    tk_status_t st;
+/* A Valiant variant's draws for (s, t): total() is their normaliser (0:
+ * no intermediate, so dragonfly-min), draw() the weight *pm of
+ * intermediate m (0: not one) with its segments in ws->dv1, ws->dv2. */
+typedef struct variant {
+    int64_t (*total)(const tk_router_t *r, tk_id_t s, tk_id_t t);
+    tk_status_t (*draw)(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t m, tk_id_t t,
+                        int64_t total, double *pm, tk_error_t *err);
+} variant_t;
 
-    if (nm == 0)
+static tk_status_t variant_paths(const variant_t *v, const tk_router_t *r, tk_route_ws_t *ws,
+                                 tk_id_t s, tk_id_t t, uint64_t max_paths, tk_pathset_t *out,
+                                 tk_error_t *err)
+{
+    int64_t tot = v->total(r, s, t);
+    tk_status_t st;
+    if (tot == 0)
         return rt_dfmin_paths(r, ws, s, t, max_paths, out, err);
-    double pm = 1.0 / (double)nm;
     for (tk_id_t m = 0; m < r->g->n; m++) {
-        if (df->gof[m] == A || df->gof[m] == B)
-            continue;
-        if ((st = segments(r, ws, s, m, t, err)) != TK_OK)
+        double pm;
+        if ((st = v->draw(r, ws, s, m, t, tot, &pm, err)) != TK_OK)
             return st;
+        if (pm == 0)
+            continue;
         if ((st = rt_ps_concat(&ws->dv1, &ws->dv2, pm, m, 0, ws->path, out, err)) != TK_OK)
             return st;
         if ((st = rt_ps_check_max(s, t, max_paths, out, err)) != TK_OK)
@@ -83,21 +90,22 @@ static tk_status_t dfv_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s,
     return rt_ps_sort(out, 0, err);
 }
 
-static tk_status_t dfv_candidates(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
-                                  uint64_t max_paths, tk_route_cands_t *out, tk_error_t *err)
+/* The minimal candidates, then one group per intermediate. */
+static tk_status_t variant_candidates(const variant_t *v, const tk_router_t *r, tk_route_ws_t *ws,
+                                      tk_id_t s, tk_id_t t, uint64_t max_paths,
+                                      tk_route_cands_t *out, tk_error_t *err)
 {
-    const rt_groups_t *df = r->df;
-    int32_t A = df->gof[s], B = df->gof[t];
-    int64_t nm = dfv_nm(r, s, t);
+    int64_t tot = v->total(r, s, t);
     tk_status_t st = rt_dfmin_paths(r, ws, s, t, max_paths, &out->min, err);
-    if (st || nm == 0)
+    if (st || tot == 0)
         return st;
     for (tk_id_t m = 0; m < r->g->n; m++) {
-        if (df->gof[m] == A || df->gof[m] == B)
-            continue;
-        if ((st = segments(r, ws, s, m, t, err)) != TK_OK)
+        double pm;
+        if ((st = v->draw(r, ws, s, m, t, tot, &pm, err)) != TK_OK)
             return st;
-        if ((st = rt_cands_add_group(out, m, 1.0 / (double)nm, err)) != TK_OK)
+        if (pm == 0)
+            continue;
+        if ((st = rt_cands_add_group(out, m, pm, err)) != TK_OK)
             return st;
         st = rt_ps_concat(&ws->dv1, &ws->dv2, 1.0, m, 0, ws->path, &out->nonmin, err);
         if (st == TK_OK)
@@ -106,6 +114,32 @@ static tk_status_t dfv_candidates(const tk_router_t *r, tk_route_ws_t *ws, tk_id
             return st;
     }
     return TK_OK;
+}
+
+/* dragonfly-valiant: every router outside the groups of s and t, 1/nm. */
+static tk_status_t dfv_draw(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t m,
+                            tk_id_t t, int64_t nm, double *pm, tk_error_t *err)
+{
+    const rt_groups_t *df = r->df;
+    *pm = 0;
+    if (df->gof[m] == df->gof[s] || df->gof[m] == df->gof[t])
+        return TK_OK;
+    *pm = 1.0 / (double)nm;
+    return segments(r, ws, s, m, t, err);
+}
+
+static const variant_t dfv_variant = {dfv_nm, dfv_draw};
+
+static tk_status_t dfv_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
+                             uint64_t max_paths, tk_pathset_t *out, tk_error_t *err)
+{
+    return variant_paths(&dfv_variant, r, ws, s, t, max_paths, out, err);
+}
+
+static tk_status_t dfv_candidates(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
+                                  uint64_t max_paths, tk_route_cands_t *out, tk_error_t *err)
+{
+    return variant_candidates(&dfv_variant, r, ws, s, t, max_paths, out, err);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -167,57 +201,38 @@ static tk_status_t crg_segments(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t
     return rt_dfmin(r, ws, m, t, 1.0, &ws->dv2, err);
 }
 
+/* Normaliser of the CRG draws of (s, t): the eligible arcs of s. */
+static int64_t crg_total(const tk_router_t *r, tk_id_t s, tk_id_t t)
+{
+    return crg_count(r, s, r->df->gof[t], -1, NULL);
+}
+
+/* Intermediate m weighs k/(|E| |G(m)|), k the eligible arcs into G(m). */
+static tk_status_t crg_draw(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t m,
+                            tk_id_t t, int64_t ne, double *pm, tk_error_t *err)
+{
+    const rt_groups_t *df = r->df;
+    int64_t k;
+    crg_count(r, s, df->gof[t], df->gof[m], &k);
+    *pm = 0;
+    if (k == 0)
+        return TK_OK;
+    *pm = (double)k / (double)ne / (double)rt_df_gsize(df, df->gof[m]);
+    return crg_segments(r, ws, s, m, t, k, err);
+}
+
+static const variant_t crg_variant = {crg_total, crg_draw};
+
 static tk_status_t crg_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
                              uint64_t max_paths, tk_pathset_t *out, tk_error_t *err)
 {
-    const rt_groups_t *df = r->df;
-    int32_t B = df->gof[t];
-    int64_t ne = crg_count(r, s, B, -1, NULL);
-    tk_status_t st;
-    if (ne == 0)
-        return rt_dfmin_paths(r, ws, s, t, max_paths, out, err);
-    for (tk_id_t m = 0; m < r->g->n; m++) {
-        int64_t k;
-        crg_count(r, s, B, df->gof[m], &k);
-        if (k == 0)
-            continue;
-        double pm = (double)k / (double)ne / (double)rt_df_gsize(df, df->gof[m]);
-        if ((st = crg_segments(r, ws, s, m, t, k, err)) != TK_OK)
-            return st;
-        if ((st = rt_ps_concat(&ws->dv1, &ws->dv2, pm, m, 0, ws->path, out, err)) != TK_OK)
-            return st;
-        if ((st = rt_ps_check_max(s, t, max_paths, out, err)) != TK_OK)
-            return st;
-    }
-    return rt_ps_sort(out, 0, err);
+    return variant_paths(&crg_variant, r, ws, s, t, max_paths, out, err);
 }
 
 static tk_status_t crg_candidates(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
                                   uint64_t max_paths, tk_route_cands_t *out, tk_error_t *err)
 {
-    const rt_groups_t *df = r->df;
-    int32_t B = df->gof[t];
-    int64_t ne = crg_count(r, s, B, -1, NULL);
-    tk_status_t st = rt_dfmin_paths(r, ws, s, t, max_paths, &out->min, err);
-    if (st || ne == 0)
-        return st;
-    for (tk_id_t m = 0; m < r->g->n; m++) {
-        int64_t k;
-        crg_count(r, s, B, df->gof[m], &k);
-        if (k == 0)
-            continue;
-        double pm = (double)k / (double)ne / (double)rt_df_gsize(df, df->gof[m]);
-        if ((st = crg_segments(r, ws, s, m, t, k, err)) != TK_OK)
-            return st;
-        if ((st = rt_cands_add_group(out, m, pm, err)) != TK_OK)
-            return st;
-        st = rt_ps_concat(&ws->dv1, &ws->dv2, 1.0, m, 0, ws->path, &out->nonmin, err);
-        if (st == TK_OK)
-            st = rt_ps_check_max(s, t, max_paths, &out->nonmin, err);
-        if (st)
-            return st;
-    }
-    return TK_OK;
+    return variant_candidates(&crg_variant, r, ws, s, t, max_paths, out, err);
 }
 
 const rt_model_t rt_model_dfcrg = {
