@@ -79,6 +79,11 @@ TK_API const char *tk_status_str(tk_status_t code);
 TK_API void *tk_malloc_array(size_t count, size_t size);
 TK_API void *tk_calloc_array(size_t count, size_t size);
 TK_API void *tk_realloc_array(void *p, size_t count, size_t size);
+/* Resize in place: pp points at an array pointer (of any object type),
+ * which becomes count elements of size bytes; on failure it is unchanged
+ * and -1 is returned (0 on success).  For growing parallel arrays:
+ * `if (tk_resize_array(&a, n, sizeof *a) || tk_resize_array(&b, ...))`. */
+TK_API int tk_resize_array(void *pp, size_t count, size_t size);
 
 /* Largest switch count and arc count accepted anywhere (ids are int32). */
 #define TK_MAX_SWITCHES ((int64_t)INT32_MAX - 1)

@@ -4,6 +4,7 @@
 #include <config.h>
 
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "tk_core.h"
@@ -33,6 +34,18 @@ void *tk_realloc_array(void *p, size_t count, size_t size)
     if (__builtin_mul_overflow(count, size, &bytes))
         return NULL;
     return realloc(p, bytes ? bytes : 1);
+}
+
+int tk_resize_array(void *pp, size_t count, size_t size)
+{
+    void *p, *q;
+
+    /* Through memcpy: *pp is an int64_t *, double *, ... object. */
+    memcpy(&p, pp, sizeof p);
+    if (!(q = tk_realloc_array(p, count, size)))
+        return -1;
+    memcpy(pp, &q, sizeof q);
+    return 0;
 }
 
 uint64_t tk_memory_limit_default(void)

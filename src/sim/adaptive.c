@@ -203,22 +203,11 @@ static int pb_entry(pb_t *b, int64_t arc, int64_t in, double w)
 {
     if (b->n == b->cap) {
         int64_t nc = b->cap ? 2 * b->cap : 256;
-        int64_t *a = tk_realloc_array(b->arc, (size_t)nc, sizeof *a);
-        if (!a)
+        if (tk_resize_array(&b->arc, (size_t)nc, sizeof *b->arc) ||
+            tk_resize_array(&b->in, (size_t)nc, sizeof *b->in) ||
+            tk_resize_array(&b->w, (size_t)nc, sizeof *b->w) ||
+            tk_resize_array(&b->aidx, (size_t)nc, sizeof *b->aidx))
             return -1;
-        b->arc = a;
-        int64_t *i = tk_realloc_array(b->in, (size_t)nc, sizeof *i);
-        if (!i)
-            return -1;
-        b->in = i;
-        double *ww = tk_realloc_array(b->w, (size_t)nc, sizeof *ww);
-        if (!ww)
-            return -1;
-        b->w = ww;
-        int64_t *ai = tk_realloc_array(b->aidx, (size_t)nc, sizeof *ai);
-        if (!ai)
-            return -1;
-        b->aidx = ai;
         b->cap = nc;
     }
     b->arc[b->n] = arc;

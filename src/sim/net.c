@@ -354,26 +354,12 @@ static int el_push(elist_t *e, int64_t res, int64_t in, double c, double mc, dou
 {
     if (e->n == e->cap) {
         int64_t nc = e->cap ? 2 * e->cap : 64;
-        int64_t *r = tk_realloc_array(e->res, (size_t)nc, sizeof *r);
-        if (!r)
+        if (tk_resize_array(&e->res, (size_t)nc, sizeof *e->res) ||
+            tk_resize_array(&e->in, (size_t)nc, sizeof *e->in) ||
+            tk_resize_array(&e->c, (size_t)nc, sizeof *e->c) ||
+            tk_resize_array(&e->mc, (size_t)nc, sizeof *e->mc) ||
+            tk_resize_array(&e->mk, (size_t)nc, sizeof *e->mk))
             return -1;
-        e->res = r;
-        int64_t *i = tk_realloc_array(e->in, (size_t)nc, sizeof *i);
-        if (!i)
-            return -1;
-        e->in = i;
-        double *cc = tk_realloc_array(e->c, (size_t)nc, sizeof *cc);
-        if (!cc)
-            return -1;
-        e->c = cc;
-        double *mm = tk_realloc_array(e->mc, (size_t)nc, sizeof *mm);
-        if (!mm)
-            return -1;
-        e->mc = mm;
-        double *kk = tk_realloc_array(e->mk, (size_t)nc, sizeof *kk);
-        if (!kk)
-            return -1;
-        e->mk = kk;
         e->cap = nc;
     }
     e->res[e->n] = res;

@@ -273,6 +273,16 @@ static void test_rng(void)
 static void test_mem(void)
 {
     ok(tk_malloc_array(SIZE_MAX / 2, 4) == NULL, "overflowing allocation refused");
+
+    int64_t *a = NULL, *keep;
+    ok(tk_resize_array(&a, 4, sizeof *a) == 0 && a != NULL, "resize_array allocates");
+    for (int i = 0; i < 4; i++)
+        a[i] = 10 + i;
+    ok(tk_resize_array(&a, 1000, sizeof *a) == 0 && a[3] == 13, "resize_array keeps the contents");
+    keep = a;
+    ok(tk_resize_array(&a, SIZE_MAX / 2, 4) == -1 && a == keep && a[0] == 10,
+       "overflowing resize_array refused, array unchanged");
+    free(a);
     ok(tk_graph_bytes(1000, 1000) < tk_graph_bytes(1000, 2000), "graph bytes grow with arcs");
     ok(tk_graph_bytes(INT64_MAX, INT64_MAX) == UINT64_MAX, "graph bytes saturate");
     ok(tk_memory_limit_default() > 0, "physical memory known");
