@@ -292,6 +292,40 @@ void cli_cell_open(cli_row_t *r, const char *name, int bracket);
 void cli_cell_close(cli_row_t *r);
 void cli_row_end(cli_row_t *r);
 
+/* A TSV table whose per-class column groups are the union over its rows
+ * (a multi-graph table whose graphs have different link classes): rows
+ * are held until cli_held_flush, which prints the header and each row
+ * with empty cells where its graph lacks a class.  A row is a fixed part,
+ * a group of `width` cells per class it has, and a tail (may be empty);
+ * the parts are rendered by cli_held_render.  Classes appear in the order
+ * they are first seen. */
+typedef struct cli_held_row {
+    char *fixed, *tail;
+    int ncls;
+    char cls[TK_MAX_CLASSES][TK_CLASS_NAME_MAX];
+    char *cells[TK_MAX_CLASSES];
+} cli_held_row_t;
+typedef struct cli_held {
+    int width; /* cells per class group                      */
+    int ncols; /* class columns of the header: the union     */
+    char cols[TK_MAX_CLASSES][TK_CLASS_NAME_MAX];
+    cli_held_row_t *rows;
+    size_t nrows, arows;
+} cli_held_t;
+/* The cells fill(row, x, y, c) writes, as one TSV line without its
+ * newline (malloc'd; NULL when out of memory). */
+char *cli_held_render(void (*fill)(cli_row_t *row, const void *x, const void *y, int c),
+                      const void *x, const void *y, int c);
+/* A new empty row, or NULL when out of memory; fill its fixed, tail,
+ * and each class's name and cells (cli_held_class), all owned by t. */
+cli_held_row_t *cli_held_add(cli_held_t *t);
+/* Give row h class `name` with its rendered cells (owned by t from now).
+ * Returns -1 when cells is NULL (out of memory). */
+int cli_held_class(cli_held_t *t, cli_held_row_t *h, const char *name, char *cells);
+/* Print header(ctx, out) (which reads t->cols) when rows are held, then
+ * every row, and free them. */
+void cli_held_flush(cli_held_t *t, FILE *out, void (*header)(void *ctx, FILE *out), void *ctx);
+
 /* Turn off GSL's default error handler (which prints and aborts) for the
  * whole process; library calls then return GSL status codes, which
  * libtopokit maps to tk errors.  Call once from main in tools that reach

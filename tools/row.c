@@ -220,3 +220,89 @@ void cli_row_end(cli_row_t *r)
     put(r->fp, r->json ? "}\n" : "\n");
     funlockfile(r->fp);
 }
+
+/* ------------------------------------------------------------------------
+ * Held tables: class columns that are the union over the rows. */
+
+char *cli_held_render(void (*fill)(cli_row_t *row, const void *x, const void *y, int c),
+                      const void *x, const void *y, int c)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    cli_row_t row;
+
+    if (!fp)
+        return NULL;
+    cli_row_begin(&row, fp, 0);
+    fill(&row, x, y, c);
+    cli_row_end(&row);
+    if (fclose(fp) != 0) {
+        free(buf);
+        return NULL;
+    }
+    if (len && buf[len - 1] == '\n')
+        buf[len - 1] = 0;
+    return buf;
+}
+
+cli_held_row_t *cli_held_add(cli_held_t *t)
+{
+    if (t->nrows == t->arows) {
+        size_t na = t->arows ? 2 * t->arows : 16;
+        cli_held_row_t *nr = realloc(t->rows, na * sizeof *nr);
+        if (!nr)
+            return NULL;
+        t->rows = nr;
+        t->arows = na;
+    }
+    cli_held_row_t *h = &t->rows[t->nrows++];
+    memset(h, 0, sizeof *h);
+    return h;
+}
+
+int cli_held_class(cli_held_t *t, cli_held_row_t *h, const char *name, char *cells)
+{
+    if (!cells || h->ncls == TK_MAX_CLASSES) {
+        free(cells);
+        return -1;
+    }
+    snprintf(h->cls[h->ncls], TK_CLASS_NAME_MAX, "%s", name);
+    h->cells[h->ncls++] = cells;
+    int known = 0;
+    for (int i = 0; i < t->ncols && !known; i++)
+        known = strcmp(t->cols[i], name) == 0;
+    if (!known && t->ncols < TK_MAX_CLASSES)
+        snprintf(t->cols[t->ncols++], TK_CLASS_NAME_MAX, "%s", name);
+    return 0;
+}
+
+void cli_held_flush(cli_held_t *t, FILE *out, void (*header)(void *ctx, FILE *out), void *ctx)
+{
+    if (t->nrows)
+        header(ctx, out);
+    for (size_t k = 0; k < t->nrows; k++) {
+        cli_held_row_t *h = &t->rows[k];
+        fputs(h->fixed ? h->fixed : "", out);
+        for (int i = 0; i < t->ncols; i++) {
+            int j = 0;
+            while (j < h->ncls && strcmp(h->cls[j], t->cols[i]) != 0)
+                j++;
+            if (j < h->ncls)
+                fprintf(out, "\t%s", h->cells[j]);
+            else
+                for (int w = 0; w < t->width; w++)
+                    fputc('\t', out);
+        }
+        if (h->tail && h->tail[0])
+            fprintf(out, "\t%s", h->tail);
+        fputc('\n', out);
+        free(h->fixed);
+        free(h->tail);
+        for (int j = 0; j < h->ncls; j++)
+            free(h->cells[j]);
+    }
+    free(t->rows);
+    t->rows = NULL;
+    t->nrows = t->arows = 0;
+}

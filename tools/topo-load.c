@@ -34,21 +34,10 @@ typedef struct args {
     tk_route_spec_t spec;
     tk_pattern_t *pat;
     int header_done;
-    int ncols; /* class columns of the header: the union over the graphs */
-    char cols[TK_MAX_CLASSES][TK_CLASS_NAME_MAX];
-    /* the summary table's rows, held until every graph is read */
-    struct held_row *rows;
-    size_t nrows, arows;
+    /* the summary table's rows, held until every graph is read: three
+     * cells per link class, the classes the union over the graphs */
+    cli_held_t held;
 } args_t;
-
-/* One row of the summary table: its fixed cells (TSV, no newline) and the
- * three cells of each of its link classes. */
-typedef struct held_row {
-    char *fixed;
-    int ncls;
-    char cls[TK_MAX_CLASSES][TK_CLASS_NAME_MAX];
-    char *cells[TK_MAX_CLASSES];
-} held_row_t;
 
 static void help(void)
 {
@@ -193,9 +182,9 @@ static void print_header(FILE *fp, args_t *a)
         fputs("name\tlo\thi\tarcs\n", fp);
     } else {
         fputs("name\trouting\tpattern\tn\tarcs\tmax_load\tavg_load\tthroughput", fp);
-        for (int i = 0; i < a->ncols; i++)
-            fprintf(fp, "\tmax_load.%s\tavg_load.%s\tthroughput.%s", a->cols[i], a->cols[i],
-                    a->cols[i]);
+        for (int i = 0; i < a->held.ncols; i++)
+            fprintf(fp, "\tmax_load.%s\tavg_load.%s\tthroughput.%s", a->held.cols[i],
+                    a->held.cols[i], a->held.cols[i]);
         fputc('\n', fp);
     }
 }
@@ -326,8 +315,8 @@ static void print_row(FILE *fp, const args_t *a, const result_t *r, const int64_
     cli_cell_int(&row, "arcs", g->m, 0);
     load_cells(&row, r, nc);
     if (!a->json) {
-        for (int i = 0; i < a->ncols; i++)
-            load_cells(&row, r, tk_graph_class_index(g, a->cols[i]));
+        for (int i = 0; i < a->held.ncols; i++)
+            load_cells(&row, r, tk_graph_class_index(g, a->held.cols[i]));
         cli_row_end(&row);
         return;
     }
@@ -426,28 +415,6 @@ static tk_status_t compute(args_t *a, result_t *r, tk_error_t *err)
 }
 
 /* The TSV text of what fill() writes as cells, without the newline. */
-static char *render(void (*fill)(cli_row_t *, const void *, const void *, int), const void *x,
-                    const void *y, int c)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&buf, &len);
-    cli_row_t row;
-
-    if (!fp)
-        return NULL;
-    cli_row_begin(&row, fp, 0);
-    fill(&row, x, y, c);
-    cli_row_end(&row);
-    if (fclose(fp) != 0) {
-        free(buf);
-        return NULL;
-    }
-    if (len && buf[len - 1] == '\n')
-        buf[len - 1] = 0;
-    return buf;
-}
-
 static void fixed_fill(cli_row_t *row, const void *x, const void *y, int c)
 {
     const args_t *a = x;
@@ -472,35 +439,20 @@ static void class_fill(cli_row_t *row, const void *x, const void *y, int c)
 static int hold_row(args_t *a, const result_t *r)
 {
     const tk_graph_t *g = r->g;
-    held_row_t *h;
+    cli_held_row_t *h = cli_held_add(&a->held);
 
-    if (a->nrows == a->arows) {
-        size_t na = a->arows ? 2 * a->arows : 16;
-        held_row_t *nr = realloc(a->rows, na * sizeof *nr);
-        if (!nr)
-            return -1;
-        a->rows = nr;
-        a->arows = na;
-    }
-    h = &a->rows[a->nrows];
-    memset(h, 0, sizeof *h);
-    if (!(h->fixed = render(fixed_fill, a, r, 0)))
+    if (!h || !(h->fixed = cli_held_render(fixed_fill, a, r, 0)))
         return -1;
-    a->nrows++;
-    for (int c = 0; c < r->s.nclasses; c++) {
-        if (!class_shown(g, &r->s, c))
-            continue;
-        snprintf(h->cls[h->ncls], TK_CLASS_NAME_MAX, "%s", g->class_name[c]);
-        if (!(h->cells[h->ncls] = render(class_fill, NULL, r, c)))
+    for (int c = 0; c < r->s.nclasses; c++)
+        if (class_shown(g, &r->s, c) &&
+            cli_held_class(&a->held, h, g->class_name[c], cli_held_render(class_fill, NULL, r, c)))
             return -1;
-        h->ncls++;
-        int known = 0;
-        for (int i = 0; i < a->ncols && !known; i++)
-            known = strcmp(a->cols[i], g->class_name[c]) == 0;
-        if (!known && a->ncols < TK_MAX_CLASSES)
-            snprintf(a->cols[a->ncols++], TK_CLASS_NAME_MAX, "%s", g->class_name[c]);
-    }
     return 0;
+}
+
+static void header_cb(void *ctx, FILE *out)
+{
+    print_header(out, ctx);
 }
 
 /* cli_run_table's flush: the header with every class column and the held
@@ -509,29 +461,7 @@ static int hold_row(args_t *a, const result_t *r)
 static void flush_rows(void *ctx, FILE *out)
 {
     args_t *a = ctx;
-
-    if (a->nrows)
-        print_header(out, a);
-    for (size_t k = 0; k < a->nrows; k++) {
-        held_row_t *h = &a->rows[k];
-        fputs(h->fixed, out);
-        for (int i = 0; i < a->ncols; i++) {
-            int j = 0;
-            while (j < h->ncls && strcmp(h->cls[j], a->cols[i]) != 0)
-                j++;
-            if (j < h->ncls)
-                fprintf(out, "\t%s", h->cells[j]);
-            else
-                fputs("\t\t\t", out);
-        }
-        fputc('\n', out);
-        free(h->fixed);
-        for (int j = 0; j < h->ncls; j++)
-            free(h->cells[j]);
-    }
-    free(a->rows);
-    a->rows = NULL;
-    a->nrows = a->arows = 0;
+    cli_held_flush(&a->held, out, header_cb, a);
 }
 
 static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input, long index)
@@ -589,11 +519,6 @@ static int table_row(void *ctx, FILE *out, const tk_graph_t *g, const char *inpu
     return one_graph(out, ctx, g, input, index);
 }
 
-static void table_header(void *ctx, FILE *out)
-{
-    print_header(out, ctx);
-}
-
 static int run(args_t *a)
 {
     uint64_t mem_limit = cli_mem_limit();
@@ -616,7 +541,7 @@ static int run(args_t *a)
             return CLI_EXIT_DATA;
         }
     }
-    cli_table_t t = {a->output, a->ninputs, a->inputs, mem_limit, table_row, table_header, a};
+    cli_table_t t = {a->output, a->ninputs, a->inputs, mem_limit, table_row, header_cb, a};
     int rc = cli_run_table_flush(&t, flush_rows);
     tk_pattern_free(a->pat);
     return rc;
@@ -628,5 +553,6 @@ int main(int argc, char **argv)
 
     cli_set_prog(argv[0]);
     parse_args(argc, argv, &a);
+    a.held.width = 3;
     return run(&a);
 }

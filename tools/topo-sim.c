@@ -63,8 +63,9 @@ typedef struct args {
     const char *then_make;  /* --then-make */
     tk_pattern_t *pat;
     int header_done;
-    int ncols;
-    char cols[TK_MAX_CLASSES][TK_CLASS_NAME_MAX];
+    /* the TSV rows of the steady state, held until every graph is read:
+     * one util column per link class, the union over the graphs */
+    cli_held_t held;
     FILE *psfp, *flfp;
     cli_out_t psout, flout;
 } args_t;
@@ -481,8 +482,8 @@ static void print_header(FILE *fp, args_t *a)
         fputs("\tmin_share\tcost_min\tcontention", fp);
     if (a->epochs)
         fputs("\tepoch", fp);
-    for (int i = 0; i < a->ncols; i++)
-        fprintf(fp, "\tutil.%s", a->cols[i]);
+    for (int i = 0; i < a->held.ncols; i++)
+        fprintf(fp, "\tutil.%s", a->held.cols[i]);
     fputs("\tutil.inject\n", fp);
 }
 
@@ -522,44 +523,81 @@ static void stats_cells(cli_row_t *row, const char *pre, const tk_fair_stats_t *
     cli_cell_double(row, k, s->jain);
 }
 
-static void print_point(FILE *fp, const args_t *a, const graph_run_t *gr, const tk_sim_point_t *p,
-                        const point_extra_t *x)
-{
-    const tk_graph_t *g = gr->g;
-    cli_row_t row;
+/* One point's row: what it is printed from. */
+typedef struct point_row {
+    const args_t *a;
+    const graph_run_t *gr;
+    const tk_sim_point_t *p;
+    const point_extra_t *x;
+} point_row_t;
 
-    cli_row_begin(&row, fp, a->json);
-    cli_cell_text(&row, "name", gr->name);
-    cli_cell_text(&row, "routing", a->rtext);
-    cli_cell_text(&row, "pattern", x->pattern ? x->pattern : gr->pattern);
-    cli_cell_text(&row, "arbitration", tk_arb_name(a->arb));
-    cli_cell_double(&row, "rho", p->rho);
-    cli_cell_double(&row, "offered", p->offered);
-    cli_cell_double(&row, "accepted", p->srv.mean);
-    stats_cells(&row, "srv", &p->srv);
-    stats_cells(&row, "rtr", &p->rtr);
-    cli_cell_double(&row, "min_served", p->min_served);
-    cli_cell_double(&row, "saturation", x->saturation);
-    cli_cell_double(&row, "hops", x->hops);
-    cli_cell_double(&row, "latency", x->latency);
-    cli_cell_int(&row, "iterations", p->info.iterations, 0);
-    cli_cell_double(&row, "residual", p->info.residual);
+/* The cells before the per-class utilisations. */
+static void point_cells(cli_row_t *row, const point_row_t *pr)
+{
+    const args_t *a = pr->a;
+    const tk_sim_point_t *p = pr->p;
+    const point_extra_t *x = pr->x;
+
+    cli_cell_text(row, "name", pr->gr->name);
+    cli_cell_text(row, "routing", a->rtext);
+    cli_cell_text(row, "pattern", x->pattern ? x->pattern : pr->gr->pattern);
+    cli_cell_text(row, "arbitration", tk_arb_name(a->arb));
+    cli_cell_double(row, "rho", p->rho);
+    cli_cell_double(row, "offered", p->offered);
+    cli_cell_double(row, "accepted", p->srv.mean);
+    stats_cells(row, "srv", &p->srv);
+    stats_cells(row, "rtr", &p->rtr);
+    cli_cell_double(row, "min_served", p->min_served);
+    cli_cell_double(row, "saturation", x->saturation);
+    cli_cell_double(row, "hops", x->hops);
+    cli_cell_double(row, "latency", x->latency);
+    cli_cell_int(row, "iterations", p->info.iterations, 0);
+    cli_cell_double(row, "residual", p->info.residual);
     if (a->adaptive) {
-        cli_cell_double(&row, "min_share", x->ai.min_share);
-        cli_cell_double(&row, "cost_min", x->ai.cost_min);
-        cli_cell_int(&row, "contention", x->ai.contention, 0);
+        cli_cell_double(row, "min_share", x->ai.min_share);
+        cli_cell_double(row, "cost_min", x->ai.cost_min);
+        cli_cell_int(row, "contention", x->ai.contention, 0);
     }
     if (a->epochs)
-        cli_cell_int(&row, "epoch", p->info.iterations, 0);
+        cli_cell_int(row, "epoch", p->info.iterations, 0);
+}
+
+static void fixed_fill(cli_row_t *row, const void *x, const void *y, int c)
+{
+    (void)y;
+    (void)c;
+    point_cells(row, x);
+}
+
+/* Utilisation of class c (g->nclasses: the injection links). */
+static void util_fill(cli_row_t *row, const void *x, const void *y, int c)
+{
+    (void)y;
+    cli_cell_double(row, "util", ((const point_row_t *)x)->p->util[c]);
+}
+
+/* A TSV row is held (cli_held_t: the class columns are known at the
+ * end); a JSON row is written at once, with every class of its graph. */
+static int print_point(FILE *fp, args_t *a, const graph_run_t *gr, const tk_sim_point_t *p,
+                       const point_extra_t *x)
+{
+    const tk_graph_t *g = gr->g;
+    point_row_t pr = {a, gr, p, x};
+    cli_row_t row;
+
     if (!a->json) {
-        for (int i = 0; i < a->ncols; i++) {
-            int c = tk_graph_class_index(g, a->cols[i]);
-            cli_cell_double(&row, a->cols[i], p->util[c]);
-        }
-        cli_cell_double(&row, "inject", p->util[g->nclasses]);
-        cli_row_end(&row);
-        return;
+        cli_held_row_t *h = cli_held_add(&a->held);
+        if (!h || !(h->fixed = cli_held_render(fixed_fill, &pr, NULL, 0)) ||
+            !(h->tail = cli_held_render(util_fill, &pr, NULL, g->nclasses)))
+            return -1;
+        for (int c = 0; c < g->nclasses; c++)
+            if (class_shown(g, c) && cli_held_class(&a->held, h, g->class_name[c],
+                                                    cli_held_render(util_fill, &pr, NULL, c)))
+                return -1;
+        return 0;
     }
+    cli_row_begin(&row, fp, 1);
+    point_cells(&row, &pr);
     cli_cell_bool(&row, "converged", p->info.converged);
     if (a->check_another)
         cli_cell_bool(&row, "another", p->info.another);
@@ -577,6 +615,7 @@ static void print_point(FILE *fp, const args_t *a, const graph_run_t *gr, const 
         cli_cell_double(&row, NULL, w > 0 ? x->hist[h] / w : 0);
     cli_cell_close(&row);
     cli_row_end(&row);
+    return 0;
 }
 
 /* --per-server rows of the last solve. */
@@ -850,32 +889,14 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
             cli_warnf("%s: graph %ld: rho %g: another %s equilibrium exists", input, index, rho,
                       tk_arb_name(a->arb));
     }
-    {
-        /* the class columns are the first graph's */
-        char cols[TK_MAX_CLASSES][TK_CLASS_NAME_MAX];
-        int nc = 0;
-        for (int c = 0; c < g->nclasses; c++)
-            if (class_shown(g, c))
-                snprintf(cols[nc++], TK_CLASS_NAME_MAX, "%s", g->class_name[c]);
-        if (!a->header_done) {
-            a->ncols = nc;
-            memcpy(a->cols, cols, sizeof cols);
-        } else if (!a->json) {
-            int same = nc == a->ncols;
-            for (int i = 0; same && i < nc; i++)
-                same = strcmp(cols[i], a->cols[i]) == 0;
-            if (!same) {
-                tk_error_set(&err, TK_EINVAL, NULL, 0,
-                             "its link classes differ from the first graph's (the table "
-                             "has one set of class columns; use --json)");
-                rc = fail_graph(input, index, &err);
-                goto done;
-            }
-        }
-    }
-    print_header(out, a);
+    if (a->json)
+        print_header(out, a);
     for (int64_t i = 0; i < npts; i++)
-        print_point(out, a, &gr, &pts[i], &px[i]);
+        if (print_point(out, a, &gr, &pts[i], &px[i]) != 0) {
+            tk_error_set(&err, TK_ENOMEM, NULL, 0, "out of memory");
+            rc = fail_graph(input, index, &err);
+            goto done;
+        }
     if (a->psfp && write_per_server(a, &gr, pts[npts - 1].rho, &err) != TK_OK) {
         rc = fail_graph(input, index, &err);
         goto done;
@@ -1138,6 +1159,13 @@ static void table_header(void *ctx, FILE *out)
     print_header(out, ctx);
 }
 
+/* cli_run_table's flush: the held rows under a header with every class. */
+static void flush_rows(void *ctx, FILE *out)
+{
+    args_t *a = ctx;
+    cli_held_flush(&a->held, out, table_header, a);
+}
+
 static int open_side(args_t *a)
 {
     if (a->per_server) {
@@ -1189,7 +1217,8 @@ static int run(args_t *a)
         return CLI_EXIT_DATA;
     }
     cli_table_t t = {a->output, a->ninputs, a->inputs, mem_limit, table_row, table_header, a};
-    rc = cli_run_table(&t);
+    a->held.width = 1;
+    rc = cli_run_table_flush(&t, flush_rows);
     if (a->psfp) {
         if (rc == 0 && cli_out_commit(&a->psout))
             rc = CLI_EXIT_DATA;
