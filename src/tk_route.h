@@ -123,6 +123,12 @@ typedef struct tk_route_spec {
  * with the text ("ksp:0: K must be at least 1"). */
 TK_API tk_status_t tk_route_parse(const char *text, tk_route_spec_t *out, tk_error_t *err);
 
+/* Is the model the path set of an adaptive rule (dragonfly-ugal,
+ * dragonfly-par, dragonfly-olm)?  Its even split is not how the rule
+ * weighs its paths, so it is for path-set analysis (topo-vc, topo-route),
+ * not for loads or simulation (topo-load and topo-sim refuse it). */
+TK_API int tk_route_pathset_only(const tk_route_spec_t *spec);
+
 /* A routing model prepared for one graph (distance tables, group
  * structure, ...).  Immutable after tk_router_new, so one router serves
  * every thread; per-thread scratch lives in a tk_route_ws_t.

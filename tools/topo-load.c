@@ -152,6 +152,12 @@ static void parse_args(int argc, char **argv, args_t *a)
     tk_error_clear(&err);
     if (tk_route_parse(a->routing, &a->spec, &err) != TK_OK)
         cli_usage_fail(usage, "-r: %s", err.msg);
+    if (tk_route_pathset_only(&a->spec))
+        cli_usage_fail(usage,
+                       "-r %s: the path set of an adaptive rule, for topo-vc and "
+                       "topo-route: its even split is not how the rule weighs its paths (topo-sim "
+                       "simulates the rules)",
+                       a->spec.text);
     a->inputs = argv + optind;
     a->ninputs = argc - optind;
     cli_stdin_once(usage, "-P", "pattern", a->pattern, a->inputs, a->ninputs);

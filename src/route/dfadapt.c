@@ -263,6 +263,7 @@ static tk_status_t dfolm_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t 
 }
 
 const rt_model_t rt_model_dfugal = {
+    .pathset_only = 1,
     .kind = TK_ROUTE_DF_UGAL,
     .name = "dragonfly-ugal",
     .table = RT_TABLE_NONE,
@@ -271,6 +272,7 @@ const rt_model_t rt_model_dfugal = {
 };
 
 const rt_model_t rt_model_dfpar = {
+    .pathset_only = 1,
     .kind = TK_ROUTE_DF_PAR,
     .name = "dragonfly-par",
     .table = RT_TABLE_NONE,
@@ -279,6 +281,7 @@ const rt_model_t rt_model_dfpar = {
 };
 
 const rt_model_t rt_model_dfolm = {
+    .pathset_only = 1,
     .kind = TK_ROUTE_DF_OLM,
     .name = "dragonfly-olm",
     .table = RT_TABLE_NONE,
