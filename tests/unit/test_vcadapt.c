@@ -84,7 +84,7 @@ static void pathsets(void)
             if (s == t)
                 continue;
             int same = g->group[s] == g->group[t];
-            tk_id_t x = s, e = s;
+            tk_id_t x = s;
             int64_t nmin = paths(rmin, s, t, &ps);
             if (nmin != 1) {
                 bad_min++;
@@ -96,15 +96,15 @@ static void pathsets(void)
                     tk_id_t u = 0;
                     while (g->off[u + 1] <= arc)
                         u++;
-                    if (g->group[u] != g->group[g->head[arc]]) {
+                    if (g->group[u] != g->group[g->head[arc]])
                         x = u;
-                        e = g->head[arc];
-                    }
                 }
             }
             int64_t nval = paths(rval, s, t, &ps);
-            paths(rolm, s, t, &ps);
-            bad_w += !even(&ps);
+            if (s < 4) { /* OLM's paths: olm_brute */
+                paths(rolm, s, t, &ps);
+                bad_w += !even(&ps);
+            }
             int64_t nug = paths(rug, s, t, &ps);
             bad_w += !even(&ps);
             bad_ugal += nug != nval + 1;
@@ -149,6 +149,8 @@ static void counts(const char *spec1, const char *spec2)
     };
     char pol[96];
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        if (strcmp(c[i].routing, "dragonfly-olm") == 0 && g->n > 12)
+            continue; /* a=4 h=2: tests/cli/topo-vc-adapt.sh (time) */
         snprintf(pol, sizeof pol, "dfhops,template=%s", c[i].tmpl);
         run_t x = analyse(g, c[i].routing, pol);
         ok(x.ok && x.acyclic && x.vcs[lo] == c[i].l && x.vcs[gl] == c[i].gg,
@@ -456,9 +458,8 @@ int main(void)
     counts("a=3", "h=1");
     olm_brute("a=4", "h=2", 3, 2);
     olm_brute("a=3", "h=1", 3, 2);
-    olm_brute("a=4", "h=2", 2, 2);
+    olm_brute("a=3", "h=1", 2, 2);
     olm_brute("a=3", "h=1", 3, 1);
-    olm_verdicts("a=4", "h=2");
     olm_verdicts("a=3", "h=1");
     errors();
     return tap_done();
