@@ -44,8 +44,9 @@
  *                  valiant with dor segments
  *   dragonfly-ugal, dragonfly-par, dragonfly-olm
  *                  the path sets of UGAL, PAR and in-transit adaptive
- *                  routing with opportunistic local misrouting, evenly
- *                  split (for topo-vc; topokit(7))
+ *                  routing with opportunistic local misrouting (its global
+ *                  misrouting in transit included), evenly split (for
+ *                  topo-vc; tk_route_pathset_only; topokit(7))
  * and per-link-class hop lengths as options, e.g. "min,global=2" (a global
  * hop counts 2 in the path length that min / ecmp / ksp / valiant /
  * polarized use; refused for allpath and dragonfly-*).

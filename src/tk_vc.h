@@ -45,7 +45,13 @@
  *                           and with no return to the adaptive set its
  *                           extended CDG is its own CDG on VC 0 (taken
  *                           over every pair: a superset), which must be
- *                           acyclic
+ *                           acyclic.  With return to the adaptive set the
+ *                           verdict still holds for virtual cut-through
+ *                           (a blocked packet waits for the escape move of
+ *                           its state, a hop of the escape routing from
+ *                           where it entered; no escape move leaves VC 0),
+ *                           not for wormhole (indirect dependencies through
+ *                           adaptive channels are not built)
  *   dfhops[,template=T][,cap=L/G]
  *                           Dragonfly per-hop-type ladder along a template
  *                           T of local (l) and global (g) hops, default
