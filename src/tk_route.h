@@ -44,8 +44,9 @@
  *                  valiant with dor segments
  *   dragonfly-ugal, dragonfly-par, dragonfly-olm
  *                  the path sets of UGAL, PAR and in-transit adaptive
- *                  routing with opportunistic local misrouting, evenly
- *                  split (for topo-vc; topokit(7))
+ *                  routing with opportunistic local misrouting (its global
+ *                  misrouting in transit included), evenly split (for
+ *                  topo-vc; tk_route_pathset_only; topokit(7))
  * and per-link-class hop lengths as options, e.g. "min,global=2" (a global
  * hop counts 2 in the path length that min / ecmp / ksp / valiant /
  * polarized use; refused for allpath and dragonfly-*).
@@ -122,6 +123,12 @@ typedef struct tk_route_spec {
 /* Parse a model's text form.  Errors: TK_EINVAL with a message that starts
  * with the text ("ksp:0: K must be at least 1"). */
 TK_API tk_status_t tk_route_parse(const char *text, tk_route_spec_t *out, tk_error_t *err);
+
+/* Is the model the path set of an adaptive rule (dragonfly-ugal,
+ * dragonfly-par, dragonfly-olm)?  Its even split is not how the rule
+ * weighs its paths, so it is for path-set analysis (topo-vc, topo-route),
+ * not for loads or simulation (topo-load and topo-sim refuse it). */
+TK_API int tk_route_pathset_only(const tk_route_spec_t *spec);
 
 /* A routing model prepared for one graph (distance tables, group
  * structure, ...).  Immutable after tk_router_new, so one router serves

@@ -45,7 +45,13 @@
  *                           and with no return to the adaptive set its
  *                           extended CDG is its own CDG on VC 0 (taken
  *                           over every pair: a superset), which must be
- *                           acyclic
+ *                           acyclic.  With return to the adaptive set the
+ *                           verdict still holds for virtual cut-through
+ *                           (a blocked packet waits for the escape move of
+ *                           its state, a hop of the escape routing from
+ *                           where it entered; no escape move leaves VC 0),
+ *                           not for wormhole (indirect dependencies through
+ *                           adaptive channels are not built)
  *   dfhops[,template=T][,cap=L/G]
  *                           Dragonfly per-hop-type ladder along a template
  *                           T of local (l) and global (g) hops, default
@@ -55,6 +61,28 @@
  *                           a hop on slot k uses VC (slots of its type
  *                           before k); a path that does not fit T is
  *                           refused (TK_EUNSUPPORTED)
+ *   olm[,cap=L/G][,srcreuse]
+ *                           the VCs of in-transit adaptive routing with
+ *                           opportunistic local misrouting (dragonfly-olm)
+ *                           as FOGSim, the simulator of Fuentes et al.,
+ *                           assigns them: a hop index v, 0 at the first
+ *                           hop, kept by a local misroute (a local hop that
+ *                           is not minimal) and by a global hop after a
+ *                           local one, raised by 1 at every other hop; a
+ *                           local hop on VC min(v, L-1), a global one on
+ *                           min(v, G-1).  srcreuse: the minimal local hop
+ *                           after a local misroute in the source group
+ *                           keeps v too (FOGSim from its fourth version).
+ *                           Judged by Duato's condition for virtual
+ *                           cut-through with the escape taken from every
+ *                           state: the escape hops are the minimal hops and
+ *                           the global misroute forced after a local
+ *                           misroute in the source group; every proper
+ *                           prefix of a path must be continued by an escape
+ *                           hop of some path of the pair (else
+ *                           TK_EUNSUPPORTED), and the graph of the
+ *                           dependencies (hop i, hop i+1) with hop i+1 an
+ *                           escape hop must be acyclic
  * MODE (2phases, dfladder): how a path whose intermediate is its source or
  * destination switch travels: minfirst (all in phase 0, the default),
  * minlast (all in phase 1), minboth (phase 0 when the intermediate is the
@@ -84,7 +112,8 @@ typedef enum tk_vc_kind {
     TK_VC_DFLADDER,
     TK_VC_DFLADDER_LOCAL,
     TK_VC_ESCAPE,
-    TK_VC_DFHOPS
+    TK_VC_DFHOPS,
+    TK_VC_OLM
 } tk_vc_kind_t;
 
 typedef enum tk_vc_minmode {
@@ -100,6 +129,7 @@ typedef struct tk_vc_policy {
     int32_t cap;   /* ladder: K (0 = none); dfladder: local cap L    */
     int32_t capg;  /* dfladder: global cap G (0 = none)              */
     char tmpl[24]; /* dfhops: the hop-type template ('l', 'g')     */
+    int srcreuse;  /* olm: srcreuse                                  */
     char text[64];
 } tk_vc_policy_t;
 

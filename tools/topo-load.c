@@ -53,8 +53,7 @@ static void help(void)
           "  -r, --routing MODEL   routing model (default min): min, ecmp, ksp:K[,spread],\n"
           "                        allpath:H, valiant[,exclude|,minfirst], dragonfly-min,\n"
           "                        dragonfly-valiant, dragonfly-valiant-crg, polarized,\n"
-          "                        dor, valiant,dor, dragonfly-ugal, dragonfly-par,\n"
-          "                        dragonfly-olm, with CLASS=LEN hop lengths\n"
+          "                        dor, valiant,dor, with CLASS=LEN hop lengths\n"
           "                        (topokit(7))\n"
           "  -P, --pattern FILE    pattern file (topo-pattern(1)); default: uniform\n"
           "                        (every server to every server of other switches)\n"
@@ -141,6 +140,12 @@ static void parse_args(int argc, char **argv, args_t *a)
     tk_error_clear(&err);
     if (tk_route_parse(a->routing, &a->spec, &err) != TK_OK)
         cli_usage_fail(usage, "-r: %s", err.msg);
+    if (tk_route_pathset_only(&a->spec))
+        cli_usage_fail(usage,
+                       "-r %s: the path set of an adaptive rule, for topo-vc and "
+                       "topo-route: its even split is not how the rule weighs its paths (topo-sim "
+                       "simulates the rules)",
+                       a->spec.text);
     a->inputs = argv + optind;
     a->ninputs = argc - optind;
     cli_stdin_once(usage, "-P", "pattern", a->pattern, a->inputs, a->ninputs);

@@ -409,6 +409,12 @@ static void parse_args(int argc, char **argv, args_t *a)
     } else {
         if (tk_route_parse(a->routing, &a->spec, &err) != TK_OK)
             cli_usage_fail(usage, "-r: %s", err.msg);
+        if (tk_route_pathset_only(&a->spec))
+            cli_usage_fail(usage,
+                           "-r %s: the path set of an adaptive rule, for topo-vc and "
+                           "topo-route: its even split is not how the rule weighs its paths "
+                           "(simulate the rules: -r ugal-l, par, in-transit-mm, ...)",
+                           a->spec.text);
         a->rtext = a->spec.text;
     }
     if (a->epochs && !a->adaptive)

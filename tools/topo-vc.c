@@ -75,11 +75,11 @@ static void help(void)
           "verdict: deadlock-free (the judged graph is acyclic: a proof) or\n"
           "deadlock-prone (it has a cycle: a deadlock can form, not that it will).\n"
           "basis: cdg-acyclic, cdg-cyclic, or duato-acyclic / duato-cyclic for\n"
-          "ladder-reuse (Duato's extended CDG over the ladder escape).\n\n"
+          "ladder-reuse, escape and olm (Duato's condition over their escape).\n\n"
           "Policies: none, ladder[,cap=K], ladder-reuse[,cap=K], 2phases[,MODE],\n"
           "dateline, dfladder[,MODE][,cap=L/G], dfladder-local[,MODE],\n"
-          "dfhops[,template=T][,cap=L/G], escape[,vcs=A]; MODE is minfirst\n"
-          "(default), minlast, minboth or route.  See topo-vc(1).\n\n"
+          "dfhops[,template=T][,cap=L/G], escape[,vcs=A], olm[,cap=L/G][,srcreuse];\n"
+          "MODE is minfirst (default), minlast, minboth or route.  See topo-vc(1).\n\n"
           "Options:\n"
           "  -r, --routing MODEL   the routing model (topokit(7); default min)\n"
           "  -v, --vc POLICY       the VC policy (default none)\n"
@@ -232,8 +232,6 @@ static void parse_args(int argc, char **argv, args_t *a)
         cli_usage_fail(usage, "%s", err.msg);
     if (a->have_escape && a->pol.kind != TK_VC_ESCAPE)
         cli_usage_fail(usage, "--escape is for the escape policy");
-    if (a->pol.kind == TK_VC_ESCAPE && a->min_vcs)
-        cli_usage_fail(usage, "--min-vcs searches the caps of ladder and dfladder only");
     if (a->vcloads && !a->pattern)
         cli_usage_fail(usage, "--vc-loads needs -P PATTERN");
     if (a->cert && a->check)

@@ -9,13 +9,26 @@
  *                   group and then dragonfly-valiant from r (PAR: progressive
  *                   adaptive routing re-decides after that hop; not when
  *                   that hop reaches t)
- *   dragonfly-olm   a minimal path where, in every group the packet visits,
- *                   one extra local hop may be taken once before the next
- *                   global hop or the ejection, in place of a minimal local
- *                   hop (not at a router whose next minimal hop is global),
- *                   then minimal again (in-transit adaptive routing with
- *                   opportunistic local misrouting, without its in-transit
- *                   global misrouting)
+ *   dragonfly-olm   in-transit adaptive routing with opportunistic local
+ *                   misrouting (OLM), as Fuentes, Vallejo, Camarero,
+ *                   Beivide and Valero describe it ("Network Unfairness in
+ *                   Dragonfly Topologies", Section 2.2.3) and their
+ *                   simulator FOGSim implements it, the union over its
+ *                   global misrouting policies (CRG, RRG, NRG, MM):
+ *                   s, t in one group: a minimal path in which one extra
+ *                   local hop may be taken once, at a router whose next
+ *                   minimal hop is local.  Otherwise, in the source group
+ *                   either the minimal path, or a global misroute decided
+ *                   at s or after the first minimal local hop (at r): a
+ *                   global arc of that router, or one non-minimal local hop
+ *                   and then a global arc of the router it reaches (the
+ *                   "mandatory" global misroute after a local one), into
+ *                   a group other than those of s and t; a local misroute
+ *                   in the source group always leads to a global one.  In
+ *                   every later group (intermediate, destination) the path
+ *                   is minimal but may take one opportunistic local hop,
+ *                   once per group, at a router whose next minimal hop is
+ *                   local.
  * Weights: an even split over the paths (each draw of an intermediate is
  * one path), which is not how the adaptive rules weigh them.
  */
@@ -140,8 +153,18 @@ static tk_status_t dfpar_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t 
     return st;
 }
 
-/* OLM paths from u (prefix pre, npre arcs) to t; `used`: the extra local
- * hop of u's group is taken. */
+/* Is global arc a of the source group's router a global misroute: does
+ * it lead to a group other than A and B? */
+static int misroute_global(const tk_router_t *r, int64_t a, tk_id_t u, int32_t A, int32_t B)
+{
+    int32_t X = r->df->gof[r->g->head[a]];
+    return !rt_df_local(r, a, u) && X != A && X != B && r->g->head[a] != u;
+}
+
+/* The opportunistic part of OLM: the paths from u (prefix pre, npre arcs)
+ * to t that are minimal but for one extra local hop per group, taken at a
+ * router whose next minimal hop is local; `used`: the extra hop of u's
+ * group is taken. */
 static tk_status_t olm(const tk_router_t *r, tk_route_ws_t *ws, int64_t *pre, int32_t npre,
                        tk_id_t u, tk_id_t t, int used, uint64_t max_paths, tk_pathset_t *out,
                        tk_error_t *err)
@@ -180,11 +203,58 @@ static tk_status_t olm(const tk_router_t *r, tk_route_ws_t *ws, int64_t *pre, in
     return st;
 }
 
+/* The source group of OLM (u in group A of s, t in group B != A, no
+ * global misroute yet): the minimal hops, and at a decision point (s, or
+ * the router one minimal local hop from s) the global misroutes, direct or
+ * after one non-minimal local hop. */
+static tk_status_t olm_src(const tk_router_t *r, tk_route_ws_t *ws, int64_t *pre, int32_t npre,
+                           tk_id_t u, tk_id_t t, uint64_t max_paths, tk_pathset_t *out,
+                           tk_error_t *err)
+{
+    const tk_graph_t *g = r->g;
+    int32_t A = r->df->gof[u], B = r->df->gof[t];
+    if (npre + 3 >= DFA_MAX_HOPS)
+        return tk_error_set(err, TK_ELIMIT, NULL, 0, "%s: path too long", r->spec.text);
+    int64_t *first = NULL, nf = 0;
+    tk_status_t st = min_first(r, ws, u, t, &first, &nf, err);
+    for (int64_t i = 0; i < nf && st == TK_OK; i++) {
+        pre[npre] = first[i];
+        if (rt_df_local(r, first[i], u))
+            st = olm_src(r, ws, pre, npre + 1, g->head[first[i]], t, max_paths, out, err);
+        else
+            st = olm(r, ws, pre, npre + 1, g->head[first[i]], t, 0, max_paths, out, err);
+    }
+    for (int64_t a = g->off[u]; a < g->off[u + 1] && st == TK_OK && npre <= 1; a++) {
+        int64_t j;
+        pre[npre] = a;
+        if (misroute_global(r, a, u, A, B)) {
+            st = olm(r, ws, pre, npre + 1, g->head[a], t, 0, max_paths, out, err);
+            continue;
+        }
+        if (!rt_df_local(r, a, u))
+            continue;
+        for (j = 0; j < nf && first[j] != a; j++)
+            ;
+        if (j < nf)
+            continue; /* a minimal local hop: not a local misroute */
+        tk_id_t w = g->head[a];
+        for (int64_t b = g->off[w]; b < g->off[w + 1] && st == TK_OK; b++)
+            if (misroute_global(r, b, w, A, B)) {
+                pre[npre + 1] = b;
+                st = olm(r, ws, pre, npre + 2, g->head[b], t, 0, max_paths, out, err);
+            }
+    }
+    free(first);
+    return st;
+}
+
 static tk_status_t dfolm_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, tk_id_t t,
                                uint64_t max_paths, tk_pathset_t *out, tk_error_t *err)
 {
     int64_t pre[DFA_MAX_HOPS];
-    tk_status_t st = olm(r, ws, pre, 0, s, t, 0, max_paths, out, err);
+    tk_status_t st = r->df->gof[s] == r->df->gof[t]
+                         ? olm(r, ws, pre, 0, s, t, 0, max_paths, out, err)
+                         : olm_src(r, ws, pre, 0, s, t, max_paths, out, err);
     if (st == TK_OK)
         st = rt_ps_sort(out, 1, err);
     if (st == TK_OK)
@@ -193,6 +263,7 @@ static tk_status_t dfolm_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t 
 }
 
 const rt_model_t rt_model_dfugal = {
+    .pathset_only = 1,
     .kind = TK_ROUTE_DF_UGAL,
     .name = "dragonfly-ugal",
     .table = RT_TABLE_NONE,
@@ -201,6 +272,7 @@ const rt_model_t rt_model_dfugal = {
 };
 
 const rt_model_t rt_model_dfpar = {
+    .pathset_only = 1,
     .kind = TK_ROUTE_DF_PAR,
     .name = "dragonfly-par",
     .table = RT_TABLE_NONE,
@@ -209,6 +281,7 @@ const rt_model_t rt_model_dfpar = {
 };
 
 const rt_model_t rt_model_dfolm = {
+    .pathset_only = 1,
     .kind = TK_ROUTE_DF_OLM,
     .name = "dragonfly-olm",
     .table = RT_TABLE_NONE,

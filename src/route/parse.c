@@ -214,3 +214,9 @@ tk_status_t tk_route_parse(const char *text, tk_route_spec_t *out, tk_error_t *e
         *out = sp;
     return st;
 }
+
+int tk_route_pathset_only(const tk_route_spec_t *spec)
+{
+    const rt_model_t *m = spec ? rt_model_of(spec->kind) : NULL;
+    return m && m->pathset_only;
+}

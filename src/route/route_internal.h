@@ -108,7 +108,8 @@ typedef enum rt_table {
 struct rt_model {
     tk_route_kind_t kind;
     const char *name;
-    int opts; /* RT_OPT_* */
+    int opts;         /* RT_OPT_* */
+    int pathset_only; /* the path set of an adaptive rule (tk_route_pathset_only) */
     rt_table_t table;
     /* Model state for r->g, after the common part of tk_router_new (hop
      * lengths, reverse graph, connectivity, distance table).  NULL: none. */

@@ -47,6 +47,8 @@ typedef struct tstate {
     tk_pathset_t ps;
     int32_t *lo, *hi, *esc;
     int64_t cap;
+    uint8_t *escall; /* olm: the escape flags of a pair's every hop */
+    int64_t capall;
     int32_t max_hops;
     tk_status_t st;
     tk_id_t es; /* source of the recorded error */
@@ -72,7 +74,9 @@ static int grow_hops(tstate_t *t, int64_t len)
     return 0;
 }
 
-/* Channels and dependencies of one path into t's sets. */
+/* Channels and dependencies of one path into t's sets.  duato: 0 the
+ * plain CDG, 1 the extended CDG over the ladder's escape VCs, 2 the escape
+ * hops of olm (esc[i] = 1: hop i is one). */
 static int add_path(tstate_t *t, const vc_path_t *p, int duato)
 {
     int bad = 0;
@@ -80,7 +84,11 @@ static int add_path(tstate_t *t, const vc_path_t *p, int duato)
         for (int32_t x = t->lo[i]; x <= t->hi[i]; x++) {
             uint64_t from = VC_NODE(p->arc[i], x);
             bad |= vc_set_add(&t->nodes, from) < 0;
-            if (!duato) {
+            if (duato == 2) {
+                if (i + 1 < p->len && t->esc[i + 1])
+                    for (int32_t y = t->lo[i + 1]; y <= t->hi[i + 1]; y++)
+                        bad |= vc_set_add(&t->deps, from << 32 | VC_NODE(p->arc[i + 1], y)) < 0;
+            } else if (!duato) {
                 if (i + 1 < p->len)
                     for (int32_t y = t->lo[i + 1]; y <= t->hi[i + 1]; y++)
                         bad |= vc_set_add(&t->deps, from << 32 | VC_NODE(p->arc[i + 1], y)) < 0;
@@ -91,6 +99,46 @@ static int add_path(tstate_t *t, const vc_path_t *p, int duato)
         }
     }
     return bad ? -1 : 0;
+}
+
+/* olm: every state of pair (s, d), i.e. every proper prefix of one of
+ * its paths, must be continued by an escape hop of some path of the pair
+ * (Duato: the escape is offered everywhere).  The paths come sorted by arc
+ * sequence, so the paths that share a prefix are consecutive. */
+static tk_status_t check_escape(const vc_ctx_t *c, const tk_pathset_t *ps, const uint8_t *esc,
+                                tk_id_t s, tk_id_t d, tk_error_t *err)
+{
+    int64_t maxlen = 0;
+    for (int64_t i = 0; i < ps->npaths; i++)
+        if (ps->off[i + 1] - ps->off[i] > maxlen)
+            maxlen = ps->off[i + 1] - ps->off[i];
+    for (int64_t k = 1; k < maxlen; k++) { /* prefixes of k arcs */
+        int64_t i = 0;
+        while (i < ps->npaths) {
+            if (ps->off[i + 1] - ps->off[i] <= k) {
+                i++;
+                continue;
+            }
+            int found = 0;
+            int64_t j = i;
+            for (; j < ps->npaths && ps->off[j + 1] - ps->off[j] > k; j++) {
+                if (j > i && memcmp(ps->arc + ps->off[i], ps->arc + ps->off[j],
+                                    (size_t)k * sizeof *ps->arc) != 0)
+                    break;
+                found |= esc[ps->off[j] + k];
+            }
+            if (!found) {
+                int64_t a = ps->arc[ps->off[i] + k - 1];
+                return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
+                                    "%s: pair %" PRId32 ",%" PRId32
+                                    ": no escape hop after hop %" PRId64 " (%" PRId32 ">%" PRId32
+                                    ") of path %" PRId64,
+                                    c->pol.text, s, d, k - 1, c->tail[a], c->g->head[a], i);
+            }
+            i = j;
+        }
+    }
+    return TK_OK;
 }
 
 static tk_status_t source_paths(const tk_router_t *r, const vc_ctx_t *c, const tk_vc_opts_t *o,
@@ -120,7 +168,22 @@ static tk_status_t source_paths(const tk_router_t *r, const vc_ctx_t *c, const t
                 t->max_hops = p.len;
             if (add_path(t, &p, duato))
                 return tk_error_set(&t->err, TK_ENOMEM, NULL, 0, "out of memory (VC analysis)");
+            if (duato == 2) {
+                int64_t need = t->ps.off[t->ps.npaths];
+                if (need > t->capall) {
+                    uint8_t *e = realloc(t->escall, (size_t)need + 64);
+                    if (!e)
+                        return tk_error_set(&t->err, TK_ENOMEM, NULL, 0,
+                                            "out of memory (VC analysis)");
+                    t->escall = e;
+                    t->capall = need + 64;
+                }
+                for (int32_t k = 0; k < p.len; k++)
+                    t->escall[t->ps.off[i] + k] = (uint8_t)t->esc[k];
+            }
         }
+        if (duato == 2 && (st = check_escape(c, &t->ps, t->escall, s, d, &t->err)) != TK_OK)
+            return st;
     }
     return TK_OK;
 }
@@ -282,6 +345,7 @@ static tk_status_t build(const tk_router_t *r, const vc_ctx_t *c, const tk_vc_op
         free(ts[i].lo);
         free(ts[i].hi);
         free(ts[i].esc);
+        free(ts[i].escall);
     }
     free(ts);
     return st;
@@ -369,7 +433,11 @@ static int32_t makes(const vc_path_t *p, const int32_t *lo, const int32_t *hi, c
     for (int32_t i = 0; i + 1 < p->len; i++) {
         if (p->arc[i] != VC_ARC(from) || VC_VC(from) < lo[i] || VC_VC(from) > hi[i])
             continue;
-        if (!duato) {
+        if (duato == 2) {
+            if (esc[i + 1] && p->arc[i + 1] == VC_ARC(to) && VC_VC(to) >= lo[i + 1] &&
+                VC_VC(to) <= hi[i + 1])
+                return i;
+        } else if (!duato) {
             if (p->arc[i + 1] == VC_ARC(to) && VC_VC(to) >= lo[i + 1] && VC_VC(to) <= hi[i + 1])
                 return i;
         } else {
@@ -459,9 +527,10 @@ void tk_vc_result_destroy(tk_vc_result_t *res)
     memset(res, 0, sizeof *res);
 }
 
+/* 1: Duato over the ladder's escape VCs; 2: over olm's escape hops. */
 static int is_duato(const tk_vc_policy_t *pol)
 {
-    return pol->kind == TK_VC_LADDER_REUSE;
+    return pol->kind == TK_VC_LADDER_REUSE ? 1 : pol->kind == TK_VC_OLM ? 2 : 0;
 }
 
 /* escape: the escape routing's CDG on VC 0 (see tk_vc.h), and the VCs
@@ -614,7 +683,10 @@ tk_status_t tk_vc_witness_check(const tk_router_t *r, const tk_vc_policy_t *pol,
                 break;
             if (a->vc < t.lo[a->hop] || a->vc > t.hi[a->hop])
                 continue;
-            if (!is_duato(pol))
+            if (is_duato(pol) == 2)
+                ok = t.esc[a->hop + 1] && p.arc[a->hop + 1] == b->arc &&
+                     b->vc >= t.lo[a->hop + 1] && b->vc <= t.hi[a->hop + 1];
+            else if (!is_duato(pol))
                 ok = p.arc[a->hop + 1] == b->arc && b->vc >= t.lo[a->hop + 1] &&
                      b->vc <= t.hi[a->hop + 1];
             else

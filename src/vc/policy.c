@@ -11,11 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "route/dragonfly_internal.h"
 #include "vc/vc_internal.h"
 
-static const char *const kind_name[] = {"none",           "ladder",   "ladder-reuse",
-                                        "2phases",        "dateline", "dfladder",
-                                        "dfladder-local", "escape",   "dfhops"};
+static const char *const kind_name[] = {"none",     "ladder",   "ladder-reuse",   "2phases",
+                                        "dateline", "dfladder", "dfladder-local", "escape",
+                                        "dfhops",   "olm"};
 static const char *const mode_name[] = {"minfirst", "minlast", "minboth", "route"};
 
 static int phased(tk_vc_kind_t k)
@@ -54,7 +55,7 @@ tk_status_t tk_vc_parse(const char *text, tk_vc_policy_t *out, tk_error_t *err)
     if (!tok || k == (int)(sizeof kind_name / sizeof kind_name[0]))
         return tk_error_set(err, TK_EINVAL, NULL, 0,
                             "%s: unknown VC policy (none, ladder, ladder-reuse, 2phases, "
-                            "dateline, dfladder, dfladder-local, escape, dfhops)",
+                            "dateline, dfladder, dfladder-local, escape, dfhops, olm)",
                             text);
     p.kind = (tk_vc_kind_t)k;
     while ((tok = strtok_r(NULL, ",", &save)) != NULL) {
@@ -88,6 +89,8 @@ tk_status_t tk_vc_parse(const char *text, tk_vc_policy_t *out, tk_error_t *err)
                                     "%s: template=T needs 1 to %d letters l and g", text,
                                     (int)sizeof p.tmpl - 1);
             strcpy(p.tmpl, tok + 9);
+        } else if (strcmp(tok, "srcreuse") == 0 && p.kind == TK_VC_OLM) {
+            p.srcreuse = 1;
         } else if (strncmp(tok, "cap=", 4) == 0) {
             int n1, n2 = 0;
             if (p.cap)
@@ -98,7 +101,7 @@ tk_status_t tk_vc_parse(const char *text, tk_vc_policy_t *out, tk_error_t *err)
                     return tk_error_set(err, TK_EINVAL, NULL, 0,
                                         "%s: cap=K needs an integer K from 1 to %d", text,
                                         TK_VC_MAX);
-            } else if (p.kind == TK_VC_DFLADDER || p.kind == TK_VC_DFHOPS) {
+            } else if (p.kind == TK_VC_DFLADDER || p.kind == TK_VC_DFHOPS || p.kind == TK_VC_OLM) {
                 n1 = parse_cap(tok + 4, &p.cap);
                 if (n1 > 0 && tok[4 + n1] == '/')
                     n2 = parse_cap(tok + 5 + n1, &p.capg);
@@ -108,7 +111,7 @@ tk_status_t tk_vc_parse(const char *text, tk_vc_policy_t *out, tk_error_t *err)
                                         TK_VC_MAX);
             } else
                 return tk_error_set(err, TK_EINVAL, NULL, 0,
-                                    "%s: cap is for ladder, ladder-reuse, dfladder and dfhops",
+                                    "%s: cap is for ladder, ladder-reuse, dfladder, dfhops and olm",
                                     text);
         } else
             return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: unknown option '%s'", text, tok);
@@ -123,9 +126,12 @@ tk_status_t tk_vc_parse(const char *text, tk_vc_policy_t *out, tk_error_t *err)
     if (p.kind == TK_VC_ESCAPE)
         snprintf(p.text + len, sizeof p.text - len, ",vcs=%" PRId32, p.cap ? p.cap : 1);
     else if (p.cap && p.capg)
-        snprintf(p.text + len, sizeof p.text - len, ",cap=%" PRId32 "/%" PRId32, p.cap, p.capg);
+        len += (size_t)snprintf(p.text + len, sizeof p.text - len, ",cap=%" PRId32 "/%" PRId32,
+                                p.cap, p.capg);
     else if (p.cap)
-        snprintf(p.text + len, sizeof p.text - len, ",cap=%" PRId32, p.cap);
+        len += (size_t)snprintf(p.text + len, sizeof p.text - len, ",cap=%" PRId32, p.cap);
+    if (p.srcreuse)
+        snprintf(p.text + len, sizeof p.text - len, ",srcreuse");
     if (p.kind == TK_VC_ESCAPE && !p.cap)
         p.cap = 1;
     *out = p;
@@ -220,6 +226,13 @@ tk_status_t vc_ctx_init(vc_ctx_t *c, const tk_router_t *r, const tk_vc_policy_t 
             return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
                                 "%s: the graph has no link class 'global'", pol->text);
     }
+    if (pol->kind == TK_VC_OLM) {
+        c->r = r;
+        c->global_cls = tk_graph_class_index(g, "global");
+        if (!r->df || c->global_cls < 0)
+            return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
+                                "%s: needs a Dragonfly routing model (dragonfly-olm)", pol->text);
+    }
     if (pol->kind == TK_VC_DATELINE)
         return dateline_init(c, err);
     return TK_OK;
@@ -249,6 +262,59 @@ int vc_phase(const vc_ctx_t *c, const vc_path_t *p, int32_t j)
     return j >= p->phase2;
 }
 
+/* The dragonfly-min hop count of u -> t (local-global-local). */
+static int32_t df_dist(const vc_ctx_t *c, tk_id_t u, tk_id_t t)
+{
+    const rt_groups_t *df = c->r->df;
+    int32_t A = df->gof[u], B = df->gof[t], best = INT32_MAX;
+    if (A == B)
+        return rt_df_ld(c->r, u, t);
+    int64_t k0 = df->gaoff[(int64_t)A * df->ngroups + B];
+    int64_t k1 = df->gaoff[(int64_t)A * df->ngroups + B + 1];
+    for (int64_t k = k0; k < k1; k++) {
+        int64_t a = df->garc[k];
+        int32_t d = rt_df_ld(c->r, u, c->tail[a]) + 1 + rt_df_ld(c->r, c->g->head[a], t);
+        if (d < best)
+            best = d;
+    }
+    return best;
+}
+
+/* Is hop a (u -> v) on a dragonfly-min path of u -> t? */
+static int df_minimal(const vc_ctx_t *c, int64_t a, tk_id_t t)
+{
+    const rt_groups_t *df = c->r->df;
+    tk_id_t u = c->tail[a], v = c->g->head[a];
+    if (df->gof[u] != df->gof[v] && df->gof[v] != df->gof[t])
+        return 0; /* a global hop that does not reach t's group */
+    return df_dist(c, v, t) + 1 == df_dist(c, u, t);
+}
+
+/* olm (tk_vc.h): esc[i] = 1 for an escape hop, 0 for the others. */
+static tk_status_t olm_assign(const vc_ctx_t *c, const vc_path_t *p, int32_t *lo, int32_t *hi,
+                              int32_t *esc)
+{
+    const tk_graph_t *g = c->g;
+    int32_t v = 0;
+    int prev_glob = 0, prev_min = 1, in_src = 1;
+    for (int32_t i = 0; i < p->len; i++) {
+        int64_t a = p->arc[i];
+        int glob = g->cls && g->cls[a] == c->global_cls;
+        int mn = df_minimal(c, a, p->t);
+        int src_misroute = in_src && !prev_glob && !prev_min; /* after one */
+        if (i > 0 && !(!glob && !mn) && !(glob && !prev_glob) &&
+            !(c->pol.srcreuse && src_misroute && !glob))
+            v++;
+        esc[i] = mn || (i > 0 && glob && src_misroute);
+        lo[i] = hi[i] = capped(v, glob ? c->pol.capg : c->pol.cap);
+        if (glob)
+            in_src = 0;
+        prev_glob = glob;
+        prev_min = mn;
+    }
+    return TK_OK;
+}
+
 tk_status_t vc_assign(const vc_ctx_t *c, const vc_path_t *p, int32_t *lo, int32_t *hi, int32_t *esc,
                       tk_error_t *err)
 {
@@ -256,6 +322,8 @@ tk_status_t vc_assign(const vc_ctx_t *c, const vc_path_t *p, int32_t *lo, int32_
     const tk_vc_policy_t *pol = &c->pol;
     int32_t gin = 0, slot = 0, loc = 0, lastph = 0, crossed = 0, curdim = -1;
 
+    if (pol->kind == TK_VC_OLM)
+        return olm_assign(c, p, lo, hi, esc);
     if (pol->kind == TK_VC_2PHASES && p->via < 0)
         return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
                             "%s: a path of pair %" PRId32 ",%" PRId32

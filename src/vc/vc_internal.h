@@ -20,10 +20,11 @@
 typedef struct vc_ctx {
     const tk_graph_t *g;
     tk_vc_policy_t pol;
-    tk_id_t *tail;  /* m                                            */
-    int global_cls; /* class index of "global" (dfladder), else -1 */
-    int8_t *dim;    /* m: dateline dimension of each arc            */
-    uint8_t *wrap;  /* m: 1 for a dateline (wrap-around) arc        */
+    tk_id_t *tail;        /* m                                            */
+    int global_cls;       /* class index of "global" (dfladder), else -1 */
+    int8_t *dim;          /* m: dateline dimension of each arc            */
+    uint8_t *wrap;        /* m: 1 for a dateline (wrap-around) arc        */
+    const tk_router_t *r; /* olm: the Dragonfly router (its groups) */
 } vc_ctx_t;
 
 /* The context of a policy on r's graph.  Errors: TK_EUNSUPPORTED
@@ -43,7 +44,8 @@ typedef struct vc_path {
 } vc_path_t;
 
 /* The VCs hop i of a path may use: lo[i] .. hi[i]; esc[i] its escape VC
- * (the ladder's VC for ladder-reuse, judged by Duato's condition).
+ * (the ladder's VC for ladder-reuse, judged by Duato's condition), or
+ * for olm 1 when hop i is an escape hop, else 0.
  * Errors: TK_EUNSUPPORTED (a policy that needs an intermediate, path
  * without one), TK_ELIMIT (a VC >= TK_VC_MAX). */
 tk_status_t vc_assign(const vc_ctx_t *c, const vc_path_t *p, int32_t *lo, int32_t *hi, int32_t *esc,
