@@ -20,8 +20,8 @@ ok $? "table 1: its header"
 ok $? "table 1: four routings by three patterns" || diag "$(cat "$TMPD/t1")"
 awk -F '\t' 'NR > 1 && !($4 > 0 && $4 <= 1 && $5 > 0 && $5 <= 1 && $6 > 0 && $6 <= 1 + 1e-12) { bad = 1 } END { exit bad }' "$TMPD/t1"
 ok $? "table 1: saturation, accepted and Jain index in (0, 1]"
-awk -F '\t' 'NR > 1 && $4 > $5 + 1e-9 { bad = 1 } END { exit bad }' "$TMPD/t1"
-ok $? "table 1: the accepted load at 1 is at least the saturation load"
+awk -F '\t' 'NR > 1 && $2 != "polarized-adaptive" && $4 > $5 + 1e-9 { bad = 1 } END { exit bad }' "$TMPD/t1"
+ok $? "table 1, oblivious routings: the accepted load at 1 is at least the saturation load"
 
 get() { awk -F '\t' -v r="$1" -v p="$2" -v c="$3" '$2 == r && $3 == p { print $c }' "$TMPD/t1"; }
 topo-gen rrg n=16 d=4 -p 2 -s 1 >"$TMPD/g.topo"
