@@ -232,8 +232,14 @@ if [ -n "$PLOT" ]; then
                 echo "antmill.sh: plot, $r, $pat" >&2
                 rr=$r
                 case $r in polarized-adaptive*) rr="$r,iter=$ITER" ;; esac
+                # the columns every routing has (adaptive rules add some)
                 topo-sim -r "$rr" $m --sweep 0.1:1:0.1 "$work/g.topo" 2>/dev/null |
-                    awk -v f=$first 'NR > 1 || f' >>"$work/sweep.tsv"
+                    awk -F '\t' -v OFS='\t' -v f=$first -v r="$r" -v p="$pat" '
+                    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+                    NR > 1 { $(c["routing"]) = r; $(c["pattern"]) = p }
+                    NR > 1 || f { print $(c["name"]), $(c["routing"]), $(c["pattern"]), $(c["rho"]),
+                        $(c["offered"]), $(c["accepted"]), $(c["min_served"]), $(c["saturation"]) }' \
+                        >>"$work/sweep.tsv"
                 first=0
             done
         done
