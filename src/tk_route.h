@@ -102,7 +102,9 @@ typedef enum tk_valiant_mode {
     TK_VALIANT_ALL = 0,  /* m over all n switches                       */
     TK_VALIANT_EXCLUDE,  /* m over the n-2 switches other than s and t  */
     TK_VALIANT_MINFIRST, /* see topokit(7)                              */
-    TK_VALIANT_SERVERS   /* m over the switches with servers (leaves)   */
+    TK_VALIANT_SERVERS,  /* m over the switches with servers (leaves)   */
+    TK_VALIANT_EARLY     /* m over all n; a first segment that passes t
+                            ends there (the Ant Mill paper's Valiant)   */
 } tk_valiant_mode_t;
 
 #define TK_ROUTE_TEXT_MAX 256

@@ -218,6 +218,16 @@ TK_API tk_status_t tk_mm_fair_levels(const tk_mm_t *mm, double *tau, int64_t *bn
  *            bias); candidates CRG at both (crg), RRG at both (rrg), CRG
  *            at the source and NRG in transit (mm: the groups linked to
  *            another router of the source group)
+ *   polarized-adaptive
+ *            Polarized routing (Camarero et al., as the Ant Mill paper cites
+ *            it): at every router u its traffic of the pair is split over
+ *            the arcs u->v of the polarized DAG (d(s,v) - d(v,t) above
+ *            d(s,u) - d(u,t), v on a DAG path to t); candidate v costs
+ *            (q + extra) (1 + d(v,t)), q the mean occupancy of the arc's
+ *            queue; its target share is its oblivious share cnt(v) / cnt(u)
+ *            (cnt: DAG paths to t) times g = clamp(1 - (cost - best - bias),
+ *            0, 1), renormalised: bias=inf gives the oblivious polarized
+ *            model; candidates polarized, unweighted, undirected graphs
  * ugal-le, par, src-* and in-transit-* need a Dragonfly (groups and a
  * `global` link class).
  */
@@ -230,7 +240,8 @@ typedef enum tk_adapt_rule {
     TK_ADAPT_SRC_CRG, /* PiggyBack, CRG candidates                        */
     TK_ADAPT_IT_CRG,  /* in-transit, CRG at the source and in transit     */
     TK_ADAPT_IT_RRG,  /* in-transit, RRG at the source and in transit     */
-    TK_ADAPT_IT_MM    /* in-transit, CRG at the source, NRG in transit    */
+    TK_ADAPT_IT_MM,   /* in-transit, CRG at the source, NRG in transit    */
+    TK_ADAPT_POLAR    /* Polarized, queue-adaptive at every router        */
 } tk_adapt_rule_t;
 
 typedef enum tk_adapt_start {
@@ -253,6 +264,8 @@ typedef struct tk_adapt {
                                      of the buffer (0.55)                            */
     double gthr;                  /* src-*: PiggyBack's global threshold, packets (3) */
     double coef;                  /* src-*: PiggyBack's relative factor (2)           */
+    double extra;                 /* polarized-adaptive: packets added to every
+                                     queue in the cost (1)                            */
     char cand[TK_ROUTE_TEXT_MAX]; /* candidate model ("" = by topology)  */
     char text[TK_ROUTE_TEXT_MAX]; /* canonical text form                 */
 } tk_adapt_t;
@@ -261,9 +274,11 @@ typedef struct tk_adapt {
 TK_API int tk_adapt_is_rule(const char *text);
 /* Parse "NAME[,bias=B][,buffer=B|inf][,ramp=W][,count=R][,damping=D]
  * [,tol=T][,iter=N][,start=min|nonmin|half][,cand=MODEL][,thr=F]
- * [,gthr=G|inf][,coef=K]" (cand: not for src-* and in-transit-*, whose
+ * [,gthr=G|inf][,coef=K][,extra=E]" (cand: not for src-*, in-transit-*
+ * and polarized-adaptive, whose
  * candidates their name fixes; thr for in-transit-*, gthr and coef for
- * src-*; the src-* rules' bias defaults to 5).  The candidate
+ * src-*, extra for polarized-adaptive, whose bias may be inf; the src-*
+ * rules' bias defaults to 5).  The candidate
  * model's own options follow cand= in its text form with ':' for ','
  * being impossible, so cand takes a model without options other than
  * valiant's (cand=valiant, cand=dragonfly-valiant).  Errors: TK_EINVAL

@@ -51,7 +51,7 @@ static void help(void)
           "min(1, 1/max_load, the ejection limit).\n\n"
           "Options:\n"
           "  -r, --routing MODEL   routing model (default min): min, ecmp, ksp:K[,spread],\n"
-          "                        allpath:H, valiant[,exclude|,minfirst], dragonfly-min,\n"
+          "                        allpath:H, valiant[,exclude|,minfirst|,early], dragonfly-min,\n"
           "                        dragonfly-valiant, dragonfly-valiant-crg, polarized,\n"
           "                        dor, valiant,dor, with CLASS=LEN hop lengths\n"
           "                        (topokit(7))\n"

@@ -50,7 +50,7 @@ static void help(void)
           "(paths per pair, draws through different intermediates apart; hop lengths:\n"
           "the shortest, the traffic-weighted mean over pairs, the longest; distinct\n"
           "walks per pair).  Routing models (topokit(7)): min, ecmp, ksp:K[,spread],\n"
-          "allpath:H, valiant[,exclude|,minfirst|,servers], dragonfly-min,\n"
+          "allpath:H, valiant[,exclude|,minfirst|,servers|,early], dragonfly-min,\n"
           "dragonfly-valiant, dragonfly-valiant-crg, polarized, dor, valiant,dor,\n"
           "dragonfly-ugal, dragonfly-par, dragonfly-olm; hop lengths per link class as\n"
           "options, e.g. min,global=2.\n\n"

@@ -97,11 +97,14 @@ static tk_status_t parse_word(const char *text, const char *tok, tk_route_spec_t
         mode = TK_VALIANT_MINFIRST;
     else if (strcmp(tok, "servers") == 0)
         mode = TK_VALIANT_SERVERS;
+    else if (strcmp(tok, "early") == 0)
+        mode = TK_VALIANT_EARLY;
     else
-        return tk_error_set(err, TK_EINVAL, NULL, 0,
-                            "%s: unknown option '%s' (valiant takes all, exclude, "
-                            "minfirst or servers, ksp takes spread; hop lengths are CLASS=LEN)",
-                            text, tok);
+        return tk_error_set(
+            err, TK_EINVAL, NULL, 0,
+            "%s: unknown option '%s' (valiant takes all, exclude, "
+            "minfirst, servers or early, ksp takes spread; hop lengths are CLASS=LEN)",
+            text, tok);
     if (!(opts & RT_OPT_VALIANT))
         return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: option '%s' is for valiant", text, tok);
     if (*have_mode)
@@ -152,6 +155,8 @@ static tk_status_t canonical(const char *text, tk_route_spec_t *sp, tk_error_t *
     } w[TK_MAX_CLASSES];
     const rt_model_t *m = rt_model_of(sp->kind);
     size_t len;
+    if (sp->kind == TK_ROUTE_VALIANT_DOR && sp->valiant == TK_VALIANT_EARLY)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: 'early' is not for valiant,dor", text);
     for (int i = 0; i < sp->nweights; i++) {
         strcpy(w[i].c, sp->wclass[i]);
         w[i].l = sp->wlen[i];
@@ -174,6 +179,7 @@ static tk_status_t canonical(const char *text, tk_route_spec_t *sp, tk_error_t *
         len += (size_t)snprintf(sp->text + len, sizeof sp->text - len, ",%s",
                                 sp->valiant == TK_VALIANT_EXCLUDE   ? "exclude"
                                 : sp->valiant == TK_VALIANT_SERVERS ? "servers"
+                                : sp->valiant == TK_VALIANT_EARLY   ? "early"
                                                                     : "minfirst");
     for (int i = 0; i < sp->nweights && len < sizeof sp->text; i++)
         len += (size_t)snprintf(sp->text + len, sizeof sp->text - len, ",%s=%" PRId32,

@@ -21,6 +21,12 @@
  *                     a Dragonfly+, as Cano et al. draw them), Pr 1/count;
  *                     m = s or t as in the default; the load engine below
  *                     does not apply (the per-pair engine does)
+ *   valiant,early     m over all n switches, but a first-phase path that
+ *                     passes through t ends there (wholly in the first
+ *                     phase): the Valiant of the Ant Mill paper ("the
+ *                     first subroute may include the destination, and the
+ *                     communication is completed at that point"); per-pair
+ *                     engine, no segments
  * Paths cost, per pair, the sum over m of O(n + m) plus the
  * concatenations, then a sort.
  *
@@ -61,6 +67,36 @@ static tk_status_t segments(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t s, 
     return rt_dag_paths(r, ws, RT_DAG_MIN, m, t, cap, b, err);
 }
 
+/* ws->seg1 x ws->seg2 into out (rt_ps_concat), but with early stopping
+ * (valiant,early) a first segment whose path reaches t ends there: that
+ * path alone, weight scale w1, via m, wholly in the first phase. */
+static tk_status_t concat(const tk_router_t *r, tk_route_ws_t *ws, tk_id_t t, double scale,
+                          tk_id_t m, int phase2_end, tk_pathset_t *out, tk_error_t *err)
+{
+    const tk_pathset_t *a = &ws->seg1;
+    if (r->spec.valiant != TK_VALIANT_EARLY)
+        return rt_ps_concat(a, &ws->seg2, scale, m, phase2_end, ws->path, out, err);
+    for (int64_t i = 0; i < a->npaths; i++) {
+        const int64_t *arc = a->arc + a->off[i];
+        int64_t len = a->off[i + 1] - a->off[i], k = 0;
+        while (k < len && r->g->head[arc[k]] != t)
+            k++;
+        tk_status_t st;
+        if (k < len) {
+            st = rt_ps_push_via(out, arc, k + 1, scale * a->w[i], m, (int32_t)(k + 1), err);
+        } else {
+            tk_pathset_t one = *a; /* path i alone */
+            one.npaths = 1;
+            one.off = a->off + i;
+            one.w = a->w + i;
+            st = rt_ps_concat(&one, &ws->seg2, scale, m, phase2_end, ws->path, out, err);
+        }
+        if (st != TK_OK)
+            return st;
+    }
+    return TK_OK;
+}
+
 static tk_status_t too_many(tk_id_t s, tk_id_t t, uint64_t max_paths, tk_error_t *err)
 {
     return tk_error_set(err, TK_ELIMIT, NULL, 0,
@@ -98,8 +134,7 @@ static tk_status_t valiant_paths(const tk_router_t *r, tk_route_ws_t *ws, tk_id_
         routes += (uint64_t)ws->seg1.npaths * (uint64_t)ws->seg2.npaths;
         if (max_paths && routes > max_paths)
             return too_many(s, t, max_paths, err);
-        st = rt_ps_concat(&ws->seg1, &ws->seg2, pm, m, minfirst && (m == s || m == t), ws->path,
-                          out, err);
+        st = concat(r, ws, t, pm, m, minfirst && (m == s || m == t), out, err);
         if (st)
             return st;
     }
@@ -134,7 +169,7 @@ static tk_status_t valiant_candidates(const tk_router_t *r, tk_route_ws_t *ws, t
             return too_many(s, t, max_paths, err);
         if ((st = rt_cands_add_group(out, m, gw, err)) != TK_OK)
             return st;
-        st = rt_ps_concat(&ws->seg1, &ws->seg2, 1.0, m, 0, ws->path, &out->nonmin, err);
+        st = concat(r, ws, t, 1.0, m, 0, &out->nonmin, err);
         if (st)
             return st;
     }
@@ -235,7 +270,8 @@ static tk_status_t valiant_load(const tk_router_t *r, const tk_rows_t *rows, tk_
     const tk_graph_t *g = r->g;
     int exclude = r->spec.valiant == TK_VALIANT_EXCLUDE;
     /* Hop lengths, exclude without a third switch, servers: enumerate. */
-    if (r->weighted || (exclude && g->n < 3) || r->spec.valiant == TK_VALIANT_SERVERS)
+    if (r->weighted || (exclude && g->n < 3) || r->spec.valiant == TK_VALIANT_SERVERS ||
+        r->spec.valiant == TK_VALIANT_EARLY)
         return TK_EUNSUPPORTED;
     val_owner_t *o = calloc(1, sizeof *o);
     if (!o)
@@ -269,6 +305,9 @@ static tk_status_t valiant_segment(const tk_router_t *r, tk_route_ws_t *ws, tk_i
 {
     if (r->spec.valiant == TK_VALIANT_EXCLUDE && r->g->n <= 2)
         return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0, "%s: no intermediate", r->spec.text);
+    if (r->spec.valiant == TK_VALIANT_EARLY)
+        return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
+                            "%s: a route that stops early is not two segments", r->spec.text);
     if (u == v)
         return rt_ps_push(out, NULL, 0, 1.0, err);
     return rt_dag_paths(r, ws, RT_DAG_MIN, u, v, max_paths, out, err);

@@ -19,8 +19,8 @@
 /* Rules and their text form. */
 
 static const char *const rule_names[] = {
-    "ugal-l",  "ugal-g",         "ugal-le",        "par",          "src-rrg",
-    "src-crg", "in-transit-crg", "in-transit-rrg", "in-transit-mm"};
+    "ugal-l",  "ugal-g",         "ugal-le",        "par",           "src-rrg",
+    "src-crg", "in-transit-crg", "in-transit-rrg", "in-transit-mm", "polarized-adaptive"};
 
 /* Rules that need a Dragonfly. */
 static int needs_df(tk_adapt_rule_t r)
@@ -43,6 +43,7 @@ static void adapt_defaults(tk_adapt_t *a)
     a->thr = 0.55;
     a->gthr = 3;
     a->coef = 2;
+    a->extra = 1;
 }
 
 /* The defaults of one rule: PiggyBack's local threshold T = 5 packets is
@@ -105,7 +106,8 @@ tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
     if (r < 0)
         return tk_error_set(err, TK_EINVAL, "routing", 0,
                             "%s: not an adaptive rule (ugal-l, ugal-g, ugal-le, par, src-rrg, "
-                            "src-crg, in-transit-crg, in-transit-rrg, in-transit-mm)",
+                            "src-crg, in-transit-crg, in-transit-rrg, in-transit-mm, "
+                            "polarized-adaptive)",
                             text);
     rule_defaults(&a, (tk_adapt_rule_t)r);
     while ((tok = strtok_r(NULL, ",", &save)) != NULL) {
@@ -117,7 +119,8 @@ tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
         const char *k = tok, *v = eq + 1;
         int bad = 0;
         if (strcmp(k, "bias") == 0) {
-            bad = num_opt(v, -DBL_MAX, 0, 0, &a.bias);
+            bad = num_opt(v, -DBL_MAX, 0, a.rule == TK_ADAPT_POLAR, &a.bias) ||
+                  (a.rule == TK_ADAPT_POLAR && a.bias < 0);
         } else if (strcmp(k, "buffer") == 0) {
             bad = num_opt(v, 0, 1, 1, &a.buffer);
         } else if (strcmp(k, "count") == 0) {
@@ -131,7 +134,7 @@ tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
             bad = num_opt(v, 1, 0, 0, &it) || it != floor(it) || it > 1e9;
             if (!bad)
                 a.max_iter = (int64_t)it;
-        } else if (strcmp(k, "start") == 0) {
+        } else if (strcmp(k, "start") == 0 && a.rule != TK_ADAPT_POLAR) {
             int s = -1;
             for (int i = 0; i < 3; i++)
                 if (strcmp(v, start_names[i]) == 0)
@@ -145,7 +148,10 @@ tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
             bad = num_opt(v, 0, 0, 1, &a.gthr);
         } else if (strcmp(k, "coef") == 0 && adapt_is_src(a.rule)) {
             bad = num_opt(v, 0, 0, 0, &a.coef);
-        } else if (strcmp(k, "cand") == 0 && !adapt_is_src(a.rule) && !adapt_is_transit(a.rule)) {
+        } else if (strcmp(k, "extra") == 0 && a.rule == TK_ADAPT_POLAR) {
+            bad = num_opt(v, 0, 0, 0, &a.extra);
+        } else if (strcmp(k, "cand") == 0 && !adapt_is_src(a.rule) && !adapt_is_transit(a.rule) &&
+                   a.rule != TK_ADAPT_POLAR) {
             tk_route_spec_t spec;
             tk_error_t e;
             tk_error_clear(&e);
@@ -164,6 +170,7 @@ tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
                                 text, k,
                                 adapt_is_src(a.rule)       ? "gthr, coef"
                                 : adapt_is_transit(a.rule) ? "thr"
+                                : a.rule == TK_ADAPT_POLAR ? "extra"
                                                            : "cand");
         }
         if (bad)
@@ -181,8 +188,12 @@ tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
         if (n > 0 && (size_t)n < sizeof a.text)                                                    \
             n += snprintf(a.text + n, sizeof a.text - (size_t)n, __VA_ARGS__);                     \
     } while (0)
-        if (a.bias != d.bias)
-            ADD(",bias=%.17g", a.bias);
+        if (a.bias != d.bias) {
+            if (isinf(a.bias))
+                ADD(",bias=inf");
+            else
+                ADD(",bias=%.17g", a.bias);
+        }
         if (a.buffer != d.buffer) {
             if (isinf(a.buffer))
                 ADD(",buffer=inf");
@@ -211,6 +222,8 @@ tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
         }
         if (a.coef != d.coef)
             ADD(",coef=%.17g", a.coef);
+        if (a.extra != d.extra)
+            ADD(",extra=%.17g", a.extra);
 #undef ADD
     }
     *out = a;
@@ -232,6 +245,8 @@ tk_status_t tk_adapt_candidates(const tk_adapt_t *a, const tk_graph_t *g, tk_rou
                             rule_names[a->rule]);
     if (a->rule == TK_ADAPT_SRC_CRG || a->rule == TK_ADAPT_IT_CRG || a->rule == TK_ADAPT_IT_MM)
         return tk_route_parse("dragonfly-valiant-crg", out, err);
+    if (a->rule == TK_ADAPT_POLAR)
+        return tk_route_parse("polarized", out, err);
     if (a->rule == TK_ADAPT_SRC_RRG || a->rule == TK_ADAPT_IT_RRG)
         return tk_route_parse("dragonfly-valiant", out, err);
     const char *cand = a->cand[0] ? a->cand : df ? "dragonfly-valiant" : "valiant";
