@@ -79,7 +79,9 @@ enum {
     TKG_ARR_PALMTREE = TK_ARR_PALMTREE,
     TKG_ARR_ABSOLUTE = TK_ARR_ABSOLUTE,
     TKG_ARR_CIRCULANT = TK_ARR_CIRCULANT,
-    TKG_ARR_RANDOM = TK_ARR_RANDOM
+    TKG_ARR_RANDOM = TK_ARR_RANDOM,
+    TKG_ARR_RELATIVE = TK_ARR_RELATIVE,
+    TKG_ARR_LAST = TK_ARR_RELATIVE
 };
 /* Name of an arrangement ("palmtree", ...). */
 const char *tkg_arrangement_name(int arr);

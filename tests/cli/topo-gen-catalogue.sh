@@ -84,21 +84,27 @@ for args in "dragonfly a=3 h=2 g=4 arrangement=absolute" "dragonfly a=4 h=2 arra
     ok $? "topo-gen $args: native round trip" || diag "$err"
 done
 
-# ---- palmtree at maximum size against an independent awk implementation -----------
-# Router i port k of group j -> group (j + i*h + k + 1) mod g, landing on
-# router a-1-i (the published palmtree rule; switch id = group*a + router).
+# ---- palmtree and relative at maximum size against an independent awk implementation
+# palmtree (Fuentes et al., "Network Unfairness in Dragonfly Topologies"):
+# router i port k of group j -> group (j - i*h - k - 1) mod g; relative (SST
+# merlin): group (j + i*h + k + 1) mod g; both land on router a-1-i
+# (switch id = group*a + router).
 for ah in 2,2 4,2 3,3 5,1 2,5; do
     a=${ah%,*} h=${ah#*,}
-    want=$(awk -v a="$a" -v h="$h" 'BEGIN {
-        g = a * h + 1
-        for (j = 0; j < g; j++) for (i = 0; i < a; i++) for (k = 0; k < h; k++) {
-            u = j * a + i; v = ((j + i * h + k + 1) % g) * a + (a - 1 - i)
-            if (u < v) print u, v; else print v, u
-        } }' | sort -u)
-    got=$(topo-gen dragonfly a="$a" h="$h" | awk '$1 ~ /^[0-9]+$/ && $3 == "global" { print ($1 < $2) ? $1 " " $2 : $2 " " $1 }' | sort -u)
-    [ -n "$want" ] && [ "$want" = "$got" ] &&
-        [ "$(printf '%s\n' "$want" | wc -l)" -eq $((a * (a * h + 1) * h / 2)) ]
-    ok $? "dragonfly a=$a h=$h palmtree equals the published rule (awk)"
+    for arr in palmtree relative; do
+        sg=1
+        [ "$arr" = palmtree ] && sg=-1
+        want=$(awk -v a="$a" -v h="$h" -v sg="$sg" 'BEGIN {
+            g = a * h + 1
+            for (j = 0; j < g; j++) for (i = 0; i < a; i++) for (k = 0; k < h; k++) {
+                u = j * a + i; v = ((j + sg * (i * h + k + 1) + g) % g) * a + (a - 1 - i)
+                if (u < v) print u, v; else print v, u
+            } }' | sort -u)
+        got=$(topo-gen dragonfly a="$a" h="$h" arrangement=$arr | awk '$1 ~ /^[0-9]+$/ && $3 == "global" { print ($1 < $2) ? $1 " " $2 : $2 " " $1 }' | sort -u)
+        [ -n "$want" ] && [ "$want" = "$got" ] &&
+            [ "$(printf '%s\n' "$want" | wc -l)" -eq $((a * (a * h + 1) * h / 2)) ]
+        ok $? "dragonfly a=$a h=$h $arr equals the published rule (awk)"
+    done
 done
 
 # ---- headers, specs, servers, classes ------------------------------------------
