@@ -31,6 +31,8 @@ tk_status_t tkg_kv_add_int(tk_kv_t *kv, const char *key, int64_t value, tk_error
  * canonical order: equal specs compare equal however the keys were
  * given), then any other key in the order they were given or added. */
 char *tkg_kv_format(const tk_kv_t *kv, const char *synopsis);
+/* Whether the synopsis names KEY (" KEY=" or "[KEY="). */
+int tkg_synopsis_has(const char *synopsis, const char *key);
 
 /* Refuse graphs that cannot be represented or would not fit:
  * n > TK_MAX_SWITCHES or arcs > TK_MAX_ARCS (TK_ELIMIT), or

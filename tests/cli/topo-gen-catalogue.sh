@@ -114,8 +114,16 @@ run topo-gen dragonfly a=4 h=2
     [ "$(field classes)" = "local global" ]
 ok $? "dragonfly defaults: p=h, g=a*h+1, palmtree recorded in the spec" || diag "$out"
 run topo-gen dragonfly a=4 h=2 -p 5
-[ "$(field servers)" = 5 ] && [ "$(field spec)" = "dragonfly a=4 h=2 g=9 arrangement=palmtree p=5" ]
-ok $? "dragonfly -p 5 overrides the servers per router" || diag "$out"
+[ "$(field servers)" = 5 ] && [ "$(field spec)" = "dragonfly a=4 h=2 p=5 g=9 arrangement=palmtree" ]
+ok $? "dragonfly -p 5 overrides the servers per router, in p='s place in the spec" || diag "$out"
+# canonical specs (issue 25, item 11): -p, p= and the default give one spec
+a=$(topo-gen dragonfly h=2 -p 2 | sed -n 's/^spec //p')
+b=$(topo-gen dragonfly a=4 h=2 p=7 -p 2 | sed -n 's/^spec //p')
+c=$(topo-gen dragonfly a=4 h=2 | sed -n 's/^spec //p')
+d=$(topo-gen dragonfly+ leaves=2 spines=2 -p 2 | sed -n 's/^spec //p')
+[ "$a" = "$c" ] && [ "$b" = "$c" ] && [ "$d" = "dragonfly+ leaves=2 spines=2 h=2 p=2 g=5 arrangement=palmtree" ]
+ok $? "dragonfly: -p 2, p=7 -p 2 and the default p=h give the same spec; dragonfly+ likewise" ||
+    diag "$a" "$b" "$c" "$d"
 # Dragonfly+ and HyperX rows of Table I of Cano et al., "Analysing Mechanisms
 # for Virtual Channel Management in Low-Diameter Networks".
 run topo-gen dragonfly+ leaves=8 spines=8 p=8 h=8
