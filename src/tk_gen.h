@@ -71,8 +71,15 @@ TK_API tk_status_t tk_gen_hypercube(int64_t dim, tk_graph_t **g, tk_error_t *err
 TK_API tk_status_t tk_gen_hyperx(const int64_t *sides, int ndims, tk_graph_t **g, tk_error_t *err);
 
 /* Global link arrangements of the Dragonfly families (formulas in
- * topo-gen(1)). */
-enum { TK_ARR_PALMTREE = 0, TK_ARR_ABSOLUTE = 1, TK_ARR_CIRCULANT = 2, TK_ARR_RANDOM = 3 };
+ * topo-gen(1)): palmtree is the Dragonfly unfairness paper's authors'
+ * arrangement, relative its mirror image (SST merlin's relative mode). */
+enum {
+    TK_ARR_PALMTREE = 0,
+    TK_ARR_ABSOLUTE = 1,
+    TK_ARR_CIRCULANT = 2,
+    TK_ARR_RANDOM = 3,
+    TK_ARR_RELATIVE = 4
+};
 
 /* Canonical Dragonfly: g groups of a routers (complete graphs, class
  * "local"), h global links per router (class "global") placed by the

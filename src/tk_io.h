@@ -67,6 +67,16 @@ TK_API void tk_reader_free(tk_reader_t *r);
  * comment header. */
 TK_API tk_status_t tk_write_graph(FILE *fp, const tk_graph_t *g, tk_format_t fmt, tk_error_t *err);
 
+/* DOT (as tk_write_graph with TK_FMT_DOT) with the links of the closed walk
+ * cycle[0], ..., cycle[len-1], cycle[0] highlighted (an Ant Mill cycle;
+ * cycle NULL or len 0: none).  Groups are clusters; HyperX rows (switches
+ * equal in every coordinate but the first) are clusters and fat-tree
+ * levels ranks.  Errors: TK_ERANGE (an id outside the graph), TK_EINVAL
+ * (consecutive entries not linked, naming them), TK_ENOMEM, TK_EIO.  Time
+ * O(n + m + len * degree). */
+TK_API tk_status_t tk_write_dot(FILE *fp, const tk_graph_t *g, const tk_id_t *cycle, int64_t len,
+                                tk_error_t *err);
+
 /* Convenience: read exactly one graph from a file path ("-" = stdin). */
 TK_API tk_status_t tk_read_file(const char *path, tk_format_t fmt, uint64_t mem_limit,
                                 tk_graph_t **g, tk_error_t *err);

@@ -1,10 +1,11 @@
 /*
  * topo-conv - convert topologies between file formats.  See topo-conv(1).
  *
- *   topo-conv [-f FORMAT] [-i INFORMAT] [-o FILE] [--threads N] [FILE]
+ *   topo-conv [-f FORMAT] [-i INFORMAT] [--cycle CYCLE] [-o FILE] [--threads N] [FILE]
  */
 #include <config.h>
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,13 +13,14 @@
 
 #include "cli.h"
 
-#define USAGE "topo-conv [-f FORMAT] [-i INFORMAT] [-o FILE] [--threads N] [FILE]"
+#define USAGE "topo-conv [-f FORMAT] [-i INFORMAT] [--cycle CYCLE] [-o FILE] [--threads N] [FILE]"
 
 typedef struct args {
     tk_format_t out_fmt;
     tk_format_t in_fmt;
     const char *output;
     const char *input;
+    const char *cycle; /* --cycle: a cycle file whose links DOT highlights */
     int threads;
 } args_t;
 
@@ -34,6 +36,8 @@ static void help(void)
            "  -i, --input-format=FMT  input format: auto (default), native, graph6,\n"
            "                          sparse6, digraph6, edges, graphml, gml, anynet\n"
            "                          or caminos\n"
+           "      --cycle=CYCLE       with -f dot: highlight the links of the cycle file\n"
+           "                          CYCLE (topo-antmill -o) in every graph\n"
            "  -o, --output=FILE       write FILE (atomically) instead of standard output\n"
            "      --threads=N         worker threads (the output never depends on it)\n"
            "  -h, --help              this help\n"
@@ -44,11 +48,12 @@ static void help(void)
 
 static void parse_args(int argc, char **argv, args_t *a)
 {
-    enum { OPT_VERSION = 256, OPT_THREADS };
+    enum { OPT_VERSION = 256, OPT_THREADS, OPT_CYCLE };
     static const struct option longopts[] = {{"format", required_argument, NULL, 'f'},
                                              {"input-format", required_argument, NULL, 'i'},
                                              {"output", required_argument, NULL, 'o'},
                                              {"threads", required_argument, NULL, OPT_THREADS},
+                                             {"cycle", required_argument, NULL, OPT_CYCLE},
                                              {"help", no_argument, NULL, 'h'},
                                              {"version", no_argument, NULL, OPT_VERSION},
                                              {NULL, 0, NULL, 0}};
@@ -75,6 +80,9 @@ static void parse_args(int argc, char **argv, args_t *a)
         case 'o':
             a->output = optarg;
             break;
+        case OPT_CYCLE:
+            a->cycle = optarg;
+            break;
         case OPT_THREADS:
             a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
             break;
@@ -89,6 +97,8 @@ static void parse_args(int argc, char **argv, args_t *a)
         cli_usage_fail(USAGE, "at most one input FILE (got %d operands)", argc - optind);
     if (optind < argc)
         a->input = argv[optind];
+    if (a->cycle && a->out_fmt != TK_FMT_DOT)
+        cli_usage_fail(USAGE, "--cycle %s: only with -f dot", a->cycle);
 }
 
 /* Convert every graph of the input.  Returns the exit status. */
@@ -107,6 +117,8 @@ static int run(const args_t *a)
     tk_graph_t *g = NULL;
     tk_error_t err;
     cli_out_t out;
+    tk_id_t *cyc = NULL;
+    int64_t ncyc = 0;
     int status = CLI_EXIT_DATA;
 
     cli_set_threads(a->threads);
@@ -149,11 +161,30 @@ static int run(const args_t *a)
             cli_error(&err);
             goto done;
         }
-        st = tk_write_graph(out.fp, g, a->out_fmt, &err);
+        if (a->cycle && !cyc) { /* read once, against the first graph's size */
+            FILE *cf = fopen(a->cycle, "r");
+            long *lines = NULL;
+            if (!cf) {
+                cli_errorf("%s: %s", a->cycle, strerror(errno));
+                goto done;
+            }
+            st = tk_cycle_read(cf, a->cycle, g->n, &cyc, &ncyc, &lines, &err);
+            fclose(cf);
+            free(lines);
+            if (st != TK_OK) {
+                cli_error(&err);
+                goto done;
+            }
+        }
+        st = a->cycle ? tk_write_dot(out.fp, g, cyc, ncyc, &err)
+                      : tk_write_graph(out.fp, g, a->out_fmt, &err);
         if (st != TK_OK) {
             char msg[TK_ERRMSG_MAX];
             snprintf(msg, sizeof msg, "%s", err.msg);
-            tk_error_set(&err, st, name, 0, "graph %ld: %s", idx, msg);
+            if (a->cycle && (st == TK_EINVAL || st == TK_ERANGE)) /* the cycle's fault */
+                tk_error_set(&err, st, a->cycle, 0, "graph %ld of %s: %s", idx, name, msg);
+            else
+                tk_error_set(&err, st, name, 0, "graph %ld: %s", idx, msg);
             cli_error(&err);
             goto done;
         }
@@ -167,6 +198,7 @@ static int run(const args_t *a)
 done:
     cli_out_abort(&out);
 done_committed:
+    free(cyc);
     tk_graph_free(g);
     tk_reader_free(r);
     cli_close_input(in);

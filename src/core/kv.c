@@ -125,6 +125,22 @@ tk_status_t tk_kv_append(tk_kv_t *kv, const char *key, const char *value, int us
     return append(kv, key, strlen(key), value, used, err);
 }
 
+tk_status_t tk_kv_set(tk_kv_t *kv, const char *key, const char *value, tk_error_t *err)
+{
+    kv_entry_t *e = find(kv, key);
+    char *v;
+
+    if (!e)
+        return append(kv, key, strlen(key), value, 1, err);
+    v = strdup(value);
+    if (!v)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    free(e->val);
+    e->val = v;
+    e->used = 1;
+    return TK_OK;
+}
+
 int tk_kv_count(const tk_kv_t *kv)
 {
     return kv->n;

@@ -11,6 +11,9 @@
  * used when `used`.  No duplicate check: see tk_kv_has.  TK_ENOMEM. */
 tk_status_t tk_kv_append(tk_kv_t *kv, const char *key, const char *value, int used,
                          tk_error_t *err);
+/* Replace the value of KEY (keeping its place), or append KEY=VALUE; the
+ * entry is marked used.  TK_ENOMEM. */
+tk_status_t tk_kv_set(tk_kv_t *kv, const char *key, const char *value, tk_error_t *err);
 /* The number of entries, and entry i (0 <= i < count) in order: the parsed
  * words first, then the appended ones. */
 int tk_kv_count(const tk_kv_t *kv);

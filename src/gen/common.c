@@ -40,6 +40,11 @@ static size_t synopsis_rank(const char *synopsis, const char *key)
     return (size_t)-1;
 }
 
+int tkg_synopsis_has(const char *synopsis, const char *key)
+{
+    return synopsis_rank(synopsis, key) != (size_t)-1;
+}
+
 char *tkg_kv_format(const tk_kv_t *kv, const char *synopsis)
 {
     size_t len = 1, pos = 0;

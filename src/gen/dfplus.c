@@ -35,7 +35,7 @@ tk_status_t tk_gen_dfplus(int64_t L, int64_t S, int64_t p, int64_t h, int64_t g,
                             : h < 1 ? "h"
                                     : "p",
                             p < 0 ? 0 : 1);
-    if (arrangement < 0 || arrangement > TKG_ARR_RANDOM)
+    if (arrangement < 0 || arrangement > TKG_ARR_LAST)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "arrangement: unknown (%d)", arrangement);
     if (L > INT32_MAX || S > INT32_MAX || h > INT32_MAX || S * h > INT32_MAX)
         return tk_error_set(err, TK_ELIMIT, NULL, 0, "spines=%" PRId64 " h=%" PRId64 ": too large",

@@ -12,10 +12,23 @@
  * (c < r) adds r links per group along a circulant.  Arithmetic on group
  * numbers is mod g.
  *
- *  palmtree  (rho < m)  slot c goes to group j + c + 1, arriving at slot
- *            c' = g - 2 - c (offset g - 1 - c back).  At maximum size
- *            (g = a*h + 1) router i port k goes to group j + i*h + k + 1 and
- *            lands on router a-1-i, port h-1-k.
+ *  palmtree  the arrangement of the Dragonfly unfairness paper's authors
+ *            (Fuentes, Vallejo, Camarero, Beivide and Valero, "Network
+ *            Unfairness in Dragonfly Topologies", after Garcia et al.; as in
+ *            their simulators FOGSim and CAMINOS).  Count slots from the
+ *            end: u = P - 1 - s, u = rho*(g-1) + c as above.  (rho < m)
+ *            slot u goes to group j + c + 1 and arrives at the slot whose
+ *            u' = m*(g-1) - 1 - u (round m-1-rho, offset g - 1 - c back);
+ *            the partial round is that of every arrangement, on u - m*(g-1).
+ *            At maximum size (g = a*h + 1) router i port k goes to group
+ *            j - (i*h + k) - 1 and lands on router a-1-i, port h-1-k.
+ *  relative  (rho < m)  slot c goes to group j + c + 1, arriving at slot
+ *            c' = g - 2 - c of the same round rho (offset g - 1 - c back);
+ *            SST merlin's "relative" global route mode.  At maximum size
+ *            router i port k goes to group j + i*h + k + 1 and lands on
+ *            router a-1-i, port h-1-k: palmtree with routers renumbered
+ *            i -> a-1-i in every group.  When g - 1 divides a*h with m >= 2
+ *            rounds the two are not isomorphic in general (a=4 h=2 g=3).
  *  circulant (rho < m)  offsets +1, -1, +2, -2, ...: c even goes to
  *            j + c/2 + 1 and arrives at c' = c + 1; c odd goes to
  *            j - (c+1)/2 and arrives at c' = c - 1; when g is even the last
@@ -23,7 +36,7 @@
  *  absolute  (rho < m)  slot c goes to the c-th other group in absolute
  *            order: j' = c if c < j, else c + 1; it arrives at the slot
  *            c' = j if j < j', else j - 1 (BookSim's "absolute" dragonfly).
- *  random    the palmtree pairing of slots, with each group's ports
+ *  random    the relative pairing of slots, with each group's ports
  *            assigned to slots by a uniform random permutation (stream
  *            (seed, j) for group j): every router keeps h global links and
  *            every pair of groups keeps its number of links.
@@ -44,11 +57,11 @@
 
 #include "gen_internal.h"
 
-static const char *const arr_name[] = {"palmtree", "absolute", "circulant", "random"};
+static const char *const arr_name[] = {"palmtree", "absolute", "circulant", "random", "relative"};
 
 const char *tkg_arrangement_name(int arr)
 {
-    return arr >= 0 && arr <= TKG_ARR_RANDOM ? arr_name[arr] : "?";
+    return arr >= 0 && arr <= TKG_ARR_LAST ? arr_name[arr] : "?";
 }
 
 tk_status_t tkg_arrangement(tk_kv_t *kv, int *arr, tk_error_t *err)
@@ -63,13 +76,14 @@ tk_status_t tkg_arrangement(tk_kv_t *kv, int *arr, tk_error_t *err)
         *arr = TKG_ARR_PALMTREE;
         return tkg_kv_add(kv, "arrangement", "palmtree", err);
     }
-    for (i = 0; i < 4; i++)
+    for (i = 0; i <= TKG_ARR_LAST; i++)
         if (strcmp(s, arr_name[i]) == 0) {
             *arr = i;
             return TK_OK;
         }
-    return tk_error_set(err, TK_EINVAL, NULL, 0,
-                        "arrangement=%s: unknown (palmtree, absolute, circulant or random)", s);
+    return tk_error_set(
+        err, TK_EINVAL, NULL, 0,
+        "arrangement=%s: unknown (palmtree, relative, absolute, circulant or random)", s);
 }
 
 tk_status_t tkg_check_groups(int64_t g, int64_t a, int64_t h, const char *akey, tk_error_t *err)
@@ -92,22 +106,43 @@ tk_status_t tkg_check_groups(int64_t g, int64_t a, int64_t h, const char *akey, 
     return TK_OK;
 }
 
+/* The partial round (every arrangement): offset and partner c of slot c
+ * among the last r = P mod (g-1) slots. */
+static void partial(int64_t g, int64_t r, int64_t c, int64_t *d, int64_t *c2)
+{
+    if ((r % 2) && c == r - 1) {
+        *d = g / 2;
+        *c2 = c;
+    } else if (c % 2 == 0) {
+        *d = c / 2 + 1;
+        *c2 = c + 1;
+    } else {
+        *d = g - (c + 1) / 2;
+        *c2 = c - 1;
+    }
+}
+
 /* Partner (group, slot) of slot s of group j. */
 static void partner(int arr, int64_t g, int64_t P, int64_t j, int64_t s, int64_t *pj, int64_t *ps)
 {
-    int64_t rho = s / (g - 1), c = s % (g - 1), m = P / (g - 1), r = P % (g - 1), d, c2, jj;
+    int64_t m = P / (g - 1), r = P % (g - 1), q = m * (g - 1), rho, c, d, c2, jj;
 
-    if (rho == m) { /* partial round */
-        if ((r % 2) && c == r - 1) {
-            d = g / 2;
-            c2 = c;
-        } else if (c % 2 == 0) {
-            d = c / 2 + 1;
-            c2 = c + 1;
+    if (arr == TKG_ARR_PALMTREE) { /* slots counted from the end: u = P-1-s */
+        int64_t u = P - 1 - s;
+        if (u < q) {
+            *pj = (j + u % (g - 1) + 1) % g;
+            *ps = P - 1 - (q - 1 - u);
         } else {
-            d = g - (c + 1) / 2;
-            c2 = c - 1;
+            partial(g, r, u - q, &d, &c2);
+            *pj = (j + d) % g;
+            *ps = P - 1 - (q + c2);
         }
+        return;
+    }
+    rho = s / (g - 1);
+    c = s % (g - 1);
+    if (rho == m) { /* partial round */
+        partial(g, r, c, &d, &c2);
         jj = (j + d) % g;
     } else if (arr == TKG_ARR_CIRCULANT) {
         if (g % 2 == 0 && c == g - 2) {
@@ -124,7 +159,7 @@ static void partner(int arr, int64_t g, int64_t P, int64_t j, int64_t s, int64_t
     } else if (arr == TKG_ARR_ABSOLUTE) {
         jj = c < j ? c : c + 1;
         c2 = j < jj ? j : j - 1;
-    } else { /* palmtree, random */
+    } else { /* relative, random */
         jj = (j + c + 1) % g;
         c2 = g - 2 - c;
     }
@@ -200,7 +235,7 @@ tk_status_t tk_gen_dragonfly(int64_t p, int64_t a, int64_t h, int64_t g, int arr
                             a < 1   ? "a"
                             : h < 1 ? "h"
                                     : "p");
-    if (arrangement < 0 || arrangement > TKG_ARR_RANDOM)
+    if (arrangement < 0 || arrangement > TKG_ARR_LAST)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "arrangement: unknown (%d)", arrangement);
     if (a > INT32_MAX || h > INT32_MAX || tkg_mul(a, h) < 0 || a * h > INT32_MAX)
         return tk_error_set(err, TK_ELIMIT, NULL, 0, "a=%" PRId64 " h=%" PRId64 ": too large", a,

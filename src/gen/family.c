@@ -40,7 +40,8 @@ static const tk_family_t table[] = {
     {"hyperx", NULL, "hyperx sides=S1,S2[,...] [p=1]",
      "HyperX (Hamming graph), complete along each dim.", 0, tkg_build_hyperx},
     {"dragonfly", NULL, "dragonfly [a=2H] h=H [p=H] [g=A*H+1] [arrangement=palmtree]",
-     "canonical Dragonfly (balanced from h alone), palmtree/absolute/circulant/random", 1,
+     "canonical Dragonfly (balanced from h alone), palmtree/relative/absolute/circulant/random",
+     1,
      tkg_build_dragonfly},
     {"dragonfly+", "megafly",
      "dragonfly+ leaves=L spines=S [h=L] [p=S] [g=S*H+1] [arrangement=palmtree]",
@@ -157,14 +158,22 @@ tk_status_t tk_generate(const char *family, int argc, char *const argv[], const 
     if (opts.servers_given && !graph->servers)
         graph->servers_uniform = opts.servers;
 
-    /* Spec: "FAMILY k=v ... [s=SEED] [p=P]". */
+    /* Spec: "FAMILY k=v ... [s=SEED] [p=P]"; -p takes the place of the
+     * family's own p= key where it has one (canonical order). */
+    if (opts.servers_given && tkg_synopsis_has(f->synopsis, "p")) {
+        char num[32];
+        snprintf(num, sizeof num, "%d", (int)opts.servers);
+        st = tk_kv_set(kv, "p", num, err);
+        if (st)
+            goto fail;
+    }
     params = tkg_kv_format(kv, f->synopsis);
     if (!params)
         goto nomem;
     len = 0;
     if (f->randomized && seed_used(kv))
         len += (size_t)snprintf(extra + len, sizeof extra - len, " s=%" PRIu64, opts.seed);
-    if (opts.servers_given)
+    if (opts.servers_given && !tkg_synopsis_has(f->synopsis, "p"))
         snprintf(extra + len, sizeof extra - len, " p=%d", (int)opts.servers);
     len = strlen(f->name) + strlen(params) + strlen(extra) + 1;
     spec = malloc(len);

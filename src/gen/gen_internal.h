@@ -31,6 +31,8 @@ tk_status_t tkg_kv_add_int(tk_kv_t *kv, const char *key, int64_t value, tk_error
  * canonical order: equal specs compare equal however the keys were
  * given), then any other key in the order they were given or added. */
 char *tkg_kv_format(const tk_kv_t *kv, const char *synopsis);
+/* Whether the synopsis names KEY (" KEY=" or "[KEY="). */
+int tkg_synopsis_has(const char *synopsis, const char *key);
 
 /* Refuse graphs that cannot be represented or would not fit:
  * n > TK_MAX_SWITCHES or arcs > TK_MAX_ARCS (TK_ELIMIT), or
@@ -79,7 +81,9 @@ enum {
     TKG_ARR_PALMTREE = TK_ARR_PALMTREE,
     TKG_ARR_ABSOLUTE = TK_ARR_ABSOLUTE,
     TKG_ARR_CIRCULANT = TK_ARR_CIRCULANT,
-    TKG_ARR_RANDOM = TK_ARR_RANDOM
+    TKG_ARR_RANDOM = TK_ARR_RANDOM,
+    TKG_ARR_RELATIVE = TK_ARR_RELATIVE,
+    TKG_ARR_LAST = TK_ARR_RELATIVE
 };
 /* Name of an arrangement ("palmtree", ...). */
 const char *tkg_arrangement_name(int arr);

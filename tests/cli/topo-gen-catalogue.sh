@@ -84,21 +84,27 @@ for args in "dragonfly a=3 h=2 g=4 arrangement=absolute" "dragonfly a=4 h=2 arra
     ok $? "topo-gen $args: native round trip" || diag "$err"
 done
 
-# ---- palmtree at maximum size against an independent awk implementation -----------
-# Router i port k of group j -> group (j + i*h + k + 1) mod g, landing on
-# router a-1-i (the published palmtree rule; switch id = group*a + router).
+# ---- palmtree and relative at maximum size against an independent awk implementation
+# palmtree (Fuentes et al., "Network Unfairness in Dragonfly Topologies"):
+# router i port k of group j -> group (j - i*h - k - 1) mod g; relative (SST
+# merlin): group (j + i*h + k + 1) mod g; both land on router a-1-i
+# (switch id = group*a + router).
 for ah in 2,2 4,2 3,3 5,1 2,5; do
     a=${ah%,*} h=${ah#*,}
-    want=$(awk -v a="$a" -v h="$h" 'BEGIN {
-        g = a * h + 1
-        for (j = 0; j < g; j++) for (i = 0; i < a; i++) for (k = 0; k < h; k++) {
-            u = j * a + i; v = ((j + i * h + k + 1) % g) * a + (a - 1 - i)
-            if (u < v) print u, v; else print v, u
-        } }' | sort -u)
-    got=$(topo-gen dragonfly a="$a" h="$h" | awk '$1 ~ /^[0-9]+$/ && $3 == "global" { print ($1 < $2) ? $1 " " $2 : $2 " " $1 }' | sort -u)
-    [ -n "$want" ] && [ "$want" = "$got" ] &&
-        [ "$(printf '%s\n' "$want" | wc -l)" -eq $((a * (a * h + 1) * h / 2)) ]
-    ok $? "dragonfly a=$a h=$h palmtree equals the published rule (awk)"
+    for arr in palmtree relative; do
+        sg=1
+        [ "$arr" = palmtree ] && sg=-1
+        want=$(awk -v a="$a" -v h="$h" -v sg="$sg" 'BEGIN {
+            g = a * h + 1
+            for (j = 0; j < g; j++) for (i = 0; i < a; i++) for (k = 0; k < h; k++) {
+                u = j * a + i; v = ((j + sg * (i * h + k + 1) + g) % g) * a + (a - 1 - i)
+                if (u < v) print u, v; else print v, u
+            } }' | sort -u)
+        got=$(topo-gen dragonfly a="$a" h="$h" arrangement=$arr | awk '$1 ~ /^[0-9]+$/ && $3 == "global" { print ($1 < $2) ? $1 " " $2 : $2 " " $1 }' | sort -u)
+        [ -n "$want" ] && [ "$want" = "$got" ] &&
+            [ "$(printf '%s\n' "$want" | wc -l)" -eq $((a * (a * h + 1) * h / 2)) ]
+        ok $? "dragonfly a=$a h=$h $arr equals the published rule (awk)"
+    done
 done
 
 # ---- headers, specs, servers, classes ------------------------------------------
@@ -108,8 +114,16 @@ run topo-gen dragonfly a=4 h=2
     [ "$(field classes)" = "local global" ]
 ok $? "dragonfly defaults: p=h, g=a*h+1, palmtree recorded in the spec" || diag "$out"
 run topo-gen dragonfly a=4 h=2 -p 5
-[ "$(field servers)" = 5 ] && [ "$(field spec)" = "dragonfly a=4 h=2 g=9 arrangement=palmtree p=5" ]
-ok $? "dragonfly -p 5 overrides the servers per router" || diag "$out"
+[ "$(field servers)" = 5 ] && [ "$(field spec)" = "dragonfly a=4 h=2 p=5 g=9 arrangement=palmtree" ]
+ok $? "dragonfly -p 5 overrides the servers per router, in p='s place in the spec" || diag "$out"
+# canonical specs (issue 25, item 11): -p, p= and the default give one spec
+a=$(topo-gen dragonfly h=2 -p 2 | sed -n 's/^spec //p')
+b=$(topo-gen dragonfly a=4 h=2 p=7 -p 2 | sed -n 's/^spec //p')
+c=$(topo-gen dragonfly a=4 h=2 | sed -n 's/^spec //p')
+d=$(topo-gen dragonfly+ leaves=2 spines=2 -p 2 | sed -n 's/^spec //p')
+[ "$a" = "$c" ] && [ "$b" = "$c" ] && [ "$d" = "dragonfly+ leaves=2 spines=2 h=2 p=2 g=5 arrangement=palmtree" ]
+ok $? "dragonfly: -p 2, p=7 -p 2 and the default p=h give the same spec; dragonfly+ likewise" ||
+    diag "$a" "$b" "$c" "$d"
 # Dragonfly+ and HyperX rows of Table I of Cano et al., "Analysing Mechanisms
 # for Virtual Channel Management in Low-Diameter Networks".
 run topo-gen dragonfly+ leaves=8 spines=8 p=8 h=8

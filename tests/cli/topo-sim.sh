@@ -33,7 +33,7 @@ le() {
 ps_check() {
     awk -F '\t' -v a="$2" -v own="$3" -v oth="$4" '
         NR == 1 { next }
-        { rows++; w = ($3 % a == 0) ? own : oth; d = $4 - w; if (d < 0) d = -d
+        { rows++; w = ($3 % a == a - 1) ? own : oth; d = $4 - w; if (d < 0) d = -d
           m = w < 0 ? -w : w
           if (!(m == 0 ? d <= 1e-9 : d <= 1e-9 * m)) { bad++; if (bad <= 3) print "server " $2 " switch " $3 ": " $4 " want " w } }
         END { print "rows " rows; exit bad > 0 }' "$1"
@@ -109,14 +109,14 @@ ok $? "a=12 h=6 p=6: --per-server has the 5256 servers, each 1/72" || diag "$(ca
 
 # --- Dragonfly: fair, ADVc ----------------------------------------------------
 # ADVc (topo-pattern advc): every server of group g sends 1/(h a p) to each
-# server of the h groups g+1 .. g+h that R_out (router 0, whose h global
+# server of the h groups g+1 .. g+h that R_out (router a-1, whose h global
 # links go to exactly those groups in the palmtree arrangement at G =
-# a h + 1) reaches.  Two bottlenecks, at offered level t per server:
+# a h + 1, as in the paper's Figure 8) reaches.  Two bottlenecks, at offered level t per server:
 #  - R_out's h global links carry the group's a p t, t a p / h each: full
 #    at t = h/(a p);
-#  - all h links land on router a-1 of their groups (topo-gen(1): router i
+#  - all h links land on router 0 of their groups (topo-gen(1): router i
 #    lands on router a-1-i), so in group g+1 the local link from router
-#    a-1 (R_in) to router 0 (R_out) carries R_in's own p servers' traffic
+#    0 (R_in) to router a-1 (R_out) carries R_in's own p servers' traffic
 #    (all of it leaves through R_out) plus the p t that the h source groups
 #    send to R_out's p servers: 2 p t, full at t = 1/(2p).
 # So saturation = srv_min = min(h/(a p), 1/(2p)) (the servers of R_in
@@ -162,14 +162,14 @@ ok $? "dragonfly a=12 h=6 p=6, ADVc (-m advc), fair: every server 1/12, = topo-l
     diag "got:$bad" "$(cat "$TMPD/s.err")"
 
 # --- Dragonfly: rr, ADV+1 --------------------------------------------------------
-# G = a h + 1.  R_out of group j is router 0 (its global port 0 goes to
-# group j+1).  Its output to that global link has p + a - 1 input ports:
+# G = a h + 1.  R_out of group j is router a-1 (its global port h-1 goes
+# to group j+1 in the palmtree arrangement).  Its output to that global link has p + a - 1 input ports:
 # the p injection ports of its own servers (one flow each) and the a - 1
-# local links from routers 1 .. a-1 (p flows each).  Round-robin shares
+# local links from routers 0 .. a-2 (p flows each).  Round-robin shares
 # the link's capacity 1 max-min among the ports, then each port's share
-# among its flows.  Every other resource is lighter (a local link i -> 0
-# carries p flows; the local output of R_in = router a-1 of group j+1 to
-# router 0 carries its own servers' p/(p(p+a-1)) plus the p/(p+a-1) of
+# among its flows.  Every other resource is lighter (a local link i -> a-1
+# carries p flows; the local output of R_in = router 0 of group j+1 to
+# router a-1 carries its own servers' p/(p(p+a-1)) plus the p/(p+a-1) of
 # group j's R_out servers: (p+1)/(p+a-1) <= 1 for a >= 2).
 #  - rho >= 1/(p+a-1): every port asks at least 1/(p+a-1) (a local port
 #    asks p rho), so each gets 1/(p+a-1): R_out's own servers 1/(p+a-1),

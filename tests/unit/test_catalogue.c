@@ -152,7 +152,8 @@ static int exact_links(const tk_graph_t *g, int c, const int *pairs, int k)
 
 /* ---- Dragonfly ---------------------------------------------------------- */
 
-static const char *const arrs[] = {"palmtree", "absolute", "circulant", "random"};
+static const char *const arrs[] = {"palmtree", "absolute", "circulant", "random", "relative"};
+#define NARRS 5
 
 /* Closed forms for dragonfly p a h g, every arrangement: switches a*g,
  * servers p*a*g, degree a-1+h, g*a(a-1)/2 local and g*a*h/2 global links,
@@ -163,7 +164,7 @@ static void dragonfly_sizes(int p, int a, int h, int g)
 {
     int k;
 
-    for (k = 0; k < 4; k++) {
+    for (k = 0; k < NARRS; k++) {
         char par[128];
         tk_graph_t *G;
         tk_error_t err;
@@ -222,7 +223,7 @@ static void dragonfly_sizes(int p, int a, int h, int g)
  *    l?gl?);
  *  - inside a group the route is the single local link;
  *  - the graph distance never exceeds the restricted one (diameter <= 3,
- *    and exactly 3 for palmtree). */
+ *    and exactly 3 for palmtree and relative). */
 
 static void restricted_bfs(const tk_graph_t *g, int cg, tk_id_t s, int32_t *d, int64_t *sig,
                            int64_t *queue)
@@ -255,7 +256,7 @@ static void restricted_bfs(const tk_graph_t *g, int cg, tk_id_t s, int32_t *d, i
 
 static void dragonfly_routes(int a, int h)
 {
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < NARRS; k++) {
         char par[128];
         tk_graph_t *G;
         tk_error_t err;
@@ -269,7 +270,7 @@ static void dragonfly_routes(int a, int h)
         tk_id_t *gate = malloc((size_t)ng * (size_t)ng * sizeof *gate); /* x of link A->B */
         int64_t bad_len = 0, bad_unique = 0, bad_graph = 0;
         is_int(n, (int64_t)a * ng, "dragonfly %s: maximum size a(ah+1)", par);
-        if (k == 0)
+        if (k == 0 || k == 4)
             is_int(diam, 3, "dragonfly %s: diameter 3", par);
         else
             ok(diam >= 2 && diam <= 3, "dragonfly %s: diameter <= 3 (got %d)", par, diam);
@@ -368,13 +369,19 @@ static void test_dragonfly(void)
     dragonfly_routes(4, 2);
 
     /* Golden wiring, a = 2, h = 2, g = 5 (switch j*2 + i is router i of
-     * group j).  palmtree: router i port k of group j -> group j+2i+k+1,
-     * router 1-i:  (0,0)->g1 r1 = 0-3, (0,0)->g2 r1 = 0-5, (0,1)->g3 r0 =
-     * 1-6, (0,1)->g4 r0 = 1-8, (1,0)->g2 r1 = 2-5, (1,0)->g3 r1 = 2-7,
-     * (1,1)->g4 r0 = 3-8, (2,0)->g3 r1 = 4-7, (2,0)->g4 r1 = 4-9,
-     * (3,0)->g4 r1 = 6-9 (the others repeat these). */
+     * group j).  palmtree (Fuentes et al.): router i port k of group j ->
+     * group j-2i-k-1, router 1-i:  (0,0)->g4 r1 = 0-9, (0,0)->g3 r1 = 0-7,
+     * (0,1)->g2 r0 = 1-4, (0,1)->g1 r0 = 1-2, (1,0)->g4 r1 = 2-9,
+     * (1,1)->g3 r0 = 3-6, (1,1)->g2 r0 = 3-4, (2,1)->g4 r0 = 5-8,
+     * (2,1)->g3 r0 = 5-6, (3,1)->g4 r0 = 7-8 (the others repeat these). */
     {
-        static const int palm[] = {0, 3, 0, 5, 1, 6, 1, 8, 2, 5, 2, 7, 3, 8, 4, 7, 4, 9, 6, 9};
+        static const int palm[] = {0, 9, 0, 7, 1, 4, 1, 2, 2, 9, 3, 6, 3, 4, 5, 8, 5, 6, 7, 8};
+        /* relative: router i port k of group j -> group j+2i+k+1, router
+         * 1-i:  (0,0)->g1 r1 = 0-3, (0,0)->g2 r1 = 0-5, (0,1)->g3 r0 =
+         * 1-6, (0,1)->g4 r0 = 1-8, (1,0)->g2 r1 = 2-5, (1,0)->g3 r1 = 2-7,
+         * (1,1)->g4 r0 = 3-8, (2,0)->g3 r1 = 4-7, (2,0)->g4 r1 = 4-9,
+         * (3,0)->g4 r1 = 6-9. */
+        static const int rel[] = {0, 3, 0, 5, 1, 6, 1, 8, 2, 5, 2, 7, 3, 8, 4, 7, 4, 9, 6, 9};
         /* circulant: router 0 takes offsets +1, -1 (slots 0, 1), router 1
          * +2, -2 (slots 2, 3); slot 0 lands on slot 1 and slot 2 on slot 3:
          * router 0 of group j - router 0 of j+1, router 1 of j - router 1 of
@@ -385,9 +392,11 @@ static void test_dragonfly(void)
          * 1-6, 1-8, 2-4 (g1 s1 - g2 s1), 3-6 (g1 s2 - g3 s1), 3-8,
          * 5-7 (g2 s2 - g3 s2), 5-9, 7-9 (g3 s3 - g4 s3). */
         static const int absl[] = {0, 2, 0, 4, 1, 6, 1, 8, 2, 4, 3, 6, 3, 8, 5, 7, 5, 9, 7, 9};
-        static const int *const want[] = {palm, absl, circ};
-        for (int k = 0; k < 3; k++) {
+        static const int *const want[] = {palm, absl, circ, NULL, rel};
+        for (int k = 0; k < NARRS; k++) {
             char par[96];
+            if (!want[k])
+                continue;
             snprintf(par, sizeof par, "a=2 h=2 arrangement=%s", arrs[k]);
             st = gen("dragonfly", par, -1, 1, &G, &err);
             ok(!st && exact_links(G, tk_graph_class_index(G, "global"), want[k], 10),
@@ -395,22 +404,34 @@ static void test_dragonfly(void)
             tk_graph_free(G);
         }
     }
-    /* Trunked golden, a = 2 h = 2 g = 3 palmtree: slot s = rho*2 + c, router
-     * s/2; slot c -> group j+c+1 landing on c' = 1-c in the same round: router
-     * 0 of j - router 0 of j+1 and router 1 of j - router 1 of j+1. */
+    /* Trunked golden, a = 2 h = 2 g = 3 (P = 4, m = 2 rounds): slot
+     * s = rho*2 + c, router s/2.  palmtree: port t -> group
+     * j + 1 + ((3 - t) mod 2), router 1 - t/2 (round rho meets round 1-rho):
+     * router 0 of j - router 1 of j+1 and j+2: every global link joins a
+     * router 0 to a router 1 (with the local links, K_{3,3}).  relative:
+     * slot c -> group j+c+1 landing on c' = 1-c in the same round: router 0
+     * of j - router 0 of j+1 and router 1 of j - router 1 of j+1 (two
+     * triangles: a prism). */
     {
-        static const int want[] = {0, 2, 2, 4, 4, 0, 1, 3, 3, 5, 5, 1};
+        static const int palm[] = {0, 3, 0, 5, 1, 2, 1, 4, 2, 5, 3, 4};
+        static const int rel[] = {0, 2, 2, 4, 4, 0, 1, 3, 3, 5, 5, 1};
         st = gen("dragonfly", "a=2 h=2 g=3", -1, 1, &G, &err);
-        ok(!st && exact_links(G, tk_graph_class_index(G, "global"), want, 6),
-           "dragonfly a=2 h=2 g=3: golden trunked global links");
+        ok(!st && exact_links(G, tk_graph_class_index(G, "global"), palm, 6),
+           "dragonfly a=2 h=2 g=3: golden trunked global links (palmtree)");
+        tk_graph_free(G);
+        st = gen("dragonfly", "a=2 h=2 g=3 arrangement=relative", -1, 1, &G, &err);
+        ok(!st && exact_links(G, tk_graph_class_index(G, "global"), rel, 6),
+           "dragonfly a=2 h=2 g=3: golden trunked global links (relative)");
         tk_graph_free(G);
     }
     /* Partial round, a = 1 h = 5 g = 4 (one router per group, id = group):
      * the full round joins every pair once, the partial round (r = 2) adds
      * offsets +1/-1: 0-1, 1-2, 2-3, 3-0 twice, 0-2 and 1-3 once.  Same for
      * every deterministic arrangement. */
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < NARRS; k++) {
         char par[96];
+        if (k == 3)
+            continue; /* random */
         snprintf(par, sizeof par, "a=1 h=5 g=4 arrangement=%s", arrs[k]);
         st = gen("dragonfly", par, -1, 1, &G, &err);
         if (ok(!st, "dragonfly %s builds", par)) {

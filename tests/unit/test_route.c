@@ -264,9 +264,9 @@ static tk_graph_t *gen(const char *what)
         int64_t sides[2] = {3, 3};
         tk_gen_grid(sides, 2, 1, &g, NULL);
     } else if (!strcmp(what, "df-a2h1"))
-        tk_gen_dragonfly(1, 2, 1, 3, TK_ARR_PALMTREE, 1, 0, &g, NULL);
+        tk_gen_dragonfly(1, 2, 1, 3, TK_ARR_RELATIVE, 1, 0, &g, NULL);
     else if (!strcmp(what, "df-a4h2"))
-        tk_gen_dragonfly(2, 4, 2, 9, TK_ARR_PALMTREE, 1, 0, &g, NULL);
+        tk_gen_dragonfly(2, 4, 2, 9, TK_ARR_RELATIVE, 1, 0, &g, NULL);
     return g;
 }
 
@@ -936,7 +936,7 @@ static void test_hand(void)
      * 0-2-1, interleaved: C(2,1) + 2 C(3,1) + C(4,2) = 2 + 6 + 6 = 14 paths
      * of lengths 2, 3, 4; mean (2*2 + 6*3 + 6*4)/14 = 46/14. */
     count_is("torus33", "polarized", 0, 4, 14, 14, 2, 4, 46.0 / 14, "hand count 14 paths");
-    /* Dragonfly a=2 h=1 g=3 (palmtree): links 0-1, 2-3, 4-5 (local) and
+    /* Dragonfly a=2 h=1 g=3 (relative): links 0-1, 2-3, 4-5 (local) and
      * 0-3, 1-4, 2-5 (global): the 6-cycle 0-1-4-5-2-3-0.  dragonfly-valiant
      * 0 -> 3 (groups 0 -> 1): m in group 2 = {4, 5}; 0->4 is 0-1-4, 4->3 is
      * 4-5-2-3; 0->5 is 0-1-4-5 (enter group 2 at 4, then local), 5->3 is
@@ -945,7 +945,7 @@ static void test_hand(void)
     count_is("df-a2h1", "dragonfly-valiant", 0, 3, 2, 1, 5, 5, 5.0, "hand count 2 paths, 1 walk");
     count_is("df-a2h1", "dragonfly-min", 0, 3, 1, 1, 1, 1, 1.0, "direct global link");
     count_is("df-a2h1", "dragonfly-min", 0, 2, 1, 1, 2, 2, 2.0, "global then local");
-    /* Dragonfly a=4 h=2 g=9 (palmtree, one global link per group pair;
+    /* Dragonfly a=4 h=2 g=9 (relative, one global link per group pair;
      * router i of group j links to groups j+2i+1 and j+2i+2).  s = 0
      * (router 0, group 0), t = 4 (router 0, group 1).  For each of the 7
      * other groups C the walk enters C at router v (linked to group 0) and
