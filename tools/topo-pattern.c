@@ -18,7 +18,7 @@
 #include "cli.h"
 
 #define USAGE                                                                                      \
-    "topo-pattern KIND [KEY=VALUE ...] [-s SEED] [--form FORM | --explicit] [--force] [--stats]\n"  \
+    "topo-pattern KIND [KEY=VALUE ...] [-s SEED] [--form FORM | --explicit] [--force] [--stats]\n" \
     "                    [--threads N] [-o FILE] [TOPOLOGY]"
 
 typedef struct args {

@@ -23,7 +23,8 @@ static const char usage[] =
     "[--enumerate] "
     "[--witness] "
     "[--cdg FILE] "
-    "[--cert FILE | --check FILE] [-P PATTERN [--force] [--vc-loads FILE]] [--max-paths N] [--json] "
+    "[--cert FILE | --check FILE] [-P PATTERN [--force] [--vc-loads FILE]] [--max-paths N] "
+    "[--json] "
     "[--threads N] [-o FILE] "
     "[FILE...]";
 

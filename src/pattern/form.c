@@ -182,15 +182,35 @@ static tk_status_t regenerate(const char *spec, const tk_graph_t *g, tk_pattern_
     return st;
 }
 
-/* err's message prefixed with "spec 'S': ", placed at the file. */
-static tk_status_t spec_error(tk_error_t *err, tk_status_t st, const char *where, const char *spec)
+/* An error of tk_pattern_bind: tools print it in the row of a graph, so the
+ * message itself names the pattern file (and line): "pattern FILE[:LINE]:
+ * ...". */
+static tk_status_t bind_error(tk_error_t *err, tk_status_t code, const char *where, long line,
+                              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static tk_status_t bind_error(tk_error_t *err, tk_status_t code, const char *where, long line,
+                              const char *fmt, ...)
+{
+    char msg[TK_ERRMSG_MAX], at[32] = "";
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (line > 0)
+        snprintf(at, sizeof at, ":%ld", line);
+    return tk_error_set(err, code, NULL, 0, "pattern %.200s%s: %s", where, at, msg);
+}
+
+/* err's message (of the generator) as a bind error at the spec line. */
+static tk_status_t spec_error(tk_error_t *err, tk_status_t st, const char *where, long line,
+                              const char *spec)
 {
     if (!err)
         return st;
     char msg[TK_ERRMSG_MAX];
     snprintf(msg, sizeof msg, "%s", err->msg);
-    return tk_error_set(err, st == TK_EINVAL ? TK_EFORMAT : st, where, 0, "spec '%.200s': %s",
-                        spec, msg);
+    return bind_error(err, st == TK_EINVAL ? TK_EFORMAT : st, where, line, "spec '%.200s': %s",
+                      spec, msg);
 }
 
 /* Expand a spec-form pattern for g (fingerprint fp); match: g is the
@@ -206,25 +226,25 @@ static tk_status_t expand_spec(tk_pattern_t *p, const tk_graph_t *g, uint64_t fp
         return TK_OK;
     st = regenerate(p->spec, g, &made, err);
     if (st != TK_OK)
-        return spec_error(err, st, where, p->spec);
+        return spec_error(err, st, where, x->spec_line, p->spec);
     if (made->level != p->level || made->endpoints != p->endpoints)
-        st = tk_error_set(err, TK_EFORMAT, where, 0,
-                          "counts not matching: spec '%.200s' makes %" PRId64
-                          " %s endpoints here, the file says %" PRId64 " %s",
-                          p->spec, made->endpoints,
-                          made->level == TK_LEVEL_SWITCH ? "switch" : "server", p->endpoints,
-                          p->level == TK_LEVEL_SWITCH ? "switch" : "server");
+        st = bind_error(err, TK_EFORMAT, where, x->spec_line,
+                        "counts not matching: spec '%.200s' makes %" PRId64
+                        " %s endpoints here, the file says %" PRId64 " %s",
+                        p->spec, made->endpoints,
+                        made->level == TK_LEVEL_SWITCH ? "switch" : "server", p->endpoints,
+                        p->level == TK_LEVEL_SWITCH ? "switch" : "server");
     else if (match && made->len != x->declared)
-        st = tk_error_set(err, TK_EFORMAT, where, 0,
-                          "counts not matching: spec '%.200s' expands to %" PRId64
-                          " demands, the file declares %" PRId64,
-                          p->spec, made->len, x->declared);
+        st = bind_error(err, TK_EFORMAT, where, x->spec_line,
+                        "counts not matching: spec '%.200s' expands to %" PRId64
+                        " demands, the file declares %" PRId64,
+                        p->spec, made->len, x->declared);
     else if (match && x->has_checksum && tk_pattern_checksum(made) != x->checksum)
-        st = tk_error_set(err, TK_EFORMAT, where, 0,
-                          "checksum mismatch: spec '%.200s' expands to demands with checksum "
-                          "fnv1a64:%016" PRIx64 ", the file says fnv1a64:%016" PRIx64
-                          " (written by another topokit version?)",
-                          p->spec, tk_pattern_checksum(made), x->checksum);
+        st = bind_error(err, TK_EFORMAT, where, x->spec_line,
+                        "checksum mismatch: spec '%.200s' expands to demands with checksum "
+                        "fnv1a64:%016" PRIx64 ", the file says fnv1a64:%016" PRIx64
+                        " (written by another topokit version?)",
+                        p->spec, tk_pattern_checksum(made), x->checksum);
     if (st == TK_OK) {
         free(p->d);
         p->d = made->d;
@@ -247,21 +267,21 @@ static tk_status_t check_servers(const tk_pattern_t *p, const tk_graph_t *g, con
     const struct tk_pattern_extra *x = p->extra;
 
     if (x->nsw != g->n)
-        return tk_error_set(err, TK_EINVAL, where, 0,
-                            "counts not matching: the servers line has %" PRId64
-                            " switches, the topology %" PRId64,
-                            (int64_t)x->nsw, (int64_t)g->n);
+        return bind_error(err, TK_EINVAL, where, x->servers_line,
+                          "counts not matching: the servers line has %" PRId64
+                          " switches, the topology %" PRId64,
+                          (int64_t)x->nsw, (int64_t)g->n);
     for (tk_id_t u = 0; u < g->n; u++)
         if (x->servers[u] != tk_graph_servers(g, u))
-            return tk_error_set(err, TK_EINVAL, where, 0,
-                                "counts not matching: switch %" PRId64 " has %" PRId32
-                                " servers in the servers line, %" PRId32 " in the topology",
-                                (int64_t)u, x->servers[u], tk_graph_servers(g, u));
+            return bind_error(err, TK_EINVAL, where, x->servers_line,
+                              "counts not matching: switch %" PRId64 " has %" PRId32
+                              " servers in the servers line, %" PRId32 " in the topology",
+                              (int64_t)u, x->servers[u], tk_graph_servers(g, u));
     return TK_OK;
 }
 
-tk_status_t tk_pattern_bind(tk_pattern_t *p, const tk_graph_t *g, unsigned flags,
-                            const char *where, tk_error_t *err)
+tk_status_t tk_pattern_bind(tk_pattern_t *p, const tk_graph_t *g, unsigned flags, const char *where,
+                            tk_error_t *err)
 {
     const char *wh = where ? where : "pattern";
     uint64_t fp;
@@ -271,11 +291,11 @@ tk_status_t tk_pattern_bind(tk_pattern_t *p, const tk_graph_t *g, unsigned flags
         return st;
     int match = !p->has_fingerprint || p->fingerprint == fp;
     if (!match && !(flags & TK_PATTERN_FORCE))
-        return tk_error_set(err, TK_EINVAL, wh, 0,
-                            "made for topology '%.200s' (fingerprint fnv1a64:%016" PRIx64
-                            "), not this one, '%.200s' (fingerprint fnv1a64:%016" PRIx64
-                            "); --force uses it anyway",
-                            p->topology, p->fingerprint, g->spec ? g->spec : "", fp);
+        return bind_error(err, TK_EINVAL, wh, 0,
+                          "made for topology '%.200s' (fingerprint fnv1a64:%016" PRIx64
+                          "), not this one, '%.200s' (fingerprint fnv1a64:%016" PRIx64
+                          "); --force uses it anyway",
+                          p->topology, p->fingerprint, g->spec ? g->spec : "", fp);
     if (!p->extra)
         return TK_OK;
     if (p->extra->form == TK_PATTERN_AGGREGATE)
@@ -410,8 +430,7 @@ static void write_aggregate(FILE *fp, const tk_pattern_t *p, const tk_graph_t *g
             fprintf(fp, "%" PRId64 " %" PRId64 "\n", (int64_t)a->e[i].s, (int64_t)a->e[i].t);
         } else {
             tk_pattern_fmt_double(w, sizeof w, a->e[i].w);
-            fprintf(fp, "%" PRId64 " %" PRId64 " %s\n", (int64_t)a->e[i].s, (int64_t)a->e[i].t,
-                    w);
+            fprintf(fp, "%" PRId64 " %" PRId64 " %s\n", (int64_t)a->e[i].s, (int64_t)a->e[i].t, w);
         }
     }
 }
@@ -426,8 +445,7 @@ static int spec_ok(const tk_pattern_t *p)
 }
 
 tk_status_t tk_pattern_write_form(FILE *fp, const tk_pattern_t *p, const tk_graph_t *g,
-                                  tk_pattern_form_t form, tk_pattern_form_t *used,
-                                  tk_error_t *err)
+                                  tk_pattern_form_t form, tk_pattern_form_t *used, tk_error_t *err)
 {
     aggs_t a = {NULL, 0, 0};
     int agg = 1;

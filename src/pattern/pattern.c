@@ -201,6 +201,7 @@ static tk_status_t read_magic(rd_t *r, tk_error_t *err)
 /* The header's values (-1 / NULL: not given yet). */
 typedef struct header {
     char *spec, *topo;
+    long spec_line, fp_line;
     int level;
     int64_t endpoints, demands;
     int form; /* -1 or tk_pattern_form_t */
@@ -241,8 +242,8 @@ static tk_status_t servers_line(const rd_t *r, char *rest, header_t *h, tk_error
             return tk_error_set(err, TK_EFORMAT, r->name, r->line, "bad server count '%s'", t);
         if (k == cap) {
             int64_t nc = cap ? 2 * cap : 256;
-            int32_t *ns = nc <= TK_MAX_SWITCHES ? tk_realloc_array(h->servers, (size_t)nc, sizeof *ns)
-                                         : NULL;
+            int32_t *ns =
+                nc <= TK_MAX_SWITCHES ? tk_realloc_array(h->servers, (size_t)nc, sizeof *ns) : NULL;
             if (!ns)
                 return tk_error_set(err, TK_ENOMEM, r->name, r->line, "out of memory");
             h->servers = ns;
@@ -274,6 +275,8 @@ static tk_status_t form_line(const rd_t *r, const char *key, char *rest, header_
                                 "malformed %s '%s' (expected fnv1a64: and 16 hex digits)", key,
                                 v ? v : "");
         *(fp ? &h->has_fp : &h->has_sum) = 1;
+        if (fp)
+            h->fp_line = r->line;
     } else if (strcmp(key, "form") == 0) {
         if (h->form >= 0)
             return tk_error_set(err, TK_EFORMAT, r->name, r->line, "duplicate 'form' line");
@@ -314,6 +317,8 @@ static tk_status_t header_line(const rd_t *r, char *s, header_t *h, tk_error_t *
         *slot = dup_str(rest);
         if (!*slot)
             return tk_error_set(err, TK_ENOMEM, r->name, r->line, "out of memory");
+        if (key[0] == 's')
+            h->spec_line = r->line;
     } else if (strcmp(key, "level") == 0) {
         char *v = next_tok(&rest);
         if (h->level >= 0)
@@ -355,6 +360,16 @@ static tk_status_t check_form(const rd_t *r, header_t *h, tk_error_t *err)
         h->form = TK_PATTERN_EXPLICIT;
     if (h->form == TK_PATTERN_SPEC && (!h->spec || !h->spec[0]))
         return tk_error_set(err, TK_EFORMAT, r->name, r->line, "form spec needs a 'spec' line");
+    if (h->form == TK_PATTERN_SPEC) { /* the kind is known now; its parameters at expansion */
+        size_t k = strcspn(h->spec, " \t");
+        int known = 0;
+        for (const char *const *n = tk_pattern_kinds(); *n && !known; n++)
+            known = strlen(*n) == k && strncmp(*n, h->spec, k) == 0 && strcmp(*n, "file") != 0;
+        if (!known)
+            return tk_error_set(err, TK_EFORMAT, r->name, h->spec_line,
+                                "unknown pattern kind '%.*s' in the spec (see topo-pattern --list)",
+                                (int)(k < 100 ? k : 100), h->spec);
+    }
     if (h->has_sum && h->form != TK_PATTERN_SPEC)
         return tk_error_set(err, TK_EFORMAT, r->name, r->line,
                             "a 'checksum' line belongs to form spec only");
@@ -369,8 +384,7 @@ static tk_status_t check_form(const rd_t *r, header_t *h, tk_error_t *err)
         return tk_error_set(err, TK_EFORMAT, r->name, r->line,
                             "form aggregate needs 'servers' and 'entries' lines");
     if (h->level != TK_LEVEL_SERVER)
-        return tk_error_set(err, TK_EFORMAT, r->name, r->line,
-                            "form aggregate needs level server");
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line, "form aggregate needs level server");
     int64_t sum = 0;
     for (tk_id_t u = 0; u < h->nsw; u++)
         sum += h->servers[u];
@@ -524,8 +538,8 @@ static tk_status_t expand_group(const header_t *h, const int64_t *first, const a
 static tk_status_t read_aggregate(rd_t *r, const header_t *h, tk_pattern_t *p, tk_error_t *err)
 {
     int64_t *first = tk_malloc_array((size_t)h->nsw + 1, sizeof *first);
-    agg_t *e = tk_malloc_array((size_t)(h->entries < (1 << 20) ? h->entries + 1 : (1 << 20)),
-                               sizeof *e);
+    agg_t *e =
+        tk_malloc_array((size_t)(h->entries < (1 << 20) ? h->entries + 1 : (1 << 20)), sizeof *e);
     int64_t cap = h->entries < (1 << 20) ? h->entries + 1 : (1 << 20), k = 0;
     double total = 0;
     char *s;
@@ -585,7 +599,7 @@ done:
 tk_status_t tk_pattern_read(FILE *fp, const char *name, tk_pattern_t **out, tk_error_t *err)
 {
     rd_t r = {fp, name ? name : "<stdin>", 0, NULL, 0};
-    header_t h = {NULL, NULL, -1, -1, -1, -1, 0, 0, 0, 0, -1, -1, NULL, 0};
+    header_t h = {NULL, NULL, 0, 0, -1, -1, -1, -1, 0, 0, 0, 0, -1, -1, NULL, 0};
     tk_pattern_t *p = NULL;
     char *s;
     tk_status_t st;
@@ -608,8 +622,8 @@ tk_status_t tk_pattern_read(FILE *fp, const char *name, tk_pattern_t **out, tk_e
         x->checksum = h.sum;
         x->declared = h.demands;
         x->nsw = h.nsw;
-        x->servers = h.servers;
-        h.servers = NULL;
+        x->spec_line = h.spec_line;
+        x->servers_line = h.servers_line;
     }
     if (h.form == TK_PATTERN_EXPLICIT)
         st = read_explicit(&r, &h, p, err);
@@ -617,6 +631,10 @@ tk_status_t tk_pattern_read(FILE *fp, const char *name, tk_pattern_t **out, tk_e
         st = read_aggregate(&r, &h, p, err);
     if (st != TK_OK)
         goto fail;
+    if (p->extra) { /* the aggregate's counts, for tk_pattern_bind */
+        p->extra->servers = h.servers;
+        h.servers = NULL;
+    }
     st = rd_next(&r, &s, err);
     if (st == TK_OK) {
         if (h.form == TK_PATTERN_EXPLICIT)
@@ -635,6 +653,7 @@ tk_status_t tk_pattern_read(FILE *fp, const char *name, tk_pattern_t **out, tk_e
     free(r.buf);
     free(h.spec);
     free(h.topo);
+    free(h.servers);
     *out = p;
     return TK_OK;
 fail:

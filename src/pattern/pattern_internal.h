@@ -22,8 +22,9 @@ struct tk_pattern_extra {
     int64_t declared;       /* spec form: the demands line                  */
     int bound;              /* spec form: expanded for bound_fp              */
     uint64_t bound_fp;
-    tk_id_t nsw;      /* aggregate form: the servers line's switches  */
-    int32_t *servers; /* aggregate form: its counts (nsw)              */
+    long spec_line, servers_line; /* lines of the file (0: none)       */
+    tk_id_t nsw;                  /* aggregate form: the servers line's switches  */
+    int32_t *servers;             /* aggregate form: its counts (nsw)              */
 };
 
 /* p->extra, allocated on first use (NULL when out of memory). */
@@ -51,14 +52,14 @@ typedef struct tkp_mk {
     const char *kind;
     uint64_t seed;
     int threads;
-    int randomized;  /* set by the generator: spec gets s=SEED      */
-    char spec[1024]; /* "kind k=v ...", built by tkp_spec_add       */
+    int randomized;    /* set by the generator: spec gets s=SEED      */
+    char spec[1024];   /* "kind k=v ...", built by tkp_spec_add       */
     char results[256]; /* "k=v ..." of tkp_spec_result: what the run
                           found, not a parameter                    */
-    int64_t nserv;   /* total servers                               */
-    int64_t *first;  /* n+1 server prefix sums                      */
-    tk_id_t *sw_of;  /* nserv: switch of each server (lazily built)  */
-    tk_pattern_t *p; /* the result                                  */
+    int64_t nserv;     /* total servers                               */
+    int64_t *first;    /* n+1 server prefix sums                      */
+    tk_id_t *sw_of;    /* nserv: switch of each server (lazily built)  */
+    tk_pattern_t *p;   /* the result                                  */
 } tkp_mk_t;
 
 /* Append " k=v" (printf-style) to the canonical spec. */
