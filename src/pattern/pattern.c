@@ -583,6 +583,11 @@ static tk_status_t read_aggregate(rd_t *r, const header_t *h, tk_pattern_t *p, t
                           "counts not matching: the entries expand to %.0f demands, "
                           "%" PRId64 " declared",
                           total, h->demands);
+    uint64_t lim = tk_memory_limit_default();
+    if (st == TK_OK && lim && (double)h->demands * sizeof(tk_demand_t) > (double)lim)
+        st = tk_error_set(err, TK_ELIMIT, r->name, r->line,
+                          "%" PRId64 " demands exceed the memory limit of %" PRIu64 " bytes",
+                          h->demands, lim);
     if (st == TK_OK)
         st = tk_pattern_reserve(p, h->demands, err);
     for (int64_t a = 0, b; a < k && st == TK_OK; a = b) {
