@@ -11,17 +11,21 @@ set -eu
 W=$(mktemp -d "${TMPDIR:-/tmp}/tk-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
 
-secs() { # secs CMD...: wall-clock seconds of CMD (stdout discarded)
+secs() { # secs CMD...: "wall / cpu" seconds of CMD (stdout discarded); cpu
+    # is user + system time, meaningful when the machine is shared
     s=$(date +%s.%N)
+    c0=$(awk '{ print $14 + $15 + $16 + $17 }' /proc/$$/stat)
     "$@" >/dev/null
+    c1=$(awk '{ print $14 + $15 + $16 + $17 }' /proc/$$/stat)
     e=$(date +%s.%N)
-    awk -v s="$s" -v e="$e" 'BEGIN { printf "%.2f", e - s }'
+    awk -v s="$s" -v e="$e" -v c="$((c1 - c0))" -v hz="$(getconf CLK_TCK)" \
+        'BEGIN { printf "%.2f / %.2f", e - s, c / hz }'
 }
 
 topo-gen dragonfly h=6 -o "$W/df.topo"
 echo "## pattern file forms: uniform on dragonfly h=6 (5256 servers)"
 echo
-echo "| form | bytes | topo-pattern s | topo-load -P s |"
+echo "| form | bytes | topo-pattern s (wall / cpu) | topo-load -P s (wall / cpu) |"
 echo "|---|---|---|---|"
 ref=""
 for form in explicit aggregate spec; do
