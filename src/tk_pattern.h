@@ -108,7 +108,8 @@ TK_API uint64_t tk_pattern_checksum(const tk_pattern_t *p);
  * demand count and checksum must match (unless forced onto another
  * topology), else TK_EFORMAT; (3) an aggregate-form file's server counts
  * must be g's (TK_EINVAL, even when forced).  `where` names the file in
- * messages.  Explicit files only get (1).  Time: that of the generator for
+ * messages.  First of all the endpoint count must be g's (TK_EINVAL, even
+ * when forced).  Explicit files only get that and (1).  Time: that of the generator for
  * the spec form, O(m log d) otherwise. */
 #define TK_PATTERN_FORCE 1u
 TK_API tk_status_t tk_pattern_bind(tk_pattern_t *p, const tk_graph_t *g, unsigned flags,

@@ -289,6 +289,12 @@ tk_status_t tk_pattern_bind(tk_pattern_t *p, const tk_graph_t *g, unsigned flags
 
     if (st != TK_OK)
         return st;
+    int64_t want = p->level == TK_LEVEL_SWITCH ? (int64_t)g->n : tk_graph_total_servers(g);
+    if (p->endpoints != want) /* the plainer reason, --force or not */
+        return bind_error(err, TK_EINVAL, wh, 0,
+                          "has %" PRId64 " %s endpoints but the topology has %" PRId64 " %s",
+                          p->endpoints, p->level == TK_LEVEL_SWITCH ? "switch" : "server", want,
+                          p->level == TK_LEVEL_SWITCH ? "switches" : "servers");
     int match = !p->has_fingerprint || p->fingerprint == fp;
     if (!match && !(flags & TK_PATTERN_FORCE))
         return bind_error(err, TK_EINVAL, wh, 0,

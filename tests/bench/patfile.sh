@@ -13,13 +13,8 @@ trap 'rm -rf "$W"' EXIT INT TERM
 
 secs() { # secs CMD...: "wall / cpu" seconds of CMD (stdout discarded); cpu
     # is user + system time, meaningful when the machine is shared
-    s=$(date +%s.%N)
-    c0=$(awk '{ print $14 + $15 + $16 + $17 }' /proc/$$/stat)
-    "$@" >/dev/null
-    c1=$(awk '{ print $14 + $15 + $16 + $17 }' /proc/$$/stat)
-    e=$(date +%s.%N)
-    awk -v s="$s" -v e="$e" -v c="$((c1 - c0))" -v hz="$(getconf CLK_TCK)" \
-        'BEGIN { printf "%.2f / %.2f", e - s, c / hz }'
+    /usr/bin/time -f '%e %U %S' -o "$W/time" "$@" >/dev/null
+    awk '{ printf "%.2f / %.2f", $1, $2 + $3 }' "$W/time"
 }
 
 topo-gen dragonfly h=6 -o "$W/df.topo"
