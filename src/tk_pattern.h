@@ -52,15 +52,15 @@ struct tk_pattern_extra; /* internal: how the pattern was read or made */
 
 typedef struct tk_pattern {
     tk_level_t level;
-    int64_t endpoints; /* switches (level switch) or servers (level server) */
-    int64_t len;       /* demands used                                      */
-    int64_t alloc;     /* demands allocated                                 */
-    tk_demand_t *d;    /* the demands, in the order added / read            */
-    char *spec;        /* how it was made, e.g. "adv i=1 s=3"; never NULL  */
-    char *topology;    /* spec of the topology it was made for; never NULL
-                          (may be "")                                      */
-    int has_fingerprint;  /* 0: made for an unknown topology (old files)    */
-    uint64_t fingerprint; /* tk_pattern_fingerprint of that topology        */
+    int64_t endpoints;              /* switches (level switch) or servers (level server) */
+    int64_t len;                    /* demands used                                      */
+    int64_t alloc;                  /* demands allocated                                 */
+    tk_demand_t *d;                 /* the demands, in the order added / read            */
+    char *spec;                     /* how it was made, e.g. "adv i=1 s=3"; never NULL  */
+    char *topology;                 /* spec of the topology it was made for; never NULL
+                                       (may be "")                                      */
+    int has_fingerprint;            /* 0: made for an unknown topology (old files)    */
+    uint64_t fingerprint;           /* tk_pattern_fingerprint of that topology        */
     struct tk_pattern_extra *extra; /* NULL, or internal state (form)      */
 } tk_pattern_t;
 
@@ -76,8 +76,8 @@ TK_API tk_status_t tk_pattern_add(tk_pattern_t *p, int64_t src, int64_t dst, dou
 
 /* Read one pattern file (format in topokit-formats(5)).  name is used in
  * error messages (file:line).  A spec-form file has no demands until
- * tk_pattern_bind expands it; an aggregate-form file is expanded here.  Errors: TK_EFORMAT, TK_ERANGE, TK_EIO,
- * TK_ENOMEM, TK_ELIMIT. */
+ * tk_pattern_bind expands it; an aggregate-form file is expanded here.  Errors: TK_EFORMAT,
+ * TK_ERANGE, TK_EIO, TK_ENOMEM, TK_ELIMIT. */
 TK_API tk_status_t tk_pattern_read(FILE *fp, const char *name, tk_pattern_t **out, tk_error_t *err);
 
 /* Write a pattern file in the explicit form (one line per demand).
