@@ -39,15 +39,29 @@ typedef struct tk_demand {
     double w;
 } tk_demand_t;
 
+/* Forms of a pattern file (topokit-formats(5)): the demand lines, the
+ * generator spec the reader expands, or per-switch aggregate lines. */
+typedef enum tk_pattern_form {
+    TK_PATTERN_AUTO = 0, /* writer: the smallest exact form (see tk_pattern_write_form) */
+    TK_PATTERN_EXPLICIT = 1,
+    TK_PATTERN_SPEC = 2,
+    TK_PATTERN_AGGREGATE = 3
+} tk_pattern_form_t;
+
+struct tk_pattern_extra; /* internal: how the pattern was read or made */
+
 typedef struct tk_pattern {
     tk_level_t level;
-    int64_t endpoints; /* switches (level switch) or servers (level server) */
-    int64_t len;       /* demands used                                      */
-    int64_t alloc;     /* demands allocated                                 */
-    tk_demand_t *d;    /* the demands, in the order added / read            */
-    char *spec;        /* how it was made, e.g. "adv i=1 s=3"; never NULL  */
-    char *topology;    /* spec of the topology it was made for; never NULL
-                          (may be "")                                      */
+    int64_t endpoints;              /* switches (level switch) or servers (level server) */
+    int64_t len;                    /* demands used                                      */
+    int64_t alloc;                  /* demands allocated                                 */
+    tk_demand_t *d;                 /* the demands, in the order added / read            */
+    char *spec;                     /* how it was made, e.g. "adv i=1 s=3"; never NULL  */
+    char *topology;                 /* spec of the topology it was made for; never NULL
+                                       (may be "")                                      */
+    int has_fingerprint;            /* 0: made for an unknown topology (old files)    */
+    uint64_t fingerprint;           /* tk_pattern_fingerprint of that topology        */
+    struct tk_pattern_extra *extra; /* NULL, or internal state (form)      */
 } tk_pattern_t;
 
 /* New empty pattern.  spec and topology may be NULL (stored as ""). */
@@ -61,18 +75,64 @@ TK_API tk_status_t tk_pattern_add(tk_pattern_t *p, int64_t src, int64_t dst, dou
                                   tk_error_t *err);
 
 /* Read one pattern file (format in topokit-formats(5)).  name is used in
- * error messages (file:line).  Errors: TK_EFORMAT, TK_ERANGE, TK_EIO,
- * TK_ENOMEM, TK_ELIMIT. */
+ * error messages (file:line).  A spec-form file has no demands until
+ * tk_pattern_bind expands it; an aggregate-form file is expanded here.  Errors: TK_EFORMAT,
+ * TK_ERANGE, TK_EIO, TK_ENOMEM, TK_ELIMIT. */
 TK_API tk_status_t tk_pattern_read(FILE *fp, const char *name, tk_pattern_t **out, tk_error_t *err);
 
-/* Write a pattern file.  Weights are printed as the shortest decimal that
- * reads back as the same double; a weight of exactly 1 is omitted. */
+/* Write a pattern file in the explicit form (one line per demand).
+ * Weights are printed as the shortest decimal that reads back as the same
+ * double; a weight of exactly 1 is omitted. */
 TK_API tk_status_t tk_pattern_write(FILE *fp, const tk_pattern_t *p, tk_error_t *err);
+
+/* The topology fingerprint of topokit-formats(5): 64-bit FNV-1a over a
+ * text listing n, directedness, the server counts and the sorted links
+ * (u v class capacity).  Time O(m log d), memory O(max degree).
+ * Errors: TK_ENOMEM. */
+TK_API tk_status_t tk_pattern_fingerprint(const tk_graph_t *g, uint64_t *out, tk_error_t *err);
+
+/* Stamp p as made for g: its topology spec and fingerprint.  Errors:
+ * TK_ENOMEM. */
+TK_API tk_status_t tk_pattern_set_topology(tk_pattern_t *p, const tk_graph_t *g, tk_error_t *err);
+
+/* FNV-1a (64 bits) over the demand list in order: per demand src and dst as
+ * 8-byte little-endian integers, then w's IEEE-754 binary64 bits as 8
+ * little-endian bytes (topokit-formats(5), the checksum line). */
+TK_API uint64_t tk_pattern_checksum(const tk_pattern_t *p);
+
+/* Prepare a pattern read from a file for topology g, before any use with
+ * g: (1) when the file carries a fingerprint, refuse a topology with another
+ * one (TK_EINVAL, the message names both specs and fingerprints) unless
+ * flags has TK_PATTERN_FORCE; (2) a spec-form file is expanded by running
+ * its generator on g (again when bound to another topology); its declared
+ * demand count and checksum must match (unless forced onto another
+ * topology), else TK_EFORMAT; (3) an aggregate-form file's server counts
+ * must be g's (TK_EINVAL, even when forced).  `where` names the file in
+ * messages.  First of all the endpoint count must be g's (TK_EINVAL, even
+ * when forced).  Explicit files only get that and (1).  Time: that of the generator for
+ * the spec form, O(m log d) otherwise. */
+#define TK_PATTERN_FORCE 1u
+TK_API tk_status_t tk_pattern_bind(tk_pattern_t *p, const tk_graph_t *g, unsigned flags,
+                                   const char *where, tk_error_t *err);
+
+/* Write p in the given form (topokit-formats(5)).  TK_PATTERN_AUTO picks
+ * the explicit form for patterns of at most TK_PATTERN_SMALL demands, else
+ * the spec form when p was made by tk_pattern_make (or read in spec form),
+ * else the aggregate form when it represents p exactly and is shorter, else
+ * the explicit form.  g is the topology p is checked against (used by the
+ * aggregate form; may be NULL for the others).  *used (may be NULL) gets
+ * the form written.  Errors: TK_EUNSUPPORTED (a form asked for that cannot
+ * represent p exactly), TK_EIO, TK_ENOMEM.  Time O(len). */
+#define TK_PATTERN_SMALL 4096
+TK_API tk_status_t tk_pattern_write_form(FILE *fp, const tk_pattern_t *p, const tk_graph_t *g,
+                                         tk_pattern_form_t form, tk_pattern_form_t *used,
+                                         tk_error_t *err);
 
 /* Check a pattern against a topology: endpoint count (n, or the total
  * number of servers), ids, admissibility (every endpoint sends at most 1
  * and receives at most 1, with a relative tolerance of 1e-9).  `where` names
- * the pattern in messages.  Errors: TK_EINVAL, TK_ERANGE. */
+ * the pattern in messages.  Errors: TK_EINVAL (also for a spec-form file
+ * not expanded by tk_pattern_bind), TK_ERANGE. */
 TK_API tk_status_t tk_pattern_check(const tk_pattern_t *p, const tk_graph_t *g, const char *where,
                                     tk_error_t *err);
 

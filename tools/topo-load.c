@@ -15,12 +15,13 @@
 #include "cli.h"
 
 static const char usage[] =
-    "topo-load [-r ROUTING] [-P PATTERN] [--top N | --hist] [--bins B] [--json]\n"
+    "topo-load [-r ROUTING] [-P PATTERN [--force]] [--top N | --hist] [--bins B] [--json]\n"
     "                 [--threads N] [--progress] [-o FILE] [FILE...]";
 
 typedef struct args {
     const char *routing; /* -r (default "min")                          */
     const char *pattern; /* -P FILE (NULL = the uniform pattern)        */
+    int force;           /* --force: -P made for another topology        */
     int64_t top;         /* --top N (0 = off)                           */
     int hist;            /* --hist                                      */
     int32_t bins;        /* --bins B (default 10)                       */
@@ -57,6 +58,7 @@ static void help(void)
           "                        (topokit(7))\n"
           "  -P, --pattern FILE    pattern file (topo-pattern(1)); default: uniform\n"
           "                        (every server to every server of other switches)\n"
+          "      --force           use -P even if made for another topology\n"
           "  --top N               table 'name u v class load' of the N hottest arcs\n"
           "  --hist                table 'name lo hi arcs': load distribution\n"
           "  --bins B              bins of --hist (default 10)\n"
@@ -72,12 +74,14 @@ static void help(void)
 }
 
 enum { OPT_TOP = 256, OPT_HIST, OPT_BINS, OPT_JSON, OPT_THREADS, OPT_PROGRESS, OPT_VERSION };
+enum { OPT_FORCE = 512 };
 
 static void parse_args(int argc, char **argv, args_t *a)
 {
     static const struct option longopts[] = {
         {"routing", required_argument, NULL, 'r'},
         {"pattern", required_argument, NULL, 'P'},
+        {"force", no_argument, NULL, OPT_FORCE},
         {"top", required_argument, NULL, OPT_TOP},
         {"hist", no_argument, NULL, OPT_HIST},
         {"bins", required_argument, NULL, OPT_BINS},
@@ -103,6 +107,9 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case 'P':
             a->pattern = optarg;
+            break;
+        case OPT_FORCE:
+            a->force = 1;
             break;
         case OPT_TOP:
             a->top = cli_int_arg("--top", optarg, 1, INT64_MAX);
@@ -133,6 +140,8 @@ static void parse_args(int argc, char **argv, args_t *a)
             cli_getopt_default(c, argv, usage, help);
         }
     }
+    if (a->force && !a->pattern)
+        cli_usage_fail(usage, "--force needs -P");
     if (a->top && a->hist && !a->json)
         cli_usage_fail(usage, "--top and --hist print different tables: use one, or --json");
     if (bins_given && !a->hist)
@@ -387,7 +396,9 @@ static tk_status_t compute(args_t *a, result_t *r, tk_error_t *err)
     if (st != TK_OK)
         return st;
     if (a->pat) {
-        st = tk_pattern_to_switch(a->pat, g, &dem, err);
+        st = tk_pattern_bind(a->pat, g, a->force ? TK_PATTERN_FORCE : 0, a->pattern, err);
+        if (st == TK_OK)
+            st = tk_pattern_to_switch(a->pat, g, &dem, err);
         if (st == TK_OK)
             st = tk_load_compute(rt, &dem, a->threads, r->load, err);
         if (st == TK_OK) {

@@ -15,7 +15,7 @@
 #include "cli.h"
 
 static const char usage[] =
-    "topo-mcf [-r ROUTING] [-P PATTERN]... [-m 'KIND K=V...']... [-s SEED]\n"
+    "topo-mcf [-r ROUTING] [-P PATTERN]... [--force] [-m 'KIND K=V...']... [-s SEED]\n"
     "                [--method exact|approx|auto] [--lp simplex|barrier|auto] [--eps E]\n"
     "                [--time-limit S] [--max-paths N] [--no-presolve] [--links] [--json]\n"
     "                [--threads N] [--progress] [-o FILE] [TOPOLOGY...]";
@@ -32,6 +32,7 @@ typedef struct args {
     tk_mcf_opts_t opts;
     uint64_t max_paths;
     int links, json, threads, progress;
+    int force; /* --force: -P files made for another topology */
     const char *output;
     char **inputs;
     int ninputs;
@@ -58,6 +59,7 @@ static void help(void)
           "  -r, --routing R       restrict flows to the paths of routing model R\n"
           "                        (min, ksp:K, allpath:H, valiant, ...; topokit(7))\n"
           "  -P, --pattern FILE    a pattern file (topokit-formats(5)); repeatable\n"
+          "      --force           use -P files even if made for another topology\n"
           "  -m, --make 'KIND K=V' a pattern made for each graph as topo-pattern(1)\n"
           "                        would; repeatable\n"
           "  -s, --seed SEED       seed of randomized --make patterns (default 1)\n"
@@ -99,6 +101,7 @@ enum {
     OPT_NOPRESOLVE,
     OPT_PROGRESS
 };
+enum { OPT_FORCE = 512 };
 
 static const char *const method_names[] = {"exact", "approx", "auto", NULL};
 static const tk_mcf_method_t method_ids[] = {TK_MCF_EXACT, TK_MCF_APPROX, TK_MCF_AUTO};
@@ -110,6 +113,7 @@ static void parse_args(int argc, char **argv, args_t *a)
     static const struct option longopts[] = {
         {"routing", required_argument, NULL, 'r'},
         {"pattern", required_argument, NULL, 'P'},
+        {"force", no_argument, NULL, OPT_FORCE},
         {"make", required_argument, NULL, 'm'},
         {"seed", required_argument, NULL, 's'},
         {"method", required_argument, NULL, OPT_METHOD},
@@ -143,6 +147,9 @@ static void parse_args(int argc, char **argv, args_t *a)
             if (a->npfile + a->nmake >= MAX_PATTERNS)
                 cli_usage_fail(usage, "at most %d patterns", MAX_PATTERNS);
             a->pfile[a->npfile++] = optarg;
+            break;
+        case OPT_FORCE:
+            a->force = 1;
             break;
         case 'm':
             if (a->npfile + a->nmake >= MAX_PATTERNS)
@@ -206,6 +213,8 @@ static void parse_args(int argc, char **argv, args_t *a)
     a->ninputs = argc - optind;
     for (int i = 0; i < a->npfile; i++)
         cli_stdin_once(usage, "-P", "pattern", a->pfile[i], a->inputs, a->ninputs);
+    if (a->force && !a->npfile)
+        cli_usage_fail(usage, "--force needs -P");
 }
 
 /* Results of one graph and pattern, computed before anything is printed. */
@@ -336,6 +345,9 @@ static int solve_one(args_t *a, const tk_graph_t *g, const tk_router_t *router, 
     if (k < a->npfile) {
         p = a->pat[k];
         res->pattern = a->patname[k];
+        st = tk_pattern_bind(a->pat[k], g, a->force ? TK_PATTERN_FORCE : 0, a->pfile[k], err);
+        if (st != TK_OK)
+            return st;
     } else if (k < a->npfile + a->nmake) {
         char buf[1024], *w[64];
         int nw;

@@ -18,7 +18,8 @@
 #include "cli.h"
 
 #define USAGE                                                                                      \
-    "topo-pattern KIND [KEY=VALUE ...] [-s SEED] [--stats] [--threads N] [-o FILE] [TOPOLOGY]"
+    "topo-pattern KIND [KEY=VALUE ...] [-s SEED] [--form FORM | --explicit] [--force] [--stats]\n" \
+    "                    [--threads N] [-o FILE] [TOPOLOGY]"
 
 typedef struct args {
     const char *kind;
@@ -29,6 +30,8 @@ typedef struct args {
     int stats;
     int threads;
     const char *output;
+    tk_pattern_form_t form;
+    int force;
 } args_t;
 
 static void help(void)
@@ -66,6 +69,12 @@ static void help(void)
            "      --stats        print the distance distribution of the pattern's switch\n"
            "                     pairs instead: columns distance pairs weight fraction\n"
            "  -o, --output=FILE  write FILE (atomically) instead of standard output\n"
+           "      --form=FORM    auto (default), explicit, spec or aggregate: how the\n"
+           "                     file holds the demands (auto: explicit up to 4096\n"
+           "                     demands, else the spec line, else per-switch entries)\n"
+           "      --explicit     the same as --form=explicit: one line per demand\n"
+           "      --force        file: accept a pattern file made for another topology\n"
+           "                     (and stamp it for this one)\n"
            "      --threads=N    worker threads (the output never depends on it)\n"
            "      --list         print the kind names, one per line\n"
            "  -h, --help         this help\n"
@@ -75,7 +84,7 @@ static void help(void)
            USAGE);
 }
 
-enum { OPT_VERSION = 256, OPT_THREADS, OPT_STATS, OPT_LIST };
+enum { OPT_VERSION = 256, OPT_THREADS, OPT_STATS, OPT_LIST, OPT_FORM, OPT_EXPLICIT, OPT_FORCE };
 
 static void parse_args(int argc, char **argv, args_t *a)
 {
@@ -85,6 +94,9 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"stats", no_argument, NULL, OPT_STATS},
         {"threads", required_argument, NULL, OPT_THREADS},
         {"list", no_argument, NULL, OPT_LIST},
+        {"form", required_argument, NULL, OPT_FORM},
+        {"explicit", no_argument, NULL, OPT_EXPLICIT},
+        {"force", no_argument, NULL, OPT_FORCE},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
@@ -104,6 +116,25 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case OPT_STATS:
             a->stats = 1;
+            break;
+        case OPT_FORM:
+            if (strcmp(optarg, "auto") == 0)
+                a->form = TK_PATTERN_AUTO;
+            else if (strcmp(optarg, "explicit") == 0)
+                a->form = TK_PATTERN_EXPLICIT;
+            else if (strcmp(optarg, "spec") == 0)
+                a->form = TK_PATTERN_SPEC;
+            else if (strcmp(optarg, "aggregate") == 0)
+                a->form = TK_PATTERN_AGGREGATE;
+            else
+                cli_usage_fail(USAGE, "--form=%s: must be auto, explicit, spec or aggregate",
+                               optarg);
+            break;
+        case OPT_EXPLICIT:
+            a->form = TK_PATTERN_EXPLICIT;
+            break;
+        case OPT_FORCE:
+            a->force = 1;
             break;
         case OPT_THREADS:
             a->threads = (int)cli_int_arg("--threads", optarg, 1, 4096);
@@ -213,8 +244,12 @@ static int read_pattern_file(const args_t *a, const tk_graph_t *g, tk_pattern_t 
     tk_error_clear(&err);
     tk_status_t st = tk_pattern_read(fp, pname, p, &err);
     cli_close_input(fp);
-    if (st == TK_OK) {
-        st = tk_pattern_check(*p, g, pname, &err);
+    if (st == TK_OK) { /* bound to g, checked, stamped for g */
+        st = tk_pattern_bind(*p, g, a->force ? TK_PATTERN_FORCE : 0, pname, &err);
+        if (st == TK_OK)
+            st = tk_pattern_check(*p, g, pname, &err);
+        if (st == TK_OK)
+            st = tk_pattern_set_topology(*p, g, &err);
         if (st != TK_OK) {
             tk_pattern_free(*p);
             *p = NULL;
@@ -405,7 +440,7 @@ static int run(const args_t *a)
     if (a->stats) {
         rc = print_stats(out.fp, p, g);
     } else {
-        rc = tk_pattern_write(out.fp, p, &err) != TK_OK;
+        rc = tk_pattern_write_form(out.fp, p, g, a->form, NULL, &err) != TK_OK;
         if (rc)
             cli_error(&err);
     }

@@ -24,7 +24,7 @@ static double now(void)
 }
 
 static const char usage[] =
-    "topo-sim [-r ROUTING] [-P FILE | -m 'KIND K=V...'] [-a fair|rr|transit]\n"
+    "topo-sim [-r ROUTING] [-P FILE [--force] | -m 'KIND K=V...'] [-a fair|rr|transit]\n"
     "                [--rho R | --sweep A:B:STEP | --curve] [--split oblivious|independent]\n"
     "                [--coupled] [--no-aggregate] [--latency CLASS=L,...] [--per-server FILE]\n"
     "                [--flows FILE] [--check-another] [--max-sweeps N]\n"
@@ -62,6 +62,7 @@ typedef struct args {
     int64_t epochs, change; /* --epochs, --change (0: none) */
     const char *then_make;  /* --then-make */
     tk_pattern_t *pat;
+    int force; /* --force: -P made for another topology */
     int header_done;
     /* the TSV rows of the steady state, held until every graph is read:
      * one util column per link class, the union over the graphs */
@@ -84,6 +85,7 @@ static void help(void)
           "Options:\n"
           "  -r, --routing MODEL   routing model (default min; topokit(7))\n"
           "  -P, --pattern FILE    pattern file (topo-pattern(1)), server or switch level\n"
+          "      --force           use -P even if made for another topology\n"
           "  -m, --make 'KIND K=V' a pattern made for each graph as topo-pattern(1) makes\n"
           "                        it (default: uniform, without one flow per server pair)\n"
           "  -s, --seed SEED       seed of randomized --make patterns (default 1)\n"
@@ -159,6 +161,7 @@ enum {
     OPT_CHANGE,
     OPT_THEN
 };
+enum { OPT_FORCE = 512 };
 
 static void parse_sweep(args_t *a, const char *s)
 {
@@ -203,6 +206,7 @@ static void parse_args(int argc, char **argv, args_t *a)
     static const struct option longopts[] = {
         {"routing", required_argument, NULL, 'r'},
         {"pattern", required_argument, NULL, 'P'},
+        {"force", no_argument, NULL, OPT_FORCE},
         {"make", required_argument, NULL, 'm'},
         {"seed", required_argument, NULL, 's'},
         {"arbitration", required_argument, NULL, 'a'},
@@ -253,6 +257,9 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case 'P':
             a->pattern = optarg;
+            break;
+        case OPT_FORCE:
+            a->force = 1;
             break;
         case 'm':
             a->make = optarg;
@@ -374,6 +381,8 @@ static void parse_args(int argc, char **argv, args_t *a)
     }
     if (a->pattern && a->make)
         cli_usage_fail(usage, "-P and -m both give the pattern: use one");
+    if (a->force && !a->pattern)
+        cli_usage_fail(usage, "--force needs -P");
     if (a->sweep && rho_given)
         cli_usage_fail(usage, "--rho and --sweep both give the offered load: use one");
     if (a->curve && (a->sweep || rho_given))
@@ -747,6 +756,12 @@ static tk_status_t build_net_of(args_t *a, graph_run_t *gr, tk_router_t *rt, con
 
 static tk_status_t build_net(args_t *a, graph_run_t *gr, tk_router_t *rt, tk_error_t *err)
 {
+    if (a->pat && !a->make) {
+        tk_status_t st =
+            tk_pattern_bind(a->pat, gr->g, a->force ? TK_PATTERN_FORCE : 0, a->pattern, err);
+        if (st != TK_OK)
+            return st;
+    }
     return build_net_of(a, gr, rt, a->make, a->pat, a->pattern, &gr->net, err);
 }
 

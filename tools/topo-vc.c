@@ -23,7 +23,8 @@ static const char usage[] =
     "[--enumerate] "
     "[--witness] "
     "[--cdg FILE] "
-    "[--cert FILE | --check FILE] [-P PATTERN [--vc-loads FILE]] [--max-paths N] [--json] "
+    "[--cert FILE | --check FILE] [-P PATTERN [--force] [--vc-loads FILE]] [--max-paths N] "
+    "[--json] "
     "[--threads N] [-o FILE] "
     "[FILE...]";
 
@@ -38,6 +39,7 @@ typedef struct args {
     uint64_t max_paths;
     const char *cdg, *cert, *check, *output, *pattern, *vcloads;
     tk_pattern_t *pat;
+    int force; /* --force: -P made for another topology */
     char **inputs;
     int ninputs;
     int header_done;
@@ -95,6 +97,7 @@ static void help(void)
           "  --check FILE          verify a certificate: column certificate = ok\n"
           "  -P, --pattern FILE    per-VC loads of this pattern (topo-pattern(1)): columns\n"
           "                        inject2 vc_load imbalance cov (see topo-vc(1))\n"
+          "  --force               use -P even if made for another topology\n"
           "  --vc-loads FILE       with -P: write 'tail head arc vc load' per channel\n"
           "  --escape ROUTING      escape: the escape subnetwork's routing (default dor)\n"
           "  --enumerate           list every pair's paths even for a two-phase routing\n"
@@ -126,6 +129,7 @@ enum {
     OPT_THREADS,
     OPT_VERSION
 };
+enum { OPT_FORCE = 512 };
 
 static void parse_args(int argc, char **argv, args_t *a)
 {
@@ -138,6 +142,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"enumerate", no_argument, NULL, OPT_ENUMERATE},
         {"escape", required_argument, NULL, OPT_ESCAPE},
         {"pattern", required_argument, NULL, 'P'},
+        {"force", no_argument, NULL, OPT_FORCE},
         {"vc-loads", required_argument, NULL, OPT_VCLOADS},
         {"witness", no_argument, NULL, OPT_WITNESS},
         {"cdg", required_argument, NULL, OPT_CDG},
@@ -189,6 +194,9 @@ static void parse_args(int argc, char **argv, args_t *a)
         case 'P':
             a->pattern = optarg;
             break;
+        case OPT_FORCE:
+            a->force = 1;
+            break;
         case OPT_VCLOADS:
             a->vcloads = optarg;
             break;
@@ -234,6 +242,8 @@ static void parse_args(int argc, char **argv, args_t *a)
         cli_usage_fail(usage, "--escape is for the escape policy");
     if (a->vcloads && !a->pattern)
         cli_usage_fail(usage, "--vc-loads needs -P PATTERN");
+    if (a->force && !a->pattern)
+        cli_usage_fail(usage, "--force needs -P PATTERN");
     if (a->cert && a->check)
         cli_usage_fail(usage, "--cert and --check exclude each other");
     if (a->min_vcs && a->pol.kind != TK_VC_LADDER && a->pol.kind != TK_VC_DFLADDER &&
@@ -492,6 +502,9 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     cli_graph_name(g, input, index, name, sizeof name);
     tk_error_clear(&err);
     if (tk_router_new(g, &a->spec, a->threads, cli_mem_limit(), &r, &err) != TK_OK)
+        goto done;
+    if (a->pat &&
+        tk_pattern_bind(a->pat, g, a->force ? TK_PATTERN_FORCE : 0, a->pattern, &err) != TK_OK)
         goto done;
     if (a->pol.kind == TK_VC_ESCAPE &&
         tk_router_new(g, &a->escape, a->threads, cli_mem_limit(), &er, &err) != TK_OK)

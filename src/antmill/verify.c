@@ -263,8 +263,12 @@ tk_status_t tk_antmill_pattern(const tk_graph_t *g, const tk_id_t *cycle, int32_
              spec_extra && *spec_extra ? " " : "", spec_extra ? spec_extra : "");
     st = tk_pattern_new(&pat, p > 0 ? TK_LEVEL_SERVER : TK_LEVEL_SWITCH,
                         p > 0 ? (int64_t)n * p : (int64_t)n, spec, g->spec, err);
-    if (st)
+    if (!st)
+        st = tk_pattern_set_topology(pat, g, err);
+    if (st) {
+        tk_pattern_free(pat);
         return st;
+    }
     for (tk_id_t i = 0; i < n && !st; i++) {
         tk_id_t x = cycle[i], y = cycle[(i + lambda) % n];
         if (p == 0) {

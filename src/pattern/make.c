@@ -27,6 +27,41 @@ void tkp_spec_add(tkp_mk_t *m, const char *fmt, ...)
     va_end(ap);
 }
 
+void tkp_spec_result(tkp_mk_t *m, const char *key, const char *fmt, ...)
+{
+    char v[128];
+    va_list ap;
+    size_t len = strlen(m->results);
+
+    va_start(ap, fmt);
+    vsnprintf(v, sizeof v, fmt, ap);
+    va_end(ap);
+    tkp_spec_add(m, "%s=%s", key, v);
+    snprintf(m->results + len, sizeof m->results - len, "%s%s=%s", len ? " " : "", key, v);
+}
+
+/* The result keys of a spec read back (m->results against m->kv): each
+ * given must equal what this run found; marks them used. */
+static tk_status_t check_results(tkp_mk_t *m, tk_error_t *err)
+{
+    char buf[256], *save = NULL;
+
+    snprintf(buf, sizeof buf, "%s", m->results);
+    for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(t, '=');
+        const char *v;
+        *eq = '\0';
+        tk_status_t st = tk_kv_str(m->kv, t, 1, NULL, &v, err);
+        if (st != TK_OK)
+            return st;
+        if (v && strcmp(v, eq + 1) != 0)
+            return tk_error_set(err, TK_EINVAL, NULL, 0,
+                                "%s=%s: this run of %s finds %s=%s (another topokit version?)", t,
+                                v, m->kind, t, eq + 1);
+    }
+    return TK_OK;
+}
+
 tk_status_t tkp_begin(tkp_mk_t *m, tk_level_t level, tk_error_t *err)
 {
     int64_t ep = level == TK_LEVEL_SWITCH ? m->g->n : m->nserv;
@@ -290,7 +325,7 @@ static tk_status_t gen_random_shift(tkp_mk_t *m, tk_error_t *err)
         st = tk_rng_new(&r, m->seed, 0, err);
     if (!st) {
         int64_t a = 1 + (int64_t)tk_rng_below(r, (uint64_t)m->p->endpoints - 1);
-        tkp_spec_add(m, "offset=%" PRId64, a);
+        tkp_spec_result(m, "offset", "%" PRId64, a);
         st = add_shift(m, a, err);
     }
     tk_rng_free(r);
@@ -350,9 +385,25 @@ tk_status_t tkp_run_kind(tkp_mk_t *m, const char *kind, tk_error_t *err)
     return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: unknown pattern kind", kind);
 }
 
-tk_status_t tk_pattern_make(const tk_graph_t *g, const char *kind, int nparams,
-                            char *const params[], uint64_t seed, int threads, tk_pattern_t **out,
-                            tk_error_t *err)
+/* A made pattern: stamped for g, and its spec regenerates it there. */
+static tk_status_t stamp_made(tk_pattern_t *p, const tk_graph_t *g, tk_error_t *err)
+{
+    struct tk_pattern_extra *x = tkp_extra(p);
+    tk_status_t st;
+
+    if (!x)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    if ((st = tk_pattern_set_topology(p, g, err)) != TK_OK)
+        return st;
+    x->regenerable = 1;
+    x->bound = 1;
+    x->bound_fp = p->fingerprint;
+    return TK_OK;
+}
+
+static tk_status_t make(const tk_graph_t *g, const char *kind, int nparams, char *const params[],
+                        uint64_t seed, int threads, int from_spec, tk_pattern_t **out,
+                        tk_error_t *err)
 {
     tkp_mk_t m;
     tk_status_t st;
@@ -371,6 +422,8 @@ tk_status_t tk_pattern_make(const tk_graph_t *g, const char *kind, int nparams,
         m.nserv = m.first[g->n];
         st = tkp_run_kind(&m, kind, err);
     }
+    if (st == TK_OK && from_spec)
+        st = check_results(&m, err);
     if (st == TK_OK)
         st = tk_kv_check_unused(m.kv, kind, err);
     if (st == TK_OK && !m.p)
@@ -385,6 +438,8 @@ tk_status_t tk_pattern_make(const tk_graph_t *g, const char *kind, int nparams,
     }
     if (st == TK_OK)
         st = tk_pattern_check(m.p, g, kind, err);
+    if (st == TK_OK) /* the spec reproduces it on g: the spec form may stand for it */
+        st = stamp_made(m.p, g, err);
     tk_kv_free(m.kv);
     free(m.first);
     free(m.sw_of);
@@ -394,4 +449,17 @@ tk_status_t tk_pattern_make(const tk_graph_t *g, const char *kind, int nparams,
     }
     *out = m.p;
     return TK_OK;
+}
+
+tk_status_t tk_pattern_make(const tk_graph_t *g, const char *kind, int nparams,
+                            char *const params[], uint64_t seed, int threads, tk_pattern_t **out,
+                            tk_error_t *err)
+{
+    return make(g, kind, nparams, params, seed, threads, 0, out, err);
+}
+
+tk_status_t tkp_make_spec(const tk_graph_t *g, const char *kind, int nparams, char *const params[],
+                          uint64_t seed, tk_pattern_t **out, tk_error_t *err)
+{
+    return make(g, kind, nparams, params, seed, 0, 1, out, err);
 }

@@ -486,7 +486,7 @@ tk_status_t tkp_gen_longest_matching(tkp_mk_t *m, tk_error_t *err)
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         goto done;
     }
-    tkp_spec_add(m, "total=%" PRId64, total);
+    tkp_spec_result(m, "total", "%" PRId64, total);
     st = tkp_begin(m, level, err);
     if (!st)
         st = tkp_add_switch_map(m, level, map, err);

@@ -56,6 +56,9 @@ void tk_pattern_free(tk_pattern_t *p)
 {
     if (!p)
         return;
+    if (p->extra)
+        free(p->extra->servers);
+    free(p->extra);
     free(p->d);
     free(p->spec);
     free(p->topology);
@@ -198,9 +201,105 @@ static tk_status_t read_magic(rd_t *r, tk_error_t *err)
 /* The header's values (-1 / NULL: not given yet). */
 typedef struct header {
     char *spec, *topo;
+    long spec_line, fp_line;
     int level;
     int64_t endpoints, demands;
+    int form; /* -1 or tk_pattern_form_t */
+    int has_fp, has_sum;
+    uint64_t fp, sum;
+    int64_t entries;  /* aggregate: entry lines, -1 */
+    tk_id_t nsw;      /* aggregate: switches of the servers line, -1 */
+    int32_t *servers; /* aggregate: their server counts */
+    long servers_line;
 } header_t;
+
+int tkp_parse_hash(const char *s, uint64_t *v)
+{
+    uint64_t x = 0;
+
+    if (strncmp(s, "fnv1a64:", 8) != 0 || strlen(s) != 8 + 16)
+        return -1;
+    for (s += 8; *s; s++) {
+        int d = isdigit((unsigned char)*s) ? *s - '0' : *s >= 'a' && *s <= 'f' ? *s - 'a' + 10 : -1;
+        if (d < 0)
+            return -1;
+        x = x << 4 | (uint64_t)d;
+    }
+    *v = x;
+    return 0;
+}
+
+/* "servers c0 c1 ...": the per-switch server counts of the aggregate form. */
+static tk_status_t servers_line(const rd_t *r, char *rest, header_t *h, tk_error_t *err)
+{
+    int64_t cap = 0, k = 0, x;
+    char *t;
+
+    if (h->nsw >= 0)
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line, "duplicate 'servers' line");
+    while ((t = next_tok(&rest))) {
+        if (parse_i64(t, &x) != 0 || x > INT32_MAX)
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line, "bad server count '%s'", t);
+        if (k == cap) {
+            int64_t nc = cap ? 2 * cap : 256;
+            int32_t *ns =
+                nc <= TK_MAX_SWITCHES ? tk_realloc_array(h->servers, (size_t)nc, sizeof *ns) : NULL;
+            if (!ns)
+                return tk_error_set(err, TK_ENOMEM, r->name, r->line, "out of memory");
+            h->servers = ns;
+            cap = nc;
+        }
+        h->servers[k++] = (int32_t)x;
+    }
+    if (k == 0)
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                            "'servers' needs one count per switch");
+    h->nsw = (tk_id_t)k;
+    h->servers_line = r->line;
+    return TK_OK;
+}
+
+/* "fingerprint H", "checksum H", "form F", "servers ...", "entries K". */
+static tk_status_t form_line(const rd_t *r, const char *key, char *rest, header_t *h,
+                             tk_error_t *err)
+{
+    if (strcmp(key, "servers") == 0)
+        return servers_line(r, rest, h, err);
+    char *v = next_tok(&rest), *more = next_tok(&rest);
+    if (strcmp(key, "fingerprint") == 0 || strcmp(key, "checksum") == 0) {
+        int fp = key[0] == 'f';
+        if (fp ? h->has_fp : h->has_sum)
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line, "duplicate '%s' line", key);
+        if (!v || more || tkp_parse_hash(v, fp ? &h->fp : &h->sum) != 0)
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                                "malformed %s '%s' (expected fnv1a64: and 16 hex digits)", key,
+                                v ? v : "");
+        *(fp ? &h->has_fp : &h->has_sum) = 1;
+        if (fp)
+            h->fp_line = r->line;
+    } else if (strcmp(key, "form") == 0) {
+        if (h->form >= 0)
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line, "duplicate 'form' line");
+        if (v && !more && strcmp(v, "explicit") == 0)
+            h->form = TK_PATTERN_EXPLICIT;
+        else if (v && !more && strcmp(v, "spec") == 0)
+            h->form = TK_PATTERN_SPEC;
+        else if (v && !more && strcmp(v, "aggregate") == 0)
+            h->form = TK_PATTERN_AGGREGATE;
+        else
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                                "form must be 'explicit', 'spec' or 'aggregate'");
+    } else { /* entries */
+        int64_t x;
+        if (h->entries >= 0)
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line, "duplicate 'entries' line");
+        if (!v || more || parse_i64(v, &x) != 0)
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                                "'entries' needs one non-negative integer");
+        h->entries = x;
+    }
+    return TK_OK;
+}
 
 /* One header line s into h ("spec", "topology", "level", "endpoints" or
  * "demands"; each once). */
@@ -218,6 +317,8 @@ static tk_status_t header_line(const rd_t *r, char *s, header_t *h, tk_error_t *
         *slot = dup_str(rest);
         if (!*slot)
             return tk_error_set(err, TK_ENOMEM, r->name, r->line, "out of memory");
+        if (key[0] == 's')
+            h->spec_line = r->line;
     } else if (strcmp(key, "level") == 0) {
         char *v = next_tok(&rest);
         if (h->level >= 0)
@@ -239,12 +340,59 @@ static tk_status_t header_line(const rd_t *r, char *s, header_t *h, tk_error_t *
             return tk_error_set(err, TK_ERANGE, r->name, r->line,
                                 "endpoints %" PRId64 " out of range 1..2^50", x);
         *slot = x;
+    } else if (strcmp(key, "fingerprint") == 0 || strcmp(key, "checksum") == 0 ||
+               strcmp(key, "form") == 0 || strcmp(key, "servers") == 0 ||
+               strcmp(key, "entries") == 0) {
+        return form_line(r, key, rest, h, err);
     } else {
         return tk_error_set(err, TK_EFORMAT, r->name, r->line,
-                            "unknown header line '%s' (expected spec, topology, level, "
-                            "endpoints or demands)",
+                            "unknown header line '%s' (expected spec, topology, fingerprint, "
+                            "level, endpoints, form, checksum, servers, entries or demands)",
                             key);
     }
+    return TK_OK;
+}
+
+/* The header lines a form needs, and only those. */
+static tk_status_t check_form(const rd_t *r, header_t *h, tk_error_t *err)
+{
+    if (h->form < 0)
+        h->form = TK_PATTERN_EXPLICIT;
+    if (h->form == TK_PATTERN_SPEC && (!h->spec || !h->spec[0]))
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line, "form spec needs a 'spec' line");
+    if (h->form == TK_PATTERN_SPEC) { /* the kind is known now; its parameters at expansion */
+        size_t k = strcspn(h->spec, " \t");
+        int known = 0;
+        for (const char *const *n = tk_pattern_kinds(); *n && !known; n++)
+            known = strlen(*n) == k && strncmp(*n, h->spec, k) == 0 && strcmp(*n, "file") != 0;
+        if (!known)
+            return tk_error_set(err, TK_EFORMAT, r->name, h->spec_line,
+                                "unknown pattern kind '%.*s' in the spec (see topo-pattern --list)",
+                                (int)(k < 100 ? k : 100), h->spec);
+    }
+    if (h->has_sum && h->form != TK_PATTERN_SPEC)
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                            "a 'checksum' line belongs to form spec only");
+    if ((h->nsw >= 0 || h->entries >= 0) != (h->form == TK_PATTERN_AGGREGATE))
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                            h->form == TK_PATTERN_AGGREGATE
+                                ? "form aggregate needs 'servers' and 'entries' lines"
+                                : "'servers' and 'entries' lines belong to form aggregate only");
+    if (h->form != TK_PATTERN_AGGREGATE)
+        return TK_OK;
+    if (h->nsw < 0 || h->entries < 0)
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                            "form aggregate needs 'servers' and 'entries' lines");
+    if (h->level != TK_LEVEL_SERVER)
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line, "form aggregate needs level server");
+    int64_t sum = 0;
+    for (tk_id_t u = 0; u < h->nsw; u++)
+        sum += h->servers[u];
+    if (sum != h->endpoints)
+        return tk_error_set(err, TK_EFORMAT, r->name, h->servers_line,
+                            "counts not matching: the servers line sums to %" PRId64
+                            ", endpoints is %" PRId64,
+                            sum, h->endpoints);
     return TK_OK;
 }
 
@@ -270,7 +418,7 @@ static tk_status_t read_header(rd_t *r, header_t *h, tk_error_t *err)
     if (h->endpoints < 0)
         return tk_error_set(err, TK_EFORMAT, r->name, r->line,
                             "no 'endpoints' line before 'demands'");
-    return TK_OK;
+    return check_form(r, h, err);
 }
 
 /* One demand line s, "src dst [weight]", added to p. */
@@ -308,10 +456,155 @@ static tk_status_t demand_line(const rd_t *r, char *s, tk_pattern_t *p, tk_error
     return st;
 }
 
+/* The explicit body: h->demands lines "src dst [weight]". */
+static tk_status_t read_explicit(rd_t *r, const header_t *h, tk_pattern_t *p, tk_error_t *err)
+{
+    char *s;
+    tk_status_t st;
+
+    /* Reserve what the header declares, within reason (a lying header must
+     * not make us allocate): the array grows as lines really arrive. */
+    st = tk_pattern_reserve(p, h->demands < (1 << 20) ? h->demands : (1 << 20), err);
+    for (int64_t i = 0; i < h->demands && st == TK_OK; i++) {
+        st = rd_next(r, &s, err);
+        if (st == TK_EOF)
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line + 1,
+                                "truncated: %" PRId64 " of %" PRId64 " demands", i, h->demands);
+        if (st == TK_OK)
+            st = demand_line(r, s, p, err);
+    }
+    return st;
+}
+
+/* One aggregate entry "s t [weight]" into e (switch ids of the servers
+ * line; both switches with servers). */
+typedef struct agg {
+    tk_id_t s, t;
+    double w;
+} agg_t;
+
+static tk_status_t entry_line(const rd_t *r, char *s, const header_t *h, agg_t *e, tk_error_t *err)
+{
+    char *rest = s;
+    char *a = next_tok(&rest), *b = next_tok(&rest), *c = next_tok(&rest);
+    int64_t u, v;
+
+    if (!b || next_tok(&rest))
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                            "entry line must be 'src-switch dst-switch [weight]'");
+    if (parse_i64(a, &u) || parse_i64(b, &v))
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line, "bad switch id '%s'",
+                            parse_i64(a, &u) ? a : b);
+    if (u >= h->nsw || v >= h->nsw)
+        return tk_error_set(err, TK_ERANGE, r->name, r->line,
+                            "switch %" PRId64 " out of range 0..%" PRId64, u >= h->nsw ? u : v,
+                            (int64_t)h->nsw - 1);
+    if (h->servers[u] == 0 || h->servers[v] == 0)
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                            "switch %" PRId64 " has no servers in the servers line",
+                            h->servers[u] == 0 ? u : v);
+    e->s = (tk_id_t)u;
+    e->t = (tk_id_t)v;
+    e->w = 1.0;
+    if (c) {
+        char *end;
+        errno = 0;
+        e->w = strtod(c, &end);
+        if (errno == ERANGE || *end || end == c || !isfinite(e->w) || e->w <= 0)
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                                "bad weight '%s' (must be a finite number > 0)", c);
+    }
+    return TK_OK;
+}
+
+/* Expand the entries e[0..k-1] of one source switch: every server of s, in
+ * order, sends w to every server of t, entry after entry. */
+static tk_status_t expand_group(const header_t *h, const int64_t *first, const agg_t *e, int64_t k,
+                                tk_pattern_t *p, tk_error_t *err)
+{
+    tk_status_t st = TK_OK;
+    tk_id_t s = e[0].s;
+
+    for (int64_t i = first[s]; i < first[s + 1] && st == TK_OK; i++)
+        for (int64_t q = 0; q < k && st == TK_OK; q++)
+            for (int64_t j = first[e[q].t]; j < first[e[q].t + 1] && st == TK_OK; j++)
+                st = tk_pattern_add(p, i, j, e[q].w, err);
+    (void)h;
+    return st;
+}
+
+/* The aggregate body: h->entries lines, expanded to exactly h->demands
+ * server-level demands. */
+static tk_status_t read_aggregate(rd_t *r, const header_t *h, tk_pattern_t *p, tk_error_t *err)
+{
+    int64_t *first = tk_malloc_array((size_t)h->nsw + 1, sizeof *first);
+    agg_t *e =
+        tk_malloc_array((size_t)(h->entries < (1 << 20) ? h->entries + 1 : (1 << 20)), sizeof *e);
+    int64_t cap = h->entries < (1 << 20) ? h->entries + 1 : (1 << 20), k = 0;
+    double total = 0;
+    char *s;
+    tk_status_t st = TK_OK;
+
+    if (!first || !e) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
+    first[0] = 0;
+    for (tk_id_t u = 0; u < h->nsw; u++)
+        first[u + 1] = first[u] + h->servers[u];
+    for (int64_t i = 0; i < h->entries && st == TK_OK; i++) {
+        st = rd_next(r, &s, err);
+        if (st == TK_EOF) {
+            st = tk_error_set(err, TK_EFORMAT, r->name, r->line + 1,
+                              "truncated: %" PRId64 " of %" PRId64 " entries", i, h->entries);
+            break;
+        }
+        if (st == TK_OK && k == cap) {
+            agg_t *ne = tk_realloc_array(e, (size_t)cap * 2, sizeof *e);
+            if (!ne)
+                st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+            else
+                e = ne, cap *= 2;
+        }
+        if (st == TK_OK)
+            st = entry_line(r, s, h, &e[k], err);
+        if (st != TK_OK)
+            break;
+        total += (double)h->servers[e[k].s] * h->servers[e[k].t];
+        if (total > (double)h->demands)
+            st = tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                              "counts not matching: the entries expand to more than the %" PRId64
+                              " demands declared",
+                              h->demands);
+        k++;
+    }
+    if (st == TK_OK && total != (double)h->demands)
+        st = tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                          "counts not matching: the entries expand to %.0f demands, "
+                          "%" PRId64 " declared",
+                          total, h->demands);
+    uint64_t lim = tk_memory_limit_default();
+    if (st == TK_OK && lim && (double)h->demands * sizeof(tk_demand_t) > (double)lim)
+        st = tk_error_set(err, TK_ELIMIT, r->name, r->line,
+                          "%" PRId64 " demands exceed the memory limit of %" PRIu64 " bytes",
+                          h->demands, lim);
+    if (st == TK_OK)
+        st = tk_pattern_reserve(p, h->demands, err);
+    for (int64_t a = 0, b; a < k && st == TK_OK; a = b) {
+        for (b = a + 1; b < k && e[b].s == e[a].s;)
+            b++;
+        st = expand_group(h, first, e + a, b - a, p, err);
+    }
+done:
+    free(first);
+    free(e);
+    return st;
+}
+
 tk_status_t tk_pattern_read(FILE *fp, const char *name, tk_pattern_t **out, tk_error_t *err)
 {
     rd_t r = {fp, name ? name : "<stdin>", 0, NULL, 0};
-    header_t h = {NULL, NULL, -1, -1, -1};
+    header_t h = {NULL, NULL, 0, 0, -1, -1, -1, -1, 0, 0, 0, 0, -1, -1, NULL, 0};
     tk_pattern_t *p = NULL;
     char *s;
     tk_status_t st;
@@ -321,25 +614,43 @@ tk_status_t tk_pattern_read(FILE *fp, const char *name, tk_pattern_t **out, tk_e
     st = tk_pattern_new(&p, (tk_level_t)h.level, h.endpoints, h.spec, h.topo, err);
     if (st != TK_OK)
         goto fail;
-    /* Reserve what the header declares, within reason (a lying header must
-     * not make us allocate): the array grows as lines really arrive. */
-    st = tk_pattern_reserve(p, h.demands < (1 << 20) ? h.demands : (1 << 20), err);
-    if (st != TK_OK)
-        goto fail;
-    for (int64_t i = 0; i < h.demands; i++) {
-        st = rd_next(&r, &s, err);
-        if (st == TK_EOF) {
-            st = tk_error_set(err, TK_EFORMAT, r.name, r.line + 1,
-                              "truncated: %" PRId64 " of %" PRId64 " demands", i, h.demands);
+    p->has_fingerprint = h.has_fp;
+    p->fingerprint = h.fp;
+    if (h.form != TK_PATTERN_EXPLICIT) {
+        struct tk_pattern_extra *x = tkp_extra(p);
+        if (!x) {
+            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
             goto fail;
         }
-        if (st != TK_OK || (st = demand_line(&r, s, p, err)) != TK_OK)
-            goto fail;
+        x->form = (tk_pattern_form_t)h.form;
+        x->has_checksum = h.has_sum;
+        x->checksum = h.sum;
+        x->declared = h.demands;
+        x->nsw = h.nsw;
+        x->spec_line = h.spec_line;
+        x->servers_line = h.servers_line;
+    }
+    if (h.form == TK_PATTERN_EXPLICIT)
+        st = read_explicit(&r, &h, p, err);
+    else if (h.form == TK_PATTERN_AGGREGATE)
+        st = read_aggregate(&r, &h, p, err);
+    if (st != TK_OK)
+        goto fail;
+    if (p->extra) { /* the aggregate's counts, for tk_pattern_bind */
+        p->extra->servers = h.servers;
+        h.servers = NULL;
     }
     st = rd_next(&r, &s, err);
     if (st == TK_OK) {
-        st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
-                          "more demand lines than the %" PRId64 " declared", h.demands);
+        if (h.form == TK_PATTERN_EXPLICIT)
+            st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
+                              "more demand lines than the %" PRId64 " declared", h.demands);
+        else if (h.form == TK_PATTERN_SPEC)
+            st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
+                              "form spec has no demand lines (the reader expands the spec)");
+        else
+            st = tk_error_set(err, TK_EFORMAT, r.name, r.line,
+                              "more entry lines than the %" PRId64 " declared", h.entries);
         goto fail;
     }
     if (st != TK_EOF)
@@ -347,12 +658,14 @@ tk_status_t tk_pattern_read(FILE *fp, const char *name, tk_pattern_t **out, tk_e
     free(r.buf);
     free(h.spec);
     free(h.topo);
+    free(h.servers);
     *out = p;
     return TK_OK;
 fail:
     free(r.buf);
     free(h.spec);
     free(h.topo);
+    free(h.servers);
     tk_pattern_free(p);
     return st;
 }
@@ -380,18 +693,26 @@ static void put_oneline(FILE *fp, const char *s)
         fputc(*s == '\n' || *s == '\r' || *s == '#' ? ' ' : *s, fp);
 }
 
-tk_status_t tk_pattern_write(FILE *fp, const tk_pattern_t *p, tk_error_t *err)
+void tkp_write_header(FILE *fp, const tk_pattern_t *p, const char *form)
 {
-    char w[64];
-
     fputs(PATTERN_MAGIC "\n", fp);
     fputs("spec ", fp);
     put_oneline(fp, p->spec);
     fputs("\ntopology ", fp);
     put_oneline(fp, p->topology);
-    fprintf(fp, "\nlevel %s\nendpoints %" PRId64 "\ndemands %" PRId64 "\n",
-            p->level == TK_LEVEL_SWITCH ? "switch" : "server", p->endpoints, p->len);
+    if (p->has_fingerprint)
+        fprintf(fp, "\nfingerprint fnv1a64:%016" PRIx64, p->fingerprint);
+    fprintf(fp, "\nlevel %s\nendpoints %" PRId64 "\n",
+            p->level == TK_LEVEL_SWITCH ? "switch" : "server", p->endpoints);
+    if (form)
+        fprintf(fp, "form %s\n", form);
+}
+
+void tkp_write_demands(FILE *fp, const tk_pattern_t *p)
+{
+    char w[64];
     double last = 0; /* weights repeat: format each distinct run once */
+
     w[0] = '\0';
     for (int64_t i = 0; i < p->len; i++) {
         const tk_demand_t *d = &p->d[i];
@@ -405,6 +726,13 @@ tk_status_t tk_pattern_write(FILE *fp, const tk_pattern_t *p, tk_error_t *err)
             fprintf(fp, "%" PRId64 " %" PRId64 " %s\n", d->src, d->dst, w);
         }
     }
+}
+
+tk_status_t tk_pattern_write(FILE *fp, const tk_pattern_t *p, tk_error_t *err)
+{
+    tkp_write_header(fp, p, NULL);
+    fprintf(fp, "demands %" PRId64 "\n", p->len);
+    tkp_write_demands(fp, p);
     if (ferror(fp))
         return tk_error_set(err, TK_EIO, NULL, 0, "write error");
     return TK_OK;
@@ -481,6 +809,11 @@ tk_status_t tk_pattern_check(const tk_pattern_t *p, const tk_graph_t *g, const c
     int64_t want;
     double *snd = NULL, *rcv = NULL;
     tk_status_t st;
+
+    if (p->extra && p->extra->form == TK_PATTERN_SPEC && !p->extra->bound)
+        return tk_error_set(err, TK_EINVAL, wh, 0,
+                            "a spec-form pattern must be expanded for the topology first "
+                            "(tk_pattern_bind)");
 
     if (p->level == TK_LEVEL_SWITCH) {
         want = g->n;

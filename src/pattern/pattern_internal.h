@@ -4,10 +4,39 @@
 #ifndef TK_PATTERN_INTERNAL_H
 #define TK_PATTERN_INTERNAL_H
 
+#include <stdio.h>
+
 #include "tk_core.h"
 #include "tk_kv.h"
 #include "tk_metric.h"
 #include "tk_pattern.h"
+
+/* What the public struct does not show: the form a pattern was read in and
+ * what its compact forms need. */
+struct tk_pattern_extra {
+    tk_pattern_form_t form; /* as read (EXPLICIT for made patterns)        */
+    int regenerable;        /* spec reproduces the demands on the topology
+                               of `fingerprint` (tk_pattern_make)          */
+    int has_checksum;       /* spec form: checksum line given              */
+    uint64_t checksum;      /* spec form: tk_pattern_checksum of the file's  */
+    int64_t declared;       /* spec form: the demands line                  */
+    int bound;              /* spec form: expanded for bound_fp              */
+    uint64_t bound_fp;
+    long spec_line, servers_line; /* lines of the file (0: none)       */
+    tk_id_t nsw;                  /* aggregate form: the servers line's switches  */
+    int32_t *servers;             /* aggregate form: its counts (nsw)              */
+};
+
+/* p->extra, allocated on first use (NULL when out of memory). */
+struct tk_pattern_extra *tkp_extra(tk_pattern_t *p);
+/* Parse "fnv1a64:" and 16 hex digits. 0 ok, -1 malformed. */
+int tkp_parse_hash(const char *s, uint64_t *v);
+
+/* The header lines up to "endpoints" (and "form F" when form is not NULL);
+ * the caller writes the rest of the header. */
+void tkp_write_header(FILE *fp, const tk_pattern_t *p, const char *form);
+/* The explicit body: one line per demand. */
+void tkp_write_demands(FILE *fp, const tk_pattern_t *p);
 
 /* Grow the demand array to hold len demands. */
 tk_status_t tk_pattern_reserve(tk_pattern_t *p, int64_t len, tk_error_t *err);
@@ -23,16 +52,29 @@ typedef struct tkp_mk {
     const char *kind;
     uint64_t seed;
     int threads;
-    int randomized;  /* set by the generator: spec gets s=SEED      */
-    char spec[1024]; /* "kind k=v ...", built by tkp_spec_add       */
-    int64_t nserv;   /* total servers                               */
-    int64_t *first;  /* n+1 server prefix sums                      */
-    tk_id_t *sw_of;  /* nserv: switch of each server (lazily built)  */
-    tk_pattern_t *p; /* the result                                  */
+    int randomized;    /* set by the generator: spec gets s=SEED      */
+    char spec[1024];   /* "kind k=v ...", built by tkp_spec_add       */
+    char results[256]; /* "k=v ..." of tkp_spec_result: what the run
+                          found, not a parameter                    */
+    int64_t nserv;     /* total servers                               */
+    int64_t *first;    /* n+1 server prefix sums                      */
+    tk_id_t *sw_of;    /* nserv: switch of each server (lazily built)  */
+    tk_pattern_t *p;   /* the result                                  */
 } tkp_mk_t;
 
 /* Append " k=v" (printf-style) to the canonical spec. */
 void tkp_spec_add(tkp_mk_t *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Append " key=value" (printf-style value) to the canonical spec: a value
+ * the generator found (random-shift's offset, longest-matching's total,
+ * mixed's scale), not a parameter.  When the spec is expanded again
+ * (tkp_make_spec), the file's key=value must equal it. */
+void tkp_spec_result(tkp_mk_t *m, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* tk_pattern_make for a spec read back from a file: the result keys of
+ * tkp_spec_result are accepted and must match. */
+tk_status_t tkp_make_spec(const tk_graph_t *g, const char *kind, int nparams, char *const params[],
+                          uint64_t seed, tk_pattern_t **out, tk_error_t *err);
+
 /* Create m->p at the given level (endpoints n or nserv); TK_EUNSUPPORTED
  * for server level on a topology without servers. */
 tk_status_t tkp_begin(tkp_mk_t *m, tk_level_t level, tk_error_t *err);

@@ -476,7 +476,7 @@ static void scale_admissible(tkp_mk_t *m)
         for (int64_t k = 0; k < m->p->len; k++)
             m->p->d[k].w /= mx;
         tk_pattern_fmt_double(b, sizeof b, 1.0 / mx);
-        tkp_spec_add(m, "scale=%s", b);
+        tkp_spec_result(m, "scale", "%s", b);
     }
 }
 

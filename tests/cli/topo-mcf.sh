@@ -503,7 +503,7 @@ for rk in "ksp:4|switch-perm level=switch|1" "ksp:4|switch-perm level=switch|2" 
     [ "${rd:-0}" -gt 0 ] 2>/dev/null && lrg=$((lrg + 1))
     run topo-mcf --links -r "$r" -m "$k" -s "$s" "$topo"
     printf '%s\n' "$out" | awk -F '\t' 'NR > 1 { print $4, $5, $8 }' >"$TMPD/prices"
-    topo-pattern $k -s "$s" "$topo" | awk 'NR > 6 { print $1, $2, (NF > 2 ? $3 : 1) }' >"$TMPD/pairs"
+    topo-pattern $k -s "$s" "$topo" | awk 'NR > 7 { print $1, $2, (NF > 2 ? $3 : 1) }' >"$TMPD/pairs"
     : >"$TMPD/ppaths"
     while read -r ps pd pw; do
         topo-route -r "$r" --pair "$ps,$pd" --paths "$topo" | awk -F '\t' -v w="$pw" 'NR > 1 { print $2, $3, w, $7 }' >>"$TMPD/ppaths"

@@ -11,6 +11,7 @@ expect_rc 0 "shift offset=3 on a ring of 6 switches with 2 servers"
 expect_out "topokit-pattern 1
 spec shift offset=3 level=server
 topology ring n=6 p=2
+fingerprint fnv1a64:30fa70510a1d4c8c
 level server
 endpoints 12
 demands 12
@@ -29,22 +30,22 @@ demands 12
 
 # uniform: every server to every server of the other switches, 1/(N - p).
 run topo-pattern uniform "$TMPD/ring6.topo"
-n=$(printf '%s\n' "$out" | awk 'NR > 6' | wc -l)
-bad=$(printf '%s\n' "$out" | awk 'NR > 6 && (int($1 / 2) == int($2 / 2) || $3 != 0.1)' | wc -l)
+n=$(printf '%s\n' "$out" | awk 'NR > 7' | wc -l)
+bad=$(printf '%s\n' "$out" | awk 'NR > 7 && (int($1 / 2) == int($2 / 2) || $3 != 0.1)' | wc -l)
 [ "$rc" -eq 0 ] && [ "$n" -eq 120 ] && [ "$bad" -eq 0 ]
 ok $? "uniform: 12*10 demands of weight 1/10, none to the own switch" || diag "n=$n bad=$bad"
 
 # switch-perm: a derangement of the switches (awk checks it independently).
 run topo-pattern switch-perm -s 4 "$TMPD/ring6.topo"
-printf '%s\n' "$out" | awk 'NR == 4 && $2 != "switch" { exit 1 }
-    NR > 6 { if ($1 == $2 || s[$1]++ || d[$2]++ || NF != 2) exit 1; k++ }
+printf '%s\n' "$out" | awk 'NR == 5 && $2 != "switch" { exit 1 }
+    NR > 7 { if ($1 == $2 || s[$1]++ || d[$2]++ || NF != 2) exit 1; k++ }
     END { exit k != 6 }'
 ok $? "switch-perm: each of 6 switches sends to one other and receives once" || diag "$out"
 printf '%s\n' "$out" | grep -qx 'spec switch-perm level=switch s=4'
 ok $? "switch-perm spec records the seed"
 
 run topo-pattern server-perm -s 9 "$TMPD/ring6.topo"
-printf '%s\n' "$out" | awk 'NR > 6 { if ($1 == $2 || s[$1]++ || d[$2]++) exit 1; k++ } END { exit k != 12 }'
+printf '%s\n' "$out" | awk 'NR > 7 { if ($1 == $2 || s[$1]++ || d[$2]++) exit 1; k++ } END { exit k != 12 }'
 ok $? "server-perm: a derangement of 12 servers" || diag "$out"
 
 # Same seed, same bytes, whatever the thread count.
@@ -187,7 +188,7 @@ for l in open(edges):
 lines = [l.split('#')[0].split() for l in open(pat)]
 lines = [l for l in lines if l]
 hdr = {l[0]: l[1:] for l in lines[1:6]}
-dem = [(int(l[0]), int(l[1])) for l in lines[6:]]
+dem = [(int(l[0]), int(l[1])) for l in lines[7:]]
 D = dict(nx.all_pairs_shortest_path_length(G))
 if mode == 'perm':
     L = int(sys.argv[4])
@@ -255,7 +256,7 @@ fi
 
 # Dragonfly ADV+1 at server level: every server once, destination group + 1.
 run topo-pattern adv i=1 "$TMPD/df.topo"
-printf '%s\n' "$out" | awk 'NR > 6 { if (int($2 / 8) != (int($1 / 8) + 1) % 9 || $2 % 8 != $1 % 8 || d[$2]++) exit 1; k++ }
+printf '%s\n' "$out" | awk 'NR > 7 { if (int($2 / 8) != (int($1 / 8) + 1) % 9 || $2 % 8 != $1 % 8 || d[$2]++) exit 1; k++ }
     END { exit k != 72 }'
 ok $? "adv i=1 on dragonfly a=4 h=2 p=2: position k of group j to position k of group j+1"
 done_testing

@@ -658,8 +658,96 @@ static void test_dragonfly_kinds(void)
     tk_graph_free(g);
 }
 
+/* p written in form f and read back: NULL when either fails. */
+static tk_pattern_t *through_form(const tk_pattern_t *p, const tk_graph_t *g, tk_pattern_form_t f,
+                                  tk_pattern_form_t *used, tk_error_t *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    tk_pattern_t *q = NULL;
+    FILE *fp = open_memstream(&buf, &len);
+    tk_status_t st = tk_pattern_write_form(fp, p, g, f, used, err);
+
+    fclose(fp);
+    if (st == TK_OK)
+        st = read_str(buf, &q, err);
+    free(buf);
+    return st == TK_OK ? q : NULL;
+}
+
+static int same_demands(const tk_pattern_t *p, const tk_pattern_t *q)
+{
+    int same = p && q && p->len == q->len && p->endpoints == q->endpoints && p->level == q->level;
+    for (int64_t i = 0; same && i < p->len; i++)
+        same = p->d[i].src == q->d[i].src && p->d[i].dst == q->d[i].dst && p->d[i].w == q->d[i].w;
+    return same;
+}
+
+/* The fingerprint, tk_pattern_bind and the compact forms. */
+static void test_forms(void)
+{
+    tk_graph_t *g = gen("dragonfly", "h=2", -1), *g2 = gen("dragonfly", "h=2", -1),
+               *ga = gen("dragonfly", "h=2 arrangement=absolute", -1),
+               *g3 = gen("dragonfly", "h=2", 3);
+    uint64_t f, f2, fa, f3;
+    tk_error_t err;
+    tk_pattern_form_t used;
+
+    if (!g || !g2 || !ga || !g3) {
+        ok(0, "forms: dragonflies generated");
+        return;
+    }
+    tk_pattern_fingerprint(g, &f, &err);
+    tk_pattern_fingerprint(g2, &f2, &err);
+    tk_pattern_fingerprint(ga, &fa, &err);
+    tk_pattern_fingerprint(g3, &f3, &err);
+    ok(f == f2 && f != fa && f != f3,
+       "fingerprint: equal for equal graphs, differs for another arrangement or server count");
+    free(g2->spec);
+    g2->spec = strdup("renamed");
+    tk_pattern_fingerprint(g2, &f2, &err);
+    ok(f == f2, "fingerprint: the spec is not part of it");
+
+    tk_pattern_t *p = make(g, "uniform", "", 1, &err), *q;
+    ok(p && p->has_fingerprint && p->fingerprint == f, "a made pattern carries g's fingerprint");
+    q = through_form(p, g, TK_PATTERN_AUTO, &used, &err);
+    ok(q && used == TK_PATTERN_SPEC && q->len == 0, "auto: 5040 demands written as the spec");
+    ok(q && tk_pattern_check(q, g, "q", &err) == TK_EINVAL,
+       "a spec-form pattern is refused before tk_pattern_bind");
+    ok(q && tk_pattern_bind(q, ga, 0, "q", &err) == TK_EINVAL && strstr(err.msg, "fingerprint"),
+       "bind: another topology refused");
+    ok(q && tk_pattern_bind(q, g, 0, "q", &err) == TK_OK && same_demands(p, q),
+       "bind: the spec expands to the same demands, bit for bit");
+    ok(q && tk_pattern_bind(q, ga, TK_PATTERN_FORCE, "q", &err) == TK_OK && q->len == p->len,
+       "bind --force: expanded for the other topology");
+    tk_pattern_free(q);
+    q = through_form(p, g, TK_PATTERN_AGGREGATE, &used, &err);
+    ok(q && used == TK_PATTERN_AGGREGATE && same_demands(p, q),
+       "aggregate: read back to the same demands");
+    ok(q && tk_pattern_bind(q, g, 0, "q", &err) == TK_OK, "aggregate: bound to g");
+    tk_pattern_free(q);
+    q = through_form(p, g, TK_PATTERN_EXPLICIT, &used, &err);
+    ok(q && used == TK_PATTERN_EXPLICIT && same_demands(p, q) && q->fingerprint == f,
+       "explicit: the same demands and fingerprint");
+    ok(q && tk_pattern_checksum(q) == tk_pattern_checksum(p), "checksums agree");
+    ok(q && through_form(q, g, TK_PATTERN_SPEC, NULL, &err) == NULL && err.code == TK_EUNSUPPORTED,
+       "an explicit file cannot be written as a spec");
+    tk_pattern_free(q);
+    tk_pattern_free(p);
+    p = make(g, "server-perm", "", 1, &err);
+    ok(p && through_form(p, g, TK_PATTERN_AGGREGATE, NULL, &err) == NULL &&
+           err.code == TK_EUNSUPPORTED,
+       "a permutation has no aggregate form");
+    tk_pattern_free(p);
+    tk_graph_free(g);
+    tk_graph_free(g2);
+    tk_graph_free(ga);
+    tk_graph_free(g3);
+}
+
 int main(void)
 {
+    test_forms();
     test_roundtrip();
     test_reader_errors();
     test_check_and_units();
