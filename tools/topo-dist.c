@@ -268,7 +268,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
 {
     result_t r;
     tk_error_t err;
-    tk_dist_opts_t opts = {a->threads, a->ecc, a->hist, a->max_diam, NULL};
+    tk_dist_opts_t opts = {a->threads, a->ecc, a->hist, a->max_diam, NULL, NULL};
     tk_auto_t sym;
 
     memset(&r, 0, sizeof r);
@@ -287,6 +287,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         if (tk_auto_compute(g, &ao, &sym, NULL) == TK_OK && sym.norbits < g->n)
             opts.orbit = sym.orbit;
     }
+    opts.progress = cli_meter_graph(input, index);
     int fail = tk_dist_summary(g, &opts, &r.s, &err) != TK_OK;
     tk_auto_destroy(&sym);
     if (fail || tk_girth(g, a->threads, &r.girth, &err) != TK_OK) {
