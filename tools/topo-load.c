@@ -392,6 +392,7 @@ static tk_status_t compute(args_t *a, result_t *r, tk_error_t *err)
     st = tk_router_new(g, &a->spec, a->threads, lim, &rt, err);
     if (st != TK_OK)
         return st;
+    tk_router_set_progress(rt, cli_meter(r->name));
     if (a->pat) {
         st = tk_pattern_to_switch(a->pat, g, &dem, err);
         if (st == TK_OK)
