@@ -293,6 +293,13 @@ typedef struct tk_progress {
 TK_API void tk_progress_begin(tk_progress_t *p, const char *what, const char *unit, int64_t total);
 /* `units` more units done (thread-safe); reports when the interval passed. */
 TK_API void tk_progress_add(tk_progress_t *p, int64_t units);
+/* The total of the current phase, when it is known only after the start
+ * (<= 0: unknown).  Single-threaded. */
+TK_API void tk_progress_set_total(tk_progress_t *p, int64_t total);
+/* Set the count of the current phase to `done` units (for loops that know
+ * how far they are rather than how much they did since the last call);
+ * reports like tk_progress_add.  Single-threaded. */
+TK_API void tk_progress_set(tk_progress_t *p, int64_t done);
 /* End the phase: one final report (done as counted; with a known total
  * the caller has usually counted every unit).  Single-threaded. */
 TK_API void tk_progress_end(tk_progress_t *p);

@@ -89,6 +89,18 @@ void tk_progress_add(tk_progress_t *p, int64_t units)
     __atomic_store_n(&p->busy, 0, __ATOMIC_RELEASE);
 }
 
+void tk_progress_set_total(tk_progress_t *p, int64_t total)
+{
+    if (p && p->active)
+        p->total = total > 0 ? total : 0;
+}
+
+void tk_progress_set(tk_progress_t *p, int64_t done)
+{
+    if (p && p->active)
+        tk_progress_add(p, done - __atomic_load_n(&p->done, __ATOMIC_RELAXED));
+}
+
 void tk_progress_end(tk_progress_t *p)
 {
     tk_progress_state_t s;
