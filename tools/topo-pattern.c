@@ -18,7 +18,8 @@
 #include "cli.h"
 
 #define USAGE                                                                                      \
-    "topo-pattern KIND [KEY=VALUE ...] [-s SEED] [--stats] [--threads N] [-o FILE] [TOPOLOGY]"
+    "topo-pattern KIND [KEY=VALUE ...] [-s SEED] [--stats] [--threads N] [--progress]\n"           \
+    "                    [-o FILE] [TOPOLOGY]"
 
 typedef struct args {
     const char *kind;
@@ -67,6 +68,7 @@ static void help(void)
            "                     pairs instead: columns distance pairs weight fraction\n"
            "  -o, --output=FILE  write FILE (atomically) instead of standard output\n"
            "      --threads=N    worker threads (the output never depends on it)\n"
+           "      --progress     progress on stderr (percentage, rate, ETA)\n"
            "      --list         print the kind names, one per line\n"
            "  -h, --help         this help\n"
            "      --version      print the version\n\n"
@@ -75,7 +77,7 @@ static void help(void)
            USAGE);
 }
 
-enum { OPT_VERSION = 256, OPT_THREADS, OPT_STATS, OPT_LIST };
+enum { OPT_VERSION = 256, OPT_THREADS, OPT_STATS, OPT_LIST, OPT_PROGRESS };
 
 static void parse_args(int argc, char **argv, args_t *a)
 {
@@ -86,6 +88,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"threads", required_argument, NULL, OPT_THREADS},
         {"list", no_argument, NULL, OPT_LIST},
         {"help", no_argument, NULL, 'h'},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
     };
@@ -112,6 +115,9 @@ static void parse_args(int argc, char **argv, args_t *a)
             for (const char *const *k = tk_pattern_kinds(); *k; k++)
                 puts(*k);
             exit(CLI_EXIT_OK);
+        case OPT_PROGRESS:
+            cli_progress_enable(1);
+            break;
         case OPT_VERSION:
             cli_print_version();
             exit(CLI_EXIT_OK);

@@ -16,7 +16,7 @@
 #include "cli.h"
 #include "tk_stats.h"
 
-static const char usage[] = "topo-stats [-c COLUMN] [--level L] [--json] [-o FILE] [FILE...]";
+static const char usage[] = "topo-stats [-c COLUMN] [--level L] [--json] [--progress] [-o FILE] [FILE...]";
 
 typedef struct args {
     const char *column; /* -c: a 1-based number or a header name (default 1) */
@@ -45,6 +45,7 @@ static void help(void)
           "  -c, --column COLUMN   field number (1 = first, the default) or header name\n"
           "  --level L             confidence level, 0 < L < 1 (default 0.95)\n"
           "  --json                one JSON object instead of the TSV table\n"
+          "  --progress            progress on stderr (percentage, rate, ETA)\n"
           "  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
           "  -h, --help            this help\n"
           "      --version         print the version\n\n"
@@ -53,7 +54,7 @@ static void help(void)
           stdout);
 }
 
-enum { OPT_LEVEL = 256, OPT_JSON, OPT_VERSION };
+enum { OPT_LEVEL = 256, OPT_JSON, OPT_PROGRESS, OPT_VERSION };
 
 static void parse_args(int argc, char **argv, args_t *a)
 {
@@ -63,6 +64,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"json", no_argument, NULL, OPT_JSON},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
     };
@@ -92,6 +94,9 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case 'o':
             a->output = optarg;
+            break;
+        case OPT_PROGRESS:
+            cli_progress_enable(1);
             break;
         case OPT_VERSION:
             cli_print_version();
