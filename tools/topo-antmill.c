@@ -247,6 +247,7 @@ static int find_cycle(const args_t *a, const tk_graph_t *g, const char *name, re
     o.budget = a->budget;
     o.mem_limit = a->mem;
     o.threads = a->threads;
+    o.progress = cli_meter(name);
     o.delta = a->hat || a->maxdelta ? 0 : a->delta;
     if (tk_antmill_max_delta(g, &o, a->maxdelta ? res->ds.radius : 0, res->cycle, &res->delta,
                              &stats, &err)) {
@@ -346,6 +347,7 @@ static int compute(const args_t *a, const tk_graph_t *g, const char *name, resul
     tk_error_clear(&err);
     memset(&dopts, 0, sizeof dopts);
     dopts.threads = a->threads;
+    dopts.progress = cli_meter(name);
     if (tk_dist_summary(g, &dopts, &res->ds, &err)) {
         cli_error(&err);
         return 1;

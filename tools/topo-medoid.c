@@ -203,6 +203,9 @@ typedef struct run {
  * first failed sample's error printed. */
 static int measure(const args_t *a, uint64_t mem, run_t *r)
 {
+    tk_progress_t *meter = cli_meter(a->family);
+
+    tk_progress_begin(meter, "samples", "samples", a->samples);
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1)
 #endif
@@ -214,7 +217,9 @@ static int measure(const args_t *a, uint64_t mem, run_t *r)
             features(gi, mem, r->s[i].feat, &r->s[i].err))
             r->s[i].failed = 1;
         tk_graph_free(gi);
+        tk_progress_add(meter, 1);
     }
+    tk_progress_end(meter);
     for (int64_t i = 0; i < a->samples; i++) {
         if (r->s[i].failed) {
             cli_error(&r->s[i].err);

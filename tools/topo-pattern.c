@@ -233,6 +233,22 @@ static int read_pattern_file(const args_t *a, const tk_graph_t *g, tk_pattern_t 
     return 0;
 }
 
+/* The pattern of KIND.  The generators do not report their own progress:
+ * the meter shows one unit (the pattern) and the time it took. */
+static tk_status_t make_pattern(const args_t *a, const tk_graph_t *g, tk_pattern_t **p,
+                                tk_error_t *err)
+{
+    tk_progress_t *meter = cli_meter("");
+    tk_status_t st;
+
+    tk_progress_begin(meter, a->kind, "patterns", 1);
+    st = tk_pattern_make(g, a->kind, a->nkv, a->kv, a->seed, a->threads, p, err);
+    if (st == TK_OK)
+        tk_progress_add(meter, 1);
+    tk_progress_end(meter);
+    return st;
+}
+
 /* --stats, step 1: the distance of every switch-level demand entry k of d
  * (dist[k]).  One BFS per source switch with demands, in parallel; each
  * entry is written once, so the result does not depend on the threads.
@@ -240,7 +256,9 @@ static int read_pattern_file(const args_t *a, const tk_graph_t *g, tk_pattern_t 
 static int demand_distances(const tk_graph_t *g, const tk_swdemand_t *d, int32_t *dist)
 {
     int fail = 0;
+    tk_progress_t *meter = cli_meter("");
 
+    tk_progress_begin(meter, "--stats distances", "switches", g->n);
 #pragma omp parallel reduction(| : fail)
     {
         int32_t *dv = tk_malloc_array((size_t)g->n, sizeof *dv);
@@ -256,9 +274,11 @@ static int demand_distances(const tk_graph_t *g, const tk_swdemand_t *d, int32_t
             }
             for (int64_t k = d->off[s]; k < d->off[s + 1]; k++)
                 dist[k] = dv[d->dst[k]];
+            tk_progress_add(meter, 1);
         }
         free(dv);
     }
+    tk_progress_end(meter);
     return fail;
 }
 
@@ -394,7 +414,7 @@ static int run(const args_t *a)
             tk_graph_free(g);
             return rc;
         }
-    } else if (tk_pattern_make(g, a->kind, a->nkv, a->kv, a->seed, a->threads, &p, &err) != TK_OK) {
+    } else if (make_pattern(a, g, &p, &err) != TK_OK) {
         cli_error(&err);
         tk_graph_free(g);
         /* A malformed KEY=VALUE list is a usage error; everything else is
