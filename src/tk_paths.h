@@ -75,20 +75,21 @@ TK_API double tk_sigma_summary_avg(const tk_sigma_summary_t *s, int32_t d);
 /* k shortest simple paths and hop-limited simple-path counts.              */
 
 typedef struct tk_ksp_opts {
-    int threads;             /* OpenMP threads (0 = runtime default)              */
-    int32_t k;               /* paths per pair for the k-shortest average; 0 = do
-                                not compute it                                   */
-    int32_t allpath_h;       /* hop limit H for simple-path counts; 0 = do not
-                                compute them                                     */
-    int allpath_raw;         /* 1: count raw H-hop paths instead (walks of exactly
-                                H arcs, switches and self-loops may repeat: the
-                                "raw paths" of Lemmas 6-10 of Faizian et al.,
-                                "Random Regular Graph and Generalized De Bruijn
-                                Graph with k-shortest Path Routing")             */
-    uint64_t sample;         /* 0: all ordered pairs s != t; else this many pairs
-                                drawn uniformly with replacement                 */
-    uint64_t seed;           /* seed of the sample (stream tk_rng_new(seed, 0))  */
-    tk_progress_t *progress; /* NULL, or counts the pairs (or sources) done */
+    int threads;       /* OpenMP threads (0 = runtime default)              */
+    int32_t k;         /* paths per pair for the k-shortest average; 0 = do
+                          not compute it                                   */
+    int32_t allpath_h; /* hop limit H for simple-path counts; 0 = do not
+                          compute them                                     */
+    int allpath_raw;   /* 1: count raw H-hop paths instead (walks of exactly
+                          H arcs, switches and self-loops may repeat: the
+                          "raw paths" of Lemmas 6-10 of Faizian et al.,
+                          "Random Regular Graph and Generalized De Bruijn
+                          Graph with k-shortest Path Routing")             */
+    uint64_t sample;   /* 0: all ordered pairs s != t; else this many pairs
+                          drawn uniformly with replacement                 */
+    uint64_t seed;     /* seed of the sample (stream tk_rng_new(seed, 0))  */
+    /* NULL, or counts the pairs done (phase "paths"). */
+    tk_progress_t *progress;
 } tk_ksp_opts_t;
 
 typedef struct tk_ksp_result {

@@ -218,7 +218,15 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     cli_graph_name(g, input, index, name, sizeof name);
     cli_progress("%s: graph %ld: n=%" PRId64 ": automorphisms", input, index, (int64_t)g->n);
     tk_error_clear(&err);
-    if (tk_auto_compute(g, &opts, &r, &err) != TK_OK) {
+    /* nauty's search does not report how far it is: the meter shows the
+     * graph as one unit and the time it took. */
+    tk_progress_t *meter = cli_meter_graph(input, index);
+    tk_progress_begin(meter, "automorphisms", "graphs", 1);
+    tk_status_t st = tk_auto_compute(g, &opts, &r, &err);
+    if (st == TK_OK)
+        tk_progress_add(meter, 1);
+    tk_progress_end(meter);
+    if (st != TK_OK) {
         cli_graph_error(input, index, &err);
         return 1;
     }

@@ -16,7 +16,8 @@
 #include "cli.h"
 #include "tk_stats.h"
 
-static const char usage[] = "topo-stats [-c COLUMN] [--level L] [--json] [--progress] [-o FILE] [FILE...]";
+static const char usage[] =
+    "topo-stats [-c COLUMN] [--level L] [--json] [--progress] [-o FILE] [FILE...]";
 
 typedef struct args {
     const char *column; /* -c: a 1-based number or a header name (default 1) */
@@ -195,11 +196,15 @@ static int read_input(const char *path, const args_t *a, values_t *v)
 
     if (cli_lines_open(&L, path))
         return 1;
+    /* The length of a stream is not known: lines and rate only. */
+    tk_progress_t *meter = cli_meter(path ? path : "-");
+    tk_progress_begin(meter, "reading", "lines", 0);
     while (!rc && (more = cli_lines_next(&L)) > 0) {
         char why[CLI_WHY_MAX], *f;
         double x;
         int head = first;
 
+        tk_progress_add(meter, 1);
         if (skipped(L.line))
             continue;
         first = 0;
@@ -232,6 +237,7 @@ static int read_input(const char *path, const args_t *a, values_t *v)
     }
     if (more < 0)
         rc = 1;
+    tk_progress_end(meter);
     cli_lines_close(&L);
     return rc;
 }

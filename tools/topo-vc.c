@@ -125,7 +125,8 @@ enum {
     OPT_MAXP,
     OPT_JSON,
     OPT_THREADS,
-    OPT_PROGRESS, OPT_VERSION
+    OPT_PROGRESS,
+    OPT_VERSION
 };
 
 static void parse_args(int argc, char **argv, args_t *a)
