@@ -534,7 +534,13 @@ static void print_point(FILE *fp, const args_t *a, const graph_run_t *gr, const 
     cli_cell_text(&row, "pattern", x->pattern ? x->pattern : gr->pattern);
     cli_cell_text(&row, "arbitration", tk_arb_name(a->arb));
     cli_cell_double(&row, "rho", p->rho);
-    cli_cell_double(&row, "offered", p->offered);
+    {
+        /* A mean of sums: 15 significant digits, so that the rounding of
+         * the sums (0.6000000000000003 at rho 0.6) does not show. */
+        char off[32];
+        snprintf(off, sizeof off, "%.15g", p->offered);
+        cli_cell_num(&row, "offered", off);
+    }
     cli_cell_double(&row, "accepted", p->srv.mean);
     stats_cells(&row, "srv", &p->srv);
     stats_cells(&row, "rtr", &p->rtr);

@@ -171,8 +171,7 @@ static void text(void)
            "hours in the ETA, no label");
     s.eta = -1;
     cli_progress_format(buf, sizeof buf, "", &s);
-    is_str(buf, "distances: 25.0% (250 of 1000 sources), 25 sources/s, ETA unknown",
-           "ETA unknown");
+    is_str(buf, "distances: 25.0% (250 of 1000 sources), 25 sources/s, ETA unknown", "ETA unknown");
     s.final = 1;
     s.done = 1000;
     s.percent = 100;
