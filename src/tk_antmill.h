@@ -37,6 +37,9 @@ typedef struct tk_antmill_opts {
                            whatever the budget and the machine.             */
     uint64_t mem_limit; /* refuse tables larger than this (0 = none)        */
     int threads;        /* OpenMP threads for the distance tables (0 = default) */
+    /* NULL, or counts the random starts of the rotation-extension search
+     * (phase "cycle search", total unknown). */
+    tk_progress_t *progress;
 } tk_antmill_opts_t;
 
 /* How a search for one delta ended (tk_antmill_stats_t.outcome). */

@@ -253,6 +253,66 @@ TK_API void *tk_rng_gsl(tk_rng_t *r);
 /* SplitMix64 finaliser, exposed for deriving sub-seeds. */
 TK_API uint64_t tk_mix64(uint64_t x);
 
+/* ------------------------------------------------------------------------ */
+/* Progress of long computations.
+ *
+ * A caller that wants to watch a long loop fills a tk_progress_t (fn, arg,
+ * optionally clock and interval), starts each phase with
+ * tk_progress_begin and passes the struct down (an option field, a job's
+ * `progress`); the loop calls tk_progress_add(p, units) as work units
+ * finish, from any thread.  At most once per `interval` seconds one thread
+ * (the one that wins an atomic flag; the others return at once) calls fn
+ * with a snapshot; tk_progress_end makes the final call.  The library only
+ * counts: fn does any printing.  Watching never changes what is computed:
+ * the counter is separate from the computation's state.  Cost of an add:
+ * one atomic addition and one clock read.  Every function accepts
+ * p == NULL and then does nothing. */
+typedef struct tk_progress_state {
+    const char *what; /* the phase, e.g. "distances"                         */
+    const char *unit; /* what is counted, e.g. "sources"                     */
+    int64_t done;     /* units finished                                      */
+    int64_t total;    /* units of the phase; <= 0 when unknown               */
+    double elapsed;   /* seconds since tk_progress_begin                     */
+    double rate;      /* done / elapsed; 0 before any time has passed        */
+    double percent;   /* 100 * done / total in [0, 100]; -1 if total unknown */
+    double eta;       /* seconds left at the current rate; -1 if unknown     */
+    int final;        /* 1 on tk_progress_end's call                         */
+} tk_progress_state_t;
+
+typedef struct tk_progress {
+    void (*fn)(void *arg, const tk_progress_state_t *s); /* the reporter     */
+    void *arg;
+    double (*clock)(void *arg); /* seconds (NULL: the monotonic clock); gets
+                                   clock_arg                                 */
+    void *clock_arg;
+    double interval; /* seconds between reports (0: 0.1)                     */
+    /* Private: set by tk_progress_begin. */
+    const char *what, *unit;
+    int64_t total, done;
+    double t0, next;
+    int busy, active;
+} tk_progress_t;
+
+/* Start a phase of `total` units (<= 0: unknown); resets the counter and
+ * the clock.  Single-threaded (call it outside parallel regions). */
+TK_API void tk_progress_begin(tk_progress_t *p, const char *what, const char *unit, int64_t total);
+/* `units` more units done (thread-safe); reports when the interval passed. */
+TK_API void tk_progress_add(tk_progress_t *p, int64_t units);
+/* The total of the current phase, when it is known only after the start
+ * (<= 0: unknown).  Single-threaded. */
+TK_API void tk_progress_set_total(tk_progress_t *p, int64_t total);
+/* Set the count of the current phase to `done` units (for loops that know
+ * how far they are rather than how much they did since the last call);
+ * reports like tk_progress_add.  Single-threaded. */
+TK_API void tk_progress_set(tk_progress_t *p, int64_t done);
+/* End the phase: one final report (done as counted; with a known total
+ * the caller has usually counted every unit).  Single-threaded. */
+TK_API void tk_progress_end(tk_progress_t *p);
+/* The snapshot of p at time `now` (what fn receives): rate, percentage and
+ * ETA arithmetic.  Exposed for tests. */
+TK_API void tk_progress_state(const tk_progress_t *p, double now, int final,
+                              tk_progress_state_t *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -85,6 +85,9 @@ typedef struct tk_mcf_opts {
     tk_mcf_lp_t lp;     /* exact: simplex, barrier or auto               */
     int no_presolve;    /* routed: the whole LP, no split check and no
                            row generation                              */
+    /* approx: NULL, or counts the sources routed (phase "approximation",
+     * total unknown). */
+    tk_progress_t *progress;
 } tk_mcf_opts_t;
 
 /* Defaults: auto, eps 0.01, no time limit, no server limits, no links. */

@@ -28,6 +28,8 @@ typedef struct tk_dist_opts {
                              searched, its sums weighted by the orbit size
                              and its eccentricity copied to the orbit:
                              identical results, fewer searches.            */
+    /* NULL, or counts the batches of sources searched (phase "distances"). */
+    tk_progress_t *progress;
 } tk_dist_opts_t;
 
 typedef struct tk_dist_summary {

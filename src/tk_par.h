@@ -85,6 +85,9 @@ typedef struct tk_par_job {
      * entries, zero at the start of every chunk; leave it as a sum). */
     tk_status_t (*unit)(void *ctx, void *ws, int64_t u, double *buf, tk_error_t *err);
     tk_status_t (*unit_exact)(void *ctx, void *ws, int64_t u, int64_t *buf, tk_error_t *err);
+    /* NULL, or counts the units of every finished chunk (tk_progress_add;
+     * the caller begins and ends the phase). */
+    tk_progress_t *progress;
 } tk_par_job_t;
 
 /* The scale exponent of a job's accumulator: F = 125 - e where bound =

@@ -56,14 +56,15 @@ typedef struct tk_sigma_summary {
 /* All-pairs shortest-path count summary: one tk_sigma_from per source,
  * OpenMP over sources (threads: 0 = runtime default).  Every result is an
  * integer sum, minimum or maximum, so nothing depends on the thread count.
- * Free with tk_sigma_summary_destroy.
+ * Free with tk_sigma_summary_destroy.  progress (NULL: none) counts the
+ * sources searched (phase "shortest-path counts").
  * Errors: TK_EINVAL (NULL argument, n = 0), TK_ENOMEM, TK_ERANGE (a count
  * exceeds 2^128 - 1; the message names the smallest source with such a
  * count, whatever the thread count).
  * Time O(n (n + m)); memory O(n) per thread (28 bytes per switch) plus
  * O(diameter) for the result. */
-TK_API tk_status_t tk_sigma_summary(const tk_graph_t *g, int threads, tk_sigma_summary_t *out,
-                                    tk_error_t *err);
+TK_API tk_status_t tk_sigma_summary(const tk_graph_t *g, int threads, tk_progress_t *progress,
+                                    tk_sigma_summary_t *out, tk_error_t *err);
 TK_API void tk_sigma_summary_destroy(tk_sigma_summary_t *s);
 
 /* Average of the sigma values at distance d as a double (sum / pairs);
@@ -87,6 +88,8 @@ typedef struct tk_ksp_opts {
     uint64_t sample;   /* 0: all ordered pairs s != t; else this many pairs
                           drawn uniformly with replacement                 */
     uint64_t seed;     /* seed of the sample (stream tk_rng_new(seed, 0))  */
+    /* NULL, or counts the pairs done (phase "paths"). */
+    tk_progress_t *progress;
 } tk_ksp_opts_t;
 
 typedef struct tk_ksp_result {

@@ -144,6 +144,14 @@ TK_API tk_status_t tk_router_new(const tk_graph_t *g, const tk_route_spec_t *spe
 TK_API void tk_router_free(tk_router_t *r);
 TK_API const tk_graph_t *tk_router_graph(const tk_router_t *r);
 TK_API const tk_route_spec_t *tk_router_spec(const tk_router_t *r);
+/* Watch the long loops run on r (the load engines of tk_load.h: phase
+ * "link loads", units = switches as sources or destinations; the channel
+ * dependencies of tk_vc.h: sources or intermediates) with p (NULL: stop
+ * watching).  The one thing that changes in a router after
+ * tk_router_new; it never changes a result.  Set it outside parallel
+ * regions. */
+TK_API void tk_router_set_progress(tk_router_t *r, tk_progress_t *p);
+TK_API tk_progress_t *tk_router_progress(const tk_router_t *r);
 
 /* Per-thread workspace of a router. */
 typedef struct tk_route_ws tk_route_ws_t;

@@ -374,14 +374,20 @@ void cli_progress_enable(int force)
     progress_on = force || isatty(STDERR_FILENO);
 }
 
+int cli_progress_active(void)
+{
+    if (progress_on < 0)
+        cli_progress_enable(0);
+    return progress_on;
+}
+
 void cli_progress(const char *fmt, ...)
 {
     va_list ap;
 
-    if (progress_on < 0)
-        cli_progress_enable(0);
-    if (!progress_on)
+    if (!cli_progress_active())
         return;
+    cli_meter_break();
     fprintf(stderr, "%s: ", prog_name);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);

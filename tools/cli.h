@@ -176,6 +176,23 @@ void cli_out_abort(cli_out_t *o);
  * by --progress. */
 void cli_progress_enable(int force);
 void cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* 1 when progress messages are enabled. */
+int cli_progress_active(void);
+
+/* The progress meter (progress.c): NULL when progress is off, else the
+ * process's one tk_progress_t, labelled `label` (an input name; "" for
+ * none), whose phases print percentage, rate and ETA on stderr: one line
+ * updated in place on a terminal, else plain lines at most every
+ * TOPOKIT_PROGRESS_INTERVAL seconds (default 5) and a final line per
+ * phase.  Pass it to the library (an option's `progress`) or drive it
+ * with tk_progress_begin/add/end. */
+tk_progress_t *cli_meter(const char *label);
+/* cli_meter("INPUT: graph INDEX"). */
+tk_progress_t *cli_meter_graph(const char *input, long index);
+/* End a pending terminal line (before other messages on stderr). */
+void cli_meter_break(void);
+/* The text of a meter line (without the tool's name), as snprintf. */
+int cli_progress_format(char *buf, size_t len, const char *label, const tk_progress_state_t *s);
 
 /* ------------------------------------------------------------------------
  * Numbers and result rows (row.c). */

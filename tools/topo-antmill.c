@@ -23,7 +23,7 @@
 static const char usage[] =
     "topo-antmill [--delta D | --max-delta | --hat | --verify CYCLE] [--lambda L|all]\n"
     "                    [-s SEED] [--budget SECONDS] [--no-uniform] [--json] [--threads N]\n"
-    "                    [-o CYCLE] [-P PATTERN] [TOPOLOGY]";
+    "                    [--progress] [-o CYCLE] [-P PATTERN] [TOPOLOGY]";
 
 typedef struct args {
     int32_t delta;      /* --delta D (0 = not given) */
@@ -75,6 +75,7 @@ static void help(void)
           "  -P, --pattern FILE  write the (H,lambda)-Ant-mill pattern file\n"
           "                      (-o - or -P -: that file on stdout instead of the row)\n"
           "  --threads N         OpenMP threads (N >= 1); results do not change\n"
+          "  --progress          progress on stderr (percentage, rate, ETA)\n"
           "  -h, --help          this help\n"
           "      --version       print the version\n\n"
           "Exit status: 0 success, 1 data error or no cycle within the budget,\n"
@@ -92,6 +93,7 @@ enum {
     OPT_NOUNI,
     OPT_JSON,
     OPT_THREADS,
+    OPT_PROGRESS,
     OPT_VERSION
 };
 
@@ -126,6 +128,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"output", required_argument, NULL, 'o'},
         {"pattern", required_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
     };
@@ -184,6 +187,9 @@ static void parse_args(int argc, char **argv, args_t *a)
         case 'P':
             a->pattern = optarg;
             break;
+        case OPT_PROGRESS:
+            cli_progress_enable(1);
+            break;
         case OPT_VERSION:
             cli_print_version();
             exit(CLI_EXIT_OK);
@@ -241,6 +247,7 @@ static int find_cycle(const args_t *a, const tk_graph_t *g, const char *name, re
     o.budget = a->budget;
     o.mem_limit = a->mem;
     o.threads = a->threads;
+    o.progress = cli_meter(name);
     o.delta = a->hat || a->maxdelta ? 0 : a->delta;
     if (tk_antmill_max_delta(g, &o, a->maxdelta ? res->ds.radius : 0, res->cycle, &res->delta,
                              &stats, &err)) {
@@ -340,6 +347,7 @@ static int compute(const args_t *a, const tk_graph_t *g, const char *name, resul
     tk_error_clear(&err);
     memset(&dopts, 0, sizeof dopts);
     dopts.threads = a->threads;
+    dopts.progress = cli_meter(name);
     if (tk_dist_summary(g, &dopts, &res->ds, &err)) {
         cli_error(&err);
         return 1;

@@ -14,7 +14,7 @@
 #include "cli.h"
 
 static const char usage[] =
-    "topo-auto [--orbits] [--json] [--max-nodes N] [--threads N] [-o FILE] [FILE...]\n"
+    "topo-auto [--orbits] [--json] [--max-nodes N] [--threads N] [--progress] [-o FILE] [FILE...]\n"
     "       topo-auto --iso [-q] [--max-nodes N] FILE_A FILE_B";
 
 typedef struct args {
@@ -50,6 +50,7 @@ static void help(void)
           "                     the graph size; 0 = no cap); a capped graph prints\n"
           "                     'unknown'\n"
           "  --threads N        accepted for uniformity (N >= 1); the search is serial\n"
+          "  --progress         progress on stderr (percentage, rate, ETA)\n"
           "  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
           "  -h, --help         this help\n"
           "      --version      print the version\n\n"
@@ -58,7 +59,7 @@ static void help(void)
           stdout);
 }
 
-enum { OPT_ISO = 256, OPT_ORBITS, OPT_JSON, OPT_MAXN, OPT_THREADS, OPT_VERSION };
+enum { OPT_ISO = 256, OPT_ORBITS, OPT_JSON, OPT_MAXN, OPT_THREADS, OPT_PROGRESS, OPT_VERSION };
 
 static void parse_args(int argc, char **argv, args_t *a)
 {
@@ -71,6 +72,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"threads", required_argument, NULL, OPT_THREADS},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
     };
@@ -102,6 +104,9 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case 'o':
             a->output = optarg;
+            break;
+        case OPT_PROGRESS:
+            cli_progress_enable(1);
             break;
         case OPT_VERSION:
             cli_print_version();
@@ -213,7 +218,15 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     cli_graph_name(g, input, index, name, sizeof name);
     cli_progress("%s: graph %ld: n=%" PRId64 ": automorphisms", input, index, (int64_t)g->n);
     tk_error_clear(&err);
-    if (tk_auto_compute(g, &opts, &r, &err) != TK_OK) {
+    /* nauty's search does not report how far it is: the meter shows the
+     * graph as one unit and the time it took. */
+    tk_progress_t *meter = cli_meter_graph(input, index);
+    tk_progress_begin(meter, "automorphisms", "graphs", 1);
+    tk_status_t st = tk_auto_compute(g, &opts, &r, &err);
+    if (st == TK_OK)
+        tk_progress_add(meter, 1);
+    tk_progress_end(meter);
+    if (st != TK_OK) {
         cli_graph_error(input, index, &err);
         return 1;
     }

@@ -39,7 +39,8 @@ static void help(void)
     fputs("Distance summary of every graph read from FILE (or standard input):\n"
           "one TSV row per graph with the columns\n"
           "  name n arcs directed connected diameter radius avg_distance girth\n"
-          "Input formats (native, graph6, sparse6, digraph6, edge list) are detected.\n\n"
+          "Input formats (native, graph6, sparse6, digraph6, edge list, GraphML, GML,\n"
+          "BookSim anynet, CAMINOS) are detected.\n\n"
           "Options:\n"
           "  --ecc                 table 'name switch eccentricity' instead\n"
           "  --hist                table 'name distance pairs' instead\n"
@@ -268,7 +269,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
 {
     result_t r;
     tk_error_t err;
-    tk_dist_opts_t opts = {a->threads, a->ecc, a->hist, a->max_diam, NULL};
+    tk_dist_opts_t opts = {a->threads, a->ecc, a->hist, a->max_diam, NULL, NULL};
     tk_auto_t sym;
 
     memset(&r, 0, sizeof r);
@@ -287,6 +288,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         if (tk_auto_compute(g, &ao, &sym, NULL) == TK_OK && sym.norbits < g->n)
             opts.orbit = sym.orbit;
     }
+    opts.progress = cli_meter_graph(input, index);
     int fail = tk_dist_summary(g, &opts, &r.s, &err) != TK_OK;
     tk_auto_destroy(&sym);
     if (fail || tk_girth(g, a->threads, &r.girth, &err) != TK_OK) {

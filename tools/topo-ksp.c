@@ -283,7 +283,8 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     char name[1024];
     tk_error_t err;
     tk_ksp_result_t r;
-    tk_ksp_opts_t opts = {a->threads, a->k, a->allpath, a->raw, a->sample, a->seed};
+    tk_ksp_opts_t opts = {
+        a->threads, a->k, a->allpath, a->raw, a->sample, a->seed, cli_meter_graph(input, index)};
 
     cli_graph_name(g, input, index, name, sizeof name);
     cli_progress("%s: graph %ld: n=%" PRId64 " arcs=%" PRId64 ": paths", input, index,

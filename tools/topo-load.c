@@ -395,6 +395,7 @@ static tk_status_t compute(args_t *a, result_t *r, tk_error_t *err)
     st = tk_router_new(g, &a->spec, a->threads, lim, &rt, err);
     if (st != TK_OK)
         return st;
+    tk_router_set_progress(rt, cli_meter(r->name));
     if (a->pat) {
         st = tk_pattern_bind(a->pat, g, a->force ? TK_PATTERN_FORCE : 0, a->pattern, err);
         if (st == TK_OK)

@@ -413,6 +413,7 @@ static int table_row(void *ctx, FILE *out, const tk_graph_t *g, const char *inpu
         cli_error(&err);
         return 1;
     }
+    a->opts.progress = cli_meter(name);
     for (int k = 0; k < nres && !failed; k++) {
         cli_progress("%s: pattern %d of %d: solving", name, k + 1, nres);
         if (solve_one(a, g, router, k, &res[k], &err) != TK_OK) {

@@ -21,7 +21,7 @@
 
 static const char usage[] =
     "topo-medoid FAMILY KEY=VALUE ... --samples M [-s SEED] [-p SERVERS] [--threads N]\n"
-    "                   [-o FILE] [--table FILE]";
+    "                   [--progress] [-o FILE] [--table FILE]";
 
 typedef struct args {
     const char *family;
@@ -52,6 +52,7 @@ static void help(void)
           "  -o, --output FILE  the medoid graph (default stdout)\n"
           "  --table FILE       the per-sample table ('-' = stdout)\n"
           "  --threads N        OpenMP threads (N >= 1); results do not change\n"
+          "  --progress         progress on stderr (percentage, rate, ETA)\n"
           "  -h, --help         this help\n"
           "      --version      print the version\n\n"
           "Exit status: 0 success, 1 data or runtime error, 2 usage error.\n"
@@ -59,7 +60,7 @@ static void help(void)
           stdout);
 }
 
-enum { OPT_SAMPLES = 256, OPT_TABLE, OPT_THREADS, OPT_VERSION };
+enum { OPT_SAMPLES = 256, OPT_TABLE, OPT_THREADS, OPT_PROGRESS, OPT_VERSION };
 
 static void parse_args(int argc, char **argv, args_t *a)
 {
@@ -71,6 +72,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"threads", required_argument, NULL, OPT_THREADS},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
     };
@@ -99,6 +101,9 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case 'o':
             a->output = optarg;
+            break;
+        case OPT_PROGRESS:
+            cli_progress_enable(1);
             break;
         case OPT_VERSION:
             cli_print_version();
@@ -198,6 +203,9 @@ typedef struct run {
  * first failed sample's error printed. */
 static int measure(const args_t *a, uint64_t mem, run_t *r)
 {
+    tk_progress_t *meter = cli_meter(a->family);
+
+    tk_progress_begin(meter, "samples", "samples", a->samples);
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1)
 #endif
@@ -209,7 +217,9 @@ static int measure(const args_t *a, uint64_t mem, run_t *r)
             features(gi, mem, r->s[i].feat, &r->s[i].err))
             r->s[i].failed = 1;
         tk_graph_free(gi);
+        tk_progress_add(meter, 1);
     }
+    tk_progress_end(meter);
     for (int64_t i = 0; i < a->samples; i++) {
         if (r->s[i].failed) {
             cli_error(&r->s[i].err);

@@ -190,7 +190,7 @@ static int summary(FILE *out, args_t *a, const tk_graph_t *g, const char *name, 
     sigma_stats_t st;
     cli_row_t row;
 
-    if (tk_sigma_summary(g, a->threads, &s, err) != TK_OK)
+    if (tk_sigma_summary(g, a->threads, cli_meter(name), &s, err) != TK_OK)
         return 1;
     print_header(out, a);
     if (a->json) {
@@ -249,14 +249,22 @@ static int per_pair(FILE *out, args_t *a, const tk_graph_t *g, const char *name,
         rc = 1;
         goto done;
     }
-    /* Check every source first so that an overflow prints nothing. */
-    for (tk_id_t s = 0; s < g->n && !rc; s++)
+    /* Check every source first so that an overflow prints nothing (the
+     * meter counts both passes). */
+    tk_progress_t *pr = cli_meter(name);
+    tk_progress_begin(pr, "per-pair counts", "sources", 2 * (int64_t)g->n);
+    for (tk_id_t s = 0; s < g->n && !rc; s++) {
         if (tk_sigma_from(g, s, dist, sigma, queue, err) != TK_OK)
             rc = 1;
-    if (rc)
+        tk_progress_add(pr, 1);
+    }
+    if (rc) {
+        tk_progress_end(pr);
         goto done;
+    }
     print_header(out, a);
     for (tk_id_t s = 0; s < g->n; s++) {
+        tk_progress_add(pr, 1);
         tk_sigma_from(g, s, dist, sigma, queue, NULL);
         for (tk_id_t t = 0; t < g->n; t++) {
             if (t == s)
@@ -271,6 +279,7 @@ static int per_pair(FILE *out, args_t *a, const tk_graph_t *g, const char *name,
             cli_row_end(&row);
         }
     }
+    tk_progress_end(pr);
 done:
     free(dist);
     free(sigma);

@@ -19,7 +19,7 @@
 
 #define USAGE                                                                                      \
     "topo-pattern KIND [KEY=VALUE ...] [-s SEED] [--form FORM | --explicit] [--force] [--stats]\n" \
-    "                    [--threads N] [-o FILE] [TOPOLOGY]"
+    "                    [--threads N] [--progress] [-o FILE] [TOPOLOGY]"
 
 typedef struct args {
     const char *kind;
@@ -76,6 +76,7 @@ static void help(void)
            "      --force        file: accept a pattern file made for another topology\n"
            "                     (and stamp it for this one)\n"
            "      --threads=N    worker threads (the output never depends on it)\n"
+           "      --progress     progress on stderr (percentage, rate, ETA)\n"
            "      --list         print the kind names, one per line\n"
            "  -h, --help         this help\n"
            "      --version      print the version\n\n"
@@ -84,7 +85,16 @@ static void help(void)
            USAGE);
 }
 
-enum { OPT_VERSION = 256, OPT_THREADS, OPT_STATS, OPT_LIST, OPT_FORM, OPT_EXPLICIT, OPT_FORCE };
+enum {
+    OPT_VERSION = 256,
+    OPT_THREADS,
+    OPT_STATS,
+    OPT_LIST,
+    OPT_FORM,
+    OPT_EXPLICIT,
+    OPT_FORCE,
+    OPT_PROGRESS
+};
 
 static void parse_args(int argc, char **argv, args_t *a)
 {
@@ -98,6 +108,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"explicit", no_argument, NULL, OPT_EXPLICIT},
         {"force", no_argument, NULL, OPT_FORCE},
         {"help", no_argument, NULL, 'h'},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
     };
@@ -143,6 +154,9 @@ static void parse_args(int argc, char **argv, args_t *a)
             for (const char *const *k = tk_pattern_kinds(); *k; k++)
                 puts(*k);
             exit(CLI_EXIT_OK);
+        case OPT_PROGRESS:
+            cli_progress_enable(1);
+            break;
         case OPT_VERSION:
             cli_print_version();
             exit(CLI_EXIT_OK);
@@ -262,6 +276,22 @@ static int read_pattern_file(const args_t *a, const tk_graph_t *g, tk_pattern_t 
     return 0;
 }
 
+/* The pattern of KIND.  The generators do not report their own progress:
+ * the meter shows one unit (the pattern) and the time it took. */
+static tk_status_t make_pattern(const args_t *a, const tk_graph_t *g, tk_pattern_t **p,
+                                tk_error_t *err)
+{
+    tk_progress_t *meter = cli_meter("");
+    tk_status_t st;
+
+    tk_progress_begin(meter, a->kind, "patterns", 1);
+    st = tk_pattern_make(g, a->kind, a->nkv, a->kv, a->seed, a->threads, p, err);
+    if (st == TK_OK)
+        tk_progress_add(meter, 1);
+    tk_progress_end(meter);
+    return st;
+}
+
 /* --stats, step 1: the distance of every switch-level demand entry k of d
  * (dist[k]).  One BFS per source switch with demands, in parallel; each
  * entry is written once, so the result does not depend on the threads.
@@ -269,7 +299,9 @@ static int read_pattern_file(const args_t *a, const tk_graph_t *g, tk_pattern_t 
 static int demand_distances(const tk_graph_t *g, const tk_swdemand_t *d, int32_t *dist)
 {
     int fail = 0;
+    tk_progress_t *meter = cli_meter("");
 
+    tk_progress_begin(meter, "--stats distances", "switches", g->n);
 #pragma omp parallel reduction(| : fail)
     {
         int32_t *dv = tk_malloc_array((size_t)g->n, sizeof *dv);
@@ -285,9 +317,11 @@ static int demand_distances(const tk_graph_t *g, const tk_swdemand_t *d, int32_t
             }
             for (int64_t k = d->off[s]; k < d->off[s + 1]; k++)
                 dist[k] = dv[d->dst[k]];
+            tk_progress_add(meter, 1);
         }
         free(dv);
     }
+    tk_progress_end(meter);
     return fail;
 }
 
@@ -423,7 +457,7 @@ static int run(const args_t *a)
             tk_graph_free(g);
             return rc;
         }
-    } else if (tk_pattern_make(g, a->kind, a->nkv, a->kv, a->seed, a->threads, &p, &err) != TK_OK) {
+    } else if (make_pattern(a, g, &p, &err) != TK_OK) {
         cli_error(&err);
         tk_graph_free(g);
         /* A malformed KEY=VALUE list is a usage error; everything else is

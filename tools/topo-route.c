@@ -519,8 +519,9 @@ static int dump_pairs(FILE *out, args_t *a, const tk_router_t *r, const char *na
     if (tk_route_ws_new(r, &ws, err) != TK_OK)
         return 1;
     print_header(out, a);
+    tk_progress_t *pr = cli_meter(name);
+    tk_progress_begin(pr, "--dump", "sources", g->n);
     for (tk_id_t s = 0; s < g->n && !rc; s++) {
-        cli_progress("%s: --dump: source %" PRId32 " of %" PRId32, name, s, g->n);
         for (tk_id_t t = 0; t < g->n && !rc; t++) {
             if (s == t)
                 continue;
@@ -533,7 +534,9 @@ static int dump_pairs(FILE *out, args_t *a, const tk_router_t *r, const char *na
                              msg);
             }
         }
+        tk_progress_add(pr, 1);
     }
+    tk_progress_end(pr);
     tk_route_ws_free(ws);
     return rc;
 }

@@ -558,7 +558,13 @@ static void point_cells(cli_row_t *row, const point_row_t *pr)
     cli_cell_text(row, "pattern", x->pattern ? x->pattern : pr->gr->pattern);
     cli_cell_text(row, "arbitration", tk_arb_name(a->arb));
     cli_cell_double(row, "rho", p->rho);
-    cli_cell_double(row, "offered", p->offered);
+    {
+        /* A mean of sums: 15 significant digits, so that the rounding of
+         * the sums (0.6000000000000003 at rho 0.6) does not show. */
+        char off[32];
+        snprintf(off, sizeof off, "%.15g", p->offered);
+        cli_cell_num(row, "offered", off);
+    }
     cli_cell_double(row, "accepted", p->srv.mean);
     stats_cells(row, "srv", &p->srv);
     stats_cells(row, "rtr", &p->rtr);
@@ -797,9 +803,22 @@ static int fail_graph(const char *input, long index, const tk_error_t *err)
     return 1;
 }
 
+/* Point i of --sweep A:B:STEP: A + i STEP rounded to 15 significant
+ * digits, so that the binary error of the sum (0.1 + 2 * 0.1 =
+ * 0.30000000000000004) does not reach the offered load that is solved and
+ * printed: the point is the decimal the user meant (0.3). */
+static double sweep_point(const args_t *a, int64_t i)
+{
+    char buf[64];
+
+    snprintf(buf, sizeof buf, "%.15g", a->rho_lo + (double)i * a->rho_step);
+    return strtod(buf, NULL);
+}
+
 static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input, long index)
 {
     graph_run_t gr;
+    tk_progress_t *meter = NULL;
     tk_router_t *rt = NULL;
     tk_error_t err;
     int rc = 0;
@@ -872,8 +891,11 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         rc = fail_graph(input, index, &err);
         goto done;
     }
+    meter = cli_meter_graph(input, index);
+    tk_progress_begin(meter, a->epochs ? "epochs" : "load points", a->epochs ? "epochs" : "points",
+                      count);
     for (int64_t i = 0; i < count; i++) {
-        double rho = a->epochs ? a->rho_lo : a->rho_lo + (double)i * a->rho_step;
+        double rho = a->epochs ? a->rho_lo : sweep_point(a, i);
         if (rho > 1)
             rho = 1;
         double t1 = now();
@@ -896,6 +918,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         }
         if (a->epochs && a->change && i >= a->change)
             px[i].pattern = a->then_make;
+        tk_progress_add(meter, 1);
         cli_progress("%s: graph %ld: rho %g solved in %.3f s", input, index, rho, now() - t1);
         npts++;
         if (point_extra(a, &gr, &px[i], &err) != TK_OK) {
@@ -910,6 +933,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
             cli_warnf("%s: graph %ld: rho %g: another %s equilibrium exists", input, index, rho,
                       tk_arb_name(a->arb));
     }
+    tk_progress_end(meter);
     if (a->json)
         print_header(out, a);
     for (int64_t i = 0; i < npts; i++)
@@ -930,6 +954,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         }
     }
 done:
+    tk_progress_end(meter);
     if (px && a->adaptive)
         for (int64_t i = 0; i < npts; i++)
             free(px[i].hist);
@@ -947,8 +972,9 @@ done:
 
 static void dyn_progress(void *arg, double t, int64_t done, int64_t total)
 {
-    (void)arg;
-    cli_progress("time %g: %" PRId64 " of %" PRId64 " flows completed", t, done, total);
+    (void)t;
+    tk_progress_set_total(arg, total);
+    tk_progress_set(arg, done);
 }
 
 static tk_status_t dyn_workload(args_t *a, const tk_graph_t *g, tk_sim_workload_t **w,
@@ -1099,8 +1125,14 @@ static int dyn_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     o.mem_limit = cli_mem_limit();
     o.verify = a->verify;
     o.progress = dyn_progress;
+    o.progress_arg = cli_meter_graph(input, index);
     double t0 = now();
-    if (tk_sim_dynamic(rt, w, &o, &res, &err) != TK_OK) {
+    tk_progress_begin(o.progress_arg, "dynamic", "flows completed", w->n);
+    tk_status_t st = tk_sim_dynamic(rt, w, &o, &res, &err);
+    if (st == TK_OK)
+        tk_progress_set(o.progress_arg, res.nflows);
+    tk_progress_end(o.progress_arg);
+    if (st != TK_OK) {
         rc = fail_graph(input, index, &err);
         goto done;
     }

@@ -16,7 +16,8 @@
 #include "cli.h"
 #include "tk_stats.h"
 
-static const char usage[] = "topo-stats [-c COLUMN] [--level L] [--json] [-o FILE] [FILE...]";
+static const char usage[] =
+    "topo-stats [-c COLUMN] [--level L] [--json] [--progress] [-o FILE] [FILE...]";
 
 typedef struct args {
     const char *column; /* -c: a 1-based number or a header name (default 1) */
@@ -45,6 +46,7 @@ static void help(void)
           "  -c, --column COLUMN   field number (1 = first, the default) or header name\n"
           "  --level L             confidence level, 0 < L < 1 (default 0.95)\n"
           "  --json                one JSON object instead of the TSV table\n"
+          "  --progress            progress on stderr (percentage, rate, ETA)\n"
           "  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
           "  -h, --help            this help\n"
           "      --version         print the version\n\n"
@@ -53,7 +55,7 @@ static void help(void)
           stdout);
 }
 
-enum { OPT_LEVEL = 256, OPT_JSON, OPT_VERSION };
+enum { OPT_LEVEL = 256, OPT_JSON, OPT_PROGRESS, OPT_VERSION };
 
 static void parse_args(int argc, char **argv, args_t *a)
 {
@@ -63,6 +65,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"json", no_argument, NULL, OPT_JSON},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
     };
@@ -92,6 +95,9 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case 'o':
             a->output = optarg;
+            break;
+        case OPT_PROGRESS:
+            cli_progress_enable(1);
             break;
         case OPT_VERSION:
             cli_print_version();
@@ -190,11 +196,15 @@ static int read_input(const char *path, const args_t *a, values_t *v)
 
     if (cli_lines_open(&L, path))
         return 1;
+    /* The length of a stream is not known: lines and rate only. */
+    tk_progress_t *meter = cli_meter(path ? path : "-");
+    tk_progress_begin(meter, "reading", "lines", 0);
     while (!rc && (more = cli_lines_next(&L)) > 0) {
         char why[CLI_WHY_MAX], *f;
         double x;
         int head = first;
 
+        tk_progress_add(meter, 1);
         if (skipped(L.line))
             continue;
         first = 0;
@@ -227,6 +237,7 @@ static int read_input(const char *path, const args_t *a, values_t *v)
     }
     if (more < 0)
         rc = 1;
+    tk_progress_end(meter);
     cli_lines_close(&L);
     return rc;
 }

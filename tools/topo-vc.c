@@ -25,7 +25,7 @@ static const char usage[] =
     "[--cdg FILE] "
     "[--cert FILE | --check FILE] [-P PATTERN [--force] [--vc-loads FILE]] [--max-paths N] "
     "[--json] "
-    "[--threads N] [-o FILE] "
+    "[--threads N] [--progress] [-o FILE] "
     "[FILE...]";
 
 typedef struct args {
@@ -105,6 +105,7 @@ static void help(void)
           "  --max-paths N         refuse a pair with more than N paths (default 1000000)\n"
           "  --json                JSON Lines: one object per row\n"
           "  --threads N           OpenMP threads (N >= 1); results do not change\n"
+          "  --progress            progress on stderr (percentage, rate, ETA)\n"
           "  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
           "  -h, --help            this help\n"
           "      --version         print the version\n\n"
@@ -127,6 +128,7 @@ enum {
     OPT_MAXP,
     OPT_JSON,
     OPT_THREADS,
+    OPT_PROGRESS,
     OPT_VERSION
 };
 enum { OPT_FORCE = 512 };
@@ -153,6 +155,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"threads", required_argument, NULL, OPT_THREADS},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
     };
@@ -223,6 +226,9 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case 'o':
             a->output = optarg;
+            break;
+        case OPT_PROGRESS:
+            cli_progress_enable(1);
             break;
         case OPT_VERSION:
             cli_print_version();
@@ -506,6 +512,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     if (a->pat &&
         tk_pattern_bind(a->pat, g, a->force ? TK_PATTERN_FORCE : 0, a->pattern, &err) != TK_OK)
         goto done;
+    tk_router_set_progress(r, cli_meter(name));
     if (a->pol.kind == TK_VC_ESCAPE &&
         tk_router_new(g, &a->escape, a->threads, cli_mem_limit(), &er, &err) != TK_OK)
         goto done;

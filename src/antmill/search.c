@@ -430,6 +430,7 @@ static tk_status_t dfs_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
     }
     s.work_limit = 200 * (uint64_t)n + 10000;
     int exhaustions = 0;
+    tk_progress_begin(opts->progress, "cycle search", "starts", 0);
     for (uint64_t attempt = 0;; attempt++) {
         /* Attempt k: stream (seed, k), a work limit doubling each time, so
          * the cycle depends on the seed only, never on the machine. */
@@ -470,6 +471,7 @@ static tk_status_t dfs_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
         if (push_frame(&s, FR_ROOT))
             goto nomem;
         int r = attempt_run(&s, cycle, opts, err, &st);
+        tk_progress_add(opts->progress, 1);
         if (r == 0)
             goto done; /* found, or a final error in st */
         if (r == 2)
@@ -483,6 +485,7 @@ static tk_status_t dfs_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
 nomem:
     st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory in the cycle search");
 done:
+    tk_progress_end(opts->progress);
     if (stats)
         *stats = s.st;
     free_search(&s);

@@ -322,6 +322,7 @@ static void run_threads(run_t *R)
                 fold_double(tacc, buf, w, R->scale, R->inv);
             else
                 fold_exact(tacc, buf, w, R->inv);
+            tk_progress_add(job->progress, uhi - ulo);
         }
         free(buf);
         if (ws)

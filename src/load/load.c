@@ -80,8 +80,13 @@ static tk_status_t plan_run(const tk_router_t *r, const tk_swdemand_t *dem, cons
 {
     tk_load_plan_t *p = NULL;
     tk_status_t st = tk_load_plan_new(r, dem, srcw, &p, err);
-    if (st == TK_OK)
+    if (st == TK_OK) {
+        tk_progress_t *pr = tk_router_progress(r);
+        p->job.par.progress = pr;
+        tk_progress_begin(pr, "link loads", "switches", p->job.par.units);
         st = tk_par_sum(&p->job.par, threads, arcload, err);
+        tk_progress_end(pr);
+    }
     tk_load_plan_free(p);
     return st;
 }

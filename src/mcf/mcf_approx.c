@@ -337,11 +337,16 @@ tk_status_t mcf_approx(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf
     }
     U = upper = initial_scale(&w, d, cap);
     step = o->eps / 2;
+    /* The number of phases is not known in advance: the sources routed are
+     * counted without a total. */
+    tk_progress_begin(o->progress, "approximation", "sources", 0);
     for (;;) {
         double alpha = 0, D = 0, cong = 0;
         for (tk_id_t s = 0; s < n; s++)
-            if (d->off[s + 1] > d->off[s])
+            if (d->off[s + 1] > d->off[s]) {
                 route_source(&w, d, s, U, step, F, cap, &alpha);
+                tk_progress_add(o->progress, 1);
+            }
         phases++;
         routed += U;
         for (int64_t a = 0; a < m; a++) {
@@ -380,6 +385,7 @@ tk_status_t mcf_approx(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf
     if (o->links)
         st = approx_links(&w, F, cap, o->eps, out, err);
 done:
+    tk_progress_end(o->progress);
     work_free(&w);
     free(F);
     free(cap);

@@ -550,6 +550,7 @@ static void team_work(ksp_ws_t *w, const tk_graph_t *g, const tk_graph_t *rv,
                 if (H > 0)
                     allpath_fold(&w->r, raw ? raw[s] : count_upto(w, s, t, H));
             }
+            tk_progress_add(opts->progress, gstart[gi + 1] - gstart[gi]);
         }
         return;
     }
@@ -562,6 +563,7 @@ static void team_work(ksp_ws_t *w, const tk_graph_t *g, const tk_graph_t *rv,
             for (tk_id_t s = 0; s < n; s++)
                 if (s != t)
                     ksp_pair(w, s, t, k);
+            tk_progress_add(opts->progress, n - 1);
         }
     }
     if (H > 0) {
@@ -577,6 +579,7 @@ static void team_work(ksp_ws_t *w, const tk_graph_t *g, const tk_graph_t *rv,
             } else {
                 allpath_source(w, g, s, H);
             }
+            tk_progress_add(opts->progress, n - 1);
         }
     }
 }
@@ -620,7 +623,11 @@ tk_status_t tk_ksp(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_ksp_result
     out->len_hist_len = (int32_t)n;
     out->allpath_min = UINT64_MAX;
     int failed = 0, overflow = 0;
+    int64_t npairs = (int64_t)n * (n - 1);
 
+    tk_progress_begin(opts->progress, "paths", "pairs",
+                      opts->sample ? (int64_t)opts->sample
+                                   : (k > 0 ? npairs : 0) + (H > 0 ? npairs : 0));
 #pragma omp parallel num_threads(nt)
     {
         ksp_ws_t w;
@@ -637,6 +644,7 @@ tk_status_t tk_ksp(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_ksp_result
         }
         ws_free(&w);
     }
+    tk_progress_end(opts->progress);
     if (failed) {
         st =
             tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (n=%ld, threads=%d)", (long)n, nt);

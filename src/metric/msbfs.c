@@ -529,7 +529,7 @@ static tk_status_t ms_finish(const tk_graph_t *g, const tk_dist_opts_t *opts, co
 tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts, tk_dist_summary_t *out,
                             tk_error_t *err)
 {
-    static const tk_dist_opts_t defaults = {0, 0, 0, 0, NULL};
+    static const tk_dist_opts_t defaults = {0, 0, 0, 0, NULL, NULL};
     if (!g || !out)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_dist_summary: NULL argument");
     if (!opts)
@@ -563,11 +563,14 @@ tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts, tk_
     job.ws_new = ms_job_ws_new;
     job.ws_free = ms_job_ws_free;
     job.unit_exact = ms_unit;
+    job.progress = opts->progress;
     tk_acc_t *acc = NULL;
     tk_error_t jerr;
     st = tk_par_acc_new(&job, &acc, err);
     if (st == TK_OK) {
+        tk_progress_begin(opts->progress, "distances", "source batches", job.units);
         st = tk_par_run(&job, 0, job.units, opts->threads, acc, &jerr);
+        tk_progress_end(opts->progress);
         if (st == TK_ELIMIT && plan.cancel) {
             /* Stopped by max_diameter: only diameter > max_diameter is known. */
             out->n = n;

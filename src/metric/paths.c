@@ -187,6 +187,7 @@ typedef struct sigma_team {
                          source whatever the thread count                    */
     tk_status_t st;   /* the first failure reported, with its message      */
     tk_error_t err;
+    tk_progress_t *progress; /* sources searched (NULL: not watched)     */
 } sigma_team_t;
 
 /* One thread of the team (called inside the parallel region: its loop is
@@ -223,6 +224,7 @@ static void sigma_thread(const tk_graph_t *g, sigma_team_t *T, tk_sigma_summary_
             lst = tk_error_set(&lerr, TK_ENOMEM, NULL, 0, "out of memory");
             __atomic_store_n(&T->failed, 1, __ATOMIC_RELAXED);
         }
+        tk_progress_add(T->progress, 1);
     }
 #pragma omp critical
     {
@@ -265,8 +267,8 @@ static tk_status_t overflow_error(const tk_graph_t *g, tk_id_t src, tk_error_t *
     return st;
 }
 
-tk_status_t tk_sigma_summary(const tk_graph_t *g, int threads, tk_sigma_summary_t *out,
-                             tk_error_t *err)
+tk_status_t tk_sigma_summary(const tk_graph_t *g, int threads, tk_progress_t *progress,
+                             tk_sigma_summary_t *out, tk_error_t *err)
 {
     if (!g || !out)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_sigma_summary: NULL argument");
@@ -284,10 +286,12 @@ tk_status_t tk_sigma_summary(const tk_graph_t *g, int threads, tk_sigma_summary_
     if (sum_grow(out, 2) != 0)
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
 
-    sigma_team_t T = {0, INT64_MAX, TK_OK, {0}};
+    sigma_team_t T = {0, INT64_MAX, TK_OK, {0}, progress};
     tk_error_clear(&T.err);
+    tk_progress_begin(progress, "shortest-path counts", "sources", g->n);
 #pragma omp parallel num_threads(nt)
     sigma_thread(g, &T, out);
+    tk_progress_end(progress);
     if (T.st == TK_OK && T.fail_src != INT64_MAX)
         T.st = overflow_error(g, (tk_id_t)T.fail_src, &T.err);
     if (T.st != TK_OK) {

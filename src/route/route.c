@@ -140,6 +140,17 @@ tk_status_t tk_router_bare(const tk_graph_t *g, const tk_route_spec_t *spec, tk_
     return TK_OK;
 }
 
+void tk_router_set_progress(tk_router_t *r, tk_progress_t *p)
+{
+    if (r)
+        r->progress = p;
+}
+
+tk_progress_t *tk_router_progress(const tk_router_t *r)
+{
+    return r ? r->progress : NULL;
+}
+
 const tk_graph_t *tk_router_graph(const tk_router_t *r)
 {
     return r->g;

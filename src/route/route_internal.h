@@ -44,6 +44,7 @@ struct tk_router {
     rt_groups_t *df;              /* dragonfly-*: the group structure            */
     void *aux;                    /* a model's own state (dor), or NULL          */
     void (*aux_free)(void *);     /* frees aux                                   */
+    tk_progress_t *progress;      /* observer of the engines' loops, or NULL     */
 };
 
 typedef struct rt_rank {

@@ -1064,7 +1064,8 @@ static tk_status_t summarise(tk_sim_net_t *net, double rho, tk_sim_point_t *out,
     const tk_mm_t *mm = &net->mm;
     const tk_graph_t *g = net->g;
     tk_status_t st;
-    double *rate = NULL, *offer = NULL, *use = NULL, *rtr = NULL, *vals = NULL;
+    double *rate = NULL, *use = NULL, *rtr = NULL, *vals = NULL;
+    long double *offer = NULL; /* demand sums: see the offered mean below */
 
     net->solved = 1;
     net->rho = rho;
@@ -1083,7 +1084,7 @@ static tk_status_t summarise(tk_sim_net_t *net, double rho, tk_sim_point_t *out,
         goto done;
     out->min_served = 1.0;
     for (int64_t v = 0; v < mm->nvar; v++) {
-        offer[net->vsrc[v]] += rho * mm->demand[v] * mm->mult[v];
+        offer[net->vsrc[v]] += (long double)mm->demand[v] * mm->mult[v];
         if (mm->demand[v] > 0) {
             double f = net->x[v] / (rho * mm->demand[v]);
             if (f < out->min_served)
@@ -1093,17 +1094,20 @@ static tk_status_t summarise(tk_sim_net_t *net, double rho, tk_sim_point_t *out,
             use[mm->eres[e]] += mm->ecoef[e] * net->x[v];
     }
     /* per server: the servers that offer traffic */
+    /* The offered mean is rho times the mean demand sum, summed in long
+     * double and rounded once: rho itself, to within an ulp or two, when
+     * every server sends a total of 1 (topo-sim prints it to 15 digits). */
     int64_t na = 0;
-    double offsum = 0;
+    long double offsum = 0;
     for (int64_t i = 0; i < net->nsrv; i++) {
         int64_t k = net->srv_group[i];
-        double of = offer[k] / net->gsize[k];
+        long double of = offer[k] / net->gsize[k];
         if (of > 0) {
             vals[na++] = rate[i];
             offsum += of;
         }
     }
-    out->offered = na ? offsum / (double)na : 0;
+    out->offered = na ? (double)((long double)rho * offsum / (long double)na) : 0;
     tk_fair_stats(vals, na, &out->srv);
     /* per router: mean accepted of its offering servers */
     int64_t nr = 0;

@@ -294,6 +294,8 @@ static tk_status_t build(const tk_router_t *r, const vc_ctx_t *c, const tk_vc_op
             st = tk_route_ws_new(r, &ts[i].ws, err);
     }
     if (st == TK_OK) {
+        tk_progress_t *pr = tk_router_progress(r);
+        tk_progress_begin(pr, "channel dependencies", "sources", n);
 #pragma omp parallel num_threads(nt)
         {
             tstate_t *t = &ts[omp_get_thread_num()];
@@ -306,8 +308,10 @@ static tk_status_t build(const tk_router_t *r, const vc_ctx_t *c, const tk_vc_op
                     t->st = e;
                     t->es = s;
                 }
+                tk_progress_add(pr, 1);
             }
         }
+        tk_progress_end(pr);
         /* the error of the smallest failing source a thread met */
         int best = -1;
         for (int i = 0; i < nt; i++)

@@ -364,6 +364,8 @@ tk_status_t vc_build_segments(const tk_router_t *r, const vc_ctx_t *c, const tk_
         st = tk_route_segment(r, fs[0].ws, 0, 0, 0, &fs[0].p1, err);
     }
     if (st == TK_OK) {
+        tk_progress_t *pr = tk_router_progress(r);
+        tk_progress_begin(pr, "channel dependencies", "intermediates", n);
 #pragma omp parallel num_threads(nt)
         {
             fstate_t *f = &fs[omp_get_thread_num()];
@@ -381,8 +383,10 @@ tk_status_t vc_build_segments(const tk_router_t *r, const vc_ctx_t *c, const tk_
                     f->st = e;
                     f->em = m;
                 }
+                tk_progress_add(pr, 1);
             }
         }
+        tk_progress_end(pr);
         int best = -1;
         for (int i = 0; i < nt; i++)
             if (fs[i].st != TK_OK && (best < 0 || fs[i].em < fs[best].em))

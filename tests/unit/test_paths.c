@@ -207,7 +207,7 @@ static void show(const char *what, const tk_ksp_result_t *r)
 static void vs_brute(const char *name, const tk_graph_t *g, int k, int H)
 {
     tk_ksp_result_t got, want;
-    tk_ksp_opts_t o = {2, k, H, 0, 0, 0};
+    tk_ksp_opts_t o = {2, k, H, 0, 0, 0, NULL};
     tk_error_t err;
     if (tk_ksp(g, &o, &got, &err) != TK_OK) {
         ok(0, "%s: tk_ksp k=%d H=%d: %s", name, k, H, err.msg);
@@ -260,7 +260,7 @@ static void test_hypercube(void)
         tk_graph_t *g = NULL;
         tk_sigma_summary_t s;
         tk_gen_hypercube(k, &g, NULL);
-        int good = tk_sigma_summary(g, 2, &s, NULL) == TK_OK && s.len == k + 1;
+        int good = tk_sigma_summary(g, 2, NULL, &s, NULL) == TK_OK && s.len == k + 1;
         for (int d = 1; good && d <= k; d++)
             good = s.pairs[d] == ((uint64_t)1 << k) * binom(k, d) && s.min[d] == fact(d) &&
                    s.max[d] == fact(d) && s.unique[d] == (d == 1 ? s.pairs[d] : 0) &&
@@ -309,12 +309,12 @@ static void test_overflow(void)
             ok(st == TK_ERANGE && strstr(err.msg, "2^128"),
                "tripled path of 82 switches: 3^81 > 2^128-1 refused (TK_ERANGE)");
             tk_sigma_summary_t s;
-            st = tk_sigma_summary(g, 2, &s, &err);
+            st = tk_sigma_summary(g, 2, NULL, &s, &err);
             ok(st == TK_ERANGE && s.pairs == NULL, "summary refuses it too, nothing left");
             /* Only sources 0 and 81 overflow; the error names the smallest
              * whatever the thread count. */
             tk_error_t e1;
-            tk_status_t st1 = tk_sigma_summary(g, 1, &s, &e1);
+            tk_status_t st1 = tk_sigma_summary(g, 1, NULL, &s, &e1);
             ok(st1 == TK_ERANGE && strcmp(e1.msg, err.msg) == 0 &&
                    strstr(err.msg, "from switch 0 to switch 81"),
                "same error with 1 and 2 threads: %s", err.msg);
@@ -331,7 +331,7 @@ static void test_cycles(void)
     for (int n = 4; n <= 9; n++) {
         tk_graph_t *g = cycle(n, 0, 0, 0);
         tk_sigma_summary_t s;
-        int good = tk_sigma_summary(g, 1, &s, NULL) == TK_OK && s.len == n / 2 + 1;
+        int good = tk_sigma_summary(g, 1, NULL, &s, NULL) == TK_OK && s.len == n / 2 + 1;
         for (int d = 1; good && d <= n / 2; d++) {
             int anti = n % 2 == 0 && d == n / 2;
             good = s.pairs[d] == (uint64_t)n * (anti ? 1 : 2) && s.min[d] == (anti ? 2 : 1) &&
@@ -343,7 +343,7 @@ static void test_cycles(void)
 
         /* Directed cycle: every distance 1..n-1 once per source, unique. */
         g = cycle(n, 1, 0, 0);
-        good = tk_sigma_summary(g, 2, &s, NULL) == TK_OK && s.len == n;
+        good = tk_sigma_summary(g, 2, NULL, &s, NULL) == TK_OK && s.len == n;
         for (int d = 1; good && d < n; d++)
             good = s.pairs[d] == (uint64_t)n && s.max[d] == 1 && s.unique[d] == (uint64_t)n;
         ok(good, "directed C_%d: every shortest path unique", n);
@@ -353,9 +353,9 @@ static void test_cycles(void)
     /* Self-loops change nothing; a doubled link doubles the paths over it. */
     tk_graph_t *a = cycle(6, 0, 0, 0), *b = cycle(6, 0, 2, 0), *c = cycle(6, 0, 0, 1);
     tk_sigma_summary_t sa, sb, sc;
-    tk_sigma_summary(a, 1, &sa, NULL);
-    tk_sigma_summary(b, 2, &sb, NULL);
-    tk_sigma_summary(c, 2, &sc, NULL);
+    tk_sigma_summary(a, 1, NULL, &sa, NULL);
+    tk_sigma_summary(b, 2, NULL, &sb, NULL);
+    tk_sigma_summary(c, 2, NULL, &sc, NULL);
     int good = sa.len == sb.len;
     for (int d = 1; good && d < sa.len; d++)
         good = sa.pairs[d] == sb.pairs[d] && sa.min[d] == sb.min[d] && sa.max[d] == sb.max[d] &&
@@ -410,14 +410,14 @@ static void test_grid_complete_petersen(void)
 
     g = complete(7);
     tk_sigma_summary_t s;
-    good = tk_sigma_summary(g, 2, &s, NULL) == TK_OK && s.len == 2 && s.pairs[1] == 42 &&
+    good = tk_sigma_summary(g, 2, NULL, &s, NULL) == TK_OK && s.len == 2 && s.pairs[1] == 42 &&
            s.max[1] == 1 && s.unique[1] == 42 && s.unreachable == 0;
     ok(good, "K_7: 42 pairs at distance 1, all unique");
     tk_sigma_summary_destroy(&s);
     tk_graph_free(g);
 
     g = petersen();
-    good = tk_sigma_summary(g, 2, &s, NULL) == TK_OK && s.len == 3 && s.pairs[1] == 30 &&
+    good = tk_sigma_summary(g, 2, NULL, &s, NULL) == TK_OK && s.len == 3 && s.pairs[1] == 30 &&
            s.pairs[2] == 60 && s.unique[1] == 30 && s.unique[2] == 60 && s.max[2] == 1;
     ok(good, "Petersen (girth 5): every shortest path unique (30 + 60 pairs)");
     tk_sigma_summary_destroy(&s);
@@ -426,7 +426,7 @@ static void test_grid_complete_petersen(void)
     /* Two disjoint edges: 8 unreachable ordered pairs. */
     static const int two[2][2] = {{0, 1}, {2, 3}};
     g = from_edges(4, 0, two, 2);
-    good = tk_sigma_summary(g, 1, &s, NULL) == TK_OK && s.unreachable == 8 && s.pairs[1] == 4;
+    good = tk_sigma_summary(g, 1, NULL, &s, NULL) == TK_OK && s.unreachable == 8 && s.pairs[1] == 4;
     ok(good, "two disjoint edges: 4 pairs at distance 1, 8 unreachable");
     tk_sigma_summary_destroy(&s);
     tk_graph_free(g);
@@ -437,8 +437,8 @@ static void test_sigma_threads(void)
     tk_graph_t *g = NULL;
     tk_gen_rrg(300, 5, 3, 0, &g, NULL);
     tk_sigma_summary_t a, b;
-    tk_sigma_summary(g, 1, &a, NULL);
-    tk_sigma_summary(g, 2, &b, NULL);
+    tk_sigma_summary(g, 1, NULL, &a, NULL);
+    tk_sigma_summary(g, 2, NULL, &b, NULL);
     int good = a.len == b.len && a.len > 2;
     for (int d = 1; good && d < a.len; d++)
         good = a.pairs[d] == b.pairs[d] && a.min[d] == b.min[d] && a.max[d] == b.max[d] &&
@@ -467,7 +467,7 @@ static void test_sigma_threads(void)
 /* --- k shortest / ALLPATH -------------------------------------------------- */
 static int ksp_run(const tk_graph_t *g, int k, int H, tk_ksp_result_t *r)
 {
-    tk_ksp_opts_t o = {2, k, H, 0, 0, 0};
+    tk_ksp_opts_t o = {2, k, H, 0, 0, 0, NULL};
     return tk_ksp(g, &o, r, NULL) == TK_OK;
 }
 
@@ -571,7 +571,7 @@ static void test_ksp_threads(void)
     }
     /* Raw paths: sampled = all-pairs on the sampled pairs is implied by
      * both modes agreeing on min/max over a dense sample. */
-    tk_ksp_opts_t o = {2, 0, 3, 1, 0, 0};
+    tk_ksp_opts_t o = {2, 0, 3, 1, 0, 0, NULL};
     int good = tk_ksp(g, &o, &a, NULL) == TK_OK;
     o.sample = 200000;
     good = good && tk_ksp(g, &o, &b, NULL) == TK_OK && a.allpath_min <= b.allpath_min &&
@@ -597,7 +597,7 @@ static void test_lemma9(void)
             }
             tk_graph_t *g = NULL;
             tk_ksp_result_t res;
-            tk_ksp_opts_t o = {2, 0, H, 1, 0, 0};
+            tk_ksp_opts_t o = {2, 0, H, 1, 0, 0, NULL};
             if (tk_gen_gdbg(N, r, &g, NULL) != TK_OK || tk_ksp(g, &o, &res, NULL) != TK_OK) {
                 bad++;
                 tk_graph_free(g);
@@ -629,7 +629,7 @@ static void test_errors(void)
     tk_graph_t *g = complete(3);
     tk_ksp_result_t r;
     tk_error_t err;
-    tk_ksp_opts_t o = {1, 0, 0, 0, 0, 0};
+    tk_ksp_opts_t o = {1, 0, 0, 0, 0, 0, NULL};
     ok(tk_ksp(g, &o, &r, &err) == TK_EINVAL, "k=0 and H=0: TK_EINVAL");
     o.k = -1;
     ok(tk_ksp(g, &o, &r, &err) == TK_EINVAL && strncmp(err.msg, "k=-1", 4) == 0,
