@@ -6,6 +6,7 @@
 #define TK_METRIC_H
 
 #include "tk_core.h"
+#include "tk_par.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -16,18 +17,20 @@ extern "C" {
 #define TK_INF INT32_MAX
 
 typedef struct tk_dist_opts {
-    int threads;          /* OpenMP threads (0 = runtime default)              */
-    int want_ecc;         /* fill ecc[] (n entries, allocated by the callee)   */
-    int want_hist;        /* fill hist[] (allocated by the callee)             */
-    int32_t max_diameter; /* stop as soon as some eccentricity exceeds it
-                             (0 = never); sets `stopped`                    */
-    const int32_t *orbit; /* optional (NULL = none): orbit[v] = smallest
-                             switch of v's orbit under a group of
-                             automorphisms (tk_auto_compute's `orbit`, or any
-                             subgroup's).  Only one switch per orbit is
-                             searched, its sums weighted by the orbit size
-                             and its eccentricity copied to the orbit:
-                             identical results, fewer searches.            */
+    int threads;                   /* OpenMP threads (0 = runtime default)              */
+    int want_ecc;                  /* fill ecc[] (n entries, allocated by the callee)   */
+    int want_hist;                 /* fill hist[] (allocated by the callee)             */
+    int32_t max_diameter;          /* stop as soon as some eccentricity exceeds it
+                                      (0 = never); sets `stopped`                    */
+    const int32_t *orbit;          /* optional (NULL = none): orbit[v] = smallest
+                                      switch of v's orbit under a group of
+                                      automorphisms (tk_auto_compute's `orbit`, or any
+                                      subgroup's).  Only one switch per orbit is
+                                      searched, its sums weighted by the orbit size
+                                      and its eccentricity copied to the orbit:
+                                      identical results, fewer searches.            */
+    const tk_par_runner_t *runner; /* NULL, or who runs the batches
+                                      (tk_par.h: another process's slices) */
 } tk_dist_opts_t;
 
 typedef struct tk_dist_summary {

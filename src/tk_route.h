@@ -75,6 +75,7 @@
 #define TK_ROUTE_H
 
 #include "tk_core.h"
+#include "tk_par.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -135,6 +136,13 @@ TK_API tk_status_t tk_router_new(const tk_graph_t *g, const tk_route_spec_t *spe
 TK_API void tk_router_free(tk_router_t *r);
 TK_API const tk_graph_t *tk_router_graph(const tk_router_t *r);
 TK_API const tk_route_spec_t *tk_router_spec(const tk_router_t *r);
+/* Who runs the router's load jobs (tk_load_compute, tk_load_uniform and
+ * the loads built on them): runner (kept by pointer: keep it alive while
+ * the router is used), or NULL for this process alone (the default).  The
+ * only thing about a router that changes after tk_router_new; the loads
+ * are the same bytes whoever runs them. */
+TK_API void tk_router_set_runner(tk_router_t *r, const tk_par_runner_t *runner);
+TK_API const tk_par_runner_t *tk_router_runner(const tk_router_t *r);
 
 /* Per-thread workspace of a router. */
 typedef struct tk_route_ws tk_route_ws_t;

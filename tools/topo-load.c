@@ -392,6 +392,7 @@ static tk_status_t compute(args_t *a, result_t *r, tk_error_t *err)
     st = tk_router_new(g, &a->spec, a->threads, lim, &rt, err);
     if (st != TK_OK)
         return st;
+    tk_router_set_runner(rt, cli_mpi_runner()); /* MPI: the sources over the ranks */
     if (a->pat) {
         st = tk_pattern_to_switch(a->pat, g, &dem, err);
         if (st == TK_OK)
@@ -548,7 +549,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     cli_progress("%s: graph %ld: n=%" PRId64 " arcs=%" PRId64 ": loads (%s)", input, index,
                  (int64_t)g->n, g->m, a->spec.text);
     tk_error_clear(&err);
-    if (compute(a, &r, &err) != TK_OK) {
+    if (cli_mpi_agree(compute(a, &r, &err), &err, 1) != TK_OK) {
         rc = fail_graph(input, index, &err);
         goto done;
     }
@@ -628,5 +629,6 @@ int main(int argc, char **argv)
 
     cli_set_prog(argv[0]);
     parse_args(argc, argv, &a);
-    return run(&a);
+    cli_mpi_init(); /* under mpirun or srun: MPI (see mpi.c) */
+    return cli_mpi_exit(run(&a));
 }

@@ -81,7 +81,7 @@ static tk_status_t plan_run(const tk_router_t *r, const tk_swdemand_t *dem, cons
     tk_load_plan_t *p = NULL;
     tk_status_t st = tk_load_plan_new(r, dem, srcw, &p, err);
     if (st == TK_OK)
-        st = tk_par_sum(&p->job.par, threads, arcload, err);
+        st = tk_par_sum_with(tk_router_runner(r), &p->job.par, threads, arcload, err);
     tk_load_plan_free(p);
     return st;
 }
