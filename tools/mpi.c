@@ -144,10 +144,24 @@ int cli_mpi_exit(int rc)
 {
     if (!mpi_on || mpi_size < 2 || rc == CLI_EXIT_OK || agreed_fail)
         return rc;
-    /* This rank failed without telling the others (a failure outside any
-     * agreement: an input only this rank could not read): the others may
-     * wait for it in a collective, so the whole job ends here. */
+    /* This rank failed outside any agreement.  When every rank fails
+     * alike (a file none can read), all of them arrive here: a barrier
+     * says so, and rank 0 has printed the one error line.  A rank failing
+     * alone (an input only it could not read) would leave the others
+     * waiting in a collective: after 10 s without the barrier it shows
+     * its messages and ends the whole job. */
+    fflush(stdout);
     fflush(stderr);
+    MPI_Request req;
+    int done = 0;
+    MPI_Ibarrier(MPI_COMM_WORLD, &req);
+    for (int i = 0; i < 10000 && !done; i++) {
+        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (!done)
+            usleep(1000);
+    }
+    if (done)
+        return rc;
     if (err_buf && err_fd >= 0) {
         char buf[4096];
         size_t k;
@@ -164,6 +178,12 @@ tk_status_t cli_mpi_agree(tk_status_t st, tk_error_t *err, int final)
 {
     if (!mpi_on || mpi_size < 2)
         return st;
+    if (failed && final && st == TK_OK) {
+        /* Every rank saw the failure and the library recovered from it
+         * (topo-dist's max_diameter stop): all ranks alike. */
+        failed = 0;
+        return TK_OK;
+    }
     if (failed) {
         /* Agreed already: no collective until the final agreement. */
         st = failed_st;
