@@ -15,6 +15,9 @@ command -v mpirun >/dev/null 2>&1 || skip_all "no mpirun"
 # more ranks than cores.
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_rmaps_base_oversubscribe
+# One thread per rank and ranks that yield while they wait: np=3 on 2 cores.
+OMP_NUM_THREADS=1 OMPI_MCA_mpi_yield_when_idle=1
+export OMP_NUM_THREADS OMPI_MCA_mpi_yield_when_idle
 unset TOPOKIT_MEMORY_LIMIT
 mp() {
     np=$1
@@ -43,8 +46,7 @@ ok $? "topo-dist --max-diameter at np=2: the '>5' row of one process"
 # topo-load: routing models over the ranks (sources, destinations or the
 # generic per-pair engine, whichever the model uses).
 for spec in "rrg.tk min 2" "rrg.tk ecmp 3" "rrg.tk ksp:3 3" "rrg.tk valiant 2" \
-    "rrg.tk polarized 3" "df.tk dragonfly-ugal 2" "df.tk dragonfly-valiant 3" \
-    "torus.tk valiant,dor 3"; do
+    "df.tk dragonfly-ugal 2" "df.tk dragonfly-valiant 3" "torus.tk valiant,dor 3"; do
     set -- $spec
     topo-load -r "$2" --top 20 --json "$TMPD/$1" >"$TMPD/load.want" || exit 1
     run mp "$3" topo-load -r "$2" --top 20 --json "$TMPD/$1"
