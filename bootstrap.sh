@@ -21,12 +21,14 @@ cd "$(dirname "$0")"
 # solver (tests/cli/sim-simgrid.sh, tests/bench/sim-simgrid.sh).
 # libopenblas0-serial becomes the system BLAS behind CHOLMOD's factorisation
 # (3x faster than the reference BLAS on large tori; single-threaded, so
-# results stay identical whatever the thread count).
+# results stay identical whatever the thread count).  openmpi-bin and
+# libopenmpi-dev: the tools' MPI path (configure --with-mpi, tested by
+# tests/cli/mpi.sh under mpirun).
 PKGS="build-essential autoconf automake libtool pkg-config clang-format binutils
       libglpk-dev libsuitesparse-dev libgsl-dev libnauty2-dev libopenblas0-serial libsimgrid-dev
       nauty glpk-utils mandoc bc time
       python3 python3-networkx python3-igraph python3-numpy python3-scipy
-      gnuplot-nox libxml2-utils graphviz"
+      gnuplot-nox libxml2-utils graphviz openmpi-bin libopenmpi-dev"
 
 missing=""
 for p in $PKGS; do
@@ -46,5 +48,7 @@ if [ -n "$missing" ]; then
 fi
 
 [ -x configure ] || autoreconf -fi
-[ -f Makefile ] || ./configure ${CONFIGURE_FLAGS:-}
+mpi=""
+pkg-config --exists ompi-c 2>/dev/null && mpi="--with-mpi"
+[ -f Makefile ] || ./configure $mpi ${CONFIGURE_FLAGS:-}
 make -j"${JOBS:-$(nproc)}"

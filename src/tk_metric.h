@@ -6,6 +6,7 @@
 #define TK_METRIC_H
 
 #include "tk_core.h"
+#include "tk_par.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,6 +31,8 @@ typedef struct tk_dist_opts {
                              identical results, fewer searches.            */
     /* NULL, or counts the batches of sources searched (phase "distances"). */
     tk_progress_t *progress;
+    /* NULL, or who runs the batches (tk_par.h: another process's slices). */
+    const tk_par_runner_t *runner;
 } tk_dist_opts_t;
 
 typedef struct tk_dist_summary {

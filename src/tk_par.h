@@ -120,6 +120,29 @@ TK_API tk_status_t tk_par_run(const tk_par_job_t *job, int64_t lo, int64_t hi, i
  * unit, then tk_acc_to_double). */
 TK_API tk_status_t tk_par_sum(const tk_par_job_t *job, int threads, double *out, tk_error_t *err);
 
+/* ------------------------------------------------------------------------ */
+/* Runners: who computes a whole job.  A runner's run() adds every unit of
+ * the job into acc (a zero accumulator of tk_par_acc_new), as tk_par_run
+ * over 0 .. units-1 would, and returns the same status and error; it may
+ * cut the units into slices (tk_par_slice) computed elsewhere, another
+ * process for instance, and merge their accumulators by integer addition.
+ * NULL runner (or NULL run): tk_par_run in this process.  The library
+ * keeps no runner of its own: callers pass one to the functions that take
+ * it (tk_dist_opts_t, tk_router_set_runner). */
+typedef struct tk_par_runner {
+    tk_status_t (*run)(void *ctx, const tk_par_job_t *job, int threads, tk_acc_t *acc,
+                       tk_error_t *err);
+    void *ctx;
+} tk_par_runner_t;
+
+/* Run the whole job into acc with runner (or tk_par_run when runner or its
+ * run is NULL). */
+TK_API tk_status_t tk_par_run_with(const tk_par_runner_t *runner, const tk_par_job_t *job,
+                                   int threads, tk_acc_t *acc, tk_error_t *err);
+/* tk_par_sum with a runner. */
+TK_API tk_status_t tk_par_sum_with(const tk_par_runner_t *runner, const tk_par_job_t *job,
+                                   int threads, double *out, tk_error_t *err);
+
 #ifdef __cplusplus
 }
 #endif

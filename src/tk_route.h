@@ -76,6 +76,7 @@
 #define TK_ROUTE_H
 
 #include "tk_core.h"
+#include "tk_par.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -152,6 +153,13 @@ TK_API const tk_route_spec_t *tk_router_spec(const tk_router_t *r);
  * regions. */
 TK_API void tk_router_set_progress(tk_router_t *r, tk_progress_t *p);
 TK_API tk_progress_t *tk_router_progress(const tk_router_t *r);
+/* Who runs the router's load jobs (tk_load_compute, tk_load_uniform and
+ * the loads built on them): runner (kept by pointer: keep it alive while
+ * the router is used), or NULL for this process alone (the default).  The
+ * only thing about a router that changes after tk_router_new; the loads
+ * are the same bytes whoever runs them. */
+TK_API void tk_router_set_runner(tk_router_t *r, const tk_par_runner_t *runner);
+TK_API const tk_par_runner_t *tk_router_runner(const tk_router_t *r);
 
 /* Per-thread workspace of a router. */
 typedef struct tk_route_ws tk_route_ws_t;

@@ -121,11 +121,12 @@ uint64_t cli_mem_limit(void)
     char why[CLI_WHY_MAX];
     uint64_t v;
 
+    /* The default: this rank's share of the node's memory. */
     if (!s || !*s)
-        return tk_memory_limit_default();
+        return tk_memory_limit_default() / (uint64_t)cli_mpi_local_size();
     if (cli_parse_size(s, &v, why)) {
         cli_warnf("ignoring TOPOKIT_MEMORY_LIMIT='%s': %s", s, why);
-        return tk_memory_limit_default();
+        return tk_memory_limit_default() / (uint64_t)cli_mpi_local_size();
     }
     return v;
 }
@@ -136,6 +137,11 @@ FILE *cli_open_input(const char *path, const char **name)
 
     if (!path || strcmp(path, "-") == 0) {
         *name = "<stdin>";
+        if (cli_mpi_size() > 1) { /* mpirun gives stdin to rank 0 only */
+            cli_errorf("<stdin>: standard input cannot be read by %d MPI ranks: give a FILE",
+                       cli_mpi_size());
+            return NULL;
+        }
         return stdin;
     }
     *name = path;
@@ -215,6 +221,8 @@ int cli_out_open(cli_out_t *o, const char *path)
     int fd;
 
     memset(o, 0, sizeof *o);
+    if (path && cli_mpi_rank() > 0) /* MPI: rank 0 writes the file */
+        path = "/dev/null";
     if (!path || strcmp(path, "-") == 0) {
         o->fp = stdout;
         return 0;

@@ -350,4 +350,22 @@ void cli_held_flush(cli_held_t *t, FILE *out, void (*header)(void *ctx, FILE *ou
  * library itself never sets it). */
 void cli_gsl_errors_off(void);
 
+/* mpi.c: MPI glue (configure --with-mpi; no-ops otherwise, and when the
+ * tool was not started by mpirun or srun).  cli_mpi_init: MPI_Init when
+ * launched by MPI (else nothing); ranks other than 0 then write their
+ * stdout and stderr to /dev/null.  cli_mpi_runner: the runner that
+ * spreads a job's slices over the ranks (tk_par.h), or NULL for one
+ * process.  cli_mpi_agree: every rank learns the lowest failing rank's
+ * status and error; call it with final = 1 once per graph on every rank
+ * (see mpi.c).  cli_mpi_local_size: ranks on this node (memory limit).
+ * cli_mpi_exit: main's return value through it; a rank failing alone
+ * (outside any agreement) shows its messages and aborts the job. */
+void cli_mpi_init(void);
+int cli_mpi_rank(void);
+int cli_mpi_size(void);
+int cli_mpi_local_size(void);
+const tk_par_runner_t *cli_mpi_runner(void);
+tk_status_t cli_mpi_agree(tk_status_t st, tk_error_t *err, int final);
+int cli_mpi_exit(int rc);
+
 #endif /* TK_CLI_H */

@@ -269,7 +269,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
 {
     result_t r;
     tk_error_t err;
-    tk_dist_opts_t opts = {a->threads, a->ecc, a->hist, a->max_diam, NULL, NULL};
+    tk_dist_opts_t opts = {a->threads, a->ecc, a->hist, a->max_diam, NULL, NULL, cli_mpi_runner()};
     tk_auto_t sym;
 
     memset(&r, 0, sizeof r);
@@ -289,9 +289,11 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
             opts.orbit = sym.orbit;
     }
     opts.progress = cli_meter_graph(input, index);
-    int fail = tk_dist_summary(g, &opts, &r.s, &err) != TK_OK;
+    tk_status_t st = tk_dist_summary(g, &opts, &r.s, &err);
     tk_auto_destroy(&sym);
-    if (fail || tk_girth(g, a->threads, &r.girth, &err) != TK_OK) {
+    if (st == TK_OK)
+        st = tk_girth(g, a->threads, &r.girth, &err);
+    if (cli_mpi_agree(st, &err, 1) != TK_OK) { /* MPI: every rank stops */
         tk_dist_summary_destroy(&r.s);
         cli_graph_error(input, index, &err);
         return 1;
@@ -337,5 +339,6 @@ int main(int argc, char **argv)
 
     cli_set_prog(argv[0]);
     parse_args(argc, argv, &a);
-    return run(&a);
+    cli_mpi_init(); /* under mpirun or srun: MPI (see mpi.c) */
+    return cli_mpi_exit(run(&a));
 }

@@ -396,6 +396,7 @@ static tk_status_t compute(args_t *a, result_t *r, tk_error_t *err)
     if (st != TK_OK)
         return st;
     tk_router_set_progress(rt, cli_meter(r->name));
+    tk_router_set_runner(rt, cli_mpi_runner()); /* MPI: the sources over the ranks */
     if (a->pat) {
         st = tk_pattern_bind(a->pat, g, a->force ? TK_PATTERN_FORCE : 0, a->pattern, err);
         if (st == TK_OK)
@@ -495,7 +496,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     cli_progress("%s: graph %ld: n=%" PRId64 " arcs=%" PRId64 ": loads (%s)", input, index,
                  (int64_t)g->n, g->m, a->spec.text);
     tk_error_clear(&err);
-    if (compute(a, &r, &err) != TK_OK) {
+    if (cli_mpi_agree(compute(a, &r, &err), &err, 1) != TK_OK) {
         rc = fail_graph(input, index, &err);
         goto done;
     }
@@ -571,5 +572,6 @@ int main(int argc, char **argv)
     cli_set_prog(argv[0]);
     parse_args(argc, argv, &a);
     a.held.width = 3;
-    return run(&a);
+    cli_mpi_init(); /* under mpirun or srun: MPI (see mpi.c) */
+    return cli_mpi_exit(run(&a));
 }

@@ -405,10 +405,24 @@ tk_status_t tk_par_run(const tk_par_job_t *job, int64_t lo, int64_t hi, int thre
 
 tk_status_t tk_par_sum(const tk_par_job_t *job, int threads, double *out, tk_error_t *err)
 {
+    return tk_par_sum_with(NULL, job, threads, out, err);
+}
+
+tk_status_t tk_par_run_with(const tk_par_runner_t *runner, const tk_par_job_t *job, int threads,
+                            tk_acc_t *acc, tk_error_t *err)
+{
+    if (runner && runner->run)
+        return runner->run(runner->ctx, job, threads, acc, err);
+    return tk_par_run(job, 0, job->units, threads, acc, err);
+}
+
+tk_status_t tk_par_sum_with(const tk_par_runner_t *runner, const tk_par_job_t *job, int threads,
+                            double *out, tk_error_t *err)
+{
     tk_acc_t *acc = NULL;
     tk_status_t st = tk_par_acc_new(job, &acc, err);
     if (st == TK_OK)
-        st = tk_par_run(job, 0, job->units, threads, acc, err);
+        st = tk_par_run_with(runner, job, threads, acc, err);
     if (st == TK_OK)
         tk_acc_to_double(acc, out);
     tk_acc_free(acc);

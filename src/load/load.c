@@ -84,7 +84,7 @@ static tk_status_t plan_run(const tk_router_t *r, const tk_swdemand_t *dem, cons
         tk_progress_t *pr = tk_router_progress(r);
         p->job.par.progress = pr;
         tk_progress_begin(pr, "link loads", "switches", p->job.par.units);
-        st = tk_par_sum(&p->job.par, threads, arcload, err);
+        st = tk_par_sum_with(tk_router_runner(r), &p->job.par, threads, arcload, err);
         tk_progress_end(pr);
     }
     tk_load_plan_free(p);

@@ -424,8 +424,13 @@ static void ms_job_ws_free(void *w)
     free(w);
 }
 
-/* One batch into the accumulator's buffer; TK_ELIMIT (no message: the
- * caller turns it into `stopped`) when an eccentricity exceeds maxd. */
+/* The error of a batch stopped by max_diameter (the caller turns it into
+ * `stopped`; a runner that ran the batch in another process hands the
+ * message back, so it is recognised by its text too). */
+#define MS_STOP_MSG "max_diameter exceeded"
+
+/* One batch into the accumulator's buffer; TK_ELIMIT (MS_STOP_MSG) when
+ * an eccentricity exceeds maxd. */
 static tk_status_t ms_unit(void *ctx, void *w, int64_t b, int64_t *buf, tk_error_t *err)
 {
     ms_plan_t *p = ctx;
@@ -433,13 +438,12 @@ static tk_status_t ms_unit(void *ctx, void *w, int64_t b, int64_t *buf, tk_error
     const int64_t n = p->g->n, s0 = p->bstart[b];
     const int k = (int)(p->bstart[b + 1] - s0);
     int32_t ecc[64 * MS_MAXW];
-    (void)err;
     ws->pairs = 0;
     ws->dist_sum = 0;
     ws->hist_max = 0;
     if (ms_batch(p->g, ws, p->W, p->src + s0, k, (uint64_t)p->swt[s0], ecc, p->maxd, &p->cancel)) {
         __atomic_store_n(&p->cancel, 1, __ATOMIC_RELAXED);
-        return TK_ELIMIT;
+        return tk_error_set(err, TK_ELIMIT, NULL, 0, MS_STOP_MSG);
     }
     buf[MS_PAIRS] += (int64_t)ws->pairs;
     buf[MS_SUM_HI] += (int64_t)(ws->dist_sum >> 32);
@@ -529,7 +533,7 @@ static tk_status_t ms_finish(const tk_graph_t *g, const tk_dist_opts_t *opts, co
 tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts, tk_dist_summary_t *out,
                             tk_error_t *err)
 {
-    static const tk_dist_opts_t defaults = {0, 0, 0, 0, NULL, NULL};
+    static const tk_dist_opts_t defaults = {0, 0, 0, 0, NULL, NULL, NULL};
     if (!g || !out)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_dist_summary: NULL argument");
     if (!opts)
@@ -566,12 +570,13 @@ tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts, tk_
     job.progress = opts->progress;
     tk_acc_t *acc = NULL;
     tk_error_t jerr;
+    tk_error_clear(&jerr);
     st = tk_par_acc_new(&job, &acc, err);
     if (st == TK_OK) {
         tk_progress_begin(opts->progress, "distances", "source batches", job.units);
-        st = tk_par_run(&job, 0, job.units, opts->threads, acc, &jerr);
+        st = tk_par_run_with(opts->runner, &job, opts->threads, acc, &jerr);
         tk_progress_end(opts->progress);
-        if (st == TK_ELIMIT && plan.cancel) {
+        if (st == TK_ELIMIT && (plan.cancel || strcmp(jerr.msg, MS_STOP_MSG) == 0)) {
             /* Stopped by max_diameter: only diameter > max_diameter is known. */
             out->n = n;
             out->stopped = 1;

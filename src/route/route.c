@@ -156,6 +156,17 @@ const tk_graph_t *tk_router_graph(const tk_router_t *r)
     return r->g;
 }
 
+void tk_router_set_runner(tk_router_t *r, const tk_par_runner_t *runner)
+{
+    if (r)
+        r->runner = runner;
+}
+
+const tk_par_runner_t *tk_router_runner(const tk_router_t *r)
+{
+    return r ? r->runner : NULL;
+}
+
 const tk_route_spec_t *tk_router_spec(const tk_router_t *r)
 {
     return &r->spec;

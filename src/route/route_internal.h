@@ -37,14 +37,15 @@ struct tk_router {
     const tk_graph_t *g;
     tk_route_spec_t spec;
     const rt_model_t *model;
-    tk_graph_t *rg;               /* reversed graph (directed graphs), else NULL */
-    int weighted;                 /* some class has a hop length other than 1    */
-    int32_t clen[TK_MAX_CLASSES]; /* hop length per class index                  */
-    int32_t *table;               /* all-pairs: table[t*n + v] = d(v, t), or NULL */
-    rt_groups_t *df;              /* dragonfly-*: the group structure            */
-    void *aux;                    /* a model's own state (dor), or NULL          */
-    void (*aux_free)(void *);     /* frees aux                                   */
-    tk_progress_t *progress;      /* observer of the engines' loops, or NULL     */
+    tk_graph_t *rg;                /* reversed graph (directed graphs), else NULL */
+    int weighted;                  /* some class has a hop length other than 1    */
+    int32_t clen[TK_MAX_CLASSES];  /* hop length per class index                  */
+    int32_t *table;                /* all-pairs: table[t*n + v] = d(v, t), or NULL */
+    rt_groups_t *df;               /* dragonfly-*: the group structure            */
+    void *aux;                     /* a model's own state (dor), or NULL          */
+    void (*aux_free)(void *);      /* frees aux                                   */
+    tk_progress_t *progress;       /* observer of the engines' loops, or NULL     */
+    const tk_par_runner_t *runner; /* tk_router_set_runner, or NULL */
 };
 
 typedef struct rt_rank {

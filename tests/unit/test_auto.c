@@ -143,12 +143,12 @@ static void check_orbit_dist(tk_graph_t *g, const char *what)
     tk_auto_t r;
     tk_error_t err;
     tk_dist_summary_t a, b;
-    tk_dist_opts_t o1 = {0, 1, 1, 0, NULL};
+    tk_dist_opts_t o1 = {0, 1, 1, 0, NULL, NULL, NULL};
     if (tk_auto_compute(g, NULL, &r, &err) != TK_OK) {
         ok(0, "%s: automorphisms", what);
         return;
     }
-    tk_dist_opts_t o2 = {0, 1, 1, 0, r.orbit};
+    tk_dist_opts_t o2 = {0, 1, 1, 0, r.orbit, NULL, NULL};
     int good =
         tk_dist_summary(g, &o1, &a, &err) == TK_OK && tk_dist_summary(g, &o2, &b, &err) == TK_OK;
     good = good && a.diameter == b.diameter && a.radius == b.radius && a.pairs == b.pairs &&
@@ -355,7 +355,7 @@ int main(void)
         tk_graph_free(g);
         int32_t bad[3] = {0, 0, 1};
         tk_dist_summary_t a;
-        tk_dist_opts_t o = {0, 0, 0, 0, bad};
+        tk_dist_opts_t o = {0, 0, 0, 0, bad, NULL, NULL};
         must(tk_gen_ring(3, &g, &err), &g, &err);
         ok(tk_dist_summary(g, &o, &a, &err) == TK_EINVAL,
            "an orbit array not naming the smallest switch is refused");

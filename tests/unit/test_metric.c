@@ -243,7 +243,7 @@ static tk_graph_t *random_graph(int64_t n, int64_t m, int directed, uint64_t see
 
 static int summary(const tk_graph_t *g, int threads, int32_t maxd, tk_dist_summary_t *s)
 {
-    tk_dist_opts_t o = {threads, 1, 1, maxd, NULL, NULL};
+    tk_dist_opts_t o = {threads, 1, 1, maxd, NULL, NULL, NULL};
     tk_error_t err;
     tk_status_t st = tk_dist_summary(g, &o, s, &err);
     if (st != TK_OK)

@@ -264,10 +264,85 @@ static void test_load_plans(void)
     tk_graph_free(df);
 }
 
+/* A runner as an MPI rank set would be: `parts` slices, merged. */
+typedef struct slicer {
+    int parts, calls;
+} slicer_t;
+
+static tk_status_t slicer_run(void *ctx, const tk_par_job_t *job, int threads, tk_acc_t *acc,
+                              tk_error_t *err)
+{
+    slicer_t *s = ctx;
+    tk_status_t st;
+    s->calls++;
+    tk_acc_t *a = sliced(job, s->parts, threads, &st, err);
+    if (a)
+        st = tk_acc_merge(acc, a, err);
+    tk_acc_free(a);
+    return st;
+}
+
+static tk_status_t failing_run(void *ctx, const tk_par_job_t *job, int threads, tk_acc_t *acc,
+                               tk_error_t *err)
+{
+    (void)ctx, (void)job, (void)threads, (void)acc;
+    return tk_error_set(err, TK_ENOMEM, NULL, 0, "rank 2: out of memory");
+}
+
+/* tk_dist_summary and the loads of a router with a runner: the bytes of
+ * the plain run, and the runner's errors come back. */
+static void test_runners(void)
+{
+    tk_graph_t *g = NULL;
+    tk_gen_rrg(700, 5, 3, 0, &g, NULL);
+    slicer_t sl = {3, 0};
+    tk_par_runner_t run = {slicer_run, &sl}, fail = {failing_run, NULL};
+    tk_dist_opts_t o1 = {2, 1, 1, 0, NULL, NULL, NULL}, o2 = {2, 1, 1, 0, NULL, NULL, &run};
+    tk_dist_summary_t a, b;
+    tk_error_t err;
+    int same = tk_dist_summary(g, &o1, &a, NULL) == TK_OK &&
+               tk_dist_summary(g, &o2, &b, NULL) == TK_OK && a.dist_sum == b.dist_sum &&
+               a.pairs == b.pairs && a.hist_len == b.hist_len &&
+               memcmp(a.ecc, b.ecc, (size_t)g->n * sizeof *a.ecc) == 0 &&
+               memcmp(a.hist, b.hist, (size_t)a.hist_len * sizeof *a.hist) == 0;
+    ok(same && sl.calls == 1, "tk_dist_summary with a 3-slice runner: the plain summary");
+    tk_dist_summary_destroy(&a);
+    tk_dist_summary_destroy(&b);
+    o2.runner = &fail;
+    ok(tk_dist_summary(g, &o2, &b, &err) == TK_ENOMEM &&
+           strcmp(err.msg, "rank 2: out of memory") == 0,
+       "tk_dist_summary: the runner's error comes back");
+    tk_dist_summary_destroy(&b);
+
+    tk_route_spec_t sp;
+    tk_router_t *r = NULL;
+    double *x = calloc((size_t)g->m, sizeof *x), *y = calloc((size_t)g->m, sizeof *y);
+    if (tk_route_parse("ecmp", &sp, NULL) == TK_OK &&
+        tk_router_new(g, &sp, 2, 0, &r, NULL) == TK_OK) {
+        tk_status_t s1 = tk_load_all_to_all(r, NULL, 2, x, NULL);
+        sl.calls = 0;
+        tk_router_set_runner(r, &run);
+        tk_status_t s2 = tk_load_all_to_all(r, NULL, 2, y, NULL);
+        ok(s1 == TK_OK && s2 == TK_OK && sl.calls == 1 && tk_router_runner(r) == &run &&
+               memcmp(x, y, (size_t)g->m * sizeof *x) == 0,
+           "loads of a router with a 3-slice runner: the plain loads byte for byte");
+        tk_router_set_runner(r, &fail);
+        ok(tk_load_all_to_all(r, NULL, 2, y, &err) == TK_ENOMEM,
+           "loads: the runner's error comes back");
+    } else {
+        ok(0, "router set up");
+    }
+    tk_router_free(r);
+    free(x);
+    free(y);
+    tk_graph_free(g);
+}
+
 int main(void)
 {
     test_synthetic();
     test_exact();
     test_load_plans();
+    test_runners();
     return tap_done();
 }

@@ -1,0 +1,49 @@
+#!/bin/sh
+# mpi.sh - strong scaling of topo-dist and topo-load under mpirun (np=1 vs
+# np=2, one thread per rank so that only the ranks differ), and the
+# per-unit costs the extrapolation table of RESULTS.md is computed from.
+# Skipped when topo-dist was built without MPI or mpirun is missing.
+#
+#   N=20000 D=16 sh tests/bench/mpi.sh      (defaults)
+#
+# What is timed: the whole mpirun (start-up ~0.3 s on an idle machine,
+# reading the graph on every rank, the summary, girth for topo-dist);
+# wall-clock seconds, best of REPS (default 3).  Output bytes of np=2 are
+# compared with np=1's.
+set -eu
+N=${N:-20000}
+D=${D:-16}
+REPS=${REPS:-3}
+cfg="${TK_BUILDDIR:-.}/config.h"
+grep -q '^#define HAVE_MPI 1' "$cfg" 2>/dev/null || { echo "mpi.sh: built without MPI; skipping"; exit 0; }
+command -v mpirun >/dev/null 2>&1 || { echo "mpi.sh: no mpirun; skipping"; exit 0; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+W=$(mktemp -d "${TMPDIR:-/tmp}/tk-bench.XXXXXX")
+trap 'rm -rf "$W"' EXIT INT TERM
+topo-gen rrg n="$N" d="$D" -s 1 -o "$W/g.tk"
+
+best() { # best wall-clock seconds of REPS runs of "$@" (output to $W/out)
+    b=
+    i=0
+    while [ "$i" -lt "$REPS" ]; do
+        s=$(date +%s.%N)
+        "$@" >"$W/out"
+        e=$(date +%s.%N)
+        t=$(echo "$e - $s" | bc)
+        if [ -z "$b" ] || [ "$(echo "$t < $b" | bc)" -eq 1 ]; then b=$t; fi
+        i=$((i + 1))
+    done
+    printf '%.2f' "$b"
+}
+
+echo "# rrg n=$N d=$D, $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf 'tool\tnp1_s\tnp2_s\tspeedup\tsame_bytes\n'
+for tool in "topo-dist" "topo-load"; do
+    t1=$(best mpirun -np 1 --bind-to none $tool --threads 1 "$W/g.tk")
+    cp "$W/out" "$W/out1"
+    t2=$(best mpirun -np 2 --bind-to none $tool --threads 1 "$W/g.tk")
+    same=no
+    cmp -s "$W/out" "$W/out1" && same=yes
+    printf '%s\t%s\t%s\t%.2f\t%s\n' "$tool" "$t1" "$t2" "$(echo "$t1 / $t2" | bc -l)" "$same"
+done
+echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
