@@ -247,8 +247,7 @@ static int run(const args_t *a)
         tk_error_t cerr;
         tk_error_clear(&cerr);
         if (tk_check_connected(h, &cerr) == TK_EDISCONNECTED)
-            cli_warnf("%s: graph %ld: the degraded topology is disconnected: %s", name, idx,
-                      cerr.msg);
+            cli_warnf("%s: graph %ld: after the removals %s", name, idx, cerr.msg);
         tk_graph_free(g);
         tk_graph_free(h);
         g = h = NULL;
