@@ -192,6 +192,7 @@ static tk_status_t choose(const tk_graph_t *g, const tk_fail_opts_t *o, int64_t 
         int64_t t = items[i];
         items[i] = items[j];
         items[j] = t;
+        t = items[i];
         if (links) {
             arc_dead[t] = 1;
             arc_dead[g->rev[t]] = 1;
