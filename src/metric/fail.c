@@ -96,15 +96,16 @@ tk_status_t tk_betweenness(const tk_graph_t *g, const uint8_t *arc_dead, const u
     return TK_OK;
 }
 
-/* Index of the largest value among the eligible items (ties within a
- * relative 1e-9 go to the lowest index), or -1. */
+/* Position in items[] of the item of largest value (ties within a
+ * relative 1e-9 go to the lowest item, whatever its position), or -1. */
 static int64_t argmax(const double *val, const int64_t *items, int64_t nitems)
 {
     int64_t best = -1;
     double bv = 0;
     for (int64_t i = 0; i < nitems; i++) {
         double v = val[items[i]];
-        if (best < 0 || v > bv + 1e-9 * fabs(bv)) {
+        double tol = 1e-9 * fabs(bv);
+        if (best < 0 || v > bv + tol || (v >= bv - tol && items[i] < items[best])) {
             best = i;
             bv = v;
         }
