@@ -81,6 +81,58 @@ TK_API tk_status_t tk_check_connected(const tk_graph_t *g, tk_error_t *err);
  * pair u->v->u 2).  TK_INF if acyclic.  O(n * m) worst case. */
 TK_API tk_status_t tk_girth(const tk_graph_t *g, int threads, int32_t *girth, tk_error_t *err);
 
+/* ------------------------------------------------------------------------ */
+/* Failures (metric/fail.c).
+ *
+ * Betweenness of every link and switch over the live part of an undirected
+ * graph (Brandes' accumulation over shortest paths from every live source;
+ * each unordered pair counted twice).  arc_dead (m flags) and sw_dead (n
+ * flags) may be NULL; link_bw (m entries, filled at the canonical arc of a
+ * link, the one with a <= rev[a]) and sw_bw (n entries) may be NULL.
+ * Serial: identical sums on every run.  O(n * m) time, O(n) memory. */
+TK_API tk_status_t tk_betweenness(const tk_graph_t *g, const uint8_t *arc_dead,
+                                  const uint8_t *sw_dead, double *link_bw, double *sw_bw,
+                                  tk_error_t *err);
+
+typedef enum tk_fail_unit { TK_FAIL_LINKS = 0, TK_FAIL_SWITCHES } tk_fail_unit_t;
+typedef enum tk_fail_order {
+    TK_FAIL_RANDOM = 0,       /* uniformly at random, stream (seed, 0)          */
+    TK_FAIL_BETWEENNESS,      /* highest betweenness first, recomputed after
+                                 every removal                                 */
+    TK_FAIL_BETWEENNESS_ONCE, /* highest betweenness of the intact graph first */
+    TK_FAIL_LIST              /* the named list                                 */
+} tk_fail_order_t;
+
+/* Removals recorded one by one in the spec up to this many. */
+#define TK_FAIL_RECORD_MAX 64
+
+typedef struct tk_fail_opts {
+    tk_fail_unit_t unit;   /* links, or switches (with their servers)          */
+    tk_fail_order_t order; /* how the victims are chosen                       */
+    int64_t count;         /* how many (>= 0), or -1 to use `fraction`          */
+    double fraction;       /* in [0, 1]: round(fraction * eligible)            */
+    uint64_t seed;         /* TK_FAIL_RANDOM                                    */
+    const char *cls;       /* links only: only links of this class (NULL all)   */
+    const int64_t *list;   /* TK_FAIL_LIST: nlist switch ids, or nlist (u, v)
+                              pairs (2 * nlist ids) naming one link each       */
+    int64_t nlist;
+} tk_fail_opts_t;
+
+/* The topology g without the chosen links or switches.  Surviving switches
+ * keep their relative order (renumbered 0..n'-1), servers, groups and
+ * coordinates; links keep class and capacity.  The new spec is g's spec,
+ * " | fail links|switches k=K order=ORDER [s=SEED] [class=C] [fraction=F]"
+ * and, for 1..TK_FAIL_RECORD_MAX victims, " removed=u-v,..." (links, in
+ * the original numbering, in the order chosen) or " removed=u,..."
+ * (switches).  Ties of betweenness go to the lowest link (switch).
+ * Errors: TK_EUNSUPPORTED for directed graphs, TK_EINVAL for an unknown
+ * class or a fraction outside [0, 1], TK_ERANGE for more victims than
+ * eligible items or a list naming a link (switch) that does not exist.
+ * The result may be disconnected; callers check (tk_check_connected).
+ * O(n + m) at random or listed; O(k * n * m) recomputed betweenness. */
+TK_API tk_status_t tk_fail_apply(const tk_graph_t *g, const tk_fail_opts_t *o, tk_graph_t **out,
+                                 tk_error_t *err);
+
 #ifdef __cplusplus
 }
 #endif

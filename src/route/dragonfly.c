@@ -184,7 +184,9 @@ static tk_status_t global_arcs(const tk_router_t *r, tk_error_t *err)
         for (int64_t j = 0; j < G; j++)
             if (i != j && df->gaoff[i * G + j] == df->gaoff[i * G + j + 1])
                 return tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
-                                    "%s: no global link from group %" PRId32 " to group %" PRId32,
+                                    "%s: no global link from group %" PRId32 " to group %" PRId32
+                                    " (the Dragonfly models need every pair of groups joined; "
+                                    "min and ksp route any connected topology)",
                                     r->spec.text, g->group[df->gmem[df->gstart[i]]],
                                     g->group[df->gmem[df->gstart[j]]]);
     return TK_OK;

@@ -178,7 +178,7 @@ ok $? "a cycle or pattern file where a topology is expected is named as such" ||
 bad=
 for tool in topo-gen topo-conv topo-dist topo-bisect topo-auto topo-paths topo-ksp topo-bounds \
     topo-pattern topo-load topo-route topo-antmill topo-medoid topo-mcf topo-stats topo-sim \
-    topo-vc topo-plot; do
+    topo-vc topo-plot topo-fail; do
     h=$($tool --help)
     u=$(printf '%s\n' "$h" | sed '/^$/q')
     miss=$(printf '%s\n' "$h" | sed '1,/^$/d' | grep -- '^ *-' | while read -r first rest; do

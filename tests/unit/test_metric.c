@@ -753,6 +753,77 @@ static void test_max_diameter(void)
     tk_graph_free(g);
 }
 
+/* Failures (fail.c): betweenness of a path and a cycle by hand (ordered
+ * pairs: each unordered pair counts twice), removal counts, seeds, the
+ * spec record. */
+static void test_fail(void)
+{
+    elist_t e;
+    tk_error_t err;
+    tk_graph_t *p4, *c5, *h1 = NULL, *h2 = NULL;
+    double lb[16], sb[8];
+
+    el_init(&e, 4, 0);
+    el_add(&e, 0, 1);
+    el_add(&e, 1, 2);
+    el_add(&e, 2, 3);
+    p4 = el_build(&e);
+    ok(tk_betweenness(p4, NULL, NULL, lb, sb, &err) == TK_OK, "betweenness of P4");
+    /* arcs: 0:0->1 1:1->0 2:1->2 3:2->1 4:2->3 5:3->2; canonical 0, 2, 4 */
+    is_dbl(lb[0], 6.0, 1e-12, "P4 link 0-1 carries 3 pairs");
+    is_dbl(lb[2], 8.0, 1e-12, "P4 link 1-2 carries 4 pairs");
+    is_dbl(lb[4], 6.0, 1e-12, "P4 link 2-3 carries 3 pairs");
+    is_dbl(sb[1], 4.0, 1e-12, "P4 switch 1 is inside 2 pairs");
+    is_dbl(sb[0], 0.0, 1e-12, "P4 end switch is inside none");
+    c5 = cycle(5, 0);
+    ok(tk_betweenness(c5, NULL, NULL, lb, sb, &err) == TK_OK, "betweenness of C5");
+    int good = 1;
+    for (int64_t a = 0; a < c5->m; a++)
+        if (a <= c5->rev[a] && fabs(lb[a] - 6.0) > 1e-12)
+            good = 0;
+    for (int v = 0; v < 5; v++)
+        if (fabs(sb[v] - 2.0) > 1e-12)
+            good = 0;
+    ok(good, "C5: every link 3 pairs, every switch inside 1 pair");
+
+    tk_fail_opts_t o = {.unit = TK_FAIL_LINKS, .order = TK_FAIL_RANDOM, .count = 2, .seed = 9};
+    ok(tk_fail_apply(c5, &o, &h1, &err) == TK_OK && tk_graph_links(h1) == 3 && h1->n == 5,
+       "2 random links out of C5 leave 3");
+    ok(tk_fail_apply(c5, &o, &h2, &err) == TK_OK && tk_graph_equal(h1, h2) &&
+           strcmp(h1->spec, h2->spec) == 0,
+       "the same seed removes the same links");
+    tk_graph_free(h1);
+    tk_graph_free(h2);
+    h1 = h2 = NULL;
+    o.order = TK_FAIL_BETWEENNESS_ONCE;
+    o.count = 1;
+    ok(tk_fail_apply(p4, &o, &h1, &err) == TK_OK && !tk_graph_has_arc(h1, 1, 2) &&
+           tk_graph_links(h1) == 2,
+       "the most central link of P4 is the middle one");
+    is_str(h1->spec, "fail links k=1 order=betweenness-once removed=1-2", "the spec record");
+    tk_graph_free(h1);
+    h1 = NULL;
+    tk_fail_opts_t w = {.unit = TK_FAIL_SWITCHES, .order = TK_FAIL_BETWEENNESS, .count = 2};
+    /* Switch 1 first (tie with 2, the lower); then every survivor has
+     * betweenness 0 and the lowest, 0, goes. */
+    ok(tk_fail_apply(p4, &w, &h1, &err) == TK_OK && h1->n == 2 && tk_graph_links(h1) == 1,
+       "recomputed switch betweenness on P4: 1, then 0 of the zeros");
+    is_str(h1->spec, "fail switches k=2 order=betweenness removed=1,0", "the switch record");
+    tk_graph_free(h1);
+    h1 = NULL;
+    w.count = -1;
+    w.fraction = 0.5;
+    w.order = TK_FAIL_RANDOM;
+    ok(tk_fail_apply(c5, &w, &h1, &err) == TK_OK && h1->n == 2,
+       "fraction 0.5 of 5 switches removes round(2.5) = 3");
+    tk_graph_free(h1);
+    h1 = NULL;
+    w.count = 6;
+    ok(tk_fail_apply(c5, &w, &h1, &err) == TK_ERANGE && h1 == NULL, "6 switches of 5: TK_ERANGE");
+    tk_graph_free(p4);
+    tk_graph_free(c5);
+}
+
 int main(void)
 {
     test_known();
@@ -764,5 +835,6 @@ int main(void)
     test_against_bfs();
     test_threads();
     test_max_diameter();
+    test_fail();
     return tap_done();
 }
