@@ -356,7 +356,7 @@ static tk_status_t run_solver(const char *solver, const char *cnf, const char *o
     pid_t pid;
     int rc, status;
     struct timespec t0, nap;
-    long ns = 1000000; /* first nap 1 ms, then up to 20 ms */
+    long ns = 100000; /* first nap 0.1 ms, doubling up to 20 ms */
 
     argv[0] = (char *)solver;
     argv[1] = (char *)cnf;
