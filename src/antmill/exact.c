@@ -704,6 +704,22 @@ tk_status_t am_exact_search(const tk_graph_t *g, const tk_antmill_opts_t *opts,
         }
         k = cycles(&e, nb, comp, order);
         if (k == 1) {
+            /* never trusted: the verifier measures the cycle's delta */
+            int32_t d = -1;
+            st = tk_antmill_verify(g, order, n, NULL, NULL, &d, err);
+            if (st == TK_OK && d < opts->delta)
+                st = tk_error_set(err, TK_EIO, NULL, 0,
+                                  "SAT solver '%s': its cycle has delta %" PRId32 ", not %" PRId32,
+                                  opts->exact_solver, d, opts->delta);
+            if (st != TK_OK) {
+                if (st == TK_EFORMAT) { /* not a Hamiltonian cycle */
+                    char why[sizeof err->msg];
+                    snprintf(why, sizeof why, "%s", err->msg);
+                    st = tk_error_set(err, TK_EIO, NULL, 0, "SAT solver '%s': %s",
+                                      opts->exact_solver, why);
+                }
+                goto done;
+            }
             memcpy(cycle, order, (size_t)n * sizeof *cycle);
             stats->outcome = TK_ANTMILL_FOUND;
             break;
