@@ -405,13 +405,14 @@ static tk_status_t read_answer(const char *solver, const char *out, int32_t nvar
                                int *answer, tk_error_t *err)
 {
     FILE *fp = fopen(out, "r");
-    char line[4096];
+    char *line = NULL; /* whole lines, however long the solver makes them */
+    size_t cap = 0;
     int s = 0, ended = 0;
 
     if (!fp)
         return tk_error_set(err, TK_EIO, NULL, 0, "SAT solver '%s': no output", solver);
     memset(val, 0, (size_t)nvars + 1);
-    while (fgets(line, sizeof line, fp)) {
+    while (getline(&line, &cap, fp) >= 0) {
         if (strncmp(line, "s ", 2) == 0) {
             if (strncmp(line + 2, "SATISFIABLE", 11) == 0)
                 s = SOLVE_SAT;
@@ -431,6 +432,7 @@ static tk_status_t read_answer(const char *solver, const char *out, int32_t nvar
             }
         }
     }
+    free(line);
     fclose(fp);
     if (s == SOLVE_SAT && !ended)
         return tk_error_set(err, TK_EIO, NULL, 0,
