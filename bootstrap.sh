@@ -26,7 +26,7 @@ cd "$(dirname "$0")"
 # tests/cli/mpi.sh under mpirun).
 PKGS="build-essential autoconf automake libtool pkg-config clang-format binutils
       libglpk-dev libsuitesparse-dev libgsl-dev libnauty2-dev libopenblas0-serial libsimgrid-dev
-      nauty glpk-utils mandoc bc time
+      nauty glpk-utils mandoc bc time cadical
       python3 python3-networkx python3-igraph python3-numpy python3-scipy
       gnuplot-nox libxml2-utils graphviz openmpi-bin libopenmpi-dev"
 

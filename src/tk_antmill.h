@@ -40,6 +40,10 @@ typedef struct tk_antmill_opts {
     /* NULL, or counts the random starts of the rotation-extension search
      * (phase "cycle search", total unknown). */
     tk_progress_t *progress;
+    const char *exact_solver; /* the exact search: a SAT solver command that reads
+                                 DIMACS CNF (NULL = no exact search), e.g.
+                                 "cadical"; see tk_antmill_search          */
+    double exact_limit;       /* seconds for one exact search (0 = none)    */
 } tk_antmill_opts_t;
 
 /* How a search for one delta ended (tk_antmill_stats_t.outcome). */
@@ -48,8 +52,9 @@ enum {
     TK_ANTMILL_IMPOSSIBLE, /* proved: no Hamiltonian cycle has that delta
                               (the proof in reason)                          */
     TK_ANTMILL_BUDGET,     /* not found within the budget                     */
-    TK_ANTMILL_GAVE_UP     /* not found, no proof (search space exhausted from
+    TK_ANTMILL_GAVE_UP,    /* not found, no proof (search space exhausted from
                               random starts, table over the memory limit)    */
+    TK_ANTMILL_TIME_LIMIT  /* the exact search ran out of its time limit      */
 };
 
 /* Search statistics. */
@@ -59,7 +64,10 @@ typedef struct tk_antmill_stats {
     uint64_t backtracks; /* extensions undone by backtracking                */
     uint64_t walks;      /* rotation walks started                           */
     uint64_t moves;      /* steps of the 2-factor search                     */
-    double seconds;      /* wall-clock time of the search                    */
+    uint64_t sat_rounds; /* exact search: solver runs (one per cut round)    */
+    uint64_t sat_vars;   /* exact search: variables and clauses before cuts  */
+    uint64_t sat_clauses;
+    double seconds; /* wall-clock time of the search                    */
     /* tk_antmill_search: how the search for opts->delta ended;
      * tk_antmill_max_delta: how the search for the first delta not reached
      * ended (outcome_delta 0 when the raise reached max_delta). */
@@ -80,7 +88,22 @@ typedef struct tk_antmill_stats {
  *     window is admissible (link flips, alternating paths), its cycles
  *     merged by kicks that keep every window admissible, for a number of
  *     steps proportional to n;
- *   - the rotation-extension search until the budget.
+ *   - with opts->exact_solver: the exact search (below) decides, within
+ *     opts->exact_limit and what is left of the budget;
+ *   - else the rotation-extension search until the budget.
+ * Exact search: a SAT encoding (a variable per link, exactly two chosen
+ * links per switch, or one out and one in for directed graphs; a clause per
+ * minimal walk of at most delta links that is not a unique shortest path;
+ * connectivity by cuts added round by round: solve, and while the chosen
+ * links form several cycles add "some link leaves this cycle" for each and
+ * solve again) given to the solver as a child process in a temporary file
+ * (TMPDIR).  Unsatisfiable is a proof (TK_ANTMILL_IMPOSSIBLE, reason "exact
+ * search: unsatisfiable"); a model is decoded and checked, never trusted;
+ * the time limit gives TK_ANTMILL_TIME_LIMIT (TK_ELIMIT), the budget
+ * TK_ANTMILL_BUDGET; a solver that cannot be run, crashes or answers
+ * nonsense gives TK_EIO.  Memory: the clauses, about 4 bytes a literal
+ * (checked against opts->mem_limit), and one unique-path table per length
+ * 1..delta.
  * Rotation-extension: undirected graphs: extensions, and when no extension
  * keeps the windows valid, random walks of rotations (the Ant Mill paper,
  * section 5); every extension choice and walk is a choice point of a
@@ -133,6 +156,13 @@ TK_API tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_
 TK_API tk_status_t tk_antmill_max_delta(const tk_graph_t *g, const tk_antmill_opts_t *opts,
                                         int32_t max_delta, tk_id_t *cycle, int32_t *delta,
                                         tk_antmill_stats_t *stats, tk_error_t *err);
+
+/* Whether the SAT solver command `solver` can be run (an executable file:
+ * a name with a slash as it is, else found in PATH), so that a caller can
+ * refuse the exact search before any work.  Errors: TK_EUNSUPPORTED
+ * "SAT solver 'X' not found", TK_EINVAL (empty name), TK_ENOMEM.  Time
+ * O(length of PATH). */
+TK_API tk_status_t tk_antmill_solver_check(const char *solver, tk_error_t *err);
 
 /* Independent verifier.  Checks that cycle (len entries) is a Hamiltonian
  * cycle of g (len == n, ids in range, no repeats, an arc x_i -> x_{i+1} for

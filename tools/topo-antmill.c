@@ -22,8 +22,10 @@
 
 static const char usage[] =
     "topo-antmill [--delta D | --max-delta | --hat | --verify CYCLE] [--lambda L|all]\n"
-    "                    [-s SEED] [--budget SECONDS] [--no-uniform] [--json] [--threads N]\n"
-    "                    [--progress] [-o CYCLE] [-P PATTERN] [TOPOLOGY]";
+    "                    [-s SEED] [--budget SECONDS] [--exact[=SOLVER]] [--time-limit SECONDS]\n"
+    "                    [--no-uniform] [--json] [--threads N] [--progress] [-o CYCLE] [-P "
+    "PATTERN]\n"
+    "                    [TOPOLOGY]";
 
 typedef struct args {
     int32_t delta;      /* --delta D (0 = not given) */
@@ -34,6 +36,8 @@ typedef struct args {
     int lambda_all;     /* --lambda all */
     uint64_t seed;
     double budget;
+    const char *exact; /* --exact[=SOLVER]: the SAT solver (NULL = none) */
+    double time_limit; /* --time-limit SECONDS (-1 = not given) */
     int no_uniform;
     int json;   /* --json: the row as a JSON Lines object */
     int no_row; /* -o - or -P -: stdout holds that file */
@@ -69,6 +73,10 @@ static void help(void)
           "                      'all' writes PATTERN.L.pat for every L = 1..delta\n"
           "  -s, --seed SEED     random seed (default 1)\n"
           "  --budget SECONDS    give up after this much time (default 60; 0 = none)\n"
+          "  --exact             when the proofs and the quick searches do not decide,\n"
+          "                      a SAT encoding decides, solved by cadical or by SOLVER\n"
+          "                      with --exact=SOLVER\n"
+          "  --time-limit SECONDS  seconds for each exact search (default 0 = none)\n"
           "  --no-uniform        skip the uniform load (columns uniform_* and adverse '-')\n"
           "  --json              the row as one JSON object (JSON Lines), same names\n"
           "  -o, --output CYCLE  write the cycle file (atomically)\n"
@@ -78,8 +86,8 @@ static void help(void)
           "  --progress          progress on stderr (percentage, rate, ETA)\n"
           "  -h, --help          this help\n"
           "      --version       print the version\n\n"
-          "Exit status: 0 success, 1 data error or no cycle within the budget,\n"
-          "2 usage error.  See topo-antmill(1).\n",
+          "Exit status: 0 success, 1 data error, no cycle within the budget or the time\n"
+          "limit, or no SAT solver; 2 usage error.  See topo-antmill(1).\n",
           stdout);
 }
 
@@ -90,6 +98,8 @@ enum {
     OPT_VERIFY,
     OPT_LAMBDA,
     OPT_BUDGET,
+    OPT_EXACT,
+    OPT_TLIMIT,
     OPT_NOUNI,
     OPT_JSON,
     OPT_THREADS,
@@ -122,6 +132,8 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"lambda", required_argument, NULL, OPT_LAMBDA},
         {"seed", required_argument, NULL, 's'},
         {"budget", required_argument, NULL, OPT_BUDGET},
+        {"exact", optional_argument, NULL, OPT_EXACT},
+        {"time-limit", required_argument, NULL, OPT_TLIMIT},
         {"no-uniform", no_argument, NULL, OPT_NOUNI},
         {"json", no_argument, NULL, OPT_JSON},
         {"threads", required_argument, NULL, OPT_THREADS},
@@ -139,6 +151,7 @@ static void parse_args(int argc, char **argv, args_t *a)
     memset(a, 0, sizeof *a);
     a->seed = 1;
     a->budget = 60;
+    a->time_limit = -1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":ho:P:s:", longopts, NULL)) != -1) {
         switch (c) {
@@ -172,6 +185,14 @@ static void parse_args(int argc, char **argv, args_t *a)
         case OPT_BUDGET:
             a->budget = cli_double_arg("--budget", optarg, 0, 1e9, 0);
             break;
+        case OPT_EXACT:
+            if (optarg && !*optarg)
+                cli_arg_fail("--exact", optarg, "an empty solver name");
+            a->exact = optarg ? optarg : "cadical";
+            break;
+        case OPT_TLIMIT:
+            a->time_limit = cli_double_arg("--time-limit", optarg, 0, 1e9, 0);
+            break;
         case OPT_NOUNI:
             a->no_uniform = 1;
             break;
@@ -201,6 +222,10 @@ static void parse_args(int argc, char **argv, args_t *a)
         cli_usage_fail(usage, "--delta, --max-delta, --hat and --verify exclude each other");
     if (modes == 0)
         a->maxdelta = 1;
+    if (a->exact && a->verify)
+        cli_usage_fail(usage, "--exact searches; --verify checks a given cycle");
+    if (a->time_limit >= 0 && !a->exact)
+        cli_usage_fail(usage, "--time-limit needs --exact");
     check_outputs(a);
     if (argc - optind > 1)
         cli_usage_fail(usage, "one TOPOLOGY operand at most");
@@ -248,6 +273,8 @@ static int find_cycle(const args_t *a, const tk_graph_t *g, const char *name, re
     o.mem_limit = a->mem;
     o.threads = a->threads;
     o.progress = cli_meter(name);
+    o.exact_solver = a->exact;
+    o.exact_limit = a->time_limit > 0 ? a->time_limit : 0;
     o.delta = a->hat || a->maxdelta ? 0 : a->delta;
     if (tk_antmill_max_delta(g, &o, a->maxdelta ? res->ds.radius : 0, res->cycle, &res->delta,
                              &stats, &err)) {
@@ -261,6 +288,9 @@ static int find_cycle(const args_t *a, const tk_graph_t *g, const char *name, re
                       stats.reason);
         else if (stats.outcome == TK_ANTMILL_BUDGET)
             cli_warnf("%s: delta %" PRId32 " not found within budget", name, stats.outcome_delta);
+        else if (stats.outcome == TK_ANTMILL_TIME_LIMIT)
+            cli_warnf("%s: delta %" PRId32 " not found within time limit (exact search)", name,
+                      stats.outcome_delta);
         else
             cli_warnf("%s: delta %" PRId32 " not found (search gave up, no proof)", name,
                       stats.outcome_delta);
@@ -524,6 +554,14 @@ static int run(args_t *a)
 
     cli_set_threads(a->threads);
     a->mem = cli_mem_limit();
+    if (a->exact) { /* refuse before any work */
+        tk_error_t err;
+        tk_error_clear(&err);
+        if (tk_antmill_solver_check(a->exact, &err)) {
+            cli_errorf("--exact: %s", err.msg);
+            return CLI_EXIT_DATA;
+        }
+    }
     rc = cli_each_graph(a->input, a->mem, NULL, each, a);
     if (a->only) {
         if (!rc && !a->failed && process(a, a->only, a->only_input, 1))

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "tk_antmill.h"
 #include "tk_core.h"
 
 /* Bit (x, y) set iff D(x, y) = delta with exactly one shortest path.
@@ -62,5 +63,15 @@ tk_status_t am_pair_search(const tk_graph_t *g, const am_utable_t *ut, const am_
  * TK_ENOMEM. */
 tk_status_t am_prove(const tk_graph_t *g, const am_utable_t *ut, uint64_t mem_limit, int full,
                      int *impossible, char *reason, size_t cap, tk_error_t *err);
+
+/* The exact search (exact.c): ut[k] for k = 1..opts->delta are the
+ * unique-path tables of length k (ut[0] unused; none for delta 0); t0 the
+ * start of the search (for opts->budget).  Fills cycle, or sets
+ * stats->outcome (TK_ANTMILL_IMPOSSIBLE with stats->reason, _TIME_LIMIT,
+ * _BUDGET, _GAVE_UP) and its counters sat_*.  Errors: as
+ * tk_antmill_search's exact search (tk_antmill.h). */
+tk_status_t am_exact_search(const tk_graph_t *g, const tk_antmill_opts_t *opts,
+                            const am_utable_t *const *ut, const struct timespec *t0, tk_id_t *cycle,
+                            tk_antmill_stats_t *stats, tk_error_t *err);
 
 #endif

@@ -19,6 +19,8 @@ static void add_stats(tk_antmill_stats_t *sum, const tk_antmill_stats_t *one)
     sum->rotations += one->rotations;
     sum->backtracks += one->backtracks;
     sum->walks += one->walks;
+    sum->moves += one->moves;
+    sum->sat_rounds += one->sat_rounds;
 }
 
 tk_status_t tk_antmill_max_delta(const tk_graph_t *g, const tk_antmill_opts_t *opts,
@@ -80,8 +82,8 @@ tk_status_t tk_antmill_max_delta(const tk_graph_t *g, const tk_antmill_opts_t *o
             sum.outcome_delta = o.delta;
             memcpy(sum.reason, one.reason, sizeof sum.reason);
         }
-        if (s == TK_ENOMEM) {
-            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "%s", ignored.msg);
+        if (s == TK_ENOMEM || s == TK_EIO) { /* no memory, a solver that failed */
+            st = tk_error_set(err, s, NULL, 0, "%s", ignored.msg);
             break;
         }
         if (s != TK_OK)

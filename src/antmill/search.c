@@ -578,6 +578,32 @@ static uint64_t pair_work(tk_id_t n, int32_t delta)
     return 400 * (uint64_t)n * (uint64_t)delta + 200000;
 }
 
+/* The exact search (exact.c) with the unique-path tables of every length
+ * up to delta (ut: that of delta). */
+static tk_status_t exact(const tk_graph_t *g, const tk_antmill_opts_t *opts, const am_utable_t *ut,
+                         const struct timespec *t0, tk_id_t *cycle, tk_antmill_stats_t *stats,
+                         tk_error_t *err)
+{
+    am_utable_t **uts = tk_calloc_array((size_t)opts->delta + 1, sizeof *uts);
+    tk_status_t st = TK_OK;
+
+    if (!uts)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    for (int32_t k = 1; k < opts->delta && !st; k++)
+        st = am_utable_new(g, k, opts->threads, opts->mem_limit, &uts[k], err);
+    if (st) {
+        stats->outcome = TK_ANTMILL_GAVE_UP;
+    } else {
+        if (opts->delta > 0)
+            uts[opts->delta] = (am_utable_t *)ut;
+        st = am_exact_search(g, opts, (const am_utable_t *const *)uts, t0, cycle, stats, err);
+    }
+    for (int32_t k = 1; k < opts->delta; k++)
+        am_utable_free(uts[k]);
+    free(uts);
+    return st;
+}
+
 tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts, tk_id_t *cycle,
                               tk_antmill_stats_t *stats, tk_error_t *err)
 {
@@ -663,6 +689,18 @@ tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
                               opts->budget);
             goto done;
         }
+    }
+    if (opts->exact_solver) {
+        if (opts->delta == 0) {
+            /* H-hat: the quick attempts first, as for delta >= 1 */
+            st = dfs_search(g, opts, NULL, &t0, 2, cycle, &one, err);
+            if (st != TK_ELIMIT)
+                goto done;
+            memset(&one, 0, sizeof one);
+            one.outcome_delta = opts->delta;
+        }
+        st = exact(g, opts, ut, &t0, cycle, &one, err);
+        goto done;
     }
     {
         uint64_t moves = one.moves;

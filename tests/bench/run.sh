@@ -26,7 +26,7 @@ echo "# topo-dist: $(command -v topo-dist)"
 for f in "$here"/*.sh; do
     b=$(basename "$f" .sh)
     [ "$b" = run ] && continue
-    case $b in antmill-rrg | fig13 | fig14) [ -n "${BENCH:-}" ] || continue ;; esac
+    case $b in antmill-rrg | antmill-exact | fig13 | fig14) [ -n "${BENCH:-}" ] || continue ;; esac
     case ",${BENCH:-$b}," in *",$b,"*) ;; *) continue ;; esac
     echo
     sh "$f"

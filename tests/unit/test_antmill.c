@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "antmill/antmill_internal.h"
 #include "tap.h"
 #include "topokit.h"
 
@@ -256,22 +257,30 @@ static int32_t brute_max_delta(const tk_graph_t *g)
     return best;
 }
 
-/* G(n, p) from a 64-bit LCG (seed), undirected. */
-static tk_graph_t *gnp(int n, int p_per_100, uint64_t seed)
+/* G(n, p) from a 64-bit LCG (seed), undirected (directed: every ordered
+ * pair is an arc with probability p). */
+static tk_graph_t *gnp_dir(int n, int p_per_100, uint64_t seed, int directed)
 {
     tk_builder_t *b;
     tk_graph_t *g = NULL;
     tk_error_t err;
     uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
-    tk_builder_new(&b, n, 0, &err);
+    tk_builder_new(&b, n, directed, &err);
     for (int u = 0; u < n; u++)
-        for (int v = u + 1; v < n; v++) {
+        for (int v = directed ? 0 : u + 1; v < n; v++) {
+            if (v == u)
+                continue;
             x = x * 6364136223846793005ull + 1442695040888963407ull;
             if ((int)((x >> 33) % 100) < p_per_100)
                 tk_builder_add(b, u, v, &err);
         }
     tk_builder_finish(b, &g, &err);
     return g;
+}
+
+static tk_graph_t *gnp(int n, int p_per_100, uint64_t seed)
+{
+    return gnp_dir(n, p_per_100, seed, 0);
 }
 
 static const char *const reason_kind[] = {
@@ -339,6 +348,121 @@ static void test_proofs_brute_force(void)
     is_int(wrong, 0, "every cycle found verified at the delta asked");
     for (int k = 0; k < NKINDS; k++)
         ok(hits[k] > 0, "proof '%s' occurs and is confirmed (%d times)", reason_kind[k], hits[k]);
+}
+
+/* --- the exact search against brute force (issue 28) -------------------- */
+
+/* The exact search alone (no proofs, no heuristic), cadical, no limit. */
+static tk_status_t exact_only(const tk_graph_t *g, int32_t delta, tk_id_t *cycle,
+                              tk_antmill_stats_t *stats, tk_error_t *err)
+{
+    tk_antmill_opts_t o;
+    am_utable_t *ut[8] = {NULL};
+    struct timespec t0;
+    tk_status_t st = TK_OK;
+
+    memset(&o, 0, sizeof o);
+    memset(stats, 0, sizeof *stats);
+    o.delta = delta;
+    o.exact_solver = "cadical";
+    for (int32_t k = 1; k <= delta && !st; k++)
+        st = am_utable_new(g, k, 1, 0, &ut[k], err);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (!st)
+        st = am_exact_search(g, &o, (const am_utable_t *const *)ut, &t0, cycle, stats, err);
+    for (int32_t k = 1; k <= delta; k++)
+        am_utable_free(ut[k]);
+    return st;
+}
+
+/* Small random graphs (random 3- and 4-regular with 8 to 14 switches, G(n,
+ * p) with 8 to 11, directed G(n, p) with 7 to 9), delta 1 to 3: the exact
+ * search finds a cycle (verified at that delta) iff brute force finds one,
+ * and says unsatisfiable iff there is none; the whole search with the
+ * exact mode agrees.  Where the exact search ran in it and refuted an
+ * undirected case, the heuristic alone (no exact mode) gives no proof. */
+static void test_exact_brute_force(void)
+{
+    tk_error_t err;
+    int wrong = 0, sat = 0, unsat = 0, agree = 0, cases = 0, by_exact = 0, open = 0, refuted = 0;
+    int dsat = 0, dunsat = 0;
+
+    if (tk_antmill_solver_check("cadical", &err) != TK_OK) {
+        ok(1, "# SKIP exact search: cadical not installed");
+        return;
+    }
+    for (uint64_t seed = 1; seed <= 32; seed++) {
+        tk_graph_t *g = NULL;
+        int directed = seed % 4 == 0;
+        if (directed)
+            g = gnp_dir(7 + (int)(seed % 3), 30 + 5 * (int)(seed % 3), seed, 1);
+        else if (seed % 4 == 1)
+            g = gnp(8 + (int)(seed % 4), 30 + 5 * (int)(seed % 3), seed);
+        else if (tk_gen_rrg(8 + 2 * (int64_t)(seed % 4), seed % 2 ? 3 : 4, seed, 0, &g, &err))
+            continue;
+        int32_t bf = brute_max_delta(g);
+        for (int32_t delta = 1; delta <= 3; delta++) {
+            tk_antmill_stats_t stats;
+            tk_antmill_opts_t o;
+            tk_id_t c[16];
+            int32_t d = -1;
+            int bad = 0;
+            tk_status_t st = exact_only(g, delta, c, &stats, &err);
+            cases++;
+            if (st == TK_OK) {
+                sat++;
+                dsat += directed;
+                bad = tk_antmill_verify(g, c, g->n, "t", NULL, &d, &err) != TK_OK || d < delta ||
+                      bf < delta;
+            } else if (st == TK_EUNSUPPORTED && stats.outcome == TK_ANTMILL_IMPOSSIBLE &&
+                       strcmp(stats.reason, "exact search: unsatisfiable") == 0) {
+                unsat++;
+                dunsat += directed;
+                bad = bf >= delta;
+            } else {
+                bad = 1;
+            }
+            if (bad)
+                printf("# seed %d delta %d: exact %d (%s), brute force %d\n", (int)seed, (int)delta,
+                       (int)st, st ? err.msg : "found", (int)bf);
+            wrong += bad;
+            /* the whole search: proofs, quick searches, then the exact one */
+            memset(&o, 0, sizeof o);
+            o.delta = delta;
+            o.seed = seed;
+            o.exact_solver = "cadical";
+            st = tk_antmill_search(g, &o, c, &stats, &err);
+            if ((st == TK_OK) == (bf >= delta) &&
+                (st == TK_OK || stats.outcome == TK_ANTMILL_IMPOSSIBLE))
+                agree++;
+            if (stats.sat_rounds == 0)
+                continue;
+            by_exact++;
+            if (st == TK_OK || directed)
+                continue;
+            /* refuted by the exact search: the heuristic alone has no proof */
+            refuted++;
+            o.exact_solver = NULL;
+            o.budget = 0.05;
+            st = tk_antmill_search(g, &o, c, &stats, &err);
+            if (st != TK_OK && stats.outcome != TK_ANTMILL_IMPOSSIBLE)
+                open++;
+        }
+        tk_graph_free(g);
+    }
+    printf("# %d cases: %d satisfiable (%d directed), %d unsatisfiable (%d directed); the exact "
+           "search ran in %d of the whole searches\n",
+           cases, sat, dsat, unsat, dunsat, by_exact);
+    is_int(wrong, 0,
+           "exact search: a verified cycle iff brute force has one, unsatisfiable iff "
+           "not (%d cases)",
+           cases);
+    ok(sat > 0 && unsat > 0 && dsat > 0 && dunsat > 0,
+       "both answers occur, on undirected and directed graphs");
+    is_int(agree, cases, "the search with the exact mode decides every case as brute force does");
+    ok(refuted > 0 && open == refuted,
+       "%d undirected cases refuted by the exact search, where the heuristic alone has no proof",
+       refuted);
 }
 
 int main(void)
@@ -577,5 +701,6 @@ int main(void)
         is_int(st, TK_EINVAL, "no samples refused");
     }
     test_proofs_brute_force();
+    test_exact_brute_force();
     return tap_done();
 }
