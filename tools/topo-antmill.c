@@ -23,9 +23,8 @@
 static const char usage[] =
     "topo-antmill [--delta D | --max-delta | --hat | --verify CYCLE] [--lambda L|all]\n"
     "                    [-s SEED] [--budget SECONDS] [--exact[=SOLVER]] [--time-limit SECONDS]\n"
-    "                    [--no-uniform] [--json] [--threads N] [--progress] [-o CYCLE] [-P "
-    "PATTERN]\n"
-    "                    [TOPOLOGY]";
+    "                    [--no-uniform] [--json] [--threads N] [--progress] [-o CYCLE]\n"
+    "                    [-P PATTERN] [TOPOLOGY]";
 
 typedef struct args {
     int32_t delta;      /* --delta D (0 = not given) */
