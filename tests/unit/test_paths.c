@@ -559,7 +559,7 @@ static void test_ksp_threads(void)
     tk_gen_rrg(150, 6, 2, 0, &g, NULL);
     tk_ksp_result_t a, b;
     for (int sampled = 0; sampled <= 1; sampled++) {
-        tk_ksp_opts_t o1 = {1, 8, 3, 0, sampled ? 5000 : 0, 4};
+        tk_ksp_opts_t o1 = {1, 8, 3, 0, sampled ? 5000 : 0, 4, NULL};
         tk_ksp_opts_t o2 = o1;
         o2.threads = 2;
         int good = tk_ksp(g, &o1, &a, NULL) == TK_OK && tk_ksp(g, &o2, &b, NULL) == TK_OK &&
