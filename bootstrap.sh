@@ -22,7 +22,7 @@ cd "$(dirname "$0")"
 # libopenblas0-serial becomes the system BLAS behind CHOLMOD's factorisation
 # (3x faster than the reference BLAS on large tori; single-threaded, so
 # results stay identical whatever the thread count).
-PKGS="build-essential autoconf automake libtool pkg-config clang-format binutils
+PKGS="build-essential autoconf automake libtool pkg-config clang-format clang binutils
       libglpk-dev libsuitesparse-dev libgsl-dev libnauty2-dev libopenblas0-serial libsimgrid-dev
       nauty glpk-utils mandoc bc time
       python3 python3-networkx python3-igraph python3-numpy python3-scipy
