@@ -194,6 +194,11 @@ static tk_status_t edges_comment(tk_reader_t *r, edges_t *e, char *p, tk_error_t
         size_t len = strlen(p);
         while (len > 0 && isspace((unsigned char)p[len - 1]))
             len--;
+        if (memchr(p, '#', len))
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                                "spec '%.*s': contains '#' (the native format reads it as a "
+                                "comment)",
+                                (int)len, p);
         e->spec = strndup(p, len);
         if (!e->spec)
             return tk_error_set(err, TK_ENOMEM, r->name, r->line, "out of memory");
