@@ -23,8 +23,10 @@ cd "$(dirname "$0")"
 # (3x faster than the reference BLAS on large tori; single-threaded, so
 # results stay identical whatever the thread count).  openmpi-bin and
 # libopenmpi-dev: the tools' MPI path (configure --with-mpi, tested by
-# tests/cli/mpi.sh under mpirun).
-PKGS="build-essential autoconf automake libtool pkg-config clang-format binutils
+# tests/cli/mpi.sh under mpirun).  clang builds the libFuzzer harnesses of
+# make fuzz (tests/fuzz/); cadical is the SAT solver of topo-antmill's
+# exact search (--exact).
+PKGS="build-essential autoconf automake libtool pkg-config clang-format clang binutils
       libglpk-dev libsuitesparse-dev libgsl-dev libnauty2-dev libopenblas0-serial libsimgrid-dev
       nauty glpk-utils mandoc bc time cadical
       python3 python3-networkx python3-igraph python3-numpy python3-scipy

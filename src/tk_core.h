@@ -225,6 +225,8 @@ TK_API tk_status_t tk_builder_set_group(tk_builder_t *b, int64_t u, int32_t grou
 TK_API tk_status_t tk_builder_set_ncoord(tk_builder_t *b, int ncoord, tk_error_t *err);
 TK_API tk_status_t tk_builder_set_coord(tk_builder_t *b, int64_t u, const int32_t *coord,
                                         tk_error_t *err);
+/* The spec; TK_EFORMAT when it contains '#' (no graph may have a spec the
+ * native format cannot write). */
 TK_API tk_status_t tk_builder_set_spec(tk_builder_t *b, const char *spec, tk_error_t *err);
 /* Number of links added so far. */
 TK_API int64_t tk_builder_links(const tk_builder_t *b);

@@ -442,6 +442,36 @@ void cli_set_threads(int n)
 #endif
 }
 
+/* An edge list is a multigraph by design (topokit-formats(5)): a line
+ * repeated is a second link.  A few repeated links in an otherwise simple
+ * graph are probably a mistake: warn (once per graph) and go on. */
+void cli_warn_parallel(const tk_reader_t *r, const tk_graph_t *g, const char *name, long index)
+{
+    if (tk_reader_format(r) != TK_FMT_EDGES)
+        return;
+    int64_t links = 0, extra = 0;
+    tk_id_t fu = -1, fv = -1;
+
+    for (tk_id_t u = 0; u < g->n; u++)
+        for (int64_t a = g->off[u]; a < g->off[u + 1]; a++) {
+            tk_id_t v = g->head[a];
+            if (!g->directed && v < u)
+                continue;
+            links++;
+            if (a > g->off[u] && g->head[a - 1] == v && (g->directed || v != u)) {
+                extra++;
+                if (fu < 0) {
+                    fu = u;
+                    fv = v;
+                }
+            }
+        }
+    if (extra > 0 && 10 * extra < links)
+        cli_warnf("%s: graph %ld: %" PRId64 " parallel link%s (switches %" PRId32 " and %" PRId32
+                  " are joined more than once): each line of an edge list is a link of its own",
+                  name, index, extra, extra == 1 ? "" : "s", (int32_t)fu, (int32_t)fv);
+}
+
 int cli_each_graph(const char *path, uint64_t mem_limit, FILE *out, cli_graph_fn fn, void *ctx)
 {
     const char *name;
@@ -476,6 +506,7 @@ int cli_each_graph(const char *path, uint64_t mem_limit, FILE *out, cli_graph_fn
             rc = 1;
             break;
         }
+        cli_warn_parallel(rd, g, name, tk_reader_count(rd));
         frc = fn(ctx, g, name, tk_reader_count(rd));
         if (out)
             fflush(out);

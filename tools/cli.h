@@ -232,6 +232,9 @@ void cli_set_threads(int n);
 #define CLI_EACH_FAILED 1
 #define CLI_EACH_STOP 2
 typedef int (*cli_graph_fn)(void *ctx, tk_graph_t *g, const char *input, long index);
+/* A warning when an edge list repeats a few links of an otherwise simple
+ * graph (probably a duplicated line; an edge list is a multigraph). */
+void cli_warn_parallel(const tk_reader_t *r, const tk_graph_t *g, const char *name, long index);
 int cli_each_graph(const char *path, uint64_t mem_limit, FILE *out, cli_graph_fn fn, void *ctx);
 
 /* The main loop of a table tool (one result per input graph).  Opens the

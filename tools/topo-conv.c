@@ -152,6 +152,7 @@ static int run(const args_t *a)
             goto done;
         }
         long idx = tk_reader_count(r);
+        cli_warn_parallel(r, g, name, idx);
         if (single_graph(a->out_fmt) && idx > 1) {
             tk_error_set(&err, TK_EUNSUPPORTED, name, 0,
                          "graph %ld: %s holds a single graph; use native (or "

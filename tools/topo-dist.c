@@ -279,7 +279,14 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     cli_progress("%s: graph %ld: n=%" PRId64 " arcs=%" PRId64 ": distances", input, index,
                  (int64_t)g->n, g->m);
     tk_error_clear(&err);
-    if (a->sym > 0 || (a->sym == 0 && symmetry_pays(g))) {
+    if (!g->directed && !a->ecc && !a->hist && g->n > 1 &&
+        tk_check_connected(g, NULL) == TK_EDISCONNECTED) {
+        /* Disconnected and undirected: every eccentricity is infinite, so
+         * the row is known without the all-pairs searches. */
+        r.s.n = g->n;
+        r.s.diameter = r.s.radius = TK_INF;
+        r.s.avg_distance = INFINITY;
+    } else if (a->sym > 0 || (a->sym == 0 && symmetry_pays(g))) {
         /* One search per orbit.  The automorphism search is bounded (and a
          * graph with a discrete colour refinement never reaches nauty);
          * a capped search still gives valid (subgroup) orbits.  Any
@@ -289,7 +296,8 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
             opts.orbit = sym.orbit;
     }
     opts.progress = cli_meter_graph(input, index);
-    tk_status_t st = tk_dist_summary(g, &opts, &r.s, &err);
+    /* (r.s.n set: the disconnected row above, known without searching) */
+    tk_status_t st = r.s.n == 0 ? tk_dist_summary(g, &opts, &r.s, &err) : TK_OK;
     tk_auto_destroy(&sym);
     if (st == TK_OK)
         st = tk_girth(g, a->threads, &r.girth, &err);

@@ -213,6 +213,7 @@ static int read_topology(const args_t *a, tk_graph_t **g, const char **name)
         cli_error(&err);
         goto done;
     }
+    cli_warn_parallel(r, *g, *name, 1);
     st = tk_reader_next(r, &extra, &err);
     if (st == TK_OK) {
         tk_graph_free(extra);

@@ -1099,9 +1099,18 @@ static int dyn_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         snprintf(wl, sizeof wl, "poisson rho=%g sizes=%s s=%" PRIu64, a->rho_lo,
                  a->sizes ? a->sizes : "fixed:1", a->seed);
     if (dyn_edges(a, &edges, &nedges, &err) != TK_OK ||
-        tk_router_new(g, &a->spec, a->threads, cli_mem_limit(), &rt, &err) != TK_OK ||
-        dyn_workload(a, g, &w, &err) != TK_OK) {
+        tk_router_new(g, &a->spec, a->threads, cli_mem_limit(), &rt, &err) != TK_OK) {
         rc = fail_graph(input, index, &err);
+        goto done;
+    }
+    if (dyn_workload(a, g, &w, &err) != TK_OK) {
+        /* a bad line of the workload file: FILE:LINE: message */
+        if (a->workload && err.line > 0) {
+            cli_error(&err);
+            rc = 1;
+        } else {
+            rc = fail_graph(input, index, &err);
+        }
         goto done;
     }
     if (a->write_workload) {

@@ -280,6 +280,12 @@ tk_status_t tk_builder_set_coord(tk_builder_t *b, int64_t u, const int32_t *coor
 
 tk_status_t tk_builder_set_spec(tk_builder_t *b, const char *spec, tk_error_t *err)
 {
+    /* Every graph must write in the native format, which reads '#' as the
+     * start of a comment (found by fuzzing the edge-list reader). */
+    if (spec && strchr(spec, '#'))
+        return tk_error_set(err, TK_EFORMAT, NULL, 0,
+                            "spec '%s': contains '#' (the native format reads it as a comment)",
+                            spec);
     char *s = strdup(spec ? spec : "");
 
     if (!s)

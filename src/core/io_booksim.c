@@ -165,7 +165,8 @@ tk_status_t tk_io_read_anynet(tk_reader_t *r, tk_graph_t **g, tk_error_t *err)
         pg.servers[a.node_router[i]]++;
     pg.has_servers = 1; /* the nodes are the servers, none is none */
     if (st == TK_OK) {
-        qsort(a.pairs, (size_t)a.npairs, sizeof *a.pairs, cmp_u64);
+        if (a.npairs > 0) /* no qsort of a NULL array, even empty (UBSan) */
+            qsort(a.pairs, (size_t)a.npairs, sizeof *a.pairs, cmp_u64);
         for (int64_t k = 0; st == TK_OK && k < a.npairs; k++)
             if (k == 0 || a.pairs[k] != a.pairs[k - 1])
                 st = tk_io_pg_link(r, &pg, (int64_t)(a.pairs[k] >> 32),

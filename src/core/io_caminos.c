@@ -136,7 +136,7 @@ tk_status_t tk_io_read_caminos(tk_reader_t *r, tk_graph_t **g, tk_error_t *err)
     tk_status_t st;
     tk_io_pg_init(&pg);
     st = parse(r, &n, &arcs, &narcs, err);
-    if (st == TK_OK)
+    if (st == TK_OK && narcs > 0) /* no qsort of a NULL array, even empty (UBSan) */
         qsort(arcs, (size_t)narcs, sizeof *arcs, cmp_u64);
     for (int64_t k = 0; st == TK_OK && k < narcs; k++) {
         uint64_t u = arcs[k] >> 32, v = arcs[k] & 0xffffffffu, back = v << 32 | u;

@@ -22,9 +22,10 @@ typedef struct edges {
     char *spec;
     int have_header; /* "# topokit-edges" seen (at header_line) */
     long header_line;
-    int directed;  /* from the header */
-    int64_t n;     /* switches, from the header */
-    int64_t maxid; /* largest id so far without a header */
+    int directed;    /* from the header */
+    int64_t n;       /* switches, from the header */
+    int64_t maxid;   /* largest id so far without a header */
+    long maxid_line; /* the line where maxid first appeared */
 } edges_t;
 
 static void edges_free(edges_t *e)
@@ -132,6 +133,20 @@ static int keyword(const char *p, const char *kw)
     return strncmp(p, kw, len) == 0 && (p[len] == '\0' || isspace((unsigned char)p[len]));
 }
 
+/* tk_io_edges_lookalike: see io_internal.h. */
+int tk_io_edges_lookalike(const char *p)
+{
+    while (*p == ' ' || *p == '\t')
+        p++;
+    size_t w = strcspn(p, " \t");
+    if (w == 0)
+        return 0;
+    p += w;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return keyword(p, "switches");
+}
+
 /* A comment line (p after the '#'): the header "topokit-edges ...", before
  * the first edge "classes a b c" (the class order) and "spec ...";
  * anything else is ignored. */
@@ -154,6 +169,13 @@ static tk_status_t edges_comment(tk_reader_t *r, edges_t *e, char *p, tk_error_t
             return st;
         e->have_header = 1;
         e->header_line = r->line;
+    } else if (e->m == 0 && !e->have_header && tk_io_edges_lookalike(p)) {
+        char word[32];
+        snprintf(word, sizeof word, "%.*s", (int)strcspn(p, " \t"), p);
+        return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                            "unknown header '%s' (expected '# topokit-edges switches N "
+                            "directed D')",
+                            word);
     } else if (strncmp(p, "classes", 7) == 0 && isspace((unsigned char)p[7]) && e->m == 0 &&
                e->nnames == 1) {
         /* "# classes a b c": declares the class order. */
@@ -172,6 +194,11 @@ static tk_status_t edges_comment(tk_reader_t *r, edges_t *e, char *p, tk_error_t
         size_t len = strlen(p);
         while (len > 0 && isspace((unsigned char)p[len - 1]))
             len--;
+        if (memchr(p, '#', len))
+            return tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                                "spec '%.*s': contains '#' (the native format reads it as a "
+                                "comment)",
+                                (int)len, p);
         e->spec = strndup(p, len);
         if (!e->spec)
             return tk_error_set(err, TK_ENOMEM, r->name, r->line, "out of memory");
@@ -205,6 +232,7 @@ static tk_status_t edge_id(tk_reader_t *r, edges_t *e, const char *tok, int64_t 
         if (st != TK_OK)
             return st;
         e->maxid = *id;
+        e->maxid_line = r->line;
     }
     return TK_OK;
 }
@@ -305,6 +333,37 @@ static tk_status_t edges_graph(tk_reader_t *r, const edges_t *e, int64_t n, tk_g
     return st;
 }
 
+/* Without a header the switch count is the largest id + 1, so one
+ * mistyped id (1000000 in a 9-switch graph) would make a graph of
+ * isolated switches: refused when more than three quarters of the
+ * switches (and at least 16) have no link, at the line of the largest id.
+ * A header declares isolated switches on purpose. */
+static tk_status_t check_isolated(tk_reader_t *r, const edges_t *e, tk_error_t *err)
+{
+    const int64_t n = e->maxid + 1;
+    if (n < 16)
+        return TK_OK;
+    uint8_t *used = tk_calloc_array((size_t)n, 1);
+    if (!used)
+        return tk_error_set(err, TK_ENOMEM, r->name, r->line, "out of memory");
+    int64_t linked = 0;
+    for (int64_t i = 0; i < e->m; i++) {
+        linked += !used[e->u[i]];
+        used[e->u[i]] = 1;
+        linked += !used[e->v[i]];
+        used[e->v[i]] = 1;
+    }
+    free(used);
+    const int64_t isolated = n - linked;
+    if (isolated >= 16 && 4 * isolated > 3 * n)
+        return tk_error_set(err, TK_EFORMAT, r->name, e->maxid_line,
+                            "switch id %" PRId64 " leaves %" PRId64 " of %" PRId64
+                            " switches without a link (a mistyped id? a header "
+                            "'# topokit-edges switches N' allows isolated switches)",
+                            e->maxid, isolated, n);
+    return TK_OK;
+}
+
 tk_status_t tk_io_read_edges(tk_reader_t *r, tk_graph_t **g, tk_error_t *err)
 {
     edges_t e;
@@ -338,6 +397,8 @@ tk_status_t tk_io_read_edges(tk_reader_t *r, tk_graph_t **g, tk_error_t *err)
     r->done = 1;
     if (!e.have_header && e.m == 0)
         st = TK_EOF;
+    else if (!e.have_header && (st = check_isolated(r, &e, err)) != TK_OK)
+        ;
     else
         st = edges_graph(r, &e, e.have_header ? e.n : e.maxid + 1, g, err);
 done:

@@ -70,6 +70,10 @@ tk_status_t tk_io_read_native(tk_reader_t *r, tk_graph_t **g, tk_error_t *err);
  * current line after any >>header<< (including the ':' / '&' prefix). */
 tk_status_t tk_io_read_nauty(tk_reader_t *r, tk_format_t fmt, const char *data, tk_graph_t **g,
                              tk_error_t *err);
+/* Does the comment p (after its '#') look like a mistyped edge-list header
+ * "topokit-edges switches N": a word other than topokit-edges, then the key
+ * "switches"?  Such a header would be ignored, silently losing the count. */
+int tk_io_edges_lookalike(const char *p);
 /* Reads the whole rest of the stream.  `spec` (may be NULL) is a "# spec"
  * comment met before the record was recognised. */
 tk_status_t tk_io_read_edges(tk_reader_t *r, tk_graph_t **g, tk_error_t *err);

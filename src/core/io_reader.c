@@ -533,6 +533,17 @@ tk_status_t tk_reader_next(tk_reader_t *r, tk_graph_t **g, tk_error_t *err)
                                   "a cycle file (topokit-cycle, topo-antmill), not a topology");
                 break;
             }
+            if ((r->fmt == TK_FMT_AUTO || r->fmt == TK_FMT_EDGES) && !is_edges_header(p) &&
+                tk_io_edges_lookalike(p + 1)) {
+                char word[32];
+                const char *q = p + 1 + strspn(p + 1, " \t");
+                snprintf(word, sizeof word, "%.*s", (int)strcspn(q, " \t"), q);
+                st = tk_error_set(err, TK_EFORMAT, r->name, r->line,
+                                  "unknown header '%s' (expected '# topokit-edges switches N "
+                                  "directed D')",
+                                  word);
+                break;
+            }
             if (r->fmt == TK_FMT_AUTO && is_edges_header(p)) {
                 tk_io_ungetline(r);
                 st = tk_io_read_edges(r, g, err);

@@ -173,15 +173,24 @@ static inline i128 to_fixed(double y)
  * map, buffer entry inv[t] goes to accumulator entry t (inv is the
  * inverse of the job's permutation): the accumulator is walked in order,
  * which costs less than scattering into it. */
-static void fold_double(i128 *acc, double *buf, int64_t w, double scale, const int64_t *inv)
+/* Returns the number of entries that were not finite or beyond the
+ * job's bound (|value| * 2^F >= 2^126: the fixed point would wrap); those
+ * are left out and cleared. */
+static int64_t fold_double(i128 *acc, double *buf, int64_t w, double scale, const int64_t *inv)
 {
+    int64_t bad = 0;
     for (int64_t t = 0; t < w; t++) {
         int64_t a = inv ? inv[t] : t;
         if (buf[a] != 0) {
-            acc[t] += to_fixed(buf[a] * scale);
+            double y = buf[a] * scale;
+            if (y < 0x1p126 && y > -0x1p126)
+                acc[t] += to_fixed(y);
+            else
+                bad++; /* also NaN: both comparisons are false */
             buf[a] = 0;
         }
     }
+    return bad;
 }
 
 static void fold_exact(i128 *acc, int64_t *buf, int64_t w, const int64_t *inv)
@@ -318,9 +327,17 @@ static void run_threads(run_t *R)
                 continue;
             int64_t ulo = (R->c0 + k) * c, uhi = ulo + c < R->hi ? ulo + c : R->hi;
             run_chunk(job, ws, ulo, uhi, buf, &R->rs);
-            if (job->unit)
-                fold_double(tacc, buf, w, R->scale, R->inv);
-            else
+            if (job->unit) {
+                if (fold_double(tacc, buf, w, R->scale, R->inv) > 0) {
+                    tk_error_t e;
+                    tk_error_set(&e, TK_ERANGE, NULL, 0,
+                                 "a value of units %lld..%lld is not finite or exceeds the "
+                                 "accumulator's bound %g",
+                                 (long long)ulo, (long long)(uhi - 1),
+                                 job->bound > 0 ? job->bound : 1.0);
+                    record_failure(&R->rs, ulo, &e);
+                }
+            } else
                 fold_exact(tacc, buf, w, R->inv);
             tk_progress_add(job->progress, uhi - ulo);
         }

@@ -172,7 +172,27 @@ io-huge.topo|3|switches 4000000000: more than the maximum of 2147483646 switches
 io-bad-len.g6|2|graph6: n=10 needs 8 bytes of adjacency data, found 6
 io-bad-byte.s6|2|sparse6: bad byte ' '
 io-bad-cap.edges|3|bad capacity '0'
+io-edges-mistyped-id.txt|1|unknown header 'top-edges' \(expected '# topokit-edges switches N directed D'\)
+io-edges-mistyped-noheader.txt|7|switch id 1000000 leaves 999990 of 1000001 switches without a link
 EOF
+# The same mistyped id under a header that declares the switches is taken
+# as meant (isolated switches on purpose); a repeated line is a parallel
+# link (an edge list is a multigraph), with a warning when the rest of the
+# graph is simple; a graph with every link doubled is taken silently.
+run sh -c "sed 's/top-edges switches 9 directed 00/topokit-edges switches 1000001 directed 0/' '$DATA/io-edges-mistyped-id.txt' | topo-conv -f edges | sed -n 1p"
+expect_out "# topokit-edges switches 1000001 directed 0" "a header declares isolated switches"
+grep -v '^#' "$DATA/io-edges-mistyped-id.txt" | sed 's/1000000/1/; s/3 48/3 4/' >"$TMPD/par.edges"
+run topo-conv -f edges "$TMPD/par.edges"
+expect_rc 0 "parallel link: accepted"
+[ "$(printf '%s\n' "$out" | grep -c '^1 7$')" -eq 2 ]
+ok $? "parallel link: both lines kept" || diag "$out"
+expect_err_match "^topo-conv: warning: .*par.edges: graph 1: 1 parallel link \(switches 1 and 7 are joined more than once\)" \
+    "parallel link: warning"
+printf '0 1\n0 1\n1 2\n1 2\n2 0\n2 0\n' >"$TMPD/double.edges"
+run topo-conv -f edges "$TMPD/double.edges"
+[ "$rc" -eq 0 ] && [ -z "$err" ]
+ok $? "every link doubled: a multigraph on purpose, no warning" || diag "$err"
+
 run topo-conv -i native "$DATA/io-bad-magic.topo"
 expect_fail 1 "io-bad-magic.topo:2: missing 'topokit-graph 1' header line \(found 'switches'\)" \
     "-i native: missing magic"

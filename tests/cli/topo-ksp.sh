@@ -195,6 +195,19 @@ run env TOPOKIT_MEMORY_LIMIT=1M topo-ksp --pairs 100000 "$TMPD/petersen.g6"
 expect_fail 1 "^topo-ksp: --pairs 100000: the sample needs 1600000 bytes, more than the memory limit" \
     "a sample larger than the memory limit is refused"
 
+# Pendant switches: the target's only neighbour is the source, so the
+# paths bound by d(v,t) wander through the rest of the graph without ever
+# reaching t; the old search enumerated every simple path there (4 s for
+# 30 switches at k = 2, and never finished at 61).  The values are
+# networkx's shortest_simple_paths over every pair (and, for 30 switches,
+# the old exhaustive search's).
+run topo-ksp -k 2 "$DATA/ksp-pendant-30.s6"
+[ "$(printf '%s\n' "$out" | sed -n 2p | cut -f2-)" = "30${T}2${T}3.1265822784810124${T}-${T}870${T}0${T}2${T}1${T}6" ]
+ok $? "30 switches, one of degree 1, k=2 (sparse6 repro)" || diag "$out" "$err"
+run topo-ksp -k 4 "$DATA/ksp-pendant-61.edges"
+[ "$(printf '%s\n' "$out" | sed -n 2p | cut -f2-)" = "61${T}4${T}5.606532731993987${T}-${T}3660${T}0${T}2${T}1${T}10" ]
+ok $? "rrg(60, 3) plus a pendant switch, k=4: 82046/14634, 2 short pairs (networkx)" || diag "$out" "$err"
+
 mkdir "$TMPD/o"
 run topo-ksp -o "$TMPD/o/res.tsv" "$TMPD/petersen.g6"
 expect_rc 0 "-o FILE"

@@ -13,6 +13,7 @@
 #include <config.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,22 @@ static tk_status_t bad_unit(void *ctx, void *ws, int64_t u, double *buf, tk_erro
     if (u == 333 || u == 1200)
         return tk_error_set(err, TK_ERANGE, NULL, 0, "unit %lld failed", (long long)u);
     return syn_unit(ctx, ws, u, buf, err);
+}
+
+/* Unit 500 adds NaN, unit 700 infinity, unit 900 a value far beyond the
+ * bound (which would wrap the 128-bit fixed point); ctx selects which. */
+static tk_status_t nonfinite_unit(void *ctx, void *ws, int64_t u, double *buf, tk_error_t *err)
+{
+    int which = *(const int *)ctx;
+    if (which == 0 && u == 500)
+        buf[3] += NAN;
+    else if (which == 1 && u == 700)
+        buf[4] -= INFINITY;
+    else if (which == 2 && u == 900)
+        buf[5] += 1e30;
+    else
+        return syn_unit(NULL, ws, u, buf, err);
+    return TK_OK;
 }
 
 /* The accumulator of job over `parts` slices (each run with `threads`
@@ -218,6 +235,35 @@ static void test_exact(void)
     tk_acc_free(a);
 }
 
+/* A NaN, an infinity or a value beyond the job's bound is an error
+ * (TK_ERANGE naming the units of the chunk), never a wrapped or NaN sum,
+ * at any thread count. */
+static void test_nonfinite(void)
+{
+    static const char *what[] = {"NaN", "-infinity", "1e30 with bound 1e6"};
+    static const int64_t unit[] = {500, 700, 900};
+    for (int which = 0; which < 3; which++)
+        for (int threads = 1; threads <= 2; threads++) {
+            tk_par_job_t job;
+            memset(&job, 0, sizeof job);
+            job.units = 1000;
+            job.chunk = 10;
+            job.width = W;
+            job.bound = 1e6;
+            job.ctx = &which;
+            job.unit = nonfinite_unit;
+            double out[W];
+            tk_error_t err;
+            tk_status_t st = tk_par_sum(&job, threads, out, &err);
+            char want[64];
+            snprintf(want, sizeof want, "units %lld..%lld", (long long)unit[which],
+                     (long long)unit[which] + 9);
+            ok(st == TK_ERANGE && strstr(err.msg, want) != NULL,
+               "%s in unit %lld, %d thread(s): TK_ERANGE naming its chunk", what[which],
+               (long long)unit[which], threads);
+        }
+}
+
 /* Link-load plans: the loads of tk_load_compute, sliced. */
 static void test_load_plans(void)
 {
@@ -342,6 +388,7 @@ int main(void)
 {
     test_synthetic();
     test_exact();
+    test_nonfinite();
     test_load_plans();
     test_runners();
     return tap_done();
