@@ -191,7 +191,7 @@ static void print_header(FILE *fp, args_t *a)
     if (a->json)
         return;
     if (a->top) {
-        fputs("name\tu\tv\tclass\tload\n", fp);
+        fputs("name\ttail\thead\tclass\tload\n", fp);
     } else if (a->hist) {
         fputs("name\tlo\thi\tarcs\n", fp);
     } else {
@@ -273,8 +273,8 @@ static void top_cells(cli_row_t *row, const result_t *r, const int64_t *idx, int
     const tk_graph_t *g = r->g;
     int64_t x = idx[i];
 
-    cli_cell_int(row, "u", cli_arc_tail(g, x), 0);
-    cli_cell_int(row, "v", g->head[x], 0);
+    cli_cell_int(row, "tail", cli_arc_tail(g, x), 0);
+    cli_cell_int(row, "head", g->head[x], 0);
     cli_cell_text(row, "class", g->class_name[g->cls ? g->cls[x] : 0]);
     cli_cell_double(row, "load", r->load[x]);
 }

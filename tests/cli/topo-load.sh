@@ -201,7 +201,7 @@ EOF
 ok $? "overall max_load is the larger class max_load" || diag "$out"
 
 run topo-load --top 4 "$TMPD/c9.topo"
-[ "$(printf '%s\n' "$out" | wc -l)" -eq 5 ] && [ "$(printf '%s\n' "$out" | head -1)" = "name${T}u${T}v${T}class${T}load" ] &&
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 5 ] && [ "$(printf '%s\n' "$out" | head -1)" = "name${T}tail${T}head${T}class${T}load" ] &&
     [ "$(printf '%s\n' "$out" | sed -n 2p | cut -f2-)" = "0${T}1${T}-${T}1.25" ]
 ok $? "--top 4: header and 4 rows, hottest first (ties by arc id)" || diag "$out"
 run topo-load --top 100 "$TMPD/c9.topo"

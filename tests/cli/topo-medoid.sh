@@ -13,6 +13,13 @@ mseed=$(awk -F '\t' 'NR > 1 && $8 == 1 { print $2 }' "$TMPD/t.tsv")
 topo-gen rrg n=40 d=4 -s "$mseed" >"$TMPD/regen.topo"
 cmp -s "$TMPD/regen.topo" "$TMPD/m.topo"
 ok $? "the medoid graph is topo-gen rrg n=40 d=4 -s SEED of its row"
+# issue 25 item 11: the medoid's spec is its sample's canonical spec, the
+# same as topo-gen's (one s=, one p=), whatever the options
+topo-medoid rrg n=40 d=4 --samples 3 -s 3 -p 2 --table "$TMPD/tp.tsv" -o "$TMPD/mp.topo"
+mseed=$(awk -F '\t' 'NR > 1 && $8 == 1 { print $2 }' "$TMPD/tp.tsv")
+[ "$(sed -n 2p "$TMPD/mp.topo")" = "spec rrg n=40 d=4 s=$mseed p=2" ] &&
+    topo-gen rrg n=40 d=4 -p 2 -s "$mseed" | cmp -s - "$TMPD/mp.topo"
+ok $? "with -p: the spec is 'rrg n=40 d=4 s=SEED p=2', as topo-gen writes it" || diag "$(sed -n 2p "$TMPD/mp.topo")"
 
 # avg_distance of every sample equals topo-dist's on the regenerated graph
 bad=0
