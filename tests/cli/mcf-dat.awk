@@ -9,7 +9,7 @@ fileno == 1 { u = $1; v = $2; c = (NF >= 3 ? $3 : 1);
    E++; tl[E] = u; hd[E] = v; cp[E] = c;
    if (!dir) { E++; tl[E] = v; hd[E] = u; cp[E] = c } next }
 fileno == 2 && /^level/ { level = $2; next }
-fileno == 2 && /^(topokit-pattern|spec|topology|endpoints|demands)/ { next }
+fileno == 2 && $1 !~ /^[0-9]+$/ { next }   # the other header lines (spec, fingerprint, ...)
 fileno == 2 { w = (NF >= 3 ? $3 : 1); s = $1; t = $2;
    if (level == "server") { ss = int(s / p); tt = int(t / p); snd[s] += w; rcv[t] += w }
    else { ss = s; tt = t; w = w * p }

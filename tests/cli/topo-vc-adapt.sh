@@ -54,10 +54,15 @@ expect_fail 1 'no escape hop' "olm on UGAL's path set: a state without an escape
 run topo-vc -r min -v olm "$TMPD/df.topo"
 expect_fail 1 'needs a Dragonfly routing model' "olm on a routing without groups"
 
-# topo-route: OLM on a=4 h=2, pair 0 -> 12 in another group
-run sh -c "topo-route -r dragonfly-olm --pair 0,12 '$TMPD/df.topo' | cut -f4-6"
+# topo-route: OLM on a=4 h=2, pair 3 -> 15 in another group (router 0 to
+# router 12 of the relative arrangement, which renumbers r -> a-1-r in
+# every group: the same count there)
+run sh -c "topo-route -r dragonfly-olm --pair 3,15 '$TMPD/df.topo' | cut -f4-6"
 expect_out "paths${T}min_len${T}max_len
 102${T}3${T}8" "topo-route dragonfly-olm: 102 paths of 3 to 8 hops"
+run sh -c "topo-gen dragonfly a=4 h=2 arrangement=relative | topo-route -r dragonfly-olm --pair 0,12 | cut -f4-6"
+expect_out "paths${T}min_len${T}max_len
+102${T}3${T}8" "... and 0 -> 12 under the relative arrangement"
 
 # the path sets are not routings to load or simulate
 for tool in topo-load topo-sim; do
