@@ -10,8 +10,9 @@
  *
  * Reading: routers are switches, the nodes attached to a router its servers
  * (their numbering is not kept); a line that is only a head ("router 5")
- * declares the router.  Writing: one line per switch, "router u", then its
- * servers as consecutive node ids, then its neighbours v > u.
+ * declares the router.  Every router id below the largest must appear
+ * somewhere (as BookSim numbers them), and every node id likewise.  Writing: one line per switch,
+ * "router u", then its servers as consecutive node ids, then its neighbours v > u.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -25,7 +26,27 @@ typedef struct an {
     uint64_t *pairs; /* router pairs, (lo << 32) | hi */
     int64_t npairs, cappairs;
     int64_t nrouters; /* largest router id + 1 */
+    uint8_t *rseen;   /* per router id: named in the file         */
+    int64_t caprseen;
 } an_t;
+
+/* Router id was named: 0, or -1 when out of memory. */
+static int see_router(an_t *a, int64_t id)
+{
+    if (id >= a->caprseen) {
+        int64_t nc = a->caprseen ? a->caprseen : 64;
+        while (nc <= id)
+            nc *= 2;
+        uint8_t *p = tk_realloc_array(a->rseen, (size_t)nc, 1);
+        if (!p)
+            return -1;
+        memset(p + a->caprseen, 0, (size_t)(nc - a->caprseen));
+        a->rseen = p;
+        a->caprseen = nc;
+    }
+    a->rseen[id] = 1;
+    return 0;
+}
 
 static int grow_nodes(an_t *a, int64_t id)
 {
@@ -91,6 +112,11 @@ static tk_status_t read_pair(tk_reader_t *r, char **s, int *is_router, int64_t *
 
 static tk_status_t attach(tk_reader_t *r, an_t *a, int64_t node, int64_t router, tk_error_t *err)
 {
+    tk_status_t st;
+    /* a node id is an entry of node_router: sized like a switch */
+    if (node >= a->capnodes &&
+        (st = tk_io_check_size(r, r->line, "node id", node + 1, 0, err)) != TK_OK)
+        return st;
     if (grow_nodes(a, node))
         return tk_error_set(err, TK_ENOMEM, r->name, r->line, "out of memory");
     if (a->node_router[node] >= 0 && a->node_router[node] != router)
@@ -116,8 +142,13 @@ static tk_status_t parse(tk_reader_t *r, an_t *a, tk_error_t *err)
         int64_t hid, bid;
         if ((st = read_pair(r, &s, &hr, &hid, &end, err)) != TK_OK)
             return st;
+        if (hr && hid >= a->nrouters &&
+            (st = tk_io_check_size(r, r->line, "router id", hid + 1, 0, err)) != TK_OK)
+            return st;
         if (hr && hid >= a->nrouters)
             a->nrouters = hid + 1;
+        if (hr && see_router(a, hid))
+            return tk_error_set(err, TK_ENOMEM, r->name, r->line, "out of memory");
         for (;;) {
             if ((st = read_pair(r, &s, &br, &bid, &end, err)) != TK_OK)
                 return st;
@@ -127,8 +158,13 @@ static tk_status_t parse(tk_reader_t *r, an_t *a, tk_error_t *err)
                 return FAIL("anynet: node %" PRId64 " connected to node %" PRId64
                             " (nodes attach to routers)",
                             hid, bid);
+            if (br && bid >= a->nrouters &&
+                (st = tk_io_check_size(r, r->line, "router id", bid + 1, 0, err)) != TK_OK)
+                return st;
             if (br && bid >= a->nrouters)
                 a->nrouters = bid + 1;
+            if (br && see_router(a, bid))
+                return tk_error_set(err, TK_ENOMEM, r->name, r->line, "out of memory");
             if (!hr || !br) {
                 st = hr ? attach(r, a, bid, hid, err) : attach(r, a, hid, bid, err);
                 if (st != TK_OK)
@@ -159,6 +195,12 @@ tk_status_t tk_io_read_anynet(tk_reader_t *r, tk_graph_t **g, tk_error_t *err)
         if (a.node_router[i] < 0)
             st = FAIL("anynet: node ids must be 0..%" PRId64 " (node %" PRId64 " is missing)",
                       a.nnodes - 1, i);
+    /* BookSim numbers the routers it reads: every id below the largest
+     * must be named (and a lone "router 22222222" is not 22 M routers) */
+    for (int64_t u = 0; st == TK_OK && u < a.nrouters; u++)
+        if (!a.rseen[u])
+            st = FAIL("anynet: router ids must be 0..%" PRId64 " (router %" PRId64 " is missing)",
+                      a.nrouters - 1, u);
     for (int64_t u = 0, id; st == TK_OK && u < a.nrouters; u++)
         st = tk_io_pg_node(r, &pg, &id, err);
     for (int64_t i = 0; st == TK_OK && i < a.nnodes; i++)
@@ -174,11 +216,10 @@ tk_status_t tk_io_read_anynet(tk_reader_t *r, tk_graph_t **g, tk_error_t *err)
     }
     if (st == TK_OK)
         st = tk_io_pg_finish(r, &pg, g, err);
-    /* Routers that appear nowhere but below the largest id are isolated
-     * switches without servers: BookSim would not know them. */
     tk_io_pg_free(&pg);
     free(a.node_router);
     free(a.pairs);
+    free(a.rseen);
     return st;
 }
 

@@ -4,7 +4,8 @@
  *
  *   NODOS n        the number of routers
  *   GRADO d        the degree (a capacity hint; the lists may be shorter)
- *   N i            router i; the next line lists its neighbours
+ *   N i            router i; the next line lists its neighbours (every
+ *                  router 0..n-1 has one, as CAMINOS reads them all)
  *
  * Each link appears in the lists of both ends; CAMINOS numbers a router's
  * ports in list order and finds the far port by searching the neighbour's
@@ -122,9 +123,22 @@ static tk_status_t parse(tk_reader_t *r, int64_t *n, uint64_t **arcs, int64_t *n
             break;
         }
     }
+    if (st == TK_EOF && *n >= 0) {
+        /* CAMINOS reads the list of every router: one missing is not a
+         * file it would take (and NODOS alone would stand for n isolated
+         * routers) */
+        st = TK_OK;
+        for (int64_t u = 0; u < *n; u++)
+            if (!seen[u]) {
+                st = FAIL("CAMINOS: router %" PRId64 " of NODOS %" PRId64 " has no 'N %" PRId64
+                          "' line",
+                          u, *n, u);
+                break;
+            }
+    }
     free(seen);
     if (st == TK_EOF)
-        st = *n < 0 ? FAIL("CAMINOS: no NODOS line") : TK_OK;
+        st = FAIL("CAMINOS: no NODOS line");
     return st;
 }
 

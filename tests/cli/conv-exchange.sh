@@ -178,6 +178,16 @@ bad b1.anynet anynet 'router 0 node 0\nrouter 1 node 0\n' \
 bad b2.anynet anynet 'router 0 node 1\n' "1: anynet: node ids must be 0..1 \\(node 0 is missing\\)"
 bad b3.anynet anynet 'router 0 switch 1\n' "1: anynet: 'switch': expected 'router' or 'node'"
 bad b4.anynet anynet 'node 0 node 1\n' "1: anynet: node 0 connected to node 1"
+# issue 27's fuzz finds: ids that would stand for millions of unnamed
+# routers are refused, not built (it took > 1 GiB, or > 10 s)
+bad b5.anynet anynet 'router 0 router 2\n' "1: anynet: router ids must be 0..2 \\(router 1 is missing\\)"
+bad b6.anynet anynet 'router 22222222\n' "1: anynet: router ids must be 0..22222222 \\(router 0 is missing\\)"
+printf 'router 22222222\n' >"$T/b7.anynet"
+TOPOKIT_MEMORY_LIMIT=64M run topo-conv -i anynet "$T/b7.anynet"
+expect_fail 1 "b7.anynet:1: router id: graph would need .* above the memory limit" \
+    "anynet: a router id beyond the memory limit is refused before allocating"
+bad b5.caminos caminos 'NODOS 999915\n' "1: CAMINOS: router 0 of NODOS 999915 has no 'N 0' line"
+bad b6.caminos caminos 'NODOS 3\nGRADO 1\nN 0\n1\nN 1\n0\n' "6: CAMINOS: router 2 of NODOS 3 has no 'N 2' line"
 bad b1.caminos caminos 'NODOS 2\nGRADO 1\nN 0\n1\nN 1\n\n' \
     "6: CAMINOS: router 0 lists 1 but 1 does not list 0 \\(lists must be symmetric\\)"
 bad b2.caminos caminos 'GRADO 1\n' "1: CAMINOS: GRADO before NODOS"

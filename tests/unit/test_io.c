@@ -727,7 +727,7 @@ static void test_exchange(void)
                  TK_EFORMAT, 1, "not a class name", "gml: bad class name");
     expect_error("router 0 router 0\n", TK_FMT_ANYNET, 0, TK_EUNSUPPORTED, 1, "connected to itself",
                  "anynet: self-loop");
-    expect_error("NODOS 3\nGRADO 2\nN 0\n1 1\nN 1\n0 0\n", TK_FMT_CAMINOS, 0, TK_EUNSUPPORTED, 6,
+    expect_error("NODOS 2\nGRADO 2\nN 0\n1 1\nN 1\n0 0\n", TK_FMT_CAMINOS, 0, TK_EUNSUPPORTED, 6,
                  "parallel links are not supported", "caminos: repeated neighbour");
     expect_error("NODOS 5000000000\n", TK_FMT_CAMINOS, 0, TK_ELIMIT, 1, "NODOS",
                  "caminos: NODOS beyond the limits");
