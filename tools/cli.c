@@ -472,6 +472,42 @@ void cli_warn_parallel(const tk_reader_t *r, const tk_graph_t *g, const char *na
                   name, index, extra, extra == 1 ? "" : "s", (int32_t)fu, (int32_t)fv);
 }
 
+int cli_next_graph(tk_reader_t *r, const char *name, tk_graph_t **g)
+{
+    tk_error_t err;
+    tk_status_t st;
+
+    tk_error_clear(&err);
+    st = tk_reader_next(r, g, &err);
+    if (st == TK_EOF) {
+        if (tk_reader_count(r) > 0)
+            return 0;
+        tk_error_set(&err, TK_EFORMAT, name, 0, "no graph in input");
+    }
+    if (st != TK_OK) {
+        cli_error(&err);
+        return -1;
+    }
+    cli_warn_parallel(r, *g, name, tk_reader_count(r));
+    return 1;
+}
+
+int cli_format_single(tk_format_t f)
+{
+    return f == TK_FMT_EDGES || f == TK_FMT_GRAPHML || f == TK_FMT_GML || f == TK_FMT_ANYNET ||
+           f == TK_FMT_CAMINOS;
+}
+
+int cli_check_single(tk_format_t f, const char *name, long idx)
+{
+    if (!cli_format_single(f) || idx <= 1)
+        return 0;
+    cli_errorf("%s: graph %ld: %s holds a single graph; use native (or graph6/sparse6/digraph6) "
+               "for a stream of graphs",
+               name, idx, f == TK_FMT_EDGES ? "an edge list" : tk_format_name(f));
+    return -1;
+}
+
 int cli_each_graph(const char *path, uint64_t mem_limit, FILE *out, cli_graph_fn fn, void *ctx)
 {
     const char *name;
@@ -490,23 +526,13 @@ int cli_each_graph(const char *path, uint64_t mem_limit, FILE *out, cli_graph_fn
     }
     for (;;) {
         tk_graph_t *g = NULL;
-        tk_status_t st = tk_reader_next(rd, &g, &err);
-        int frc;
+        int frc, got = cli_next_graph(rd, name, &g);
 
-        if (st == TK_EOF) {
-            if (tk_reader_count(rd) == 0) {
-                tk_error_set(&err, TK_EFORMAT, name, 0, "no graph in input");
-                cli_error(&err);
+        if (got <= 0) {
+            if (got < 0)
                 rc = 1;
-            }
             break;
         }
-        if (st != TK_OK) {
-            cli_error(&err);
-            rc = 1;
-            break;
-        }
-        cli_warn_parallel(rd, g, name, tk_reader_count(rd));
         frc = fn(ctx, g, name, tk_reader_count(rd));
         if (out)
             fflush(out);

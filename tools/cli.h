@@ -236,6 +236,16 @@ typedef int (*cli_graph_fn)(void *ctx, tk_graph_t *g, const char *input, long in
  * graph (probably a duplicated line; an edge list is a multigraph). */
 void cli_warn_parallel(const tk_reader_t *r, const tk_graph_t *g, const char *name, long index);
 int cli_each_graph(const char *path, uint64_t mem_limit, FILE *out, cli_graph_fn fn, void *ctx);
+/* The next graph of r (read from `name`) into *g, with the parallel-link
+ * warning: 1, or 0 at the end of an input that held a graph, or -1 after
+ * reporting an error (an input without any graph is one). */
+int cli_next_graph(tk_reader_t *r, const char *name, tk_graph_t **g);
+/* 1 for an output format that holds a single graph (edge list, GraphML,
+ * GML, anynet, CAMINOS). */
+int cli_format_single(tk_format_t f);
+/* -1 after reporting an error when graph idx > 1 of `name` is bound for a
+ * single-graph output format f; 0 otherwise. */
+int cli_check_single(tk_format_t f, const char *name, long idx);
 
 /* The main loop of a table tool (one result per input graph).  Opens the
  * output (-o FILE atomically, else stdout), reads every graph of every

@@ -102,13 +102,6 @@ static void parse_args(int argc, char **argv, args_t *a)
 }
 
 /* Convert every graph of the input.  Returns the exit status. */
-/* Output formats that hold a single graph. */
-static int single_graph(tk_format_t f)
-{
-    return f == TK_FMT_EDGES || f == TK_FMT_GRAPHML || f == TK_FMT_GML || f == TK_FMT_ANYNET ||
-           f == TK_FMT_CAMINOS;
-}
-
 static int run(const args_t *a)
 {
     const char *name;
@@ -128,8 +121,8 @@ static int run(const args_t *a)
     /* A format that holds one graph is held back until the input is known
      * to hold one (a second graph is refused with nothing written); a
      * stream of graphs streams. */
-    if ((single_graph(a->out_fmt) ? cli_out_open_held(&out, a->output)
-                                  : cli_out_open(&out, a->output)) != 0) {
+    if ((cli_format_single(a->out_fmt) ? cli_out_open_held(&out, a->output)
+                                       : cli_out_open(&out, a->output)) != 0) {
         cli_close_input(in);
         return CLI_EXIT_DATA;
     }
@@ -139,29 +132,15 @@ static int run(const args_t *a)
         goto done;
     }
     for (;;) {
-        tk_status_t st = tk_reader_next(r, &g, &err);
-        if (st == TK_EOF) {
-            if (tk_reader_count(r) > 0)
-                break;
-            tk_error_set(&err, TK_EFORMAT, name, 0, "no graph in input");
-            cli_error(&err);
+        tk_status_t st;
+        int got = cli_next_graph(r, name, &g);
+        if (got < 0)
             goto done;
-        }
-        if (st != TK_OK) {
-            cli_error(&err);
-            goto done;
-        }
+        if (got == 0)
+            break;
         long idx = tk_reader_count(r);
-        cli_warn_parallel(r, g, name, idx);
-        if (single_graph(a->out_fmt) && idx > 1) {
-            tk_error_set(&err, TK_EUNSUPPORTED, name, 0,
-                         "graph %ld: %s holds a single graph; use native (or "
-                         "graph6/sparse6/digraph6) for a stream of graphs",
-                         idx,
-                         a->out_fmt == TK_FMT_EDGES ? "an edge list" : tk_format_name(a->out_fmt));
-            cli_error(&err);
+        if (cli_check_single(a->out_fmt, name, idx) != 0)
             goto done;
-        }
         if (a->cycle && !cyc) { /* read once, against the first graph's size */
             FILE *cf = fopen(a->cycle, "r");
             long *lines = NULL;

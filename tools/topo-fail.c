@@ -187,12 +187,6 @@ static void parse_args(int argc, char **argv, args_t *a)
         a->input = argv[optind];
 }
 
-static int single_graph(tk_format_t f)
-{
-    return f == TK_FMT_EDGES || f == TK_FMT_GRAPHML || f == TK_FMT_GML || f == TK_FMT_ANYNET ||
-           f == TK_FMT_CAMINOS;
-}
-
 /* Degrade every graph of the input.  Returns the exit status. */
 static int run(const args_t *a)
 {
@@ -218,27 +212,14 @@ static int run(const args_t *a)
         goto done;
     }
     for (;;) {
-        tk_status_t st = tk_reader_next(r, &g, &err);
-        if (st == TK_EOF) {
-            if (tk_reader_count(r) > 0)
-                break;
-            tk_error_set(&err, TK_EFORMAT, name, 0, "no graph in input");
-            cli_error(&err);
+        int got = cli_next_graph(r, name, &g);
+        if (got < 0)
             goto done;
-        }
-        if (st != TK_OK) {
-            cli_error(&err);
-            goto done;
-        }
+        if (got == 0)
+            break;
         long idx = tk_reader_count(r);
-        if (single_graph(a->out_fmt) && idx > 1) {
-            tk_error_set(&err, TK_EUNSUPPORTED, name, 0,
-                         "graph %ld: %s holds a single graph; use native (or graph6/sparse6) "
-                         "for a stream of graphs",
-                         idx, tk_format_name(a->out_fmt));
-            cli_error(&err);
+        if (cli_check_single(a->out_fmt, name, idx) != 0)
             goto done;
-        }
         if (tk_fail_apply(g, &a->opts, &h, &err) != TK_OK ||
             tk_write_graph(out.fp, h, a->out_fmt, &err) != TK_OK) {
             cli_graph_error(name, idx, &err);

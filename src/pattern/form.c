@@ -341,21 +341,6 @@ static int agg_push(aggs_t *a, tk_id_t s, tk_id_t t, double w)
     return 0;
 }
 
-/* Switch of server i (first: prefix sums over n switches). */
-static tk_id_t sw_of(const int64_t *first, tk_id_t n, int64_t i)
-{
-    tk_id_t lo = 0, hi = n - 1;
-
-    while (lo < hi) {
-        tk_id_t mid = lo + (hi - lo + 1) / 2;
-        if (first[mid] <= i)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
-
 /* The entries of server i0's demands starting at d[k] (blocks: all servers
  * of a switch t in order, one weight) into a; *end the first demand after
  * them.  0, 1 when not blocks, -1 out of memory. */
@@ -365,7 +350,7 @@ static int server_blocks(const tk_pattern_t *p, const tk_graph_t *g, const int64
     int64_t i0 = p->d[k].src;
 
     while (k < p->len && p->d[k].src == i0) {
-        tk_id_t t = sw_of(first, g->n, p->d[k].dst);
+        tk_id_t t = tkp_server_switch(first, g->n, p->d[k].dst);
         double w = p->d[k].w;
         int64_t pt = first[t + 1] - first[t];
         if (p->d[k].dst != first[t] || k + pt > p->len)
@@ -396,7 +381,7 @@ static int aggregate_of(const tk_pattern_t *p, const tk_graph_t *g, aggs_t *a)
         return -1;
     while (k < p->len) {
         int64_t i0 = p->d[k].src, end;
-        tk_id_t s = sw_of(first, g->n, i0);
+        tk_id_t s = tkp_server_switch(first, g->n, i0);
         if (i0 != first[s] || s == prev)
             goto done;
         int r = server_blocks(p, g, first, k, s, a, &end);

@@ -762,8 +762,9 @@ tk_status_t tk_pattern_server_first(const tk_graph_t *g, int64_t **first, tk_err
     return TK_OK;
 }
 
-/* Switch of server i: binary search in first[]. */
-static tk_id_t server_switch(const int64_t *first, tk_id_t n, int64_t i)
+/* Switch of server i: binary search in first[] (prefix sums over n
+ * switches). */
+tk_id_t tkp_server_switch(const int64_t *first, tk_id_t n, int64_t i)
 {
     tk_id_t lo = 0, hi = n - 1;
 
@@ -888,7 +889,7 @@ static int cmp_dw(const void *a, const void *b)
  * level). */
 static tk_id_t switch_of(const tk_pattern_t *p, const int64_t *first, tk_id_t n, int64_t e)
 {
-    return p->level == TK_LEVEL_SWITCH ? (tk_id_t)e : server_switch(first, n, e);
+    return p->level == TK_LEVEL_SWITCH ? (tk_id_t)e : tkp_server_switch(first, n, e);
 }
 
 /* d's inject / eject: the largest send / receive total (snd, rcv) of an

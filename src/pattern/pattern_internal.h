@@ -44,6 +44,8 @@ tk_status_t tk_pattern_reserve(tk_pattern_t *p, int64_t len, tk_error_t *err);
 void tk_pattern_fmt_double(char *buf, size_t len, double v);
 /* first[0..n]: prefix sums of the servers per switch (caller frees). */
 tk_status_t tk_pattern_server_first(const tk_graph_t *g, int64_t **first, tk_error_t *err);
+/* Switch of server i, from tk_pattern_server_first()'s prefix sums. */
+tk_id_t tkp_server_switch(const int64_t *first, tk_id_t n, int64_t i);
 
 /* State of one generator run (make.c). */
 typedef struct tkp_mk {
