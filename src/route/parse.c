@@ -157,6 +157,9 @@ static tk_status_t canonical(const char *text, tk_route_spec_t *sp, tk_error_t *
     size_t len;
     if (sp->kind == TK_ROUTE_VALIANT_DOR && sp->valiant == TK_VALIANT_EARLY)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "%s: 'early' is not for valiant,dor", text);
+    if (sp->nweights && !(m->opts & RT_OPT_WEIGHTS)) /* valiant,CLASS=LEN,dor */
+        return tk_error_set(err, TK_EINVAL, NULL, 0,
+                            "%s: hop lengths do not apply to %s (it counts hops)", text, m->name);
     for (int i = 0; i < sp->nweights; i++) {
         strcpy(w[i].c, sp->wclass[i]);
         w[i].l = sp->wlen[i];

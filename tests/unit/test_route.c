@@ -329,6 +329,7 @@ static void test_parse(void)
                                 "valiant,exclude,minfirst",
                                 "min,a=1,a=2",
                                 "allpath:2,global=2",
+                                "valiant,global=1,dor", /* weights, then a model without */
                                 "dragonfly-min,global=2",
                                 "valiant,foo",
                                 "min,spread",
