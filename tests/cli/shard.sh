@@ -7,7 +7,7 @@
 . "$TK_SRCDIR/tests/cli/lib.sh"
 
 cd "$TMPD" || exit 1
-# rrg n=300: topo-dist's 5 source batches (3 shards: 2+2+1); rrg n=400:
+# rrg n=300: topo-dist's 5 source batches (3 shards: 1+2+2); rrg n=400:
 # topo-load's 4 chunks of 128 sources (2+1+1); the Dragonfly h=4: 264
 # switches, 3 chunks.
 topo-gen rrg n=300 d=5 -s 3 >g300.topo
