@@ -119,6 +119,8 @@ static uint64_t h_bytes(uint64_t h, const void *p, size_t n)
 {
     const unsigned char *b = p;
     uint64_t w;
+    if (n == 0)
+        return h_mix(h, 0);
     for (; n >= 8; n -= 8, b += 8) {
         memcpy(&w, b, 8);
         h = h_mix(h, w);
@@ -849,6 +851,7 @@ static int load_shards(const char *tool, int nfiles, char **paths)
         cli_errorf("out of memory");
         return -1;
     }
+    S.files = fs; /* (reachable until exit, whatever happens) */
     for (int k = 0; k < nfiles; k++) {
         sfile_t *f = &fs[k];
         f->path = paths[k];
@@ -922,6 +925,7 @@ static int load_shards(const char *tool, int nfiles, char **paths)
     }
     for (int k = 0; k < nfiles; k++)
         by[fs[k].i] = fs[k];
+    S.files = by;
     free(fs);
     for (int64_t i = 0; i < parts; i++)
         for (size_t r = 0; r < by[i].nrecs; r++) {
@@ -1023,11 +1027,13 @@ static int dropped(const char *name)
 static void scan(int argc, char **argv, const char *optstring, const struct option *longopts,
                  const char *usage)
 {
+    /* static: still reachable when a usage error exits */
+    static char *os, **copy, *keep;
     size_t len = strlen(optstring);
-    char *os = malloc(len + 2);
-    char **copy = calloc((size_t)argc + 1, sizeof *copy);
-    char *keep = calloc((size_t)argc + 1, 1);
     const char *shard = NULL;
+    os = malloc(len + 2);
+    copy = calloc((size_t)argc + 1, sizeof *copy);
+    keep = calloc((size_t)argc + 1, 1);
     if (!os || !copy || !keep) {
         cli_errorf("out of memory");
         exit(CLI_EXIT_DATA);
@@ -1098,6 +1104,9 @@ static void scan(int argc, char **argv, const char *optstring, const struct opti
     free(os);
     free(copy);
     free(keep);
+    os = NULL;
+    copy = NULL;
+    keep = NULL;
 }
 
 /* TOOL --from-shards [-o FILE] [--threads N] [--progress] [--] SHARD... */
