@@ -63,10 +63,10 @@ typedef struct rec {
     int64_t units, chunk, width, lo, hi;
     int scale;
     int status;
-    tk_error_t err;
-    uint64_t sum; /* checksum of the entries                    */
-    off_t off;    /* job: offset of the first entry line         */
-    long eline;   /* job: the line before its first entry        */
+    tk_error_t *err; /* job with a non-zero status: its error      */
+    uint64_t sum;    /* checksum of the entries                    */
+    off_t off;       /* job: offset of the first entry line         */
+    long eline;      /* job: the line before its first entry        */
 } rec_t;
 
 typedef struct sfile {
@@ -721,7 +721,6 @@ static int sf_read(sfile_t *f)
         r->scale = (int)sc;
         r->status = (int)stv;
         njobs++;
-        tk_error_clear(&r->err);
         if (r->status != TK_OK) {
             int64_t ln;
             if ((k = sf_line(f, 1)) <= 0 || (n = words(f->buf, w, 32)) != 4 ||
@@ -731,10 +730,15 @@ static int sf_read(sfile_t *f)
                     sf_fail(f, f->line, "expected 'error LINE WHERE MESSAGE'");
                 return -1;
             }
-            r->err.code = (tk_status_t)r->status;
-            r->err.line = (long)ln;
-            snprintf(r->err.where, sizeof r->err.where, "%s", w[2]);
-            snprintf(r->err.msg, sizeof r->err.msg, "%s", w[3]);
+            if (!(r->err = malloc(sizeof *r->err))) {
+                cli_errorf("out of memory");
+                return -1;
+            }
+            tk_error_clear(r->err);
+            r->err->code = (tk_status_t)r->status;
+            r->err->line = (long)ln;
+            snprintf(r->err->where, sizeof r->err->where, "%s", w[2]);
+            snprintf(r->err->msg, sizeof r->err->msg, "%s", w[3]);
         }
         r->off = ftello(f->fp);
         uint64_t sum;
@@ -757,8 +761,10 @@ static void sf_close(sfile_t *f)
 {
     if (f->fp)
         fclose(f->fp);
-    for (size_t r = 0; r < f->nrecs; r++)
+    for (size_t r = 0; r < f->nrecs; r++) {
         free(f->recs[r].input);
+        free(f->recs[r].err);
+    }
     free(f->recs);
     for (int a = 0; a < f->nargs && f->args; a++)
         free(f->args[a]);
@@ -946,6 +952,11 @@ static int load_shards(const char *tool, int nfiles, char **paths)
                 return -1;
             }
         }
+    /* Closed until the replay needs them (P files need not be open at once). */
+    for (int64_t i = 0; i < parts; i++) {
+        fclose(by[i].fp);
+        by[i].fp = NULL;
+    }
     S.files = by;
     S.parts = parts;
     S.nargs = by[0].nargs;
@@ -985,8 +996,12 @@ static tk_status_t merge_run(void *ctx, const tk_par_job_t *job, int threads, tk
         const rec_t *r = &f->recs[S.rec];
         uint64_t sum;
         f->line = r->eline;
-        if (fseeko(f->fp, r->off, SEEK_SET) != 0 || sf_entries(f, r, 0, w, &sum) != 0 ||
-            sum != r->sum) {
+        int bad = !(f->fp = fopen(f->path, "r")) || fseeko(f->fp, r->off, SEEK_SET) != 0 ||
+                  sf_entries(f, r, 0, w, &sum) != 0 || sum != r->sum;
+        if (f->fp)
+            fclose(f->fp);
+        f->fp = NULL;
+        if (bad) {
             S.failed = 1;
             return tk_error_set(err, TK_EIO, NULL, 0, "%s:%ld: the shard changed while merging",
                                 f->path, r->line);
@@ -995,7 +1010,7 @@ static tk_status_t merge_run(void *ctx, const tk_par_job_t *job, int threads, tk
             /* The smallest failing unit is in the first failing shard. */
             st = (tk_status_t)r->status;
             if (err)
-                *err = r->err;
+                *err = *r->err;
         }
     }
     S.rec++;
