@@ -18,7 +18,7 @@ INC="-I$SRC/src -I$SRC/tools -I$SRC/tests/fuzz -I$(dirname "$OUT")/../.. ${CPPFL
 objs=""
 i=0
 for f in "$SRC"/src/*/*.c "$SRC"/tools/cli.c "$SRC"/tools/args.c "$SRC"/tools/row.c \
-         "$SRC"/tools/lines.c "$SRC"/tools/progress.c "$SRC"/tools/mpi.c \
+         "$SRC"/tools/lines.c "$SRC"/tools/progress.c "$SRC"/tools/mpi.c "$SRC"/tools/shard.c \
          "$SRC"/tests/fuzz/harness.c; do
     i=$((i + 1))
     o="$OUT/obj/$(echo "${f#"$SRC"/}" | tr / _).o"
