@@ -285,6 +285,9 @@ int cli_shard_merging(void);
 int cli_shard_failed(void);
 void cli_shard_note(const void *data, size_t bytes);
 int cli_shard_tool(const char *path, char **tool);
+/* Read and check one shard file from fp (named name in messages): 0, or
+ * -1 with the error printed (the fuzz harness). */
+int cli_shard_check(FILE *fp, const char *name);
 int cli_shard_open(const char *path);
 int cli_shard_graph(const tk_graph_t *g, const char *input, long index);
 int cli_shard_table_end(int rc);

@@ -579,7 +579,7 @@ static int sf_read(sfile_t *f)
     int n, k;
     int64_t v;
 
-    if (!(f->fp = fopen(f->path, "r"))) {
+    if (!f->fp && !(f->fp = fopen(f->path, "r"))) {
         cli_errorf("%s: %s", f->path, strerror(errno));
         return -1;
     }
@@ -774,6 +774,18 @@ static void sf_close(sfile_t *f)
     free(f->order);
     free(f->buf);
     memset(f, 0, sizeof *f);
+}
+
+int cli_shard_check(FILE *fp, const char *name)
+{
+    sfile_t f;
+    memset(&f, 0, sizeof f);
+    f.path = name;
+    f.fp = fp;
+    int rc = sf_read(&f);
+    f.fp = NULL; /* the caller's */
+    sf_close(&f);
+    return rc;
 }
 
 int cli_shard_tool(const char *path, char **tool)
