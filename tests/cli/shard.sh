@@ -172,4 +172,14 @@ ok $? "a shard run that fails writes nothing" || diag "rc=$rc" "$err"
 run topo-load --shard 0/2 -o fail.shard -P nonexistent.pat g400.topo
 [ "$rc" -eq 1 ] && [ ! -e fail.shard ]
 ok $? "a shard run that fails leaves no -o file" || diag "rc=$rc" "$err"
+
+# Under mpirun (configure --with-mpi): refused, one line from rank 0.
+if grep -q '^#define HAVE_MPI 1' "$TK_BUILDDIR/config.h" 2>/dev/null && command -v mpirun >/dev/null 2>&1; then
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+        OMP_NUM_THREADS=1 run mpirun --oversubscribe -np 2 topo-dist --shard 0/2 -o mpi.shard g300.topo
+    lines=$(printf '%s\n' "$err" | grep -c '^topo-dist:')
+    [ "$rc" -ne 0 ] && [ "$lines" -eq 1 ] && [ -z "$out" ] && [ ! -e mpi.shard ] &&
+        printf '%s\n' "$err" | grep -q '^topo-dist: --shard runs do not run under MPI$'
+    ok $? "--shard under mpirun: one error line, no shard" || diag "rc=$rc" "$err"
+fi
 done_testing
