@@ -401,6 +401,9 @@ static tk_status_t shard_run(void *ctx, const tk_par_job_t *job, int threads, tk
 /* ------------------------------------------------------------------------
  * Reading shard files. */
 
+static int sf_quiet;
+static char sf_why[1200];
+
 static void sf_fail(const sfile_t *f, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void sf_fail(const sfile_t *f, long line, const char *fmt, ...)
@@ -410,7 +413,9 @@ static void sf_fail(const sfile_t *f, long line, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (line > 0)
+    if (sf_quiet) /* the replay: the tool reports it */
+        snprintf(sf_why, sizeof sf_why, "%s:%ld: %s", f->path, line, msg);
+    else if (line > 0)
         cli_errorf("%s:%ld: %s", f->path, line, msg);
     else
         cli_errorf("%s: %s", f->path, msg);
@@ -1008,15 +1013,25 @@ static tk_status_t merge_run(void *ctx, const tk_par_job_t *job, int threads, tk
         const rec_t *r = &f->recs[S.rec];
         uint64_t sum;
         f->line = r->eline;
-        int bad = !(f->fp = fopen(f->path, "r")) || fseeko(f->fp, r->off, SEEK_SET) != 0 ||
-                  sf_entries(f, r, 0, w, &sum) != 0 || sum != r->sum;
+        sf_quiet = 1;
+        int bad = 1;
+        if (!(f->fp = fopen(f->path, "r")) || fseeko(f->fp, r->off, SEEK_SET) != 0)
+            snprintf(sf_why, sizeof sf_why, "%s: %s", f->path, strerror(errno));
+        else if (sf_entries(f, r, 0, w, &sum) != 0) {
+            /* sf_why says why */
+        } else if (sum != r->sum)
+            snprintf(sf_why, sizeof sf_why, "%s:%ld: checksum mismatch in the job's entries",
+                     f->path, r->line);
+        else
+            bad = 0;
+        sf_quiet = 0;
         if (f->fp)
             fclose(f->fp);
         f->fp = NULL;
         if (bad) {
             S.failed = 1;
-            return tk_error_set(err, TK_EIO, NULL, 0, "%s:%ld: the shard changed while merging",
-                                f->path, r->line);
+            return tk_error_set(err, TK_EIO, NULL, 0, "%s (the shard changed while merging)",
+                                sf_why);
         }
         if (st == TK_OK && r->status != TK_OK) {
             /* The smallest failing unit is in the first failing shard. */
