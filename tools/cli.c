@@ -555,7 +555,7 @@ typedef struct table_each {
 static int table_row(void *ctx, tk_graph_t *g, const char *input, long index)
 {
     table_each_t *e = ctx;
-    int rc = e->t->row(e->t->ctx, e->out, g, input, index);
+    int rc = cli_shard_graph(g, input, index) != 0 || e->t->row(e->t->ctx, e->out, g, input, index);
 
     tk_graph_free(g);
     return rc ? CLI_EACH_FAILED : CLI_EACH_OK;
@@ -572,25 +572,31 @@ int cli_run_table_flush(const cli_table_t *t, void (*flush)(void *ctx, FILE *out
     table_each_t e;
     int rc = 0;
 
-    if (cli_out_open(&out, t->output) != 0)
+    /* --shard: the shard file is the output, the rows go nowhere; a
+     * merge holds its output until every shard record matched. */
+    if (cli_shard_open(t->output) != 0)
         return CLI_EXIT_DATA;
+    const char *path = cli_shard_partial() ? "/dev/null" : t->output;
+    if ((cli_shard_merging() ? cli_out_open_held(&out, path) : cli_out_open(&out, path)) != 0)
+        return cli_shard_close(CLI_EXIT_DATA);
     e.t = t;
     e.out = out.fp;
     if (t->ninputs == 0)
         rc |= cli_each_graph(NULL, t->mem_limit, out.fp, table_row, &e);
     for (int i = 0; i < t->ninputs; i++)
         rc |= cli_each_graph(t->inputs[i], t->mem_limit, out.fp, table_row, &e);
+    rc = cli_shard_table_end(rc);
     if (flush)
         flush(t->ctx, out.fp);
     if (!rc && t->header)
         t->header(t->ctx, out.fp);
-    if (rc && t->output) {
+    if (rc && (t->output || cli_shard_failed())) {
         cli_out_abort(&out);
-        return CLI_EXIT_DATA;
+        return cli_shard_close(CLI_EXIT_DATA);
     }
     if (cli_out_commit(&out) != 0)
-        return CLI_EXIT_DATA;
-    return rc ? CLI_EXIT_DATA : CLI_EXIT_OK;
+        return cli_shard_close(CLI_EXIT_DATA);
+    return cli_shard_close(rc ? CLI_EXIT_DATA : CLI_EXIT_OK);
 }
 
 void cli_gsl_errors_off(void)

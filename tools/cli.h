@@ -270,6 +270,39 @@ int cli_run_table(const cli_table_t *t);
  * topo-load). */
 int cli_run_table_flush(const cli_table_t *t, void (*flush)(void *ctx, FILE *out));
 
+/* shard.c: --shard I/P and topo-merge (topokit(7) SCALING).  A tool that
+ * takes --shard calls cli_shard_args(TOOL, &argc, &argv, optstring,
+ * longopts, usage) first in parse_args (its longopts list "shard"; the
+ * option itself needs no handling there): "TOOL --from-shards [-o FILE]
+ * [--threads N] [--progress] SHARD..." loads and checks the shards and
+ * replaces argv by the command line they record; otherwise it finds
+ * --shard and keeps the arguments that shape the result.  cli_runner():
+ * the runner to give the library (the shard's, the merge's, or MPI's).
+ * cli_run_table does the rest (the shard file is the output; a merge
+ * holds its output until every record matched).  cli_shard_partial: 1 in
+ * a --shard run (results are partial: skip what only the merge needs);
+ * cli_shard_note: mix what a job computes beyond the graph (a pattern's
+ * demands) into its fingerprint.  cli_shard_tool: the tool named by a
+ * shard file (one of cli_shard_tools), for topo-merge.  The rest are the
+ * table driver's hooks. */
+struct option;
+extern const char *const cli_shard_tools[];
+void cli_shard_args(const char *tool, int *argc, char ***argv, const char *optstring,
+                    const struct option *longopts, const char *usage);
+const tk_par_runner_t *cli_runner(void);
+int cli_shard_partial(void);
+int cli_shard_merging(void);
+int cli_shard_failed(void);
+void cli_shard_note(const void *data, size_t bytes);
+int cli_shard_tool(const char *path, char **tool);
+/* Read and check one shard file from fp (named name in messages): 0, or
+ * -1 with the error printed (the fuzz harness). */
+int cli_shard_check(FILE *fp, const char *name);
+int cli_shard_open(const char *path);
+int cli_shard_graph(const tk_graph_t *g, const char *input, long index);
+int cli_shard_table_end(int rc);
+int cli_shard_close(int rc);
+
 /* Print an unsigned 128-bit integer in decimal (exact path counts). */
 void cli_print_u128(FILE *fp, unsigned __int128 v);
 

@@ -16,7 +16,8 @@
 
 static const char usage[] =
     "topo-dist [--ecc | --hist] [--json] [--allow-disconnected] [--max-diameter D]\n"
-    "                 [--symmetry | --no-symmetry] [--threads N] [--progress] [-o FILE] [FILE...]";
+    "                 [--symmetry | --no-symmetry] [--threads N] [--progress] [--shard I/P]\n"
+    "                 [-o FILE] [FILE...]";
 
 typedef struct args {
     int ecc;            /* --ecc: per-switch eccentricities            */
@@ -55,6 +56,8 @@ static void help(void)
           "  --threads N           OpenMP threads (N >= 1; default OMP_NUM_THREADS or\n"
           "                        the core count); results do not change\n"
           "  --progress            progress messages on stderr\n"
+          "  --shard I/P           compute shard I of P only and write it as a shard\n"
+          "                        file; topo-merge(1) combines the P shards\n"
           "  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
           "  -h, --help            this help\n"
           "      --version         print the version\n\n"
@@ -73,7 +76,8 @@ enum {
     OPT_PROGRESS,
     OPT_VERSION,
     OPT_NOSYM,
-    OPT_SYM
+    OPT_SYM,
+    OPT_SHARD
 };
 
 static void parse_args(int argc, char **argv, args_t *a)
@@ -88,6 +92,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"no-symmetry", no_argument, NULL, OPT_NOSYM},
         {"symmetry", no_argument, NULL, OPT_SYM},
+        {"shard", required_argument, NULL, OPT_SHARD},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
@@ -96,6 +101,7 @@ static void parse_args(int argc, char **argv, args_t *a)
     int c;
 
     memset(a, 0, sizeof *a);
+    cli_shard_args("topo-dist", &argc, &argv, ":ho:", longopts, usage);
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
         switch (c) {
@@ -119,6 +125,8 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case OPT_SYM:
             a->sym = 1;
+            break;
+        case OPT_SHARD: /* cli_shard_args read it */
             break;
         case OPT_MAXD:
             a->max_diam = (int32_t)cli_int_arg("--max-diameter", optarg, 1, INT32_MAX - 1);
@@ -269,7 +277,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
 {
     result_t r;
     tk_error_t err;
-    tk_dist_opts_t opts = {a->threads, a->ecc, a->hist, a->max_diam, NULL, NULL, cli_mpi_runner()};
+    tk_dist_opts_t opts = {a->threads, a->ecc, a->hist, a->max_diam, NULL, NULL, cli_runner()};
     tk_auto_t sym;
 
     memset(&r, 0, sizeof r);
@@ -299,7 +307,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     /* (r.s.n set: the disconnected row above, known without searching) */
     tk_status_t st = r.s.n == 0 ? tk_dist_summary(g, &opts, &r.s, &err) : TK_OK;
     tk_auto_destroy(&sym);
-    if (st == TK_OK)
+    if (st == TK_OK && !cli_shard_partial()) /* --shard: the merge computes it */
         st = tk_girth(g, a->threads, &r.girth, &err);
     if (cli_mpi_agree(st, &err, 1) != TK_OK) { /* MPI: every rank stops */
         tk_dist_summary_destroy(&r.s);
@@ -309,7 +317,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     print_header(out, a);
     print_row(out, a, &r);
     int rc = 0;
-    if (!r.s.stopped && !r.s.connected) {
+    if (!r.s.stopped && !r.s.connected && !cli_shard_partial()) {
         cli_warnf("%s: graph %ld (%s) is not %sconnected", input, index, r.name,
                   g->directed ? "strongly " : "");
         if (!a->allow_disc)

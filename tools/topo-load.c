@@ -16,7 +16,7 @@
 
 static const char usage[] =
     "topo-load [-r ROUTING] [-P PATTERN [--force]] [--top N | --hist] [--bins B] [--json]\n"
-    "                 [--threads N] [--progress] [-o FILE] [FILE...]";
+    "                 [--threads N] [--progress] [--shard I/P] [-o FILE] [FILE...]";
 
 typedef struct args {
     const char *routing; /* -r (default "min")                          */
@@ -66,6 +66,8 @@ static void help(void)
           "                        arrays and may then be combined)\n"
           "  --threads N           OpenMP threads (N >= 1); results do not change\n"
           "  --progress            progress messages on stderr\n"
+          "  --shard I/P           compute shard I of P only and write it as a shard\n"
+          "                        file; topo-merge(1) combines the P shards\n"
           "  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
           "  -h, --help            this help\n"
           "      --version         print the version\n\n"
@@ -74,7 +76,7 @@ static void help(void)
 }
 
 enum { OPT_TOP = 256, OPT_HIST, OPT_BINS, OPT_JSON, OPT_THREADS, OPT_PROGRESS, OPT_VERSION };
-enum { OPT_FORCE = 512 };
+enum { OPT_FORCE = 512, OPT_SHARD };
 
 static void parse_args(int argc, char **argv, args_t *a)
 {
@@ -88,6 +90,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"json", no_argument, NULL, OPT_JSON},
         {"threads", required_argument, NULL, OPT_THREADS},
         {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"shard", required_argument, NULL, OPT_SHARD},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
@@ -99,6 +102,7 @@ static void parse_args(int argc, char **argv, args_t *a)
     memset(a, 0, sizeof *a);
     a->routing = "min";
     a->bins = 10;
+    cli_shard_args("topo-load", &argc, &argv, ":hr:P:o:", longopts, usage);
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":hr:P:o:", longopts, NULL)) != -1) {
         switch (c) {
@@ -110,6 +114,8 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case OPT_FORCE:
             a->force = 1;
+            break;
+        case OPT_SHARD: /* cli_shard_args read it */
             break;
         case OPT_TOP:
             a->top = cli_int_arg("--top", optarg, 1, INT64_MAX);
@@ -396,11 +402,16 @@ static tk_status_t compute(args_t *a, result_t *r, tk_error_t *err)
     if (st != TK_OK)
         return st;
     tk_router_set_progress(rt, cli_meter(r->name));
-    tk_router_set_runner(rt, cli_mpi_runner()); /* MPI: the sources over the ranks */
+    tk_router_set_runner(rt, cli_runner()); /* MPI: the sources over the ranks */
     if (a->pat) {
         st = tk_pattern_bind(a->pat, g, a->force ? TK_PATTERN_FORCE : 0, a->pattern, err);
         if (st == TK_OK)
             st = tk_pattern_to_switch(a->pat, g, &dem, err);
+        if (st == TK_OK) { /* --shard: the demands join the job's fingerprint */
+            cli_shard_note(dem.off, ((size_t)dem.n + 1) * sizeof *dem.off);
+            cli_shard_note(dem.dst, (size_t)dem.len * sizeof *dem.dst);
+            cli_shard_note(dem.w, (size_t)dem.len * sizeof *dem.w);
+        }
         if (st == TK_OK)
             st = tk_load_compute(rt, &dem, a->threads, r->load, err);
         if (st == TK_OK) {

@@ -19,6 +19,7 @@ objs=""
 i=0
 for f in "$SRC"/src/*/*.c "$SRC"/tools/cli.c "$SRC"/tools/args.c "$SRC"/tools/row.c \
          "$SRC"/tools/lines.c "$SRC"/tools/progress.c "$SRC"/tools/mpi.c "$SRC"/tools/measured.c \
+         "$SRC"/tools/shard.c \
          "$SRC"/tests/fuzz/harness.c; do
     i=$((i + 1))
     o="$OUT/obj/$(echo "${f#"$SRC"/}" | tr / _).o"
@@ -31,7 +32,7 @@ for f in "$SRC"/src/*/*.c "$SRC"/tools/cli.c "$SRC"/tools/args.c "$SRC"/tools/ro
 done
 wait
 for name in graph native graph6 sparse6 digraph6 edges graphml gml anynet caminos pattern cycle \
-            route options gen kv workload tsv measured; do
+            route options gen kv workload tsv measured shard; do
     $CC $CFLAGS -fsanitize=fuzzer $INC -DFZ_TARGET="$name" "$SRC/tests/fuzz/libfuzzer.c" $objs \
         -o "$OUT/fuzz-$name" ${LIBS:-} -lm
     echo "built $OUT/fuzz-$name"
