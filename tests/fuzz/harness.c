@@ -439,44 +439,47 @@ static int fz_measured(const uint8_t *data, size_t size)
         (void)cli_measured_join(sink, &L, r);
         cli_lines_close(&L);
     }
-    /* The shard file reader of topo-merge (tools/shard.c): its checks refuse
-     * or accept, never crash. */
-    static int fz_shard(const uint8_t *data, size_t size)
-    {
-        FILE *fp = fz_stream(data, size);
-        (void)cli_shard_check(fp, "fuzz");
-        fclose(fp);
-        return 0;
-    }
+    return 0;
+}
 
-    const fz_target_t fz_targets[] = {
-        {"graph", fz_graph},
-        {"native", fz_native},
-        {"graph6", fz_graph6},
-        {"sparse6", fz_sparse6},
-        {"digraph6", fz_digraph6},
-        {"edges", fz_edges},
-        {"graphml", fz_graphml},
-        {"gml", fz_gml},
-        {"anynet", fz_anynet},
-        {"caminos", fz_caminos},
-        {"pattern", fz_pattern},
-        {"cycle", fz_cycle},
-        {"route", fz_route},
-        {"options", fz_options},
-        {"gen", fz_gen},
-        {"kv", fz_kv},
-        {"workload", fz_workload},
-        {"tsv", fz_tsv},
-        {"measured", fz_measured},
-        {"shard", fz_shard},
-        {NULL, NULL},
-    };
+/* The shard file reader of topo-merge (tools/shard.c): its checks refuse
+ * or accept, never crash. */
+static int fz_shard(const uint8_t *data, size_t size)
+{
+    FILE *fp = fz_stream(data, size);
+    (void)cli_shard_check(fp, "fuzz");
+    fclose(fp);
+    return 0;
+}
 
-    const fz_target_t *fz_find(const char *name)
-    {
-        for (const fz_target_t *t = fz_targets; t->name; t++)
-            if (strcmp(t->name, name) == 0)
-                return t;
-        return NULL;
-    }
+const fz_target_t fz_targets[] = {
+    {"graph", fz_graph},
+    {"native", fz_native},
+    {"graph6", fz_graph6},
+    {"sparse6", fz_sparse6},
+    {"digraph6", fz_digraph6},
+    {"edges", fz_edges},
+    {"graphml", fz_graphml},
+    {"gml", fz_gml},
+    {"anynet", fz_anynet},
+    {"caminos", fz_caminos},
+    {"pattern", fz_pattern},
+    {"cycle", fz_cycle},
+    {"route", fz_route},
+    {"options", fz_options},
+    {"gen", fz_gen},
+    {"kv", fz_kv},
+    {"workload", fz_workload},
+    {"tsv", fz_tsv},
+    {"measured", fz_measured},
+    {"shard", fz_shard},
+    {NULL, NULL},
+};
+
+const fz_target_t *fz_find(const char *name)
+{
+    for (const fz_target_t *t = fz_targets; t->name; t++)
+        if (strcmp(t->name, name) == 0)
+            return t;
+    return NULL;
+}
