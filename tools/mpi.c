@@ -227,7 +227,13 @@ static tk_status_t mpi_run(void *ctx, const tk_par_job_t *job, int threads, tk_a
     if (failed)
         return cli_mpi_agree(TK_OK, err, 0);
     tk_par_slice(job, mpi_rank, mpi_size, &lo, &hi);
-    tk_status_t st = tk_par_run(job, lo, hi, threads, acc, err);
+    /* The thread-count check counts this rank's share of the node's
+     * memory (or TOPOKIT_MEMORY_LIMIT, per rank), not the whole node. */
+    tk_par_job_t mine = *job;
+    uint64_t lim = cli_mem_limit();
+    if (lim && (!mine.mem_limit || lim < mine.mem_limit))
+        mine.mem_limit = lim;
+    tk_status_t st = tk_par_run(&mine, lo, hi, threads, acc, err);
     if ((st = cli_mpi_agree(st, err, 0)) != TK_OK)
         return st;
     unsigned char *w = (unsigned char *)tk_acc_words(acc);
