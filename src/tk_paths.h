@@ -66,6 +66,17 @@ typedef struct tk_sigma_summary {
 TK_API tk_status_t tk_sigma_summary(const tk_graph_t *g, int threads, tk_progress_t *progress,
                                     tk_sigma_summary_t *out, tk_error_t *err);
 TK_API void tk_sigma_summary_destroy(tk_sigma_summary_t *s);
+/* The summary of the pairs of sources lo .. hi-1 only (to spread the
+ * sources over processes; progress counts them, the caller begins and ends
+ * the phase), and to += from (integer sums, minima and maxima, so merging
+ * the ranges of any cut of 0 .. n-1, in any order, gives tk_sigma_summary
+ * exactly).  Errors: as tk_sigma_summary (the overflow message names the
+ * smallest source of the range); TK_EINVAL for a bad range. */
+TK_API tk_status_t tk_sigma_summary_range(const tk_graph_t *g, int64_t lo, int64_t hi, int threads,
+                                          tk_progress_t *progress, tk_sigma_summary_t *out,
+                                          tk_error_t *err);
+TK_API tk_status_t tk_sigma_summary_merge(tk_sigma_summary_t *to, const tk_sigma_summary_t *from,
+                                          tk_error_t *err);
 
 /* Average of the sigma values at distance d as a double (sum / pairs);
  * 0 when there is no pair at that distance. */
