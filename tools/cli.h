@@ -395,5 +395,7 @@ typedef struct cli_units {
     void *ctx;
 } cli_units_t;
 tk_status_t cli_mpi_units(const cli_units_t *job, tk_error_t *err);
+/* Rank 0's len bytes at p to every rank (nothing without MPI). */
+void cli_mpi_bcast(void *p, size_t len);
 
 #endif /* TK_CLI_H */

@@ -457,6 +457,17 @@ done:
     return st;
 }
 
+void cli_mpi_bcast(void *p, size_t len)
+{
+    unsigned char *b = p;
+    if (!mpi_on || mpi_size < 2)
+        return;
+    for (size_t at = 0; at < len; at += (size_t)1 << 30) {
+        size_t k = len - at < (size_t)1 << 30 ? len - at : (size_t)1 << 30;
+        MPI_Bcast(b + at, (int)k, MPI_BYTE, 0, MPI_COMM_WORLD);
+    }
+}
+
 tk_status_t cli_mpi_units(const cli_units_t *job, tk_error_t *err)
 {
     if (!mpi_on || mpi_size < 2)
@@ -489,6 +500,12 @@ const tk_par_runner_t *cli_mpi_runner(void)
 tk_status_t cli_mpi_units(const cli_units_t *job, tk_error_t *err)
 {
     return units_here(job, err);
+}
+
+void cli_mpi_bcast(void *p, size_t len)
+{
+    (void)p;
+    (void)len;
 }
 
 void cli_mpi_init(void)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# mpi-tools: topo-ksp and topo-paths under mpirun (configure --with-mpi)
+# mpi-tools: topo-ksp, topo-paths and topo-medoid under mpirun (configure --with-mpi)
 # give the bytes of a run without mpirun at np = 1, 2, 3, on graphs whose
 # units (targets, sources, sampled target groups, in blocks handed out
 # dynamically) do not split evenly over the ranks; topo-paths --pairs
@@ -80,5 +80,12 @@ same 2 "$TMPD/paths2.want" topo-paths --pairs "$TMPD/small.tk"
 } >"$TMPD/t82.topo"
 topo-paths --pairs "$TMPD/t82.topo" 2>"$TMPD/err.want" >/dev/null
 fails 3 topo-paths --pairs "$TMPD/t82.topo"
+
+# topo-medoid: 7 samples (3/2/2 or any dynamic split at np=3); sample i
+# from (seed, i) on whichever rank; the medoid graph and the table.
+topo-medoid rrg n=40 d=4 --samples 7 -s 3 --table "$TMPD/tab.want" -o "$TMPD/med.want" || exit 1
+run mp 3 topo-medoid rrg n=40 d=4 --samples 7 -s 3 --table "$TMPD/tab.got" -o "$TMPD/med.got"
+[ "$rc" -eq 0 ] && cmp -s "$TMPD/tab.want" "$TMPD/tab.got" && cmp -s "$TMPD/med.want" "$TMPD/med.got"
+ok $? "topo-medoid at np=3: the table and medoid of one process" || diag "exit $rc" "$err"
 
 done_testing
