@@ -384,8 +384,10 @@ int cli_mpi_exit(int rc);
  * the next begins, so rank 0 holds at most one round's bytes.  A failing
  * unit stops its rank's claims; every rank then learns the error of the
  * smallest failing unit (a non-final agreement, see cli_mpi_agree), and a
- * failing take (rank 0) stops every rank likewise.  Only bytes and
- * integers cross between ranks. */
+ * failing take (rank 0) stops every rank likewise.  everywhere: every
+ * rank receives every unit's bytes and calls take in unit order (so that
+ * all ranks go on with the same state).  Only bytes and integers cross
+ * between ranks. */
 typedef struct cli_units {
     int64_t units;
     int64_t round;
@@ -393,9 +395,8 @@ typedef struct cli_units {
     tk_status_t (*take)(void *ctx, int64_t u, const unsigned char *bytes, size_t len,
                         tk_error_t *err);
     void *ctx;
+    int everywhere;
 } cli_units_t;
 tk_status_t cli_mpi_units(const cli_units_t *job, tk_error_t *err);
-/* Rank 0's len bytes at p to every rank (nothing without MPI). */
-void cli_mpi_bcast(void *p, size_t len);
 
 #endif /* TK_CLI_H */

@@ -387,7 +387,8 @@ static tk_status_t units_round(const cli_units_t *job, MPI_Win win, int64_t lo, 
             q += recs[i].len;
         }
     }
-    if (mpi_rank == 0) {
+    const int takes = mpi_rank == 0 || job->everywhere;
+    if (takes) {
         sizes = malloc((size_t)mpi_size * sizeof *sizes);
         counts = malloc((size_t)mpi_size * sizeof *counts);
         displs = malloc((size_t)mpi_size * sizeof *displs);
@@ -397,8 +398,11 @@ static tk_status_t units_round(const cli_units_t *job, MPI_Win win, int64_t lo, 
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (unit results)");
     if ((st = agree_key(st, 0, err)) != TK_OK)
         goto gathered;
-    MPI_Gather(&mine, 1, MPI_INT64_T, sizes, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
-    if (mpi_rank == 0) {
+    if (job->everywhere)
+        MPI_Allgather(&mine, 1, MPI_INT64_T, sizes, 1, MPI_INT64_T, MPI_COMM_WORLD);
+    else
+        MPI_Gather(&mine, 1, MPI_INT64_T, sizes, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    if (takes) {
         for (int r = 0; r < mpi_size; r++)
             total += sizes[r];
         if (total > INT_MAX)
@@ -406,7 +410,7 @@ static tk_status_t units_round(const cli_units_t *job, MPI_Win win, int64_t lo, 
                               "the results of units %lld..%lld need %lld bytes, more than one "
                               "MPI gather moves",
                               (long long)lo, (long long)hi - 1, (long long)total);
-        else if (!(all = malloc((size_t)total)))
+        else if (!(all = malloc(total ? (size_t)total : 1)))
             st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (unit results)");
         for (int r = 0, at = 0; r < mpi_size && st == TK_OK; r++) {
             counts[r] = (int)sizes[r];
@@ -416,8 +420,11 @@ static tk_status_t units_round(const cli_units_t *job, MPI_Win win, int64_t lo, 
     }
     if ((st = agree_key(st, 0, err)) != TK_OK)
         goto gathered;
-    MPI_Gatherv(send, (int)mine, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
-    if (mpi_rank == 0) {
+    if (job->everywhere)
+        MPI_Allgatherv(send, (int)mine, MPI_BYTE, all, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+    else
+        MPI_Gatherv(send, (int)mine, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (takes) {
         /* Every unit of [lo, hi) once: where its bytes are. */
         int64_t n = hi - lo;
         const unsigned char **at = calloc((size_t)n, sizeof *at);
@@ -457,17 +464,6 @@ done:
     return st;
 }
 
-void cli_mpi_bcast(void *p, size_t len)
-{
-    unsigned char *b = p;
-    if (!mpi_on || mpi_size < 2)
-        return;
-    for (size_t at = 0; at < len; at += (size_t)1 << 30) {
-        size_t k = len - at < (size_t)1 << 30 ? len - at : (size_t)1 << 30;
-        MPI_Bcast(b + at, (int)k, MPI_BYTE, 0, MPI_COMM_WORLD);
-    }
-}
-
 tk_status_t cli_mpi_units(const cli_units_t *job, tk_error_t *err)
 {
     if (!mpi_on || mpi_size < 2)
@@ -500,12 +496,6 @@ const tk_par_runner_t *cli_mpi_runner(void)
 tk_status_t cli_mpi_units(const cli_units_t *job, tk_error_t *err)
 {
     return units_here(job, err);
-}
-
-void cli_mpi_bcast(void *p, size_t len)
-{
-    (void)p;
-    (void)len;
 }
 
 void cli_mpi_init(void)

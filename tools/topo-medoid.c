@@ -232,9 +232,9 @@ static int measure(const args_t *a, uint64_t mem, run_t *r)
 }
 
 /* Under MPI (several ranks): the samples handed out dynamically
- * (cli_mpi_units); a sample's two features cross as their 16 bytes, rank
- * 0 stores them in sample order and sends the whole table to every rank,
- * which then selects the same medoid.  0, or 1 with the first failed
+ * (cli_mpi_units); a sample's two features cross as their 16 bytes, and
+ * every rank stores all of them in sample order, so every rank selects
+ * the same medoid.  0, or 1 with the first failed
  * sample's error printed (by rank 0). */
 typedef struct medoid_mpi {
     const args_t *a;
@@ -270,14 +270,13 @@ static tk_status_t sample_take(void *ctx, int64_t i, const unsigned char *p, siz
 static int measure_ranks(const args_t *a, uint64_t mem, run_t *r)
 {
     medoid_mpi_t m = {a, mem, r};
-    cli_units_t job = {a->samples, 0, sample_unit, sample_take, &m};
+    cli_units_t job = {a->samples, 0, sample_unit, sample_take, &m, 1};
     tk_error_t err;
     tk_error_clear(&err);
     if (cli_mpi_agree(cli_mpi_units(&job, &err), &err, 1) != TK_OK) {
         cli_error(&err);
         return 1;
     }
-    cli_mpi_bcast(r->x, (size_t)a->samples * 2 * sizeof *r->x);
     for (int64_t i = 0; i < a->samples; i++)
         r->s[i].seed = sample_seed(a->seed, i);
     return 0;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# mpi-tools: topo-ksp, topo-paths and topo-medoid under mpirun (configure --with-mpi)
+# mpi-tools: topo-ksp, topo-paths, topo-medoid and topo-sim --sweep under mpirun (configure --with-mpi)
 # give the bytes of a run without mpirun at np = 1, 2, 3, on graphs whose
 # units (targets, sources, sampled target groups, in blocks handed out
 # dynamically) do not split evenly over the ranks; topo-paths --pairs
@@ -87,5 +87,23 @@ topo-medoid rrg n=40 d=4 --samples 7 -s 3 --table "$TMPD/tab.want" -o "$TMPD/med
 run mp 3 topo-medoid rrg n=40 d=4 --samples 7 -s 3 --table "$TMPD/tab.got" -o "$TMPD/med.got"
 [ "$rc" -eq 0 ] && cmp -s "$TMPD/tab.want" "$TMPD/tab.got" && cmp -s "$TMPD/med.want" "$TMPD/med.got"
 ok $? "topo-medoid at np=3: the table and medoid of one process" || diag "exit $rc" "$err"
+
+# topo-sim sweeps: the offered loads over the ranks; the rows, the
+# warnings of the points without a fixed point (in sweep order, from rank
+# 0), --per-server and --flows of the last point; an adaptive rule (its
+# hop weights cross too).
+topo-gen dragonfly h=2 -o "$TMPD/df.tk" || exit 1
+topo-gen dragonfly h=1 -o "$TMPD/df1.tk" || exit 1
+set -- -r dragonfly-valiant -a rr --max-sweeps 5 --sweep 0.3:0.9:0.3
+topo-sim "$@" --per-server "$TMPD/ps.want" "$TMPD/df.tk" >"$TMPD/sim.want" 2>"$TMPD/simerr.want"
+run mp 3 topo-sim "$@" --per-server "$TMPD/ps.got" "$TMPD/df.tk"
+[ "$rc" -eq 0 ] && [ "$out" = "$(cat "$TMPD/sim.want")" ] && [ "$err" = "$(cat "$TMPD/simerr.want")" ] &&
+    cmp -s "$TMPD/ps.want" "$TMPD/ps.got" && grep -q 'no fixed point' "$TMPD/simerr.want"
+ok $? "topo-sim $* at np=3: rows, warnings and --per-server of one process" || diag "exit $rc" "$err"
+set -- -r ugal-l --sweep 0.2:0.8:0.3 --json
+topo-sim "$@" --flows "$TMPD/fl.want" "$TMPD/df1.tk" >"$TMPD/sim.want" || exit 1
+run mp 2 topo-sim "$@" --flows "$TMPD/fl.got" "$TMPD/df1.tk"
+[ "$rc" -eq 0 ] && [ "$out" = "$(cat "$TMPD/sim.want")" ] && cmp -s "$TMPD/fl.want" "$TMPD/fl.got"
+ok $? "topo-sim $* at np=2: rows and --flows of one process" || diag "exit $rc" "$err"
 
 done_testing
