@@ -80,6 +80,14 @@ same 2 "$TMPD/paths2.want" topo-paths --pairs "$TMPD/small.tk"
 } >"$TMPD/t82.topo"
 topo-paths --pairs "$TMPD/t82.topo" 2>"$TMPD/err.want" >/dev/null
 fails 3 topo-paths --pairs "$TMPD/t82.topo"
+# ... and the next graph of the input is summarised as by one process.
+cat "$TMPD/t82.topo" "$TMPD/r.tk" >"$TMPD/mix.tk"
+topo-paths "$TMPD/mix.tk" >"$TMPD/mix.want" 2>"$TMPD/mixerr.want"
+run mp 2 topo-paths "$TMPD/mix.tk"
+[ "$rc" -eq 1 ] && [ "$out" = "$(cat "$TMPD/mix.want")" ] && [ -n "$out" ] &&
+    [ "$(printf '%s\n' "$err" | grep '^topo-paths:')" = "$(cat "$TMPD/mixerr.want")" ]
+ok $? "topo-paths at np=2: the overflowing graph's error line, then the next graph's rows" ||
+    diag "exit $rc" "$err"
 
 # topo-medoid: 7 samples (3/2/2 or any dynamic split at np=3); sample i
 # from (seed, i) on whichever rank; the medoid graph and the table.
