@@ -326,8 +326,10 @@ static tk_status_t units_round(const cli_units_t *job, MPI_Win win, int64_t lo, 
         MPI_Win_flush(0, win);
     }
     MPI_Barrier(MPI_COMM_WORLD);
-    if (!fp)
+    if (!fp) {
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (unit results)");
+        bad = -1;
+    }
     while (st == TK_OK) {
         MPI_Fetch_and_op(&one, &v, MPI_INT64_T, 0, 0, MPI_SUM, win);
         MPI_Win_flush(0, win);
