@@ -88,6 +88,11 @@ typedef struct tk_par_job {
     /* NULL, or counts the units of every finished chunk (tk_progress_add;
      * the caller begins and ends the phase). */
     tk_progress_t *progress;
+    /* Bytes of memory this process may use for the run's per-thread
+     * buffers (the thread-count check of tk_par_run); 0: the machine's
+     * physical memory (tk_memory_limit_default).  A runner that shares a
+     * node among processes sets this process's share. */
+    uint64_t mem_limit;
 } tk_par_job_t;
 
 /* The scale exponent of a job's accumulator: F = 125 - e where bound =
@@ -106,13 +111,11 @@ TK_API void tk_par_slice(const tk_par_job_t *job, int64_t i, int64_t parts, int6
  * tk_par_acc_new for this job).  lo must be a chunk boundary and hi a
  * chunk boundary or `units`.  threads: 0 = runtime default; lowered so
  * that every thread's buffers (24 bytes per entry plus ws_bytes) fit the
- * machine's physical memory.  On failure the run stops early and returns
- * the status and error of the smallest failing unit of [lo, hi) (the same
- * whatever the thread count); acc is then unspecified.
- * Errors: TK_EINVAL (bad range, acc of another shape, no unit function,
- * a fold map that is not a permutation),
- * TK_ELIMIT (one thread's buffers exceed the memory limit), TK_ENOMEM, or
- * a unit's error. */
+ * job's mem_limit (the machine's physical memory when 0).  On failure the run stops early and
+ * returns the status and error of the smallest failing unit of [lo, hi) (the same whatever the
+ * thread count); acc is then unspecified. Errors: TK_EINVAL (bad range, acc of another shape, no
+ * unit function, a fold map that is not a permutation), TK_ELIMIT (one thread's buffers exceed the
+ * memory limit), TK_ENOMEM, or a unit's error. */
 TK_API tk_status_t tk_par_run(const tk_par_job_t *job, int64_t lo, int64_t hi, int threads,
                               tk_acc_t *acc, tk_error_t *err);
 

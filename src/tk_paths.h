@@ -66,6 +66,17 @@ typedef struct tk_sigma_summary {
 TK_API tk_status_t tk_sigma_summary(const tk_graph_t *g, int threads, tk_progress_t *progress,
                                     tk_sigma_summary_t *out, tk_error_t *err);
 TK_API void tk_sigma_summary_destroy(tk_sigma_summary_t *s);
+/* The summary of the pairs of sources lo .. hi-1 only (to spread the
+ * sources over processes; progress counts them, the caller begins and ends
+ * the phase), and to += from (integer sums, minima and maxima, so merging
+ * the ranges of any cut of 0 .. n-1, in any order, gives tk_sigma_summary
+ * exactly).  Errors: as tk_sigma_summary (the overflow message names the
+ * smallest source of the range); TK_EINVAL for a bad range. */
+TK_API tk_status_t tk_sigma_summary_range(const tk_graph_t *g, int64_t lo, int64_t hi, int threads,
+                                          tk_progress_t *progress, tk_sigma_summary_t *out,
+                                          tk_error_t *err);
+TK_API tk_status_t tk_sigma_summary_merge(tk_sigma_summary_t *to, const tk_sigma_summary_t *from,
+                                          tk_error_t *err);
 
 /* Average of the sigma values at distance d as a double (sum / pairs);
  * 0 when there is no pair at that distance. */
@@ -144,6 +155,31 @@ typedef struct tk_ksp_result {
 TK_API tk_status_t tk_ksp(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_ksp_result_t *out,
                           tk_error_t *err);
 TK_API void tk_ksp_result_destroy(tk_ksp_result_t *r);
+
+/* The work of tk_ksp cut into units, to spread over processes (an MPI
+ * rank computes some units, the results are merged by integer sums,
+ * minima and maxima, so the merged result does not depend on who computed
+ * which unit nor in which order).  Units: all pairs, target t (k > 0, t <
+ * n) then source s (H > 0); a sample, the sampled pairs of one target
+ * (drawn once by tk_ksp_plan_new).  The plan holds the options (progress
+ * counts the pairs of every unit run; the caller begins and ends the
+ * phase) and a reversed copy of a directed graph; g must outlive it.
+ * tk_ksp_plan_run: units [lo, hi) into out (threads as in tk_ksp), a
+ * partial result: allpath_min is UINT64_MAX when no ALLPATH pair was
+ * counted.  tk_ksp_result_merge: to += from (to's histogram grows).
+ * tk_ksp_result_finish: once every unit is merged (into a result zeroed
+ * with allpath_min = UINT64_MAX), gives what tk_ksp returns.
+ * Errors: as tk_ksp; TK_EINVAL for a bad range. */
+typedef struct tk_ksp_plan tk_ksp_plan_t;
+TK_API tk_status_t tk_ksp_plan_new(const tk_graph_t *g, const tk_ksp_opts_t *opts,
+                                   tk_ksp_plan_t **out, tk_error_t *err);
+TK_API void tk_ksp_plan_free(tk_ksp_plan_t *p);
+TK_API int64_t tk_ksp_plan_units(const tk_ksp_plan_t *p);
+TK_API tk_status_t tk_ksp_plan_run(const tk_ksp_plan_t *p, int64_t lo, int64_t hi, int threads,
+                                   tk_ksp_result_t *out, tk_error_t *err);
+TK_API tk_status_t tk_ksp_result_merge(tk_ksp_result_t *to, const tk_ksp_result_t *from,
+                                       tk_error_t *err);
+TK_API void tk_ksp_result_finish(const tk_ksp_plan_t *p, tk_ksp_result_t *r);
 
 #ifdef __cplusplus
 }

@@ -432,6 +432,15 @@ tk_id_t cli_arc_tail(const tk_graph_t *g, int64_t arc)
     return lo;
 }
 
+int cli_threads(void)
+{
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
 void cli_set_threads(int n)
 {
 #ifdef _OPENMP

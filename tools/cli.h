@@ -218,6 +218,8 @@ tk_id_t cli_arc_tail(const tk_graph_t *g, int64_t arc);
 /* --threads N: set the OpenMP thread count (N >= 1); results never depend
  * on it.  0 leaves the runtime default (OMP_NUM_THREADS). */
 void cli_set_threads(int n);
+/* The OpenMP threads a parallel region gets (1 without OpenMP). */
+int cli_threads(void);
 
 /* Read every graph of one input (NULL or "-" = stdin; format detected per
  * record) and call fn(ctx, g, input_name, index) for each, index 1-based.
@@ -413,5 +415,31 @@ int cli_mpi_local_size(void);
 const tk_par_runner_t *cli_mpi_runner(void);
 tk_status_t cli_mpi_agree(tk_status_t st, tk_error_t *err, int final);
 int cli_mpi_exit(int rc);
+
+/* cli_mpi_units: a job of independent units 0 .. units-1 whose results are
+ * bytes, spread over the MPI ranks (every rank calls it; without MPI or
+ * with one rank the units run in order in this process).  Units are
+ * handed out dynamically, one at a time, from a counter that every rank
+ * updates with an MPI atomic (no rank serves it); each unit's bytes
+ * (written by run to fp) are gathered to rank 0, which passes them to take
+ * in unit order: the output does not depend on which rank ran which unit.
+ * round (0: all units at once): the units of one round are gathered before
+ * the next begins, so rank 0 holds at most one round's bytes.  A failing
+ * unit stops its rank's claims; every rank then learns the error of the
+ * smallest failing unit (a non-final agreement, see cli_mpi_agree), and a
+ * failing take (rank 0) stops every rank likewise.  everywhere: every
+ * rank receives every unit's bytes and calls take in unit order (so that
+ * all ranks go on with the same state).  Only bytes and integers cross
+ * between ranks. */
+typedef struct cli_units {
+    int64_t units;
+    int64_t round;
+    tk_status_t (*run)(void *ctx, int64_t u, FILE *fp, tk_error_t *err);
+    tk_status_t (*take)(void *ctx, int64_t u, const unsigned char *bytes, size_t len,
+                        tk_error_t *err);
+    void *ctx;
+    int everywhere;
+} cli_units_t;
+tk_status_t cli_mpi_units(const cli_units_t *job, tk_error_t *err);
 
 #endif /* TK_CLI_H */

@@ -27,6 +27,8 @@
  */
 #include <config.h>
 
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +41,31 @@
 #endif
 
 static int mpi_rank = 0, mpi_size = 1, mpi_local = 1;
+
+/* cli_mpi_units in one process: every unit in order, run then take. */
+static tk_status_t units_here(const cli_units_t *job, tk_error_t *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    tk_status_t st = TK_OK;
+    if (!fp)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (unit results)");
+    for (int64_t u = 0; u < job->units && st == TK_OK; u++) {
+        rewind(fp);
+        if ((st = job->run(job->ctx, u, fp, err)) != TK_OK)
+            break;
+        long end = ftell(fp);
+        if (fflush(fp) != 0 || end < 0) {
+            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (unit results)");
+            break;
+        }
+        st = job->take(job->ctx, u, (const unsigned char *)buf, (size_t)end, err);
+    }
+    fclose(fp);
+    free(buf);
+    return st;
+}
 
 int cli_mpi_rank(void)
 {
@@ -227,7 +254,13 @@ static tk_status_t mpi_run(void *ctx, const tk_par_job_t *job, int threads, tk_a
     if (failed)
         return cli_mpi_agree(TK_OK, err, 0);
     tk_par_slice(job, mpi_rank, mpi_size, &lo, &hi);
-    tk_status_t st = tk_par_run(job, lo, hi, threads, acc, err);
+    /* The thread-count check counts this rank's share of the node's
+     * memory (or TOPOKIT_MEMORY_LIMIT, per rank), not the whole node. */
+    tk_par_job_t mine = *job;
+    uint64_t lim = cli_mem_limit();
+    if (lim && (!mine.mem_limit || lim < mine.mem_limit))
+        mine.mem_limit = lim;
+    tk_status_t st = tk_par_run(&mine, lo, hi, threads, acc, err);
     if ((st = cli_mpi_agree(st, err, 0)) != TK_OK)
         return st;
     unsigned char *w = (unsigned char *)tk_acc_words(acc);
@@ -239,6 +272,220 @@ static tk_status_t mpi_run(void *ctx, const tk_par_job_t *job, int threads, tk_a
     return TK_OK;
 }
 
+/* A non-final agreement in which the failing rank with the smallest key
+ * (a unit number) speaks: every rank learns its status and error. */
+static tk_status_t agree_key(tk_status_t st, int64_t key, tk_error_t *err)
+{
+    struct {
+        long v;
+        int r;
+    } in, out;
+    in.v = st != TK_OK ? (long)key : LONG_MAX;
+    in.r = mpi_rank;
+    MPI_Allreduce(&in, &out, 1, MPI_LONG_INT, MPI_MINLOC, MPI_COMM_WORLD);
+    if (out.v == LONG_MAX)
+        return TK_OK;
+    tk_error_t e;
+    if (mpi_rank == out.r) {
+        if (err)
+            e = *err;
+        else
+            tk_error_clear(&e);
+        e.code = st;
+    }
+    MPI_Bcast(&e, (int)sizeof e, MPI_BYTE, out.r, MPI_COMM_WORLD);
+    if (err)
+        *err = e;
+    agreed_fail = 1;
+    failed = 1;
+    failed_st = e.code;
+    failed_err = e;
+    return e.code;
+}
+
+typedef struct unit_rec {
+    int64_t u, off, len;
+} unit_rec_t;
+
+/* One round, units [lo, hi): claim, run, agree, gather, take. */
+static tk_status_t units_round(const cli_units_t *job, MPI_Win win, int64_t lo, int64_t hi,
+                               tk_error_t *err)
+{
+    const int64_t one = 1;
+    int64_t v = 0, bad = INT64_MAX;
+    char *buf = NULL;
+    size_t blen = 0;
+    unit_rec_t *recs = NULL;
+    int64_t nrec = 0, cap = 0;
+    tk_status_t st = TK_OK;
+    FILE *fp = open_memstream(&buf, &blen);
+
+    /* The counter starts at lo (rank 0 sets it; the barrier publishes it). */
+    if (mpi_rank == 0) {
+        MPI_Accumulate(&lo, 1, MPI_INT64_T, 0, 0, 1, MPI_INT64_T, MPI_REPLACE, win);
+        MPI_Win_flush(0, win);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (!fp) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (unit results)");
+        bad = -1;
+    }
+    while (st == TK_OK) {
+        MPI_Fetch_and_op(&one, &v, MPI_INT64_T, 0, 0, MPI_SUM, win);
+        MPI_Win_flush(0, win);
+        if (v >= hi)
+            break;
+        long off = ftell(fp);
+        if (nrec == cap) {
+            cap = cap ? 2 * cap : 64;
+            unit_rec_t *r = realloc(recs, (size_t)cap * sizeof *r);
+            if (!r) {
+                st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (unit results)");
+                bad = v;
+                break;
+            }
+            recs = r;
+        }
+        if ((st = job->run(job->ctx, v, fp, err)) != TK_OK) {
+            bad = v;
+            break;
+        }
+        long end = ftell(fp);
+        if (off < 0 || end < 0) {
+            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (unit results)");
+            bad = v;
+            break;
+        }
+        recs[nrec++] = (unit_rec_t){v, off, end - off};
+    }
+    if (fp && fflush(fp) != 0 && st == TK_OK) {
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (unit results)");
+        bad = -1;
+    }
+    if ((st = agree_key(st, bad, err)) != TK_OK)
+        goto done;
+
+    /* Gather: every rank's records (u, len) and bytes, as bytes. */
+    int64_t data = 0;
+    for (int64_t i = 0; i < nrec; i++)
+        data += recs[i].len;
+    int64_t mine = 8 + 16 * nrec + data;
+    int64_t *sizes = NULL;
+    unsigned char *send = malloc((size_t)mine), *all = NULL;
+    int *counts = NULL, *displs = NULL;
+    int64_t total = 0;
+    int ok = send != NULL;
+    if (ok) {
+        unsigned char *q = send;
+        memcpy(q, &nrec, 8);
+        q += 8;
+        for (int64_t i = 0; i < nrec; i++) {
+            memcpy(q, &recs[i].u, 8);
+            memcpy(q + 8, &recs[i].len, 8);
+            q += 16;
+        }
+        for (int64_t i = 0; i < nrec; i++) {
+            memcpy(q, buf + recs[i].off, (size_t)recs[i].len);
+            q += recs[i].len;
+        }
+    }
+    const int takes = mpi_rank == 0 || job->everywhere;
+    if (takes) {
+        sizes = malloc((size_t)mpi_size * sizeof *sizes);
+        counts = malloc((size_t)mpi_size * sizeof *counts);
+        displs = malloc((size_t)mpi_size * sizeof *displs);
+        ok = ok && sizes && counts && displs;
+    }
+    if (!ok)
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (unit results)");
+    if ((st = agree_key(st, 0, err)) != TK_OK)
+        goto gathered;
+    if (job->everywhere)
+        MPI_Allgather(&mine, 1, MPI_INT64_T, sizes, 1, MPI_INT64_T, MPI_COMM_WORLD);
+    else
+        MPI_Gather(&mine, 1, MPI_INT64_T, sizes, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    if (takes) {
+        for (int r = 0; r < mpi_size; r++)
+            total += sizes[r];
+        if (total > INT_MAX)
+            st = tk_error_set(err, TK_ELIMIT, NULL, 0,
+                              "the results of units %lld..%lld need %lld bytes, more than one "
+                              "MPI gather moves",
+                              (long long)lo, (long long)hi - 1, (long long)total);
+        else if (!(all = malloc(total ? (size_t)total : 1)))
+            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (unit results)");
+        for (int r = 0, at = 0; r < mpi_size && st == TK_OK; r++) {
+            counts[r] = (int)sizes[r];
+            displs[r] = at;
+            at += counts[r];
+        }
+    }
+    if ((st = agree_key(st, 0, err)) != TK_OK)
+        goto gathered;
+    if (job->everywhere)
+        MPI_Allgatherv(send, (int)mine, MPI_BYTE, all, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+    else
+        MPI_Gatherv(send, (int)mine, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (takes) {
+        /* Every unit of [lo, hi) once: where its bytes are. */
+        int64_t n = hi - lo;
+        const unsigned char **at = calloc((size_t)n, sizeof *at);
+        int64_t *len = calloc((size_t)n, sizeof *len);
+        if (!at || !len)
+            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (unit results)");
+        for (int r = 0; r < mpi_size && st == TK_OK; r++) {
+            const unsigned char *p = all + displs[r], *d;
+            int64_t k, u, l;
+            memcpy(&k, p, 8);
+            d = p + 8 + 16 * k;
+            for (int64_t i = 0; i < k; i++) {
+                memcpy(&u, p + 8 + 16 * i, 8);
+                memcpy(&l, p + 16 + 16 * i, 8);
+                at[u - lo] = d;
+                len[u - lo] = l;
+                d += l;
+            }
+        }
+        for (int64_t i = 0; i < n && st == TK_OK; i++)
+            st = job->take(job->ctx, lo + i, at[i], (size_t)len[i], err);
+        free(at);
+        free(len);
+    }
+    st = agree_key(st, 0, err);
+gathered:
+    free(send);
+    free(sizes);
+    free(counts);
+    free(displs);
+    free(all);
+done:
+    if (fp)
+        fclose(fp);
+    free(buf);
+    free(recs);
+    return st;
+}
+
+tk_status_t cli_mpi_units(const cli_units_t *job, tk_error_t *err)
+{
+    if (!mpi_on || mpi_size < 2)
+        return units_here(job, err);
+    if (failed)
+        return cli_mpi_agree(TK_OK, err, 0);
+    int64_t *ctr = NULL;
+    MPI_Win win;
+    MPI_Win_allocate(mpi_rank == 0 ? (MPI_Aint)sizeof(int64_t) : 0, (int)sizeof(int64_t),
+                     MPI_INFO_NULL, MPI_COMM_WORLD, &ctr, &win);
+    MPI_Win_lock_all(0, win);
+    int64_t round = job->round > 0 ? job->round : job->units;
+    tk_status_t st = TK_OK;
+    for (int64_t lo = 0; lo < job->units && st == TK_OK; lo += round)
+        st = units_round(job, win, lo, lo + round < job->units ? lo + round : job->units, err);
+    MPI_Win_unlock_all(win);
+    MPI_Win_free(&win);
+    return st;
+}
+
 static const tk_par_runner_t runner = {mpi_run, NULL};
 
 const tk_par_runner_t *cli_mpi_runner(void)
@@ -247,6 +494,11 @@ const tk_par_runner_t *cli_mpi_runner(void)
 }
 
 #else /* !HAVE_MPI */
+
+tk_status_t cli_mpi_units(const cli_units_t *job, tk_error_t *err)
+{
+    return units_here(job, err);
+}
 
 void cli_mpi_init(void)
 {

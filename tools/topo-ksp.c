@@ -278,6 +278,111 @@ static void print_row(FILE *fp, const args_t *a, const tk_graph_t *g, const char
     cli_row_end(&row);
 }
 
+/* Under MPI (several ranks): the plan's units in blocks of one unit per
+ * thread, handed out dynamically (cli_mpi_units); a block's partial
+ * result crosses as integers and rank 0 merges the blocks in order. */
+typedef struct ksp_mpi {
+    const tk_ksp_plan_t *plan;
+    int64_t block, units;
+    int threads;
+    tk_ksp_result_t sum; /* rank 0: the merged result */
+} ksp_mpi_t;
+
+static void put_u128(FILE *fp, u128 x)
+{
+    fwrite(&x, sizeof x, 1, fp);
+}
+
+static tk_status_t ksp_block(void *ctx, int64_t b, FILE *fp, tk_error_t *err)
+{
+    ksp_mpi_t *m = ctx;
+    int64_t lo = b * m->block, hi = lo + m->block < m->units ? lo + m->block : m->units;
+    tk_ksp_result_t r;
+    tk_status_t st = tk_ksp_plan_run(m->plan, lo, hi, m->threads, &r, err);
+    if (st != TK_OK)
+        return st;
+    uint64_t w[5] = {r.pairs, r.short_pairs, r.allpath_min, r.allpath_max,
+                     (uint64_t)r.len_hist_len};
+    fwrite(w, sizeof w, 1, fp);
+    put_u128(fp, r.paths);
+    put_u128(fp, r.len_sum);
+    put_u128(fp, r.allpath_sum);
+    fwrite(r.len_hist, sizeof *r.len_hist, (size_t)r.len_hist_len, fp);
+    tk_ksp_result_destroy(&r);
+    return TK_OK;
+}
+
+static tk_status_t ksp_take(void *ctx, int64_t b, const unsigned char *p, size_t len,
+                            tk_error_t *err)
+{
+    ksp_mpi_t *m = ctx;
+    tk_ksp_result_t r;
+    uint64_t w[5];
+    (void)b;
+    memset(&r, 0, sizeof r);
+    if (len < sizeof w + 3 * sizeof(u128))
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "k-shortest block %lld: short result",
+                            (long long)b);
+    memcpy(w, p, sizeof w);
+    r.pairs = w[0];
+    r.short_pairs = w[1];
+    r.allpath_min = w[2];
+    r.allpath_max = w[3];
+    r.len_hist_len = (int32_t)w[4];
+    p += sizeof w;
+    memcpy(&r.paths, p, sizeof r.paths);
+    memcpy(&r.len_sum, p + 16, sizeof r.len_sum);
+    memcpy(&r.allpath_sum, p + 32, sizeof r.allpath_sum);
+    p += 48;
+    if (len != sizeof w + 48 + (size_t)r.len_hist_len * sizeof *r.len_hist)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "k-shortest block %lld: bad result length",
+                            (long long)b);
+    uint64_t *h = r.len_hist_len ? malloc((size_t)r.len_hist_len * sizeof *h) : NULL;
+    if (r.len_hist_len && !h)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (length histogram)");
+    if (h)
+        memcpy(h, p, (size_t)r.len_hist_len * sizeof *h);
+    r.len_hist = h;
+    tk_status_t st = tk_ksp_result_merge(&m->sum, &r, err);
+    free(h);
+    return st;
+}
+
+/* tk_ksp over the MPI ranks: the same result on rank 0 (the others' is
+ * not used). */
+static tk_status_t ksp_ranks(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_ksp_result_t *out,
+                             tk_error_t *err)
+{
+    tk_ksp_plan_t *plan = NULL;
+    tk_ksp_opts_t o = *opts;
+    ksp_mpi_t m;
+
+    memset(out, 0, sizeof *out);
+    memset(&m, 0, sizeof m);
+    o.progress = NULL; /* each rank sees only its own blocks */
+    tk_status_t st = tk_ksp_plan_new(g, &o, &plan, err);
+    st = cli_mpi_agree(st, err, 0);
+    if (st != TK_OK) {
+        tk_ksp_plan_free(plan);
+        return st;
+    }
+    m.plan = plan;
+    m.threads = o.threads > 0 ? o.threads : cli_threads();
+    m.block = m.threads;
+    m.units = tk_ksp_plan_units(plan);
+    m.sum.allpath_min = UINT64_MAX;
+    cli_units_t job = {(m.units + m.block - 1) / m.block, 0, ksp_block, ksp_take, &m, 0};
+    st = cli_mpi_units(&job, err);
+    if (st == TK_OK) {
+        tk_ksp_result_finish(plan, &m.sum);
+        *out = m.sum;
+    } else {
+        tk_ksp_result_destroy(&m.sum);
+    }
+    tk_ksp_plan_free(plan);
+    return st;
+}
+
 static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input, long index)
 {
     char name[1024];
@@ -292,7 +397,10 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     tk_error_clear(&err);
     /* topokit(7): a graph that is not connected is an error, not an
      * average over the pairs that happen to be reachable */
-    if (tk_check_connected(g, &err) != TK_OK || tk_ksp(g, &opts, &r, &err) != TK_OK) {
+    tk_status_t st = tk_check_connected(g, &err);
+    if (st == TK_OK)
+        st = cli_mpi_size() > 1 ? ksp_ranks(g, &opts, &r, &err) : tk_ksp(g, &opts, &r, &err);
+    if (cli_mpi_agree(st, &err, 1) != TK_OK) { /* MPI: every rank stops */
         cli_graph_error(input, index, &err);
         return 1;
     }
@@ -337,5 +445,6 @@ int main(int argc, char **argv)
 
     cli_set_prog(argv[0]);
     parse_args(argc, argv, &a);
-    return run(&a);
+    cli_mpi_init(); /* under mpirun or srun: MPI (see mpi.c) */
+    return cli_mpi_exit(run(&a));
 }

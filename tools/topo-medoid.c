@@ -231,6 +231,57 @@ static int measure(const args_t *a, uint64_t mem, run_t *r)
     return 0;
 }
 
+/* Under MPI (several ranks): the samples handed out dynamically
+ * (cli_mpi_units); a sample's two features cross as their 16 bytes, and
+ * every rank stores all of them in sample order, so every rank selects
+ * the same medoid.  0, or 1 with the first failed
+ * sample's error printed (by rank 0). */
+typedef struct medoid_mpi {
+    const args_t *a;
+    uint64_t mem;
+    run_t *r;
+} medoid_mpi_t;
+
+static tk_status_t sample_unit(void *ctx, int64_t i, FILE *fp, tk_error_t *err)
+{
+    medoid_mpi_t *m = ctx;
+    tk_graph_t *gi = NULL;
+    double feat[2];
+    tk_status_t st = make_sample(m->a, sample_seed(m->a->seed, i), m->mem, &gi, err);
+    if (st == TK_OK)
+        st = features(gi, m->mem, feat, err);
+    tk_graph_free(gi);
+    if (st == TK_OK)
+        fwrite(feat, sizeof feat, 1, fp);
+    return st;
+}
+
+static tk_status_t sample_take(void *ctx, int64_t i, const unsigned char *p, size_t len,
+                               tk_error_t *err)
+{
+    medoid_mpi_t *m = ctx;
+    if (len != 2 * sizeof(double))
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "sample %lld: bad result length",
+                            (long long)i);
+    memcpy(m->r->x + 2 * i, p, 2 * sizeof(double));
+    return TK_OK;
+}
+
+static int measure_ranks(const args_t *a, uint64_t mem, run_t *r)
+{
+    medoid_mpi_t m = {a, mem, r};
+    cli_units_t job = {a->samples, 0, sample_unit, sample_take, &m, 1};
+    tk_error_t err;
+    tk_error_clear(&err);
+    if (cli_mpi_agree(cli_mpi_units(&job, &err), &err, 1) != TK_OK) {
+        cli_error(&err);
+        return 1;
+    }
+    for (int64_t i = 0; i < a->samples; i++)
+        r->s[i].seed = sample_seed(a->seed, i);
+    return 0;
+}
+
 /* The --table rows. */
 static void print_table(FILE *fp, const args_t *a, const run_t *r)
 {
@@ -309,7 +360,7 @@ static int run(const args_t *a)
         cli_errorf("out of memory");
         goto done;
     }
-    if (measure(a, mem, &r))
+    if ((cli_mpi_size() > 1 ? measure_ranks : measure)(a, mem, &r))
         goto done;
     if (tk_medoid_select(r.x, a->samples, 2, r.z, r.sumd, &r.med, &err) ||
         make_sample(a, r.s[r.med].seed, mem, &g, &err)) {
@@ -334,5 +385,6 @@ int main(int argc, char **argv)
     cli_set_prog("topo-medoid");
     parse_args(argc, argv, &a);
     cli_set_threads(a.threads);
-    return run(&a);
+    cli_mpi_init(); /* under mpirun or srun: MPI (see mpi.c) */
+    return cli_mpi_exit(run(&a));
 }

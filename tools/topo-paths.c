@@ -181,6 +181,192 @@ static void sigma_stats_all(const tk_sigma_summary_t *s, sigma_stats_t *st)
     st->unique = (double)uniq / (double)st->pairs;
 }
 
+/* Under MPI (several ranks): the sources in blocks, handed out
+ * dynamically (cli_mpi_units); rank 0 merges the blocks' summaries (sent
+ * as integers) or writes their rows, in block order. */
+typedef struct paths_mpi {
+    const tk_graph_t *g;
+    const args_t *a;
+    const char *name;
+    int64_t block;
+    int threads;
+    int rows;               /* blocks print their per-pair rows */
+    FILE *out;              /* rank 0: where rows go */
+    tk_sigma_summary_t sum; /* rank 0: the merged summary */
+} paths_mpi_t;
+
+static void block_range(const paths_mpi_t *m, int64_t b, tk_id_t *lo, tk_id_t *hi)
+{
+    int64_t l = b * m->block, h = l + m->block;
+    *lo = (tk_id_t)l;
+    *hi = (tk_id_t)(h < m->g->n ? h : m->g->n);
+}
+
+static tk_status_t summary_block(void *ctx, int64_t b, FILE *fp, tk_error_t *err)
+{
+    paths_mpi_t *m = ctx;
+    tk_id_t lo, hi;
+    tk_sigma_summary_t s;
+    block_range(m, b, &lo, &hi);
+    tk_status_t st = tk_sigma_summary_range(m->g, lo, hi, m->threads, NULL, &s, err);
+    if (st != TK_OK)
+        return st;
+    int64_t head[2] = {s.len, (int64_t)s.unreachable};
+    fwrite(head, sizeof head, 1, fp);
+    for (int32_t d = 0; d < s.len; d++) {
+        uint64_t w[2] = {s.pairs[d], s.unique[d]};
+        u128 x[4] = {s.min[d], s.max[d], s.sum_lo[d], s.sum_hi[d]};
+        fwrite(w, sizeof w, 1, fp);
+        fwrite(x, sizeof x, 1, fp);
+    }
+    tk_sigma_summary_destroy(&s);
+    return TK_OK;
+}
+
+static tk_status_t summary_take(void *ctx, int64_t b, const unsigned char *p, size_t len,
+                                tk_error_t *err)
+{
+    paths_mpi_t *m = ctx;
+    int64_t head[2];
+    const size_t per = 2 * sizeof(uint64_t) + 4 * sizeof(u128);
+    tk_sigma_summary_t s;
+    if (len < sizeof head)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "source block %lld: short result",
+                            (long long)b);
+    memcpy(head, p, sizeof head);
+    if (head[0] < 0 || head[0] > INT32_MAX || len != sizeof head + (size_t)head[0] * per)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "source block %lld: bad result length",
+                            (long long)b);
+    memset(&s, 0, sizeof s);
+    s.len = (int32_t)head[0];
+    s.unreachable = (uint64_t)head[1];
+    size_t k = (size_t)s.len ? (size_t)s.len : 1;
+    s.pairs = malloc(k * sizeof *s.pairs);
+    s.unique = malloc(k * sizeof *s.unique);
+    s.min = malloc(k * sizeof *s.min);
+    s.max = malloc(k * sizeof *s.max);
+    s.sum_lo = malloc(k * sizeof *s.sum_lo);
+    s.sum_hi = malloc(k * sizeof *s.sum_hi);
+    tk_status_t st = TK_OK;
+    if (!s.pairs || !s.unique || !s.min || !s.max || !s.sum_lo || !s.sum_hi)
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (shortest-path summary)");
+    p += sizeof head;
+    for (int32_t d = 0; d < s.len && st == TK_OK; d++, p += per) {
+        uint64_t w[2];
+        u128 x[4];
+        memcpy(w, p, sizeof w);
+        memcpy(x, p + sizeof w, sizeof x);
+        s.pairs[d] = w[0];
+        s.unique[d] = w[1];
+        s.min[d] = x[0];
+        s.max[d] = x[1];
+        s.sum_lo[d] = x[2];
+        s.sum_hi[d] = x[3];
+    }
+    if (st == TK_OK)
+        st = tk_sigma_summary_merge(&m->sum, &s, err);
+    tk_sigma_summary_destroy(&s);
+    return st;
+}
+
+/* A block's sources: searched (every count checked), and with m->rows
+ * their per-pair rows written to fp. */
+static tk_status_t pairs_block(void *ctx, int64_t b, FILE *fp, tk_error_t *err)
+{
+    paths_mpi_t *m = ctx;
+    const tk_graph_t *g = m->g;
+    size_t n = (size_t)g->n;
+    tk_id_t lo, hi;
+    int32_t *dist = tk_malloc_array(n, sizeof *dist);
+    u128 *sigma = tk_malloc_array(n, sizeof *sigma);
+    tk_id_t *queue = tk_malloc_array(n, sizeof *queue);
+    tk_status_t st = TK_OK;
+    block_range(m, b, &lo, &hi);
+    if (!dist || !sigma || !queue)
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (n=%zu)", n);
+    for (tk_id_t s = lo; s < hi && st == TK_OK; s++) {
+        if ((st = tk_sigma_from(g, s, dist, sigma, queue, err)) != TK_OK || !m->rows)
+            continue;
+        for (tk_id_t t = 0; t < g->n; t++) {
+            if (t == s)
+                continue;
+            cli_row_t row;
+            cli_row_begin(&row, fp, m->a->json);
+            cli_cell_text(&row, "name", m->name);
+            cli_cell_int(&row, "src", s, 0);
+            cli_cell_int(&row, "dst", t, 0);
+            cli_cell_int(&row, "distance", dist[t], TK_INF);
+            cli_cell_u128(&row, "sigma", sigma[t]);
+            cli_row_end(&row);
+        }
+    }
+    free(dist);
+    free(sigma);
+    free(queue);
+    return st;
+}
+
+static tk_status_t pairs_take(void *ctx, int64_t b, const unsigned char *p, size_t len,
+                              tk_error_t *err)
+{
+    paths_mpi_t *m = ctx;
+    (void)b;
+    (void)err;
+    if (m->rows && len)
+        fwrite(p, 1, len, m->out);
+    return TK_OK;
+}
+
+static void paths_mpi_init(paths_mpi_t *m, const tk_graph_t *g, const args_t *a, const char *name,
+                           FILE *out)
+{
+    memset(m, 0, sizeof *m);
+    m->g = g;
+    m->a = a;
+    m->name = name;
+    m->out = out;
+    m->threads = a->threads > 0 ? a->threads : cli_threads();
+    m->block = 8 * (int64_t)m->threads;
+}
+
+static int64_t paths_blocks(const paths_mpi_t *m)
+{
+    return (m->g->n + m->block - 1) / m->block;
+}
+
+/* tk_sigma_summary over the ranks (the result on rank 0). */
+static tk_status_t summary_ranks(const tk_graph_t *g, const args_t *a, const char *name,
+                                 tk_sigma_summary_t *out, tk_error_t *err)
+{
+    paths_mpi_t m;
+    paths_mpi_init(&m, g, a, name, NULL);
+    cli_units_t job = {paths_blocks(&m), 0, summary_block, summary_take, &m, 0};
+    tk_status_t st = cli_mpi_units(&job, err);
+    if (st != TK_OK)
+        tk_sigma_summary_destroy(&m.sum);
+    *out = m.sum;
+    return st;
+}
+
+/* Per-pair rows over the ranks: every count checked first (so that an
+ * overflow prints nothing), then the rows, gathered in rounds of about
+ * 1 MB that rank 0 writes in source order. */
+static int per_pair_ranks(FILE *out, args_t *a, const tk_graph_t *g, const char *name,
+                          tk_error_t *err)
+{
+    paths_mpi_t m;
+    paths_mpi_init(&m, g, a, name, out);
+    cli_units_t job = {paths_blocks(&m), 0, pairs_block, pairs_take, &m, 0};
+    if (cli_mpi_units(&job, err) != TK_OK)
+        return 1;
+    print_header(out, a);
+    m.rows = 1;
+    uint64_t row_bytes = (uint64_t)g->n * (strlen(name) + (a->json ? 80 : 40)) + 1;
+    uint64_t round = ((uint64_t)1 << 20) / row_bytes / (uint64_t)m.block;
+    job.round = round ? (int64_t)round : 1;
+    return cli_mpi_units(&job, err) != TK_OK;
+}
+
 /* Summary of one graph: rows for d = 1..diameter, then 'all' (the
  * reachable pairs), then 'inf' (unreachable pairs) when there are any.
  * JSON: one object, the distances as an array. */
@@ -190,7 +376,8 @@ static int summary(FILE *out, args_t *a, const tk_graph_t *g, const char *name, 
     sigma_stats_t st;
     cli_row_t row;
 
-    if (tk_sigma_summary(g, a->threads, cli_meter(name), &s, err) != TK_OK)
+    if ((cli_mpi_size() > 1 ? summary_ranks(g, a, name, &s, err)
+                            : tk_sigma_summary(g, a->threads, cli_meter(name), &s, err)) != TK_OK)
         return 1;
     print_header(out, a);
     if (a->json) {
@@ -239,6 +426,8 @@ static int summary(FILE *out, args_t *a, const tk_graph_t *g, const char *name, 
 /* Per-pair rows, source by source (the output dominates the time). */
 static int per_pair(FILE *out, args_t *a, const tk_graph_t *g, const char *name, tk_error_t *err)
 {
+    if (cli_mpi_size() > 1)
+        return per_pair_ranks(out, a, g, name, err);
     size_t n = (size_t)g->n;
     int32_t *dist = tk_malloc_array(n, sizeof *dist);
     u128 *sigma = tk_malloc_array(n, sizeof *sigma);
@@ -296,9 +485,14 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     cli_progress("%s: graph %ld: n=%" PRId64 " arcs=%" PRId64 ": shortest-path counts", input,
                  index, (int64_t)g->n, g->m);
     tk_error_clear(&err);
+    tk_status_t st;
     if (g->n <= 0)
-        tk_error_set(&err, TK_EINVAL, NULL, 0, "empty graph");
+        st = tk_error_set(&err, TK_EINVAL, NULL, 0, "empty graph");
     else if (!(a->pairs ? per_pair : summary)(out, a, g, name, &err))
+        st = TK_OK;
+    else
+        st = err.code != TK_OK ? err.code : TK_EINTERNAL;
+    if (cli_mpi_agree(st, &err, 1) == TK_OK) /* MPI: every rank stops */
         return 0;
     cli_graph_error(input, index, &err);
     return 1;
@@ -332,5 +526,6 @@ int main(int argc, char **argv)
 
     cli_set_prog(argv[0]);
     parse_args(argc, argv, &a);
-    return run(&a);
+    cli_mpi_init(); /* under mpirun or srun: MPI (see mpi.c) */
+    return cli_mpi_exit(run(&a));
 }

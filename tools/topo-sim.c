@@ -815,6 +815,96 @@ static double sweep_point(const args_t *a, int64_t i)
     return strtod(buf, NULL);
 }
 
+/* Under MPI (several ranks), a --sweep: the offered loads handed out
+ * dynamically (cli_mpi_units; the points are independent solves of one
+ * net).  A point crosses as the bytes of its tk_sim_point_t and
+ * point_extra_t (and its hop weights, adaptive); every rank stores every
+ * point in sweep order and goes on as one process would. */
+typedef struct sim_mpi {
+    args_t *a;
+    graph_run_t *gr;
+    tk_sim_point_t *pts;
+    point_extra_t *px;
+    int64_t *npts;
+    const char *input;
+    long index;
+} sim_mpi_t;
+
+static double sweep_rho(const args_t *a, int64_t i)
+{
+    double rho = sweep_point(a, i);
+    return rho > 1 ? 1 : rho;
+}
+
+static tk_status_t sim_point_unit(void *ctx, int64_t i, FILE *fp, tk_error_t *err)
+{
+    sim_mpi_t *m = ctx;
+    tk_sim_point_t p;
+    point_extra_t x;
+    memset(&x, 0, sizeof x);
+    tk_status_t st = tk_sim_solve(m->gr->net, sweep_rho(m->a, i), &p, err);
+    if (st == TK_OK)
+        st = point_extra(m->a, m->gr, &x, err);
+    if (st == TK_OK) {
+        fwrite(&p, sizeof p, 1, fp);
+        fwrite(&x, sizeof x, 1, fp);
+        if (m->a->adaptive)
+            fwrite(x.hist, sizeof *x.hist, (size_t)x.maxhops + 1, fp);
+    }
+    if (m->a->adaptive)
+        free(x.hist);
+    return st;
+}
+
+static tk_status_t sim_point_take(void *ctx, int64_t i, const unsigned char *b, size_t len,
+                                  tk_error_t *err)
+{
+    sim_mpi_t *m = ctx;
+    tk_sim_point_t *p = &m->pts[i];
+    point_extra_t *x = &m->px[i];
+    if (len < sizeof *p + sizeof *x)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "load point %lld: short result", (long long)i);
+    memcpy(p, b, sizeof *p);
+    memcpy(x, b + sizeof *p, sizeof *x);
+    x->pattern = NULL;
+    if (m->a->adaptive) {
+        size_t k = (size_t)x->maxhops + 1;
+        if (x->maxhops < 0 || len != sizeof *p + sizeof *x + k * sizeof *x->hist)
+            return tk_error_set(err, TK_EINVAL, NULL, 0, "load point %lld: bad result length",
+                                (long long)i);
+        if (!(x->hist = tk_malloc_array(k, sizeof *x->hist)))
+            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        memcpy(x->hist, b + sizeof *p + sizeof *x, k * sizeof *x->hist);
+    } else {
+        x->hist = (double *)m->gr->hist;
+    }
+    (*m->npts)++;
+    if (!p->info.converged)
+        cli_warnf("%s: graph %ld: rho %g: no fixed point after %" PRId64 " %s (residual %g)",
+                  m->input, m->index, p->rho, p->info.iterations,
+                  m->a->adaptive ? "iterations" : "sweeps", p->info.residual);
+    if (m->a->check_another && p->info.another)
+        cli_warnf("%s: graph %ld: rho %g: another %s equilibrium exists", m->input, m->index,
+                  p->rho, tk_arb_name(m->a->arb));
+    return TK_OK;
+}
+
+/* The sweep over the ranks; then the net's last solve is the last point's
+ * again (--per-server, --flows read it). */
+static tk_status_t sweep_ranks(args_t *a, graph_run_t *gr, tk_sim_point_t *pts, point_extra_t *px,
+                               int64_t count, int64_t *npts, const char *input, long index,
+                               tk_error_t *err)
+{
+    sim_mpi_t m = {a, gr, pts, px, npts, input, index};
+    cli_units_t job = {count, 0, sim_point_unit, sim_point_take, &m, 1};
+    tk_status_t st = cli_mpi_units(&job, err);
+    if (st == TK_OK && (a->psfp || a->flfp)) {
+        tk_sim_point_t last;
+        st = tk_sim_solve(gr->net, pts[count - 1].rho, &last, err);
+    }
+    return cli_mpi_agree(st, err, 1);
+}
+
 static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input, long index)
 {
     graph_run_t gr;
@@ -891,6 +981,13 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         rc = fail_graph(input, index, &err);
         goto done;
     }
+    if (cli_mpi_size() > 1 && !a->epochs) {
+        if (sweep_ranks(a, &gr, pts, px, count, &npts, input, index, &err) != TK_OK) {
+            rc = fail_graph(input, index, &err);
+            goto done;
+        }
+        goto solved;
+    }
     meter = cli_meter_graph(input, index);
     tk_progress_begin(meter, a->epochs ? "epochs" : "load points", a->epochs ? "epochs" : "points",
                       count);
@@ -934,6 +1031,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
                       tk_arb_name(a->arb));
     }
     tk_progress_end(meter);
+solved:
     if (a->json)
         print_header(out, a);
     for (int64_t i = 0; i < npts; i++)
@@ -1303,5 +1401,6 @@ int main(int argc, char **argv)
 
     cli_set_prog(argv[0]);
     parse_args(argc, argv, &a);
-    return run(&a);
+    cli_mpi_init(); /* under mpirun or srun: MPI (see mpi.c) */
+    return cli_mpi_exit(run(&a));
 }

@@ -226,7 +226,7 @@ static int64_t *fold_inverse(const int64_t *map, int64_t w, int *bad)
 }
 
 /* Threads to use: the request, at most one per chunk, and only as many as
- * fit in the memory limit. */
+ * fit in the job's memory limit (this process's share of the node). */
 static tk_status_t thread_count(const tk_par_job_t *job, int threads, int64_t nchunks, int *nt,
                                 tk_error_t *err)
 {
@@ -237,7 +237,7 @@ static tk_status_t thread_count(const tk_par_job_t *job, int threads, int64_t nc
     (void)threads;
 #endif
     uint64_t per = (uint64_t)job->width * 24u + job->ws_bytes + 4096u;
-    uint64_t lim = tk_memory_limit_default();
+    uint64_t lim = job->mem_limit ? job->mem_limit : tk_memory_limit_default();
     if (lim && per > lim)
         return tk_error_set(err, TK_ELIMIT, NULL, 0,
                             "%llu bytes of workspace per thread exceed the memory limit",

@@ -516,19 +516,40 @@ static uint64_t *raw_walks(ksp_ws_t *w, const tk_graph_t *g, tk_id_t x, int32_t 
     return cur;
 }
 
-static void merge(tk_ksp_result_t *to, const tk_ksp_result_t *from)
+/* to += from: sums, minimum and maximum; to's histogram grows to from's
+ * length.  -1 when out of memory (to unchanged). */
+static int merge(tk_ksp_result_t *to, const tk_ksp_result_t *from)
 {
+    if (from->len_hist_len > to->len_hist_len) {
+        uint64_t *h = tk_realloc_array(to->len_hist, (size_t)from->len_hist_len, sizeof *h);
+        if (!h)
+            return -1;
+        memset(h + to->len_hist_len, 0,
+               (size_t)(from->len_hist_len - to->len_hist_len) * sizeof *h);
+        to->len_hist = h;
+        to->len_hist_len = from->len_hist_len;
+    }
     to->pairs += from->pairs;
     to->short_pairs += from->short_pairs;
     to->paths += from->paths;
     to->len_sum += from->len_sum;
-    for (int32_t L = 0; L < from->len_hist_len && L < to->len_hist_len; L++)
+    for (int32_t L = 0; L < from->len_hist_len; L++)
         to->len_hist[L] += from->len_hist[L];
     if (from->allpath_min < to->allpath_min)
         to->allpath_min = from->allpath_min;
     if (from->allpath_max > to->allpath_max)
         to->allpath_max = from->allpath_max;
     to->allpath_sum += from->allpath_sum;
+    return 0;
+}
+
+tk_status_t tk_ksp_result_merge(tk_ksp_result_t *to, const tk_ksp_result_t *from, tk_error_t *err)
+{
+    if (!to || !from)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_ksp_result_merge: NULL argument");
+    if (merge(to, from) != 0)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (length histogram)");
+    return TK_OK;
 }
 
 void tk_ksp_result_destroy(tk_ksp_result_t *r)
@@ -598,69 +619,182 @@ static tk_status_t sample_pairs(const tk_ksp_opts_t *opts, tk_id_t n, uint64_t *
     return TK_OK;
 }
 
-/* One thread's share of the work, inside the parallel region (its loops
- * are the team's worksharing loops): the sampled pairs target group by
- * target group, or every pair (k shortest paths target by target, ALLPATH
- * source by source), into w->r.  rv: the graph whose out-arcs are g's
- * in-arcs.  ok: w is usable; *failed: some thread's is not. */
-static void team_work(ksp_ws_t *w, const tk_graph_t *g, const tk_graph_t *rv,
-                      const tk_ksp_opts_t *opts, const uint64_t *pairs, const int64_t *gstart,
-                      int64_t ngroups, int ok, int *failed)
+struct tk_ksp_plan {
+    const tk_graph_t *g;
+    tk_graph_t *rg;     /* reversed graph (directed g), or NULL     */
+    tk_ksp_opts_t opts; /* a copy                                   */
+    uint64_t *pairs;    /* sampled pairs, t << 32 | s, sorted       */
+    int64_t *gstart;    /* group boundaries (one group per target)  */
+    int64_t ngroups;    /* groups                                   */
+    int64_t units;      /* work units                               */
+};
+
+/* Unit u: a sampled pairs' target group, or (all pairs) target u for the k
+ * shortest paths (u < n when k > 0), then source u - n (or u) for
+ * ALLPATH(H); into w->r.  rv: the graph whose out-arcs are g's in-arcs.
+ * All-pairs units count their pairs: the k-shortest units when k > 0,
+ * else the ALLPATH ones. */
+static void plan_unit(ksp_ws_t *w, const tk_ksp_plan_t *p, int64_t u)
 {
+    const tk_graph_t *g = p->g, *rv = p->rg ? p->rg : p->g;
+    const tk_ksp_opts_t *opts = &p->opts;
     const tk_id_t n = g->n;
     const int32_t k = opts->k, H = opts->allpath_h;
 
     if (opts->sample) {
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t gi = 0; gi < ngroups; gi++) {
-            if (!ok || __atomic_load_n(failed, __ATOMIC_RELAXED))
-                continue;
-            tk_id_t t = (tk_id_t)(pairs[gstart[gi]] >> 32);
-            const uint64_t *raw = NULL;
-            if (k > 0 || (H > 0 && !opts->allpath_raw))
-                target_setup(w, rv, t);
-            if (H > 0 && opts->allpath_raw)
-                raw = raw_walks(w, rv, t, H); /* walks into t */
-            for (int64_t i = gstart[gi]; i < gstart[gi + 1]; i++) {
-                tk_id_t s = (tk_id_t)(pairs[i] & 0xffffffffu);
-                w->r.pairs++;
-                if (k > 0)
-                    ksp_pair(w, s, t, k);
-                if (H > 0)
-                    allpath_fold(&w->r, raw ? raw[s] : count_upto(w, s, t, H));
-            }
-            tk_progress_add(opts->progress, gstart[gi + 1] - gstart[gi]);
+        const uint64_t *pairs = p->pairs;
+        const int64_t *gstart = p->gstart;
+        tk_id_t t = (tk_id_t)(pairs[gstart[u]] >> 32);
+        const uint64_t *raw = NULL;
+        if (k > 0 || (H > 0 && !opts->allpath_raw))
+            target_setup(w, rv, t);
+        if (H > 0 && opts->allpath_raw)
+            raw = raw_walks(w, rv, t, H); /* walks into t */
+        for (int64_t i = gstart[u]; i < gstart[u + 1]; i++) {
+            tk_id_t s = (tk_id_t)(pairs[i] & 0xffffffffu);
+            w->r.pairs++;
+            if (k > 0)
+                ksp_pair(w, s, t, k);
+            if (H > 0)
+                allpath_fold(&w->r, raw ? raw[s] : count_upto(w, s, t, H));
         }
+        tk_progress_add(opts->progress, gstart[u + 1] - gstart[u]);
         return;
     }
-    if (k > 0) {
+    if (k > 0 && u < n) {
+        tk_id_t t = (tk_id_t)u;
+        target_setup(w, rv, t);
+        for (tk_id_t s = 0; s < n; s++)
+            if (s != t)
+                ksp_pair(w, s, t, k);
+        w->r.pairs += (uint64_t)(n - 1);
+        tk_progress_add(opts->progress, n - 1);
+        return;
+    }
+    tk_id_t s = (tk_id_t)(k > 0 ? u - n : u);
+    if (opts->allpath_raw) {
+        const uint64_t *raw = raw_walks(w, g, s, H);
+        for (tk_id_t t = 0; t < n; t++)
+            if (t != s)
+                allpath_fold(&w->r, raw[t]);
+    } else {
+        allpath_source(w, g, s, H);
+    }
+    if (k == 0)
+        w->r.pairs += (uint64_t)(n - 1);
+    tk_progress_add(opts->progress, n - 1);
+}
+
+tk_status_t tk_ksp_plan_new(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_ksp_plan_t **out,
+                            tk_error_t *err)
+{
+    if (!g || !opts || !out)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_ksp_plan_new: NULL argument");
+    *out = NULL;
+    tk_status_t st = check_opts(g, opts, err);
+    if (st != TK_OK)
+        return st;
+    tk_ksp_plan_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (k-shortest plan)");
+    p->g = g;
+    p->opts = *opts;
+    if (g->directed && (opts->k > 0 || opts->sample) && /* in-arcs of the targets */
+        (st = tk_graph_reverse(g, &p->rg, err)) != TK_OK)
+        goto fail;
+    if (opts->sample) {
+        if ((st = sample_pairs(opts, g->n, &p->pairs, &p->gstart, &p->ngroups, err)) != TK_OK)
+            goto fail;
+        p->units = p->ngroups;
+    } else {
+        p->units = (opts->k > 0 ? (int64_t)g->n : 0) + (opts->allpath_h > 0 ? (int64_t)g->n : 0);
+    }
+    *out = p;
+    return TK_OK;
+fail:
+    tk_ksp_plan_free(p);
+    return st;
+}
+
+void tk_ksp_plan_free(tk_ksp_plan_t *p)
+{
+    if (!p)
+        return;
+    tk_graph_free(p->rg);
+    free(p->pairs);
+    free(p->gstart);
+    free(p);
+}
+
+int64_t tk_ksp_plan_units(const tk_ksp_plan_t *p)
+{
+    return p ? p->units : 0;
+}
+
+tk_status_t tk_ksp_plan_run(const tk_ksp_plan_t *p, int64_t lo, int64_t hi, int threads,
+                            tk_ksp_result_t *out, tk_error_t *err)
+{
+    if (!p || !out)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_ksp_plan_run: NULL argument");
+    memset(out, 0, sizeof *out);
+    if (lo < 0 || hi > p->units || lo > hi)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_ksp_plan_run: units [%lld, %lld) of %lld",
+                            (long long)lo, (long long)hi, (long long)p->units);
+    const tk_id_t n = p->g->n;
+    int nt = 1;
+#ifdef _OPENMP
+    nt = threads > 0 ? threads : omp_get_max_threads();
+#else
+    (void)threads;
+#endif
+    if (nt > hi - lo)
+        nt = hi - lo > 0 ? (int)(hi - lo) : 1;
+    out->allpath_min = UINT64_MAX;
+    int failed = 0, overflow = 0;
+
+#pragma omp parallel num_threads(nt)
+    {
+        ksp_ws_t w;
+        int ok = ws_alloc(&w, p->g) == 0;
+        if (!ok)
+            __atomic_store_n(&failed, 1, __ATOMIC_RELAXED);
 #pragma omp for schedule(dynamic, 1)
-        for (tk_id_t t = 0; t < n; t++) {
-            if (!ok || __atomic_load_n(failed, __ATOMIC_RELAXED))
-                continue;
-            target_setup(w, rv, t);
-            for (tk_id_t s = 0; s < n; s++)
-                if (s != t)
-                    ksp_pair(w, s, t, k);
-            tk_progress_add(opts->progress, n - 1);
+        for (int64_t u = lo; u < hi; u++)
+            if (ok && !__atomic_load_n(&failed, __ATOMIC_RELAXED))
+                plan_unit(&w, p, u);
+#pragma omp critical
+        {
+            if (ok && !failed && merge(out, &w.r) != 0)
+                failed = 1;
+            if (w.overflow)
+                overflow = 1;
         }
+        ws_free(&w);
     }
-    if (H > 0) {
-#pragma omp for schedule(dynamic, 4)
-        for (tk_id_t s = 0; s < n; s++) {
-            if (!ok || __atomic_load_n(failed, __ATOMIC_RELAXED))
-                continue;
-            if (opts->allpath_raw) {
-                const uint64_t *raw = raw_walks(w, g, s, H);
-                for (tk_id_t t = 0; t < n; t++)
-                    if (t != s)
-                        allpath_fold(&w->r, raw[t]);
-            } else {
-                allpath_source(w, g, s, H);
-            }
-            tk_progress_add(opts->progress, n - 1);
-        }
+    tk_status_t st = TK_OK;
+    if (failed)
+        st =
+            tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (n=%ld, threads=%d)", (long)n, nt);
+    else if (overflow)
+        st = tk_error_set(err, TK_ERANGE, NULL, 0, "H=%ld: a raw-path count exceeds 2^64-1",
+                          (long)p->opts.allpath_h);
+    if (st != TK_OK) {
+        tk_ksp_result_destroy(out);
+        return st;
     }
+    while (out->len_hist_len > 0 && out->len_hist[out->len_hist_len - 1] == 0)
+        out->len_hist_len--;
+    return TK_OK;
+}
+
+void tk_ksp_result_finish(const tk_ksp_plan_t *p, tk_ksp_result_t *r)
+{
+    if (!p || !r)
+        return;
+    while (r->len_hist_len > 0 && r->len_hist[r->len_hist_len - 1] == 0)
+        r->len_hist_len--;
+    if (p->opts.allpath_h == 0 || r->pairs == 0)
+        r->allpath_min = 0;
 }
 
 tk_status_t tk_ksp(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_ksp_result_t *out,
@@ -670,82 +804,20 @@ tk_status_t tk_ksp(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_ksp_result
         return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_ksp: NULL argument");
     memset(out, 0, sizeof *out);
 
-    const tk_id_t n = g->n;
-    const int32_t k = opts->k, H = opts->allpath_h;
-    tk_graph_t *rg = NULL;
-    uint64_t *pairs = NULL; /* sampled pairs, t << 32 | s, sorted */
-    int64_t *gstart = NULL; /* group boundaries (one group per target) */
-    int64_t ngroups = 0;
-    tk_status_t st = check_opts(g, opts, err);
-
+    tk_ksp_plan_t *p = NULL;
+    tk_status_t st = tk_ksp_plan_new(g, opts, &p, err);
     if (st != TK_OK)
         return st;
-    if (g->directed && (k > 0 || opts->sample)) { /* in-arcs of the targets */
-        st = tk_graph_reverse(g, &rg, err);
-        if (st != TK_OK)
-            return st;
-    }
-    const tk_graph_t *rv = rg ? rg : g;
-
-    if (opts->sample && (st = sample_pairs(opts, n, &pairs, &gstart, &ngroups, err)) != TK_OK)
-        goto done;
-    int nt = 1;
-#ifdef _OPENMP
-    nt = opts->threads > 0 ? opts->threads : omp_get_max_threads();
-#endif
-    if (nt > n)
-        nt = (int)n;
-    if (out->len_hist = tk_calloc_array((size_t)n, sizeof *out->len_hist), !out->len_hist) {
-        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (n=%ld)", (long)n);
-        goto done;
-    }
-    out->len_hist_len = (int32_t)n;
-    out->allpath_min = UINT64_MAX;
-    int failed = 0, overflow = 0;
+    const tk_id_t n = g->n;
     int64_t npairs = (int64_t)n * (n - 1);
-
     tk_progress_begin(opts->progress, "paths", "pairs",
-                      opts->sample ? (int64_t)opts->sample
-                                   : (k > 0 ? npairs : 0) + (H > 0 ? npairs : 0));
-#pragma omp parallel num_threads(nt)
-    {
-        ksp_ws_t w;
-        int ok = ws_alloc(&w, g) == 0;
-        if (!ok)
-            __atomic_store_n(&failed, 1, __ATOMIC_RELAXED);
-        team_work(&w, g, rv, opts, pairs, gstart, ngroups, ok, &failed);
-#pragma omp critical
-        {
-            if (ok)
-                merge(out, &w.r);
-            if (w.overflow)
-                overflow = 1;
-        }
-        ws_free(&w);
-    }
+                      opts->sample
+                          ? (int64_t)opts->sample
+                          : (opts->k > 0 ? npairs : 0) + (opts->allpath_h > 0 ? npairs : 0));
+    st = tk_ksp_plan_run(p, 0, p->units, opts->threads, out, err);
     tk_progress_end(opts->progress);
-    if (failed) {
-        st =
-            tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (n=%ld, threads=%d)", (long)n, nt);
-        goto done;
-    }
-    if (overflow) {
-        st = tk_error_set(err, TK_ERANGE, NULL, 0, "H=%ld: a raw-path count exceeds 2^64-1",
-                          (long)H);
-        goto done;
-    }
-    if (!opts->sample)
-        out->pairs = (uint64_t)n * (uint64_t)(n - 1);
-    while (out->len_hist_len > 0 && out->len_hist[out->len_hist_len - 1] == 0)
-        out->len_hist_len--;
-    if (H == 0 || out->pairs == 0)
-        out->allpath_min = 0;
-
-done:
-    if (st != TK_OK)
-        tk_ksp_result_destroy(out);
-    free(pairs);
-    free(gstart);
-    tk_graph_free(rg);
+    if (st == TK_OK)
+        tk_ksp_result_finish(p, out);
+    tk_ksp_plan_free(p);
     return st;
 }

@@ -193,7 +193,8 @@ typedef struct sigma_team {
 /* One thread of the team (called inside the parallel region: its loop is
  * the team's worksharing loop): its share of the sources folded into its
  * own summary, merged into out at the end. */
-static void sigma_thread(const tk_graph_t *g, sigma_team_t *T, tk_sigma_summary_t *out)
+static void sigma_thread(const tk_graph_t *g, tk_id_t lo, tk_id_t hi, sigma_team_t *T,
+                         tk_sigma_summary_t *out)
 {
     const tk_id_t n = g->n;
     tk_sigma_summary_t part;
@@ -208,7 +209,7 @@ static void sigma_thread(const tk_graph_t *g, sigma_team_t *T, tk_sigma_summary_
     if (!dist || !sigma || !queue || sum_grow(&part, 2) != 0)
         lst = tk_error_set(&lerr, TK_ENOMEM, NULL, 0, "out of memory (n=%ld)", (long)n);
 #pragma omp for schedule(dynamic, 8)
-    for (tk_id_t s = 0; s < n; s++) {
+    for (tk_id_t s = lo; s < hi; s++) {
         if (lst != TK_OK || __atomic_load_n(&T->failed, __ATOMIC_RELAXED) ||
             s >= __atomic_load_n(&T->fail_src, __ATOMIC_RELAXED))
             continue;
@@ -267,31 +268,34 @@ static tk_status_t overflow_error(const tk_graph_t *g, tk_id_t src, tk_error_t *
     return st;
 }
 
-tk_status_t tk_sigma_summary(const tk_graph_t *g, int threads, tk_progress_t *progress,
-                             tk_sigma_summary_t *out, tk_error_t *err)
+tk_status_t tk_sigma_summary_range(const tk_graph_t *g, int64_t lo, int64_t hi, int threads,
+                                   tk_progress_t *progress, tk_sigma_summary_t *out,
+                                   tk_error_t *err)
 {
     if (!g || !out)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_sigma_summary: NULL argument");
     memset(out, 0, sizeof *out);
     if (g->n <= 0)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "empty graph");
+    if (lo < 0 || hi > g->n || lo > hi)
+        return tk_error_set(err, TK_EINVAL, NULL, 0,
+                            "tk_sigma_summary_range: sources [%lld, %lld) of %lld", (long long)lo,
+                            (long long)hi, (long long)g->n);
     int nt = 1;
 #ifdef _OPENMP
     nt = threads > 0 ? threads : omp_get_max_threads();
 #else
     (void)threads;
 #endif
-    if (nt > g->n)
-        nt = (int)g->n;
+    if (nt > hi - lo)
+        nt = hi > lo ? (int)(hi - lo) : 1;
     if (sum_grow(out, 2) != 0)
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
 
     sigma_team_t T = {0, INT64_MAX, TK_OK, {0}, progress};
     tk_error_clear(&T.err);
-    tk_progress_begin(progress, "shortest-path counts", "sources", g->n);
 #pragma omp parallel num_threads(nt)
-    sigma_thread(g, &T, out);
-    tk_progress_end(progress);
+    sigma_thread(g, (tk_id_t)lo, (tk_id_t)hi, &T, out);
     if (T.st == TK_OK && T.fail_src != INT64_MAX)
         T.st = overflow_error(g, (tk_id_t)T.fail_src, &T.err);
     if (T.st != TK_OK) {
@@ -304,6 +308,29 @@ tk_status_t tk_sigma_summary(const tk_graph_t *g, int threads, tk_progress_t *pr
     while (out->len > 1 && out->pairs[out->len - 1] == 0)
         out->len--;
     return TK_OK;
+}
+
+tk_status_t tk_sigma_summary_merge(tk_sigma_summary_t *to, const tk_sigma_summary_t *from,
+                                   tk_error_t *err)
+{
+    if (!to || !from)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_sigma_summary_merge: NULL argument");
+    if (merge(to, from) != 0)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    while (to->len > 1 && to->pairs[to->len - 1] == 0)
+        to->len--;
+    return TK_OK;
+}
+
+tk_status_t tk_sigma_summary(const tk_graph_t *g, int threads, tk_progress_t *progress,
+                             tk_sigma_summary_t *out, tk_error_t *err)
+{
+    if (!g || !out)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_sigma_summary: NULL argument");
+    tk_progress_begin(progress, "shortest-path counts", "sources", g->n);
+    tk_status_t st = tk_sigma_summary_range(g, 0, g->n, threads, progress, out, err);
+    tk_progress_end(progress);
+    return st;
 }
 
 double tk_sigma_summary_avg(const tk_sigma_summary_t *s, int32_t d)

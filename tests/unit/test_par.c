@@ -191,6 +191,26 @@ static void test_synthetic(void)
     tk_acc_free(b);
     ok(tk_par_run(&job, 0, 0, 1, NULL, &err) == TK_EINVAL, "NULL accumulator: EINVAL");
 
+    /* The job's memory limit (a process's share of its node): one
+     * thread's buffers (24 bytes per entry, ws_bytes, 4096) beyond it are
+     * refused; a limit that fits one thread runs on one, same sum. */
+    {
+        tk_acc_t *full = NULL, *one = NULL;
+        tk_par_acc_new(&job, &full, NULL);
+        tk_par_acc_new(&job, &one, NULL);
+        tk_par_run(&job, 0, job.units, 2, full, NULL);
+        job.mem_limit = W * 24u + 4096u - 1u;
+        is_int(tk_par_run(&job, 0, job.units, 2, one, &err), TK_ELIMIT,
+               "buffers beyond the job's mem_limit: ELIMIT (%s)", err.msg);
+        tk_acc_clear(one);
+        job.mem_limit = W * 24u + 4096u;
+        ok(tk_par_run(&job, 0, job.units, 2, one, &err) == TK_OK && tk_acc_equal(full, one),
+           "a mem_limit of one thread's buffers: the same accumulator");
+        job.mem_limit = 0;
+        tk_acc_free(full);
+        tk_acc_free(one);
+    }
+
     /* A fold map: entry i of the buffer lands in entry map[i]. */
     int64_t map[W];
     for (int i = 0; i < W; i++)

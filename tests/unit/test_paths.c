@@ -582,6 +582,54 @@ static void test_ksp_threads(void)
     tk_graph_free(g);
 }
 
+/* The plan's units run in uneven pieces, merged in a scrambled order
+ * (as MPI ranks would hand them back): tk_ksp's result. */
+static void test_ksp_plan(void)
+{
+    tk_graph_t *g = NULL, *d = NULL;
+    tk_gen_rrg(60, 4, 3, 0, &g, NULL);
+    tk_gen_kautz(2, 3, &d, NULL);
+    const struct {
+        tk_graph_t *g;
+        int32_t k, h;
+        int raw;
+        uint64_t sample;
+        const char *what;
+    } cases[] = {{g, 5, 3, 0, 0, "rrg k=5 H=3"},       {g, 0, 4, 1, 0, "rrg raw H=4"},
+                 {g, 4, 0, 0, 700, "rrg k=4 sampled"}, {g, 3, 3, 0, 900, "rrg k=3 H=3 sampled"},
+                 {d, 4, 3, 0, 0, "Kautz k=4 H=3"},     {d, 0, 3, 0, 0, "Kautz H=3"}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        tk_ksp_opts_t o = {2, cases[c].k, cases[c].h, cases[c].raw, cases[c].sample, 9, NULL};
+        tk_ksp_result_t want, sum, part;
+        tk_ksp_plan_t *p = NULL;
+        int good = tk_ksp(cases[c].g, &o, &want, NULL) == TK_OK &&
+                   tk_ksp_plan_new(cases[c].g, &o, &p, NULL) == TK_OK;
+        memset(&sum, 0, sizeof sum);
+        sum.allpath_min = UINT64_MAX;
+        int64_t units = tk_ksp_plan_units(p);
+        /* pieces of 7 units, taken backwards */
+        for (int64_t lo = (units - 1) / 7 * 7; good && lo >= 0; lo -= 7) {
+            int64_t hi = lo + 7 < units ? lo + 7 : units;
+            good = tk_ksp_plan_run(p, lo, hi, 1, &part, NULL) == TK_OK &&
+                   tk_ksp_result_merge(&sum, &part, NULL) == TK_OK;
+            tk_ksp_result_destroy(&part);
+        }
+        tk_ksp_result_finish(p, &sum);
+        ok(good && units > 7 && same_result(&want, &sum, cases[c].k, cases[c].h) &&
+               want.pairs == sum.pairs && want.len_hist_len == sum.len_hist_len,
+           "%s: %lld plan units in pieces of 7, merged backwards = tk_ksp", cases[c].what,
+           (long long)units);
+        tk_error_t err;
+        ok(tk_ksp_plan_run(p, 0, units + 1, 1, &part, &err) == TK_EINVAL,
+           "%s: a range beyond the units: EINVAL", cases[c].what);
+        tk_ksp_result_destroy(&want);
+        tk_ksp_result_destroy(&sum);
+        tk_ksp_plan_free(p);
+    }
+    tk_graph_free(g);
+    tk_graph_free(d);
+}
+
 /* Faizian et al., Lemma 9: in GDBG(N, r), with H the smallest integer such that
  * r^H >= N, every pair has at least floor(r^H / N) raw paths of H hops. */
 static void test_lemma9(void)
@@ -660,6 +708,7 @@ int main(void)
     test_ksp_closed_forms();
     test_ksp_brute();
     test_ksp_threads();
+    test_ksp_plan();
     test_lemma9();
     test_errors();
     return tap_done();

@@ -1,0 +1,117 @@
+#!/bin/sh
+# mpi-tools: topo-ksp, topo-paths, topo-medoid and topo-sim --sweep under mpirun (configure --with-mpi)
+# give the bytes of a run without mpirun at np = 1, 2, 3, on graphs whose
+# units (targets, sources, sampled target groups, in blocks handed out
+# dynamically) do not split evenly over the ranks; topo-paths --pairs
+# gathers its rows in several rounds; a failing unit makes every rank stop
+# with the error of one process, on one line, and no output file.  Skipped
+# without MPI.  Each mpirun costs about a second of CPU: keep them few.
+. "$TK_SRCDIR/tests/cli/lib.sh"
+
+grep -q '^#define HAVE_MPI 1' "$TK_BUILDDIR/config.h" 2>/dev/null ||
+    skip_all "built without MPI (configure --with-mpi)"
+command -v mpirun >/dev/null 2>&1 || skip_all "no mpirun"
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_rmaps_base_oversubscribe
+OMP_NUM_THREADS=1 OMPI_MCA_mpi_yield_when_idle=1
+export OMP_NUM_THREADS OMPI_MCA_mpi_yield_when_idle
+unset TOPOKIT_MEMORY_LIMIT
+mp() {
+    np=$1
+    shift
+    mpirun --oversubscribe -np "$np" "$@"
+}
+# same NP WANTFILE TOOL ARGS...: the bytes of one process, exit 0.
+same() {
+    np=$1 want=$2
+    shift 2
+    run mp "$np" "$@"
+    [ "$rc" -eq 0 ] && [ "$out" = "$(cat "$want")" ]
+    ok $? "$* at np=$np: the bytes of one process" || diag "exit $rc" "$err"
+}
+# fails NP TOOL ARGS...: exit 1, the one error line of one process
+# ($TMPD/err.want), no output file.
+fails() {
+    np=$1
+    shift
+    rm -f "$TMPD/fail.out"
+    run mp "$np" "$@" -o "$TMPD/fail.out"
+    lines=$(printf '%s\n' "$err" | grep -c "^$1:")
+    [ "$rc" -eq 1 ] && [ -z "$out" ] && [ "$lines" -eq 1 ] && [ ! -e "$TMPD/fail.out" ] &&
+        [ "$(printf '%s\n' "$err" | grep "^$1:")" = "$(cat "$TMPD/err.want")" ]
+    ok $? "$* at np=$np: one error line, exit 1, no file" || diag "exit $rc" "$err"
+}
+
+# 101 switches (k-shortest blocks of one target: 101 = 34/34/33 at np=3),
+# a torus, 300 switches (topo-paths blocks of 8 sources: 38 blocks).
+topo-gen rrg n=101 d=4 -s 3 -o "$TMPD/r.tk" || exit 1
+topo-gen torus sides=5,7 -o "$TMPD/t.tk" || exit 1
+topo-gen kautz d=2 D=4 -o "$TMPD/k.tk" || exit 1
+topo-gen rrg n=300 d=6 -s 3 -o "$TMPD/small.tk" || exit 1
+cat "$TMPD/r.tk" "$TMPD/t.tk" "$TMPD/k.tk" >"$TMPD/all.tk"
+
+# topo-ksp: all pairs (k shortest and ALLPATH units), a sample (target
+# groups), raw paths; a raw-path count beyond 2^64 on every rank.
+topo-ksp -k 4 --allpath 3 --json "$TMPD/all.tk" >"$TMPD/ksp1.want" || exit 1
+same 2 "$TMPD/ksp1.want" topo-ksp -k 4 --allpath 3 --json "$TMPD/all.tk"
+topo-ksp --pairs 500 -s 7 -k 5 --allpath 3 "$TMPD/all.tk" >"$TMPD/ksp2.want" || exit 1
+same 3 "$TMPD/ksp2.want" topo-ksp --pairs 500 -s 7 -k 5 --allpath 3 "$TMPD/all.tk"
+topo-ksp --allpath 4 --raw --json "$TMPD/all.tk" >"$TMPD/ksp3.want" || exit 1
+same 1 "$TMPD/ksp3.want" topo-ksp --allpath 4 --raw --json "$TMPD/all.tk"
+topo-ksp --allpath 40 --raw "$TMPD/r.tk" 2>"$TMPD/err.want" >/dev/null
+fails 3 topo-ksp --allpath 40 --raw "$TMPD/r.tk"
+
+# topo-paths: the summary; per-pair rows (about 3 MB: gathered in rounds
+# of about 1 MB); a count beyond 2^128 (3^81 shortest paths between the
+# ends of a path of tripled links) found by whichever rank, reported as by
+# one process.
+topo-paths --json "$TMPD/all.tk" >"$TMPD/paths1.want" || exit 1
+same 3 "$TMPD/paths1.want" topo-paths --json "$TMPD/all.tk"
+topo-paths --pairs "$TMPD/small.tk" >"$TMPD/paths2.want" || exit 1
+same 2 "$TMPD/paths2.want" topo-paths --pairs "$TMPD/small.tk"
+{
+    printf 'topokit-graph 1\nswitches 82\ndirected 0\nlinks 243\n'
+    i=0
+    while [ $i -lt 81 ]; do
+        printf '%d %d\n%d %d\n%d %d\n' $i $((i + 1)) $i $((i + 1)) $i $((i + 1))
+        i=$((i + 1))
+    done
+    echo end
+} >"$TMPD/t82.topo"
+topo-paths --pairs "$TMPD/t82.topo" 2>"$TMPD/err.want" >/dev/null
+fails 3 topo-paths --pairs "$TMPD/t82.topo"
+# ... and the next graph of the input is summarised as by one process.
+cat "$TMPD/t82.topo" "$TMPD/r.tk" >"$TMPD/mix.tk"
+topo-paths "$TMPD/mix.tk" >"$TMPD/mix.want" 2>"$TMPD/mixerr.want"
+run mp 2 topo-paths "$TMPD/mix.tk"
+[ "$rc" -eq 1 ] && [ "$out" = "$(cat "$TMPD/mix.want")" ] && [ -n "$out" ] &&
+    [ "$(printf '%s\n' "$err" | grep '^topo-paths:')" = "$(cat "$TMPD/mixerr.want")" ]
+ok $? "topo-paths at np=2: the overflowing graph's error line, then the next graph's rows" ||
+    diag "exit $rc" "$err"
+
+# topo-medoid: 7 samples (3/2/2 or any dynamic split at np=3); sample i
+# from (seed, i) on whichever rank; the medoid graph and the table.
+topo-medoid rrg n=40 d=4 --samples 7 -s 3 --table "$TMPD/tab.want" -o "$TMPD/med.want" || exit 1
+run mp 3 topo-medoid rrg n=40 d=4 --samples 7 -s 3 --table "$TMPD/tab.got" -o "$TMPD/med.got"
+[ "$rc" -eq 0 ] && cmp -s "$TMPD/tab.want" "$TMPD/tab.got" && cmp -s "$TMPD/med.want" "$TMPD/med.got"
+ok $? "topo-medoid at np=3: the table and medoid of one process" || diag "exit $rc" "$err"
+
+# topo-sim sweeps: the offered loads over the ranks; the rows, the
+# warnings of the points without a fixed point (in sweep order, from rank
+# 0), --per-server and --flows of the last point; an adaptive rule (its
+# hop weights cross too).
+topo-gen dragonfly h=2 -o "$TMPD/df.tk" || exit 1
+topo-gen dragonfly h=1 -o "$TMPD/df1.tk" || exit 1
+set -- -r dragonfly-valiant -a rr --max-sweeps 5 --sweep 0.3:0.9:0.3
+topo-sim "$@" --per-server "$TMPD/ps.want" "$TMPD/df.tk" >"$TMPD/sim.want" 2>"$TMPD/simerr.want"
+run mp 3 topo-sim "$@" --per-server "$TMPD/ps.got" "$TMPD/df.tk"
+[ "$rc" -eq 0 ] && [ "$out" = "$(cat "$TMPD/sim.want")" ] && [ "$err" = "$(cat "$TMPD/simerr.want")" ] &&
+    cmp -s "$TMPD/ps.want" "$TMPD/ps.got" && grep -q 'no fixed point' "$TMPD/simerr.want"
+ok $? "topo-sim $* at np=3: rows, warnings and --per-server of one process" || diag "exit $rc" "$err"
+set -- -r ugal-l --sweep 0.2:0.8:0.3 --json
+topo-sim "$@" --flows "$TMPD/fl.want" "$TMPD/df1.tk" >"$TMPD/sim.want" || exit 1
+run mp 2 topo-sim "$@" --flows "$TMPD/fl.got" "$TMPD/df1.tk"
+[ "$rc" -eq 0 ] && [ "$out" = "$(cat "$TMPD/sim.want")" ] && cmp -s "$TMPD/fl.want" "$TMPD/fl.got"
+ok $? "topo-sim $* at np=2: rows and --flows of one process" || diag "exit $rc" "$err"
+
+done_testing
