@@ -112,8 +112,7 @@ static void parse_sweep(args_t *a, const char *s)
             f[nf++] = tok;
         if (nf != 3 || s[strlen(s) - 1] == ':' || strstr(s, "::") || s[0] == ':')
             cli_arg_fail("-F", s, "not a sweep: use LO:HI:POINTS or a list F,F,...");
-        if (cli_parse_double(f[0], 0, 1, 0, &lo, why) ||
-            cli_parse_double(f[1], 0, 1, 0, &hi, why))
+        if (cli_parse_double(f[0], 0, 1, 0, &lo, why) || cli_parse_double(f[1], 0, 1, 0, &hi, why))
             cli_arg_fail("-F", s, "fraction %s", why);
         if (cli_parse_int(f[2], 2, MAX_POINTS, &np, why))
             cli_arg_fail("-F", s, "POINTS %s", why);
@@ -124,8 +123,14 @@ static void parse_sweep(args_t *a, const char *s)
             cli_errorf("out of memory");
             exit(CLI_EXIT_DATA);
         }
-        for (int64_t i = 0; i < np; i++)
-            a->fraction[i] = i == np - 1 ? hi : lo + (hi - lo) * (double)i / (double)(np - 1);
+        /* Rounded to 12 significant digits, so 0:0.3:4 gives 0.1, not
+         * 0.09999999999999999. */
+        for (int64_t i = 0; i < np; i++) {
+            char buf[64];
+            double x = lo + (hi - lo) * (double)i / (double)(np - 1);
+            snprintf(buf, sizeof buf, "%.12g", x);
+            a->fraction[i] = i == np - 1 ? hi : strtod(buf, NULL);
+        }
         a->points = np;
     } else {
         if (cap > MAX_POINTS)
@@ -329,8 +334,8 @@ static void print_header(FILE *fp, args_t *a)
         fputs("name\tunit\trouting\tfraction\tremoved\tsamples\tdisconnected\tp_disconnected", fp);
         for (int m = 0; m < M_COUNT; m++)
             if (shown(a, m))
-                fprintf(fp, "\t%s.mean\t%s.lo\t%s.hi\t%s.min\t%s.max", mname[m], mname[m],
-                        mname[m], mname[m], mname[m]);
+                fprintf(fp, "\t%s.mean\t%s.lo\t%s.hi\t%s.min\t%s.max", mname[m], mname[m], mname[m],
+                        mname[m], mname[m]);
     }
     fputc('\n', fp);
 }

@@ -179,8 +179,8 @@ static tk_status_t check_opts(const tk_graph_t *g, const tk_resil_opts_t *o, tk_
         return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_resil_run: NULL fractions");
     for (int64_t i = 0; i < o->points; i++)
         if (!(o->fraction[i] >= 0 && o->fraction[i] <= 1))
-            return tk_error_set(err, TK_EINVAL, NULL, 0,
-                                "fraction %g: must be between 0 and 1", o->fraction[i]);
+            return tk_error_set(err, TK_EINVAL, NULL, 0, "fraction %g: must be between 0 and 1",
+                                o->fraction[i]);
     if (o->points > INT64_MAX / o->samples / W_COUNT)
         return tk_error_set(err, TK_ELIMIT, NULL, 0, "too many samples");
     return TK_OK;
