@@ -23,8 +23,7 @@ echo "# topo-dist: $(command -v topo-dist)"
 # runs a subset (e.g. BENCH=dist make bench).  The paper reproductions that
 # take from minutes to hours (the Ant Mill paper's RRG study, Figures 13
 # and 14 of Faizian et al.), README's tour and the resilience sweep run
-# only when BENCH names
-# them.
+# only when BENCH names them.
 for f in "$here"/*.sh; do
     b=$(basename "$f" .sh)
     [ "$b" = run ] && continue
