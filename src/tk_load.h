@@ -145,7 +145,6 @@ TK_API double tk_swdemand_limit(const tk_swdemand_t *dem);
  * first: see topo-load(1). */
 TK_API double tk_load_throughput(double max_load, const tk_swdemand_t *dem);
 
-
 /* ------------------------------------------------------------------------ */
 /* Resilience sweeps (load/resil.c, topo-resilience(1)): random failures
  * (tk_fail_apply) at a sweep of fractions, S samples per fraction, and per
