@@ -5,11 +5,12 @@
 # against the fraction of links (and of switches) removed, with 95%
 # Student t confidence intervals, by topo-resilience(1).
 #
-#   sh resilience.sh [--samples N] [--points P] [--max F] [--seed S]
-#                    [--jobs N] [--plot FILE.svg|.png] [--switches]
+#   sh resilience.sh [--size 50|98] [--samples N] [--points P] [--max F]
+#                    [--seed S] [--jobs N] [--plot FILE.svg|.png] [--switches]
 #
-# Topologies (README.md says why these): 50 switches of network radix 7
-# and 4 servers per switch (200 servers) wherever the family allows it:
+# Topologies (README.md says why these): --size 50 (default), 50 switches
+# of network radix 7 and 4 servers per switch (200 servers) wherever the
+# family allows it:
 #   RRG        topo-gen rrg n=50 d=7 -s 1
 #   Slim Fly   topo-gen slimfly q=5 (the MMS graph: 2q^2 = 50, radix 7)
 #   Dragonfly  topo-gen dragonfly a=5 h=3 g=10 (10 groups of 5 routers,
@@ -17,6 +18,8 @@
 #              groups, so some pairs of groups are joined twice)
 #   HyperX     topo-gen hyperx sides=4,4,3 (48 switches, radix 8: the
 #              nearest HyperX; 50 = 5x10 or 2x5x5 has radix 13 or 9)
+# --size 98: 98 switches of radix 11, 6 servers each: rrg n=98 d=11,
+# slimfly q=7, dragonfly a=7 h=5 g=14, hyperx sides=4,4,6 (96, radix 11).
 # One table on standard output: family fraction removed samples
 # p_disconnected throughput.mean throughput.lo throughput.hi
 # throughput.min throughput.max avg_distance.mean diameter.max
@@ -29,6 +32,7 @@ SEED=1
 JOBS=2
 PLOT=
 UNIT=
+SIZE=50
 while [ $# -gt 0 ]; do
     case $1 in
     --samples) SAMPLES=$2; shift 2 ;;
@@ -38,6 +42,7 @@ while [ $# -gt 0 ]; do
     --jobs) JOBS=$2; shift 2 ;;
     --plot) PLOT=$2; shift 2 ;;
     --switches) UNIT=-w; shift ;;
+    --size) SIZE=$2; shift 2 ;;
     -h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "resilience.sh: unknown option $1" >&2; exit 2 ;;
     esac
@@ -52,25 +57,34 @@ W=$(mktemp -d "${TMPDIR:-/tmp}/tk-resil.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
 
 fam="rrg slimfly dragonfly hyperx"
+case $SIZE in
+50) P=4 ;;
+98) P=6 ;;
+*) echo "resilience.sh: --size 50 or 98" >&2; exit 2 ;;
+esac
 spec() {
-    case $1 in
-    rrg) echo "rrg n=50 d=7 -s 1" ;;
-    slimfly) echo "slimfly q=5" ;;
-    dragonfly) echo "dragonfly a=5 h=3 g=10" ;;
-    hyperx) echo "hyperx sides=4,4,3" ;;
+    case $SIZE.$1 in
+    50.rrg) echo "rrg n=50 d=7 -s 1" ;;
+    50.slimfly) echo "slimfly q=5" ;;
+    50.dragonfly) echo "dragonfly a=5 h=3 g=10" ;;
+    50.hyperx) echo "hyperx sides=4,4,3" ;;
+    98.rrg) echo "rrg n=98 d=11 -s 1" ;;
+    98.slimfly) echo "slimfly q=7" ;;
+    98.dragonfly) echo "dragonfly a=7 h=5 g=14" ;;
+    98.hyperx) echo "hyperx sides=4,4,6" ;;
     esac
 }
 t0=$(date +%s)
 for f in $fam; do
     # shellcheck disable=SC2046
-    topo-gen -p 4 $(spec $f) >"$W/$f.topo"
+    topo-gen -p $P $(spec $f) >"$W/$f.topo"
 done
 # The four sweeps, JOBS at a time, each single-threaded (the samples of
 # one sweep could use the threads instead: the bytes are the same).
 i=0
 for f in $fam; do
     (
-        echo "resilience.sh: $f: $(spec $f) p=4: $POINTS points x $SAMPLES samples" >&2
+        echo "resilience.sh: $f: $(spec $f) p=$P: $POINTS points x $SAMPLES samples" >&2
         # shellcheck disable=SC2086
         topo-resilience $UNIT -F "0:$MAX:$POINTS" -n "$SAMPLES" -s "$SEED" --threads 1 \
             -o "$W/$f.tsv" "$W/$f.topo"
@@ -102,7 +116,8 @@ if [ -n "$PLOT" ]; then
     done >"$W/all.tsv"
     unit=links
     [ -z "$UNIT" ] || unit=switches
-    topo-plot --title "throughput vs failed $unit: 50 switches, radix 7 (HyperX 48, 8), p=4, min routing" \
+    if [ "$SIZE" = 50 ]; then what="50 switches, radix 7 (HyperX 48, 8), p=4"; else what="98 switches, radix 11 (HyperX 96), p=6"; fi
+    topo-plot --title "throughput vs failed $unit: $what, min routing" \
         --caption "data/studies/resilience.sh: $SAMPLES samples per point, 95% t intervals" \
         -o "$PLOT" "$W/all.tsv" >&2 || echo "resilience.sh: no plot (gnuplot?)" >&2
 fi
