@@ -169,6 +169,9 @@ typedef struct tk_resil_opts {
     int64_t points;                /* >= 1                                       */
     int64_t samples;               /* per point, >= 1                            */
     const tk_route_spec_t *route;  /* NULL: no loads                             */
+    const tk_swdemand_t *demands;  /* NULL: the uniform pattern (tk_load_uniform);
+                                      else these switch-level demands (links
+                                      only: switch ids must not change)         */
     int bisection;                 /* 1: the spectral bisection lower bound      */
     uint64_t mem_limit;            /* for the routers (0: none)                  */
     int threads;                   /* 0: runtime default; samples run in parallel,
@@ -191,8 +194,8 @@ typedef struct tk_resil_sample {
     double bisection_lb; /* lambda2 floor(n/2) ceil(n/2) / n (topo-bisect's
                             bisection_lb); NAN unless opts.bisection     */
     double max_load;     /* largest load per capacity of the uniform pattern
-                            at offered load 1 per server (topo-load's
-                            max_load); NAN without opts.route            */
+                            (or opts.demands) at offered load 1 per server
+                            (topo-load's max_load); NAN without opts.route */
     double throughput;   /* topo-load's throughput: min(1, 1 / max_load,
                             the ejection limit); NAN without opts.route  */
 } tk_resil_sample_t;
@@ -203,7 +206,8 @@ TK_API uint64_t tk_resil_seed(uint64_t seed, int64_t point, int64_t sample, int 
 /* Every sample: out[i * samples + j] for point i, sample j (caller-
  * allocated, points x samples entries).
  * Errors: TK_EINVAL (bad options: a fraction outside [0, 1] or not a
- * number, points or samples < 1), tk_fail_apply's (an unknown class),
+ * number, points or samples < 1, demands with switch failures or of
+ * another switch count), tk_fail_apply's (an unknown class),
  * the router's and the load's (a routing model that refuses the damaged
  * graph), TK_ENOMEM; the error of the smallest failing sample whatever
  * the thread count.

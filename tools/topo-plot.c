@@ -123,7 +123,7 @@ static const kind_t kinds[] = {
      {"fraction", "p_disconnected", "throughput.mean", NULL},
      "fraction",
      "throughput.mean",
-     "name,unit,routing",
+     "name,unit,routing,pattern",
      "fraction of links (switches) removed",
      "saturation throughput per server (mean, confidence interval)",
      "yerrorlines pointsize 0.6",

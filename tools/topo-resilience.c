@@ -17,8 +17,9 @@
 
 static const char usage[] =
     "topo-resilience [-F SWEEP] [-n SAMPLES] [-w] [-c CLASS] [-s SEED] [--nested]\n"
-    "                 [-r ROUTING | --no-load] [--no-bisection] [-L LEVEL] [--samples]\n"
-    "                 [--json] [--threads N] [--progress] [-o FILE] [FILE...]";
+    "                 [-r ROUTING] [-P PATTERN [--force] | --no-load] [--no-bisection]\n"
+    "                 [-L LEVEL] [--samples] [--json] [--threads N] [--progress] [-o FILE]\n"
+    "                 [FILE...]";
 
 /* Most points of a sweep. */
 #define MAX_POINTS 100000
@@ -26,24 +27,27 @@ static const char usage[] =
 typedef struct args {
     double *fraction; /* -F: the sweep                                  */
     int64_t points;
-    int64_t samples;   /* -n (default 10)                                */
-    int switches;      /* -w                                             */
-    const char *cls;   /* -c                                             */
-    uint64_t seed;     /* -s (default 1)                                 */
-    int nested;        /* --nested                                       */
-    const char *route; /* -r (default min)                               */
-    int no_load;       /* --no-load                                      */
-    int no_bisection;  /* --no-bisection                                 */
-    double level;      /* -L (default 0.95)                              */
-    int per_sample;    /* --samples                                      */
-    int json;          /* --json                                         */
-    int progress;      /* --progress                                     */
-    int threads;       /* --threads (0 when not given)                   */
+    int64_t samples;     /* -n (default 10)                                */
+    int switches;        /* -w                                             */
+    const char *cls;     /* -c                                             */
+    uint64_t seed;       /* -s (default 1)                                 */
+    int nested;          /* --nested                                       */
+    const char *route;   /* -r (default min)                               */
+    const char *pattern; /* -P FILE (NULL: uniform)                      */
+    int force;           /* --force                                      */
+    int no_load;         /* --no-load                                      */
+    int no_bisection;    /* --no-bisection                                 */
+    double level;        /* -L (default 0.95)                              */
+    int per_sample;      /* --samples                                      */
+    int json;            /* --json                                         */
+    int progress;        /* --progress                                     */
+    int threads;         /* --threads (0 when not given)                   */
     const char *output;
     char **inputs;
     int ninputs;
     /* run state */
     tk_route_spec_t spec;
+    tk_pattern_t *pat;
     int header_done;
 } args_t;
 
@@ -57,7 +61,7 @@ static void help(void)
           "lower bound (topo-bisect's bisection_lb) and the uniform pattern's load and\n"
           "saturation throughput (topo-load) of the damaged graph.  One TSV row per\n"
           "point with the columns\n"
-          "  name unit routing fraction removed samples disconnected p_disconnected\n"
+          "  name unit routing pattern fraction removed samples disconnected p_disconnected\n"
           "then M.mean M.lo M.hi M.min M.max for M in diameter avg_distance\n"
           "bisection_lb max_load throughput: the mean, its Student t confidence\n"
           "interval, the smallest and largest value.  A disconnected sample counts with\n"
@@ -73,6 +77,9 @@ static void help(void)
           "      --nested            sample j uses one stream at every fraction (its\n"
           "                          failures grow with the fraction)\n"
           "  -r, --routing MODEL     routing model of the loads (default min; topokit(7))\n"
+          "  -P, --pattern FILE      the loads of this pattern file (topo-pattern(1))\n"
+          "                          instead of uniform; link failures only\n"
+          "      --force             use -P even if made for another topology\n"
           "      --no-load           no max_load and throughput columns\n"
           "      --no-bisection      no bisection_lb columns\n"
           "  -L, --level LEVEL       confidence level of the intervals (default 0.95)\n"
@@ -162,6 +169,7 @@ static void parse_sweep(args_t *a, const char *s)
 
 enum {
     OPT_NESTED = 256,
+    OPT_FORCE,
     OPT_NO_LOAD,
     OPT_NO_BISECTION,
     OPT_SAMPLES,
@@ -181,6 +189,8 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"seed", required_argument, NULL, 's'},
         {"nested", no_argument, NULL, OPT_NESTED},
         {"routing", required_argument, NULL, 'r'},
+        {"pattern", required_argument, NULL, 'P'},
+        {"force", no_argument, NULL, OPT_FORCE},
         {"no-load", no_argument, NULL, OPT_NO_LOAD},
         {"no-bisection", no_argument, NULL, OPT_NO_BISECTION},
         {"level", required_argument, NULL, 'L'},
@@ -203,7 +213,7 @@ static void parse_args(int argc, char **argv, args_t *a)
     a->level = 0.95;
     parse_sweep(a, "0:0.2:11");
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":hF:n:wc:s:r:L:o:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hF:n:wc:s:r:P:L:o:", longopts, NULL)) != -1) {
         switch (c) {
         case 'F':
             parse_sweep(a, optarg);
@@ -226,6 +236,12 @@ static void parse_args(int argc, char **argv, args_t *a)
         case 'r':
             a->route = optarg;
             route_given = 1;
+            break;
+        case 'P':
+            a->pattern = optarg;
+            break;
+        case OPT_FORCE:
+            a->force = 1;
             break;
         case OPT_NO_LOAD:
             a->no_load = 1;
@@ -260,8 +276,12 @@ static void parse_args(int argc, char **argv, args_t *a)
     }
     if (a->switches && a->cls)
         cli_usage_fail(usage, "-c selects links: it does not go with -w");
-    if (route_given && a->no_load)
-        cli_usage_fail(usage, "-r and --no-load: choose one");
+    if ((route_given || a->pattern) && a->no_load)
+        cli_usage_fail(usage, "%s and --no-load: choose one", route_given ? "-r" : "-P");
+    if (a->force && !a->pattern)
+        cli_usage_fail(usage, "--force needs -P");
+    if (a->pattern && a->switches)
+        cli_usage_fail(usage, "-P goes with link failures only (-w renumbers the switches)");
     if (a->points * a->samples > 10000000)
         cli_usage_fail(usage, "%" PRId64 " points x %" PRId64 " samples: at most 10^7 samples",
                        a->points, a->samples);
@@ -273,6 +293,7 @@ static void parse_args(int argc, char **argv, args_t *a)
                        a->spec.text);
     a->inputs = argv + optind;
     a->ninputs = argc - optind;
+    cli_stdin_once(usage, "-P", "pattern", a->pattern, a->inputs, a->ninputs);
 }
 
 /* The measures of the table, in column order. */
@@ -316,6 +337,17 @@ static const char *routing_name(const args_t *a)
     return a->no_load ? "-" : a->spec.text;
 }
 
+/* The pattern column: as topo-load's (the file's spec line, else its
+ * name), "uniform", or "-" without loads. */
+static const char *pattern_name(const args_t *a)
+{
+    if (a->no_load)
+        return "-";
+    if (!a->pat)
+        return "uniform";
+    return a->pat->spec[0] ? a->pat->spec : a->pattern;
+}
+
 static void print_header(FILE *fp, args_t *a)
 {
     if (a->header_done)
@@ -324,14 +356,17 @@ static void print_header(FILE *fp, args_t *a)
     if (a->json)
         return;
     if (a->per_sample) {
-        fputs("name\tunit\trouting\tfraction\tsample\tseed\tremoved\tn\tconnected\tdiameter\t"
+        fputs("name\tunit\trouting\tpattern\tfraction\tsample\tseed\tremoved\tn\tconnected\tdiamete"
+              "r\t"
               "avg_distance",
               fp);
         for (int m = M_BIS; m < M_COUNT; m++)
             if (shown(a, m))
                 fprintf(fp, "\t%s", mname[m]);
     } else {
-        fputs("name\tunit\trouting\tfraction\tremoved\tsamples\tdisconnected\tp_disconnected", fp);
+        fputs("name\tunit\trouting\tpattern\tfraction\tremoved\tsamples\tdisconnected\tp_"
+              "disconnected",
+              fp);
         for (int m = 0; m < M_COUNT; m++)
             if (shown(a, m))
                 fprintf(fp, "\t%s.mean\t%s.lo\t%s.hi\t%s.min\t%s.max", mname[m], mname[m], mname[m],
@@ -345,6 +380,7 @@ static void lead_cells(cli_row_t *row, const args_t *a, const char *name, double
     cli_cell_text(row, "name", name);
     cli_cell_text(row, "unit", unit_name(a));
     cli_cell_text(row, "routing", routing_name(a));
+    cli_cell_text(row, "pattern", pattern_name(a));
     cli_cell_double(row, "fraction", fraction);
 }
 
@@ -432,6 +468,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
 {
     char name[1024];
     tk_resil_opts_t o;
+    tk_swdemand_t dem;
     tk_resil_sample_t *s = NULL;
     double *x = NULL;
     tk_error_t err;
@@ -458,12 +495,25 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     o.progress = cli_meter(name);
     tk_progress_begin(o.progress, "failure samples", "samples", units);
     tk_error_clear(&err);
+    memset(&dem, 0, sizeof dem);
     s = calloc((size_t)units, sizeof *s);
     x = calloc((size_t)a->samples, sizeof *x);
-    if (!s || !x)
+    if (!s || !x) {
         st = tk_error_set(&err, TK_ENOMEM, NULL, 0, "out of memory");
-    else
+    } else if (a->pat && !a->no_load) {
+        /* The pattern's switch-level demands on the intact graph: link
+         * failures keep the switches and servers, so they hold for
+         * every sample. */
+        st = tk_pattern_bind(a->pat, g, a->force ? TK_PATTERN_FORCE : 0, a->pattern, &err);
+        if (st == TK_OK)
+            st = tk_pattern_to_switch(a->pat, g, &dem, &err);
+        o.demands = &dem;
+    } else {
+        st = TK_OK;
+    }
+    if (st == TK_OK)
         st = tk_resil_run(g, &o, s, &err);
+    tk_swdemand_destroy(&dem);
     tk_progress_end(o.progress);
     if (cli_mpi_agree(st, &err, 1) == TK_OK) {
         print_header(out, a);
@@ -498,8 +548,25 @@ static int run(args_t *a)
 {
     cli_set_threads(a->threads);
     cli_progress_enable(a->progress);
+    if (a->pattern && !a->no_load) {
+        const char *name;
+        tk_error_t err;
+        FILE *fp = cli_open_input(a->pattern, &name);
+        if (!fp)
+            return CLI_EXIT_DATA;
+        tk_error_clear(&err);
+        tk_status_t st = tk_pattern_read(fp, name, &a->pat, &err);
+        cli_close_input(fp);
+        if (st != TK_OK) {
+            if (!err.where[0])
+                snprintf(err.where, sizeof err.where, "%s", name);
+            cli_error(&err);
+            return CLI_EXIT_DATA;
+        }
+    }
     cli_table_t t = {a->output, a->ninputs, a->inputs, cli_mem_limit(), table_row, header_cb, a};
     int rc = cli_run_table(&t);
+    tk_pattern_free(a->pat);
     free(a->fraction);
     return rc;
 }

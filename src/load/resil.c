@@ -52,8 +52,9 @@ static double double_of(int64_t w)
     return x;
 }
 
-/* The uniform pattern's largest load per capacity and throughput on a
- * connected graph (topo-load's max_load and throughput). */
+/* The largest load per capacity and the throughput of the uniform pattern
+ * or of o->demands on a connected graph (topo-load's max_load and
+ * throughput, with or without -P). */
 static tk_status_t sample_load(const tk_graph_t *g, const tk_resil_opts_t *o, double *max_load,
                                double *thr, tk_error_t *err)
 {
@@ -72,8 +73,12 @@ static tk_status_t sample_load(const tk_graph_t *g, const tk_resil_opts_t *o, do
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
     memset(&sum, 0, sizeof sum);
     st = tk_router_new(g, o->route, 1, o->mem_limit, &rt, err);
-    if (st == TK_OK)
+    if (st == TK_OK && o->demands) {
+        st = tk_load_compute(rt, o->demands, 1, load, err);
+        limit = tk_swdemand_limit(o->demands);
+    } else if (st == TK_OK) {
         st = tk_load_uniform(rt, 1, NULL, load, &limit, err);
+    }
     if (st == TK_OK)
         st = tk_load_summarize(g, load, &sum, err);
     if (st == TK_OK) {
@@ -181,6 +186,12 @@ static tk_status_t check_opts(const tk_graph_t *g, const tk_resil_opts_t *o, tk_
         if (!(o->fraction[i] >= 0 && o->fraction[i] <= 1))
             return tk_error_set(err, TK_EINVAL, NULL, 0, "fraction %g: must be between 0 and 1",
                                 o->fraction[i]);
+    if (o->demands && (o->unit != TK_FAIL_LINKS || o->demands->n != g->n))
+        return tk_error_set(err, TK_EINVAL, NULL, 0,
+                            o->unit != TK_FAIL_LINKS
+                                ? "a pattern goes with link failures only (switch failures "
+                                  "renumber the switches)"
+                                : "the demands are of another switch count");
     if (o->points > INT64_MAX / o->samples / W_COUNT)
         return tk_error_set(err, TK_ELIMIT, NULL, 0, "too many samples");
     return TK_OK;

@@ -139,9 +139,9 @@ topo-resilience -F 0.1,0.25 -n 7 -s 42 --samples "$TORUS" >"$TMPD/s.tsv"
 [ "$(($(wc -l <"$TMPD/s.tsv") - 1))" = 14 ]
 ok $? "--samples: 2 points x 7 samples = 14 rows"
 # torus 4x4: 32 links; round(0.1 * 32) = 3, round(0.25 * 32) = 8
-[ "$(awk -F'\t' 'NR > 1 { print $4, $7 }' "$TMPD/s.tsv" | sort -u | tr '\n' ' ')" = "0.1 3 0.25 8 " ]
+[ "$(awk -F'\t' 'NR > 1 { print $5, $8 }' "$TMPD/s.tsv" | sort -u | tr '\n' ' ')" = "0.1 3 0.25 8 " ]
 ok $? "removal counts: round(fraction x links)"
-[ "$(awk -F'\t' 'NR > 1 { print $6 }' "$TMPD/s.tsv" | sort -u | wc -l)" = 14 ]
+[ "$(awk -F'\t' 'NR > 1 { print $7 }' "$TMPD/s.tsv" | sort -u | wc -l)" = 14 ]
 ok $? "14 distinct sample seeds"
 good=0
 for r in 2 11; do
@@ -159,18 +159,18 @@ topo-resilience -F 0.1,0.25 -n 7 -s 42 "$TORUS" >"$TMPD/p42.tsv"
 topo-resilience -F 0.1,0.25 -n 7 -s 43 "$TORUS" >"$TMPD/p43.tsv"
 [ "$(field "$TMPD/p42.tsv" 1 samples)" = 7 ] && ! cmp -s "$TMPD/p42.tsv" "$TMPD/p43.tsv"
 ok $? "-n honoured in the samples column; another -s, other results"
-topo-resilience -F 0.1,0.25 -n 4 -s 42 --samples "$TORUS" | awk -F'\t' 'NR > 1 && $4 == 0.1 { print $6 }' >"$TMPD/first4"
-awk -F'\t' 'NR > 1 && $4 == 0.1 && $5 < 4 { print $6 }' "$TMPD/s.tsv" | cmp -s - "$TMPD/first4"
+topo-resilience -F 0.1,0.25 -n 4 -s 42 --samples "$TORUS" | awk -F'\t' 'NR > 1 && $5 == 0.1 { print $7 }' >"$TMPD/first4"
+awk -F'\t' 'NR > 1 && $5 == 0.1 && $6 < 4 { print $7 }' "$TMPD/s.tsv" | cmp -s - "$TMPD/first4"
 ok $? "sample j's seed does not depend on -n"
 topo-resilience -F 0.1,0.25 -n 3 --nested --samples -w "$TORUS" >"$TMPD/nest.tsv"
-[ "$(awk -F'\t' 'NR > 1 { print $5, $6 }' "$TMPD/nest.tsv" | sort -u | wc -l)" = 3 ]
+[ "$(awk -F'\t' 'NR > 1 { print $6, $7 }' "$TMPD/nest.tsv" | sort -u | wc -l)" = 3 ]
 ok $? "--nested: one seed per sample at every fraction"
 s0=$(field "$TMPD/nest.tsv" 1 seed)
 a=$(topo-fail -w -F 0.1 -s "$s0" "$TORUS" 2>/dev/null | sed -n 's/.*removed=//p')
 b=$(topo-fail -w -F 0.25 -s "$s0" "$TORUS" 2>/dev/null | sed -n 's/.*removed=//p')
 case "$b" in "$a",*) true ;; *) false ;; esac
 ok $? "--nested: the failures of a larger fraction contain the smaller one's ($a / $b)"
-[ "$(awk -F'\t' 'NR > 1 { print $2, $7 + $8 }' "$TMPD/nest.tsv" | sort -u)" = "switches 16" ]
+[ "$(awk -F'\t' 'NR > 1 { print $2, $8 + $9 }' "$TMPD/nest.tsv" | sort -u)" = "switches 16" ]
 ok $? "-w: switches removed plus switches left = 16"
 
 # ---------------------------------------------------------------------------
@@ -205,6 +205,24 @@ topo-resilience -F 0.25 -n 1 "$TORUS" >"$TMPD/one.tsv"
 ok $? "one sample: the interval is unbounded"
 
 # ---------------------------------------------------------------------------
+# -P: a pattern file's loads, the intact value topo-load -P's, a damaged
+# sample's topo-fail + topo-load --force -P's; not with -w.
+topo-pattern tornado -o "$TMPD/t.pat" "$TORUS"
+topo-resilience -F 0,0.2 -n 2 -P "$TMPD/t.pat" --samples "$TORUS" >"$TMPD/pat.tsv"
+topo-load -P "$TMPD/t.pat" "$TORUS" >"$TMPD/pl.tsv"
+seed=$(field "$TMPD/pat.tsv" 3 seed)
+topo-fail -F 0.2 -s "$seed" "$TORUS" 2>/dev/null | topo-load --force -P "$TMPD/t.pat" >"$TMPD/pf.tsv"
+[ "$(field "$TMPD/pat.tsv" 1 throughput)" = "$(field "$TMPD/pl.tsv" 1 throughput)" ] &&
+    [ "$(field "$TMPD/pat.tsv" 1 max_load)" = "$(field "$TMPD/pl.tsv" 1 max_load)" ] &&
+    [ "$(field "$TMPD/pat.tsv" 3 throughput)" = "$(field "$TMPD/pf.tsv" 1 throughput)" ] &&
+    [ "$(field "$TMPD/pat.tsv" 1 pattern)" = "$(field "$TMPD/pl.tsv" 1 pattern)" ]
+ok $? "-P: topo-load -P's numbers intact and on a damaged sample" || diag "$(cat "$TMPD/pat.tsv" "$TMPD/pl.tsv" "$TMPD/pf.tsv")"
+run topo-resilience -w -P "$TMPD/t.pat" "$TORUS"
+expect_rc 2 "-P with -w"
+run topo-resilience -n 1 -F 0 -P "$TMPD/t.pat" "$RRG"
+expect_fail 1 "pattern .*t.pat: " "-P of another topology"
+
+# ---------------------------------------------------------------------------
 # Threads, JSON, -o, the plot.
 topo-resilience -F 0:0.3:4 -n 6 -w --threads 1 --samples "$RRG" >"$TMPD/t1"
 topo-resilience -F 0:0.3:4 -n 6 -w --threads 2 --samples "$RRG" >"$TMPD/t2"
@@ -214,7 +232,7 @@ topo-resilience -F 0:0.3:4 -n 6 --threads 1 "$RRG" >"$TMPD/t1"
 topo-resilience -F 0:0.3:4 -n 6 --threads 2 "$RRG" >"$TMPD/t2"
 cmp -s "$TMPD/t1" "$TMPD/t2"
 ok $? "points: the same bytes at 1 and 2 threads"
-[ "$(cut -f 4 "$TMPD/t1" | tr '\n' ' ')" = "fraction 0 0.1 0.2 0.3 " ]
+[ "$(cut -f 5 "$TMPD/t1" | tr '\n' ' ')" = "fraction 0 0.1 0.2 0.3 " ]
 ok $? "-F 0:0.3:4: four equally spaced fractions"
 if command -v python3 >/dev/null 2>&1; then
     topo-resilience -F 0.1,0.25 -n 3 --json "$TORUS" >"$TMPD/j"
