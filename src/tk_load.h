@@ -148,8 +148,8 @@ TK_API double tk_load_throughput(double max_load, const tk_swdemand_t *dem);
 /* ------------------------------------------------------------------------ */
 /* Resilience sweeps (load/resil.c, topo-resilience(1)): random failures
  * (tk_fail_apply) at a sweep of fractions, S samples per fraction, and per
- * sample the distances, the spectral bisection bound and the uniform
- * pattern's load.
+ * sample the distances, the spectral bisection bound and the load of the
+ * uniform pattern or of given demands.
  *
  * Sample j of point i removes round(fraction[i] x eligible) links or
  * switches uniformly at random with the seed tk_resil_seed(seed, i, j):
