@@ -23,9 +23,11 @@
 #define TK_LOAD_H
 
 #include "tk_core.h"
+#include "tk_metric.h"
 #include "tk_par.h"
 #include "tk_pattern.h"
 #include "tk_route.h"
+#include "tk_stats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -142,6 +144,87 @@ TK_API double tk_swdemand_limit(const tk_swdemand_t *dem);
  * tk_swdemand_limit(dem).  For the one-unit-per-pair all-to-all, scale
  * first: see topo-load(1). */
 TK_API double tk_load_throughput(double max_load, const tk_swdemand_t *dem);
+
+/* ------------------------------------------------------------------------ */
+/* Resilience sweeps (load/resil.c, topo-resilience(1)): random failures
+ * (tk_fail_apply) at a sweep of fractions, S samples per fraction, and per
+ * sample the distances, the spectral bisection bound and the load of the
+ * uniform pattern or of given demands.
+ *
+ * Sample j of point i removes round(fraction[i] x eligible) links or
+ * switches uniformly at random with the seed tk_resil_seed(seed, i, j):
+ * an independent stream per (seed, point, sample), or per (seed, sample)
+ * with `nested` (common random numbers: a sample's failures at a larger
+ * fraction contain those at a smaller one, since tk_fail_apply draws a
+ * prefix of one random order).  A sample is reproduced by topo-fail -s
+ * with that seed.  The samples are the units of a job of the parallel
+ * driver, so the results are the same bytes at any thread count and any
+ * split over processes (opts.runner). */
+typedef struct tk_resil_opts {
+    tk_fail_unit_t unit;           /* links or switches                         */
+    const char *cls;               /* links only: only this class (NULL all)    */
+    uint64_t seed;                 /* the sweep's seed                           */
+    int nested;                    /* 1: seeds per (seed, sample) only            */
+    const double *fraction;        /* points entries in [0, 1]                   */
+    int64_t points;                /* >= 1                                       */
+    int64_t samples;               /* per point, >= 1                            */
+    const tk_route_spec_t *route;  /* NULL: no loads                             */
+    const tk_swdemand_t *demands;  /* NULL: the uniform pattern (tk_load_uniform);
+                                      else these switch-level demands (links
+                                      only: switch ids must not change)         */
+    int bisection;                 /* 1: the spectral bisection lower bound      */
+    uint64_t mem_limit;            /* for the routers (0: none)                  */
+    int threads;                   /* 0: runtime default; samples run in parallel,
+                                      each one single-threaded                  */
+    const tk_par_runner_t *runner; /* NULL: this process                         */
+    tk_progress_t *progress;       /* NULL, or counts finished samples           */
+} tk_resil_opts_t;
+
+/* One sample.  A disconnected sample has diameter TK_INF and avg_distance,
+ * max_load NAN; throughput 0; bisection_lb 0 (lambda2 = 0).  A graph with
+ * no switch left counts as disconnected; one switch is connected
+ * (distances 0, throughput 1, bisection bound 0). */
+typedef struct tk_resil_sample {
+    uint64_t seed;       /* tk_fail_apply's seed                           */
+    int64_t removed;     /* links or switches removed                      */
+    int64_t n;           /* switches left                                  */
+    int disconnected;    /* 1 when some switch cannot reach another        */
+    int32_t diameter;    /* hops                                           */
+    double avg_distance; /* tk_dist_summary's                              */
+    double bisection_lb; /* lambda2 floor(n/2) ceil(n/2) / n (topo-bisect's
+                            bisection_lb); NAN unless opts.bisection     */
+    double max_load;     /* largest load per capacity of the uniform pattern
+                            (or opts.demands) at offered load 1 per server
+                            (topo-load's max_load); NAN without opts.route */
+    double throughput;   /* topo-load's throughput: min(1, 1 / max_load,
+                            the ejection limit); NAN without opts.route  */
+} tk_resil_sample_t;
+
+/* The seed of sample j of point i (point ignored when nested). */
+TK_API uint64_t tk_resil_seed(uint64_t seed, int64_t point, int64_t sample, int nested);
+
+/* Every sample: out[i * samples + j] for point i, sample j (caller-
+ * allocated, points x samples entries).
+ * Errors: TK_EINVAL (bad options: a fraction outside [0, 1] or not a
+ * number, points or samples < 1, demands with switch failures or of
+ * another switch count), tk_fail_apply's (an unknown class),
+ * the router's and the load's (a routing model that refuses the damaged
+ * graph), TK_ENOMEM; the error of the smallest failing sample whatever
+ * the thread count.
+ * Time: per sample tk_fail_apply, a distance summary, a Laplacian
+ * eigenvalue and a load computation on the damaged graph; memory per
+ * thread one damaged graph and its router. */
+TK_API tk_status_t tk_resil_run(const tk_graph_t *g, const tk_resil_opts_t *opts,
+                                tk_resil_sample_t *out, tk_error_t *err);
+
+/* The statistics of one point: x is one value per sample; the NAN ones
+ * (disconnected samples' distances and loads) are left out, the rest go
+ * to tk_sample_stats at confidence `level`.  out->n = 0 when none is left
+ * (mean, min, max, sd and halfwidth NAN).  When the values are all equal
+ * the mean is that value exactly and sd and halfwidth (n >= 2) are 0.
+ * Errors: TK_EINVAL (level outside (0, 1)).  O(samples) memory. */
+TK_API tk_status_t tk_resil_stats(const double *x, int64_t samples, double level,
+                                  tk_sample_stats_t *out, tk_error_t *err);
 
 #ifdef __cplusplus
 }

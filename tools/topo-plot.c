@@ -119,7 +119,18 @@ static const kind_t kinds[] = {
      "average length of the k shortest paths (hops)",
      "linespoints pointsize 0.6",
      0},
+    {"throughput against the failure fraction (topo-resilience)",
+     {"fraction", "p_disconnected", "throughput.mean", NULL},
+     "fraction",
+     "throughput.mean",
+     "name,unit,routing,pattern",
+     "fraction of links (switches) removed",
+     "saturation throughput per server (mean, confidence interval)",
+     "yerrorlines pointsize 0.6",
+     0},
 };
+/* The kind whose default plot has error bars (throughput.lo, .hi). */
+#define KIND_RESILIENCE (&kinds[sizeof kinds / sizeof kinds[0] - 1])
 
 static void help(void)
 {
@@ -133,6 +144,8 @@ static void help(void)
           "  server switch accepted  bars per server (topo-sim --per-server)\n"
           "  N r diam_lb          bounds against N (topo-bounds sweeps)\n"
           "  n k avg_ksp_length   k-shortest-path length against n (topo-ksp)\n"
+          "  fraction p_disconnected throughput.mean  throughput against the failure\n"
+          "                       fraction with its confidence interval (topo-resilience)\n"
           "Other tables need -x and -y.  Lines starting with '#' become the caption.\n\n"
           "Options:\n"
           "  -x COL                x column\n"
@@ -397,6 +410,7 @@ static void put_quoted(FILE *fp, const char *s)
 typedef struct plan {
     const kind_t *kind; /* NULL: -x/-y on an unrecognised table */
     int x, y[MAX_Y], ny, by[MAX_BY], nby, bin_hi, sat;
+    int elo, ehi; /* error bar columns of the one y column, or -1 */
     const char *xlabel, *ylabel, *style;
     int boxes;
 } plan_t;
@@ -480,6 +494,8 @@ static void write_script(FILE *fp, const table_t *t, const plan_t *p, const args
             int good = is_number(row[p->x]) && (p->bin_hi < 0 || is_number(row[p->bin_hi]));
             for (int j = 0; j < p->ny; j++)
                 good = good && is_number(row[p->y[j]]);
+            if (p->elo >= 0)
+                good = good && is_number(row[p->elo]) && is_number(row[p->ehi]);
             if (!good) {
                 skipped++;
                 continue;
@@ -489,6 +505,8 @@ static void write_script(FILE *fp, const table_t *t, const plan_t *p, const args
                 fprintf(fp, "\t%s", row[p->y[j]]);
             if (p->bin_hi >= 0)
                 fprintf(fp, "\t%s", row[p->bin_hi]);
+            if (p->elo >= 0)
+                fprintf(fp, "\t%s\t%s", row[p->elo], row[p->ehi]);
             fputc('\n', fp);
         }
         fputs("EOD\n", fp);
@@ -511,6 +529,8 @@ static void write_script(FILE *fp, const table_t *t, const plan_t *p, const args
             fprintf(fp, "%s$s%ld using ", nplot++ ? ", \\\n     " : "", s + 1);
             if (p->bin_hi >= 0)
                 fprintf(fp, "(($1+$%d)/2):%d:($%d-$1)", p->ny + 2, j + 2, p->ny + 2);
+            else if (p->elo >= 0)
+                fprintf(fp, "1:%d:%d:%d", j + 2, p->ny + 2, p->ny + 3);
             else
                 fprintf(fp, "1:%d", j + 2);
             fprintf(fp, " with %s lc %d title ", p->style, nplot);
@@ -558,7 +578,7 @@ static int varies(const table_t *t, int c)
 static void make_plan(const table_t *t, const args_t *a, plan_t *p)
 {
     memset(p, 0, sizeof *p);
-    p->bin_hi = p->sat = -1;
+    p->bin_hi = p->sat = p->elo = p->ehi = -1;
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0] && !p->kind; k++) {
         int all = 1;
         for (int i = 0; kinds[k].need[i]; i++)
@@ -626,6 +646,11 @@ static void make_plan(const table_t *t, const args_t *a, plan_t *p)
         p->bin_hi = col(t, "hi");
     if (kd == &kinds[0] && !a->ny)
         p->sat = col(t, "saturation");
+    if (kd == KIND_RESILIENCE && !a->ny && !a->x && col(t, "throughput.lo") >= 0 &&
+        col(t, "throughput.hi") >= 0) {
+        p->elo = col(t, "throughput.lo");
+        p->ehi = col(t, "throughput.hi");
+    }
 }
 
 /* ------------------------------------------------------------------------ */

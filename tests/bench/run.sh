@@ -22,12 +22,12 @@ echo "# topo-dist: $(command -v topo-dist)"
 # Every benchmark script beside this one, in name order; BENCH=name1,name2
 # runs a subset (e.g. BENCH=dist make bench).  The paper reproductions that
 # take from minutes to hours (the Ant Mill paper's RRG study, Figures 13
-# and 14 of Faizian et al.) and README's tour run only when BENCH names
-# them.
+# and 14 of Faizian et al.), README's tour and the resilience sweep run
+# only when BENCH names them.
 for f in "$here"/*.sh; do
     b=$(basename "$f" .sh)
     [ "$b" = run ] && continue
-    case $b in antmill-rrg | antmill-exact | fig13 | fig14 | readme-tour) [ -n "${BENCH:-}" ] || continue ;; esac
+    case $b in antmill-rrg | antmill-exact | fig13 | fig14 | readme-tour | resilience) [ -n "${BENCH:-}" ] || continue ;; esac
     case ",${BENCH:-$b}," in *",$b,"*) ;; *) continue ;; esac
     echo
     sh "$f"

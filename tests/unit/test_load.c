@@ -534,6 +534,78 @@ static void check_errors_and_summary(void)
     is_dbl(tk_load_throughput(0, NULL), 1, 0, "no load, no limit: 1");
 }
 
+/* Resilience sweeps (load/resil.c): a ring's closed forms, seeds, threads,
+ * and the statistics against the closed form of Student's t with 2
+ * degrees of freedom, t = (2p - 1) / sqrt(2 p (1 - p)). */
+static void check_resilience(void)
+{
+    tk_graph_t *g = NULL;
+    tk_error_t err;
+    tk_route_spec_t spec;
+    tk_resil_opts_t o;
+    tk_resil_sample_t s1[12], s2[12];
+    const double fr[3] = {0, 0.125, 0.25};
+
+    ok(tk_resil_seed(5, 0, 3, 1) == tk_resil_seed(5, 7, 3, 1), "nested seeds ignore the point");
+    ok(tk_resil_seed(5, 0, 3, 0) != tk_resil_seed(5, 1, 3, 0) &&
+           tk_resil_seed(5, 0, 3, 0) != tk_resil_seed(5, 0, 4, 0) &&
+           tk_resil_seed(5, 0, 3, 0) != tk_resil_seed(6, 0, 3, 0),
+       "seeds differ by point, sample and seed");
+    tk_gen_ring(8, &g, &err);
+    tk_route_parse("min", &spec, &err);
+    memset(&o, 0, sizeof o);
+    o.fraction = fr;
+    o.points = 3;
+    o.samples = 4;
+    o.route = &spec;
+    o.bisection = 1;
+    o.seed = 9;
+    o.threads = 1;
+    ok(tk_resil_run(g, &o, s1, &err) == TK_OK, "ring 8: sweep runs");
+    int good = 1;
+    for (int j = 0; j < 4; j++) {
+        /* intact: diameter 4, average (1+2+3)*2+4 over 7 = 16/7 */
+        good &= s1[j].removed == 0 && !s1[j].disconnected && s1[j].diameter == 4 &&
+                fabs(s1[j].avg_distance - 16.0 / 7) < 1e-12;
+        /* one link out: the path P_8, diameter 7, average (n+1)/3 = 3 */
+        good &= s1[4 + j].removed == 1 && !s1[4 + j].disconnected && s1[4 + j].diameter == 7 &&
+                fabs(s1[4 + j].avg_distance - 3) < 1e-12;
+        /* two links out: disconnected, throughput 0, bisection bound 0 */
+        good &= s1[8 + j].removed == 2 && s1[8 + j].disconnected && s1[8 + j].throughput == 0 &&
+                s1[8 + j].bisection_lb == 0 && isnan(s1[8 + j].avg_distance) &&
+                isnan(s1[8 + j].max_load);
+        good &= s1[4 + j].seed == tk_resil_seed(9, 1, j, 0);
+    }
+    ok(good, "ring 8: intact, the path after one failure, disconnected after two");
+    /* lambda2 of C_8 = 2 - 2 cos(2 pi / 8); bound lambda2 * 4 * 4 / 8 */
+    ok(fabs(s1[0].bisection_lb - (2 - 2 * cos(2 * M_PI / 8)) * 2) < 1e-9,
+       "ring 8: bisection bound 2 lambda2 (%.17g)", s1[0].bisection_lb);
+    o.threads = 2;
+    ok(tk_resil_run(g, &o, s2, &err) == TK_OK && memcmp(s1, s2, sizeof s1) == 0,
+       "ring 8: the same samples, bit for bit, with 2 threads");
+    double bad = 1.5;
+    o.fraction = &bad;
+    o.points = 1;
+    ok(tk_resil_run(g, &o, s2, &err) == TK_EINVAL, "fraction 1.5 refused: %s", err.msg);
+    tk_graph_free(g);
+
+    tk_sample_stats_t st;
+    const double x[4] = {1, NAN, 2, 3};
+    double p = 0.975, t2 = (2 * p - 1) / sqrt(2 * p * (1 - p));
+    ok(tk_resil_stats(x, 4, 0.95, &st, &err) == TK_OK && st.n == 3 && st.mean == 2 &&
+           fabs(st.sd - 1) < 1e-15 && fabs(st.halfwidth - t2 / sqrt(3)) < 1e-9 && st.min == 1 &&
+           st.max == 3,
+       "stats of 1, NAN, 2, 3: NAN left out, halfwidth t(0.975, 2) / sqrt(3) = %.12g",
+       t2 / sqrt(3));
+    const double e[3] = {0.1, 0.1, 0.1};
+    ok(tk_resil_stats(e, 3, 0.95, &st, &err) == TK_OK && st.mean == 0.1 && st.halfwidth == 0,
+       "stats of equal values: the value itself, width 0");
+    const double none[2] = {NAN, NAN};
+    ok(tk_resil_stats(none, 2, 0.95, &st, &err) == TK_OK && st.n == 0 && isnan(st.mean),
+       "stats with no value: n 0, NAN");
+    ok(tk_resil_stats(e, 3, 1, &st, &err) == TK_EINVAL, "level 1 refused");
+}
+
 int main(void)
 {
     bp.arcs = calloc((size_t)200000 * 16, sizeof *bp.arcs);
@@ -613,6 +685,7 @@ int main(void)
     check_threads();
     check_closed_forms();
     check_errors_and_summary();
+    check_resilience();
     free(bp.arcs);
     return tap_done();
 }
