@@ -237,10 +237,9 @@ typedef struct tk_job {
     double rate;       /* offered load of the job's busiest server      */
     tk_demand_t *comm; /* TK_APP_LIST: rank-level demands (bytes)        */
     int64_t ncomm;
-    const char *servers_path; /* servers=FILE of the spec (NULL if absent)   */
-    const char *comm_path;    /* comm=FILE of the spec (NULL if absent)      */
-    char spec[512];           /* canonical "j=J place=P ... app=A ..."         */
-    char *text;               /* the parsed words (owns the two paths)         */
+    char *servers_path; /* servers=FILE of the spec (NULL if absent)   */
+    char *comm_path;    /* comm=FILE of the spec (NULL if absent)      */
+    char spec[512];     /* canonical "j=J place=P ... app=A ..."         */
 } tk_job_t;
 
 /* Parse a job spec: space-separated KEY=VALUE words (topo-job(1)).

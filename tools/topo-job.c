@@ -197,7 +197,7 @@ static int read_jobs(const args_t *a, const tk_graph_t *g, tk_job_t *jobs)
         tk_status_t st = tk_job_parse(a->spec[k], &jobs[k], &err);
         if (st != TK_OK) {
             cli_errorf("-j '%s': %s", a->spec[k], err.msg);
-            return st == TK_EINVAL ? CLI_EXIT_USAGE : 1;
+            return st == TK_EINVAL || st == TK_ERANGE ? CLI_EXIT_USAGE : 1;
         }
         if (jobs[k].servers_path) {
             if (!(fp = cli_open_input(jobs[k].servers_path, &name)))

@@ -31,7 +31,8 @@ void tk_job_destroy(tk_job_t *job)
     free(job->servers_line);
     free(job->servers_name);
     free(job->comm);
-    free(job->text);
+    free(job->servers_path);
+    free(job->comm_path);
     memset(job, 0, sizeof *job);
 }
 
@@ -157,16 +158,22 @@ static tk_status_t parse_words(tk_job_t *job, tk_kv_t *kv, tk_error_t *err)
         spec_add(job, "start=%" PRId64, job->start);
     }
     if (job->place == TK_PLACE_LIST) {
-        if ((st = tk_kv_str(kv, "servers", 0, NULL, &job->servers_path, err)) != TK_OK)
+        const char *v;
+        if ((st = tk_kv_str(kv, "servers", 0, NULL, &v, err)) != TK_OK)
             return st;
+        if (!(job->servers_path = strdup(v)))
+            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         spec_add(job, "servers=%s", job->servers_path);
     }
     spec_add(job, "app=%s", app_names[app]);
     if (job->app == TK_APP_STENCIL)
         spec_add(job, "grid=%s wrap=%d", grid, job->wrap);
     if (job->app == TK_APP_LIST) {
-        if ((st = tk_kv_str(kv, "comm", 0, NULL, &job->comm_path, err)) != TK_OK)
+        const char *v;
+        if ((st = tk_kv_str(kv, "comm", 0, NULL, &v, err)) != TK_OK)
             return st;
+        if (!(job->comm_path = strdup(v)))
+            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         spec_add(job, "comm=%s", job->comm_path);
     } else {
         char b[64];
@@ -187,26 +194,27 @@ static tk_status_t parse_words(tk_job_t *job, tk_kv_t *kv, tk_error_t *err)
 
 tk_status_t tk_job_parse(const char *text, tk_job_t *job, tk_error_t *err)
 {
-    char **words = NULL, *save = NULL;
+    char *copy, **words = NULL, *save = NULL;
     int nw = 0;
     tk_kv_t *kv = NULL;
     tk_status_t st;
 
     memset(job, 0, sizeof *job);
-    job->text = strdup(text ? text : "");
-    words = tk_malloc_array(strlen(job->text ? job->text : "") / 2 + 2, sizeof *words);
-    if (!job->text || !words) {
-        free(words);
-        tk_job_destroy(job);
+    copy = strdup(text ? text : "");
+    if (copy)
+        words = tk_malloc_array(strlen(copy) / 2 + 2, sizeof *words);
+    if (!copy || !words) {
+        free(copy);
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
     }
-    for (char *t = strtok_r(job->text, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save))
+    for (char *t = strtok_r(copy, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save))
         words[nw++] = t;
     st = tk_kv_parse(nw, words, &kv, err);
-    free(words);
     if (st == TK_OK)
         st = parse_words(job, kv, err);
     tk_kv_free(kv);
+    free(words);
+    free(copy);
     if (st != TK_OK)
         tk_job_destroy(job);
     return st;
