@@ -135,6 +135,10 @@ static tk_status_t parse_words(tk_job_t *job, tk_kv_t *kv, tk_error_t *err)
         int64_t prod = 1;
         for (int d = 0; d < job->dims; d++)
             prod = prod > INT32_MAX ? prod : prod * job->grid[d];
+        if (prod < 2 || prod > INT32_MAX)
+            return tk_error_set(err, TK_EINVAL, NULL, 0,
+                                "grid=%s: %" PRId64 " processes (a job has 2 to 2147483647)", grid,
+                                prod);
         if ((st = tk_kv_int(kv, "j", 2, INT32_MAX, 1, prod, &ranks, err)) != TK_OK)
             return st;
         if (ranks != prod)
