@@ -495,8 +495,11 @@ tk_status_t tk_job_traffic(const tk_job_t *job, uint64_t seed, int index, tk_dem
 
     switch (job->app) {
     case TK_APP_ALL_TO_ALL:
-        if ((double)J * (double)(J - 1) * sizeof(tk_demand_t) > (double)SIZE_MAX / 4)
-            return tk_error_set(err, TK_ELIMIT, NULL, 0, "j=%" PRId64 ": too many demands", J);
+        if ((double)J * (double)(J - 1) * sizeof(tk_demand_t) >
+            (double)(tk_memory_limit_default() ? tk_memory_limit_default() : SIZE_MAX / 4))
+            return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                                "j=%" PRId64 ": %.4g all-to-all demands exceed the memory limit", J,
+                                (double)J * (double)(J - 1));
         for (int64_t a = 0; a < J && !fail; a++)
             for (int64_t b = 0; b < J && !fail; b++)
                 if (a != b)
