@@ -198,6 +198,88 @@ TK_API tk_status_t tk_pattern_make(const tk_graph_t *g, const char *kind, int np
 /* Names of the pattern kinds, NULL-terminated. */
 TK_API const char *const *tk_pattern_kinds(void);
 
+/* ------------------------------------------------------------------------ */
+/* Jobs (topo-job(1)): an application of J ranks placed on J servers of the
+ * machine, its communication mapped through the placement (rank r -> its
+ * server) to a server-level pattern.  Definitions, units and the
+ * normalisation in topo-job(1) and topokit(7) JOBS. */
+
+typedef enum tk_place {
+    TK_PLACE_CONSECUTIVE = 0, /* free servers in id order from `start`          */
+    TK_PLACE_RANDOM = 1,      /* J of the free servers in a seeded random order */
+    TK_PLACE_SPREAD = 2,      /* round-robin over the groups                      */
+    TK_PLACE_LIST = 3         /* the servers of a file (tk_job_read_servers)      */
+} tk_place_t;
+
+typedef enum tk_app {
+    TK_APP_ALL_TO_ALL = 0, /* every rank sends S to every other rank            */
+    TK_APP_STENCIL = 1,    /* nearest neighbours on the process grid             */
+    TK_APP_RING = 2,       /* ring allreduce: 2(J-1)/J S to the next rank        */
+    TK_APP_RD = 3,         /* recursive-doubling allreduce (fold when J != 2^k)  */
+    TK_APP_PERM = 4,       /* a seeded random derangement of the ranks           */
+    TK_APP_LIST = 5        /* the rank rank bytes lines of a file                */
+} tk_app_t;
+
+/* One job, filled by tk_job_parse (and the two readers); release with
+ * tk_job_destroy. */
+typedef struct tk_job {
+    int64_t ranks; /* J >= 2                                                  */
+    tk_place_t place;
+    int64_t start;      /* consecutive: the first server id considered  */
+    int64_t *servers;   /* TK_PLACE_LIST: J server ids (file order)      */
+    long *servers_line; /* their lines in the file                      */
+    char *servers_name; /* the file's name (messages)                   */
+    tk_app_t app;
+    int dims;          /* stencil: 1..3                                 */
+    int64_t grid[3];   /* stencil: the process grid, last index fastest */
+    int wrap;          /* stencil: periodic boundaries (default 0)      */
+    double bytes;      /* S: the message (or allreduce vector) size     */
+    double rate;       /* offered load of the job's busiest server      */
+    tk_demand_t *comm; /* TK_APP_LIST: rank-level demands (bytes)        */
+    int64_t ncomm;
+    char *servers_path; /* servers=FILE of the spec (NULL if absent)   */
+    char *comm_path;    /* comm=FILE of the spec (NULL if absent)      */
+    char spec[512];     /* canonical "j=J place=P ... app=A ..."         */
+} tk_job_t;
+
+/* Parse a job spec: space-separated KEY=VALUE words (topo-job(1)).
+ * Errors: TK_EINVAL (message starts with the parameter), TK_ENOMEM. */
+TK_API tk_status_t tk_job_parse(const char *text, tk_job_t *job, tk_error_t *err);
+/* Free what a job owns and zero it.  job may be NULL. */
+TK_API void tk_job_destroy(tk_job_t *job);
+/* Read place=file's server list: one id per line ('#' comments and blank
+ * lines allowed), exactly job->ranks ids, each below nserv, no duplicate.
+ * Errors name file and line: TK_EFORMAT, TK_ERANGE; TK_EIO, TK_ENOMEM. */
+TK_API tk_status_t tk_job_read_servers(FILE *fp, const char *name, int64_t nserv, tk_job_t *job,
+                                       tk_error_t *err);
+/* Read app=file's lines "RANK RANK BYTES" (ranks below job->ranks,
+ * distinct, bytes finite and > 0; repeated pairs add up).  Errors name file
+ * and line: TK_EFORMAT, TK_ERANGE; TK_EIO, TK_ENOMEM. */
+TK_API tk_status_t tk_job_read_comm(FILE *fp, const char *name, tk_job_t *job, tk_error_t *err);
+
+/* The rank-level demands of one job in bytes, merged per ordered pair and
+ * sorted by (src, dst) rank; *out is allocated (caller frees).  index is
+ * the job's position (its random streams: placement 2*index, permutation
+ * 2*index+1 of seed).  Errors: TK_EINVAL, TK_ENOMEM.  Time O(demands log
+ * demands). */
+TK_API tk_status_t tk_job_traffic(const tk_job_t *job, uint64_t seed, int index, tk_demand_t **out,
+                                  int64_t *len, tk_error_t *err);
+
+/* Place the jobs in order on g's servers (a server holds at most one rank
+ * of one job) and map their traffic to one server-level pattern.  Each
+ * job's weights are its bytes scaled so that its busiest server sends or
+ * receives job->rate; with TK_JOBS_BYTES one scale for all jobs instead
+ * (bytes times rate), so that the busiest server of the machine sends or
+ * receives 1.  place (may be NULL) gets njobs arrays of the servers of
+ * every rank (caller frees each and the array).  Errors: TK_EINVAL (a job
+ * that does not fit, a file server already taken), TK_EUNSUPPORTED (spread
+ * without groups, no servers), TK_ELIMIT, TK_ENOMEM.  Time O(N + demands
+ * log demands), N the servers. */
+#define TK_JOBS_BYTES 1u
+TK_API tk_status_t tk_jobs_pattern(const tk_graph_t *g, const tk_job_t *jobs, int njobs,
+                                   uint64_t seed, unsigned flags, tk_pattern_t **out,
+                                   int64_t ***place, tk_error_t *err);
+
 #ifdef __cplusplus
 }
 #endif

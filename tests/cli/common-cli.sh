@@ -4,7 +4,7 @@
 # stdout), a missing input file is a data error (exit 1) naming the file.
 . "$TK_SRCDIR/tests/cli/lib.sh"
 
-tools="topo-gen topo-conv topo-dist topo-bounds topo-bisect topo-paths topo-ksp topo-auto topo-pattern topo-route topo-load topo-antmill topo-medoid topo-mcf topo-stats topo-sim topo-vc topo-fail topo-merge topo-resilience"
+tools="topo-gen topo-conv topo-dist topo-bounds topo-bisect topo-paths topo-ksp topo-auto topo-pattern topo-route topo-load topo-antmill topo-medoid topo-mcf topo-stats topo-sim topo-vc topo-fail topo-merge topo-resilience topo-job"
 for t in $tools; do
     run "$t" --help
     [ "$rc" -eq 0 ] && [ -z "$err" ] && printf '%s\n' "$out" | grep -q "^usage: $t"

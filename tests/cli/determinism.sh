@@ -52,5 +52,6 @@ topo-mcf -m server-perm|topo-mcf -m server-perm -s 4 $G
 topo-medoid|topo-medoid rrg n=20 d=4 --samples 6 -s 2
 topo-sim -m switch-perm|topo-sim -m switch-perm -s 3 $G
 topo-sim --poisson|topo-sim --poisson --count 300 -s 3 $G
+topo-job|topo-job -s 3 -j 'j=30 place=random app=perm' -j 'j=20 place=random' $TMPD/rrg.topo
 TABLE
 done_testing

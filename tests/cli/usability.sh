@@ -48,7 +48,7 @@ ok $? "topo-mcf --progress: the interval on stderr, status optimal in the row" |
 # "unknown option" must never come back.
 bad=
 for tool in topo-gen topo-conv topo-dist topo-bisect topo-auto topo-paths topo-ksp topo-bounds \
-    topo-pattern topo-load topo-route topo-antmill topo-medoid topo-mcf topo-stats topo-sim; do
+    topo-pattern topo-load topo-route topo-antmill topo-medoid topo-mcf topo-stats topo-sim topo-job; do
     # options in --help: at the start of a line, after '[', ', ' or '| '
     # (not the '-' of a formula in a description)
     opts=$( { $tool --help | grep -o -- '\(^ *\|\[\|, \||  *\)-\{1,2\}[a-zA-Z][-a-z]*' | sed 's/^[^-]*//'

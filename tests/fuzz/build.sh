@@ -32,7 +32,7 @@ for f in "$SRC"/src/*/*.c "$SRC"/tools/cli.c "$SRC"/tools/args.c "$SRC"/tools/ro
 done
 wait
 for name in graph native graph6 sparse6 digraph6 edges graphml gml anynet caminos pattern cycle \
-            route options gen kv workload tsv measured shard; do
+            route options gen kv workload tsv measured shard job; do
     $CC $CFLAGS -fsanitize=fuzzer $INC -DFZ_TARGET="$name" "$SRC/tests/fuzz/libfuzzer.c" $objs \
         -o "$OUT/fuzz-$name" ${LIBS:-} -lm
     echo "built $OUT/fuzz-$name"

@@ -452,28 +452,76 @@ static int fz_shard(const uint8_t *data, size_t size)
     return 0;
 }
 
+/* Jobs (topo-job): the first byte picks the parser and its parameter.
+ * Byte % 3 == 0: a job spec, whose canonical spec must parse to itself;
+ * 1: a servers file (J = 2 + byte / 3 % 16 ranks of 40 servers), whose ids
+ * must be J distinct ids below 40; 2: a comm file (the same J), whose
+ * demands must be sorted, merged, in range and positive, and map to
+ * traffic. */
+static int fz_job(const uint8_t *data, size_t size)
+{
+    if (size == 0)
+        return 0;
+    int mode = data[0] % 3;
+    tk_job_t job, again;
+    tk_error_t err;
+    if (mode == 0) {
+        char *s = fz_text(data + 1, size - 1);
+        if (tk_job_parse(s, &job, &err) == TK_OK) {
+            if (tk_job_parse(job.spec, &again, &err) != TK_OK)
+                fz_fail("a job's canonical spec does not parse", err.msg);
+            if (strcmp(job.spec, again.spec) != 0)
+                fz_fail("a job's canonical spec is not canonical", again.spec);
+            tk_job_destroy(&again);
+            tk_job_destroy(&job);
+        }
+        free(s);
+        return 0;
+    }
+    memset(&job, 0, sizeof job);
+    job.ranks = 2 + data[0] / 3 % 16;
+    job.bytes = 1;
+    job.rate = 1;
+    job.app = TK_APP_LIST;
+    FILE *fp = fz_stream(data + 1, size - 1);
+    if (mode == 1 && tk_job_read_servers(fp, "fuzz", 40, &job, &err) == TK_OK) {
+        char seen[40] = {0};
+        for (int64_t r = 0; r < job.ranks; r++)
+            if (job.servers[r] < 0 || job.servers[r] >= 40 || seen[job.servers[r]]++)
+                fz_fail("a servers file accepted with a bad id", NULL);
+    }
+    if (mode == 2 && tk_job_read_comm(fp, "fuzz", &job, &err) == TK_OK) {
+        tk_demand_t *d = NULL;
+        int64_t len = 0;
+        for (int64_t i = 0; i < job.ncomm; i++) {
+            const tk_demand_t *x = &job.comm[i];
+            if (x->src < 0 || x->src >= job.ranks || x->dst < 0 || x->dst >= job.ranks ||
+                x->src == x->dst || !(x->w > 0))
+                fz_fail("a comm file accepted with a bad demand", NULL);
+            if (i && (x[-1].src > x->src || (x[-1].src == x->src && x[-1].dst >= x->dst)))
+                fz_fail("comm demands not sorted and merged", NULL);
+        }
+        if (tk_job_traffic(&job, 1, 0, &d, &len, &err) != TK_OK || len != job.ncomm)
+            fz_fail("a comm file read does not map to traffic", err.msg);
+        free(d);
+    }
+    fclose(fp);
+    tk_job_destroy(&job);
+    return 0;
+}
+
 const fz_target_t fz_targets[] = {
-    {"graph", fz_graph},
-    {"native", fz_native},
-    {"graph6", fz_graph6},
-    {"sparse6", fz_sparse6},
-    {"digraph6", fz_digraph6},
-    {"edges", fz_edges},
-    {"graphml", fz_graphml},
-    {"gml", fz_gml},
-    {"anynet", fz_anynet},
-    {"caminos", fz_caminos},
-    {"pattern", fz_pattern},
-    {"cycle", fz_cycle},
-    {"route", fz_route},
-    {"options", fz_options},
-    {"gen", fz_gen},
-    {"kv", fz_kv},
-    {"workload", fz_workload},
-    {"tsv", fz_tsv},
-    {"measured", fz_measured},
-    {"shard", fz_shard},
-    {NULL, NULL},
+    {"graph", fz_graph},       {"native", fz_native},
+    {"graph6", fz_graph6},     {"sparse6", fz_sparse6},
+    {"digraph6", fz_digraph6}, {"edges", fz_edges},
+    {"graphml", fz_graphml},   {"gml", fz_gml},
+    {"anynet", fz_anynet},     {"caminos", fz_caminos},
+    {"pattern", fz_pattern},   {"cycle", fz_cycle},
+    {"route", fz_route},       {"options", fz_options},
+    {"gen", fz_gen},           {"kv", fz_kv},
+    {"workload", fz_workload}, {"tsv", fz_tsv},
+    {"measured", fz_measured}, {"shard", fz_shard},
+    {"job", fz_job},           {NULL, NULL},
 };
 
 const fz_target_t *fz_find(const char *name)

@@ -10,7 +10,7 @@ SECS=$2
 shift 2
 HERE=$(cd "$(dirname "$0")" && pwd)
 [ $# -gt 0 ] || set -- graph native graph6 sparse6 digraph6 edges graphml gml anynet caminos \
-    pattern cycle route options gen kv workload tsv measured shard
+    pattern cycle route options gen kv workload tsv measured shard job
 for name in "$@"; do
     work="$BIN/work-$name"
     mkdir -p "$work"
