@@ -43,7 +43,8 @@
 
 #define AD_MAX_PATHS_DEFAULT ((uint64_t)1 << 20)
 #define AD_STALL 50      /* iterations without halving the residual */
-#define AD_AA_STALL 10   /* ... under Anderson acceleration */
+#define AD_AA_HALF 20    /* accelerated: iterations without halving the residual */
+#define AD_AA_STALL 10   /* ... or without a new lowest residual */
 #define AD_DAMP_MIN 1e-6 /* accelerated: below it the split no longer moves */
 
 /* ------------------------------------------------------------------------ */
@@ -1564,8 +1565,8 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
 {
     struct sim_adapt *ad = net->ad;
     const tk_adapt_t *a = &ad->a;
-    double damp = a->damping, best = INFINITY, res = INFINITY, cmin_w = 0;
-    int64_t best_it = 0, it;
+    double damp = a->damping, best = INFINITY, low = INFINITY, res = INFINITY, cmin_w = 0;
+    int64_t best_it = 0, low_it = 0, it;
     int snapped = 0;
     int nth = net->o.threads > 0 ? net->o.threads : omp_get_max_threads();
     memset(info, 0, sizeof *info);
@@ -1612,13 +1613,18 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
             snapped = 1;
             continue;
         }
+        if (res < low) {
+            low = res;
+            low_it = it;
+        }
         if (res <= best / 2) {
             best = res;
             best_it = it;
-        } else if (it - best_it >= (acc ? AD_AA_STALL : AD_STALL)) {
+        } else if (it - best_it >= (acc ? AD_AA_HALF : AD_STALL) ||
+                   (acc && it - low_it >= AD_AA_STALL)) {
             damp /= 2;
-            best = res;
-            best_it = it;
+            best = low = res;
+            best_it = low_it = it;
             if (acc) {
                 A.h = 0;
                 if (damp < AD_DAMP_MIN)
