@@ -109,6 +109,15 @@ ok $? "iter=3: converged false in the row, a warning on stderr, exit 0" || diag 
 run topo-sim -r ugal-l -m 'adv i=1' --rho 0.5 --json "$TMPD/df.topo"
 [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q '"converged":true' && [ -z "$err" ]
 ok $? "rho 0.5: converged true, nothing on stderr" || diag "$out" "$err"
+# Above saturation under ADVc the targets jump (a bottleneck moves) and no
+# fixed point exists: the damping halves until it falls below 1e-6, where
+# the split no longer moves and the iteration gives up before its cap.
+run topo-sim -r ugal-l -m advc --rho 1 --json "$TMPD/df.topo"
+n=$(printf '%s\n' "$out" | sed -n 's/.*"iterations":\([0-9]*\).*/\1/p')
+[ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q '"converged":false' &&
+    printf '%s\n' "$err" | grep -q "no fixed point after $n iterations" && [ "${n:-2000}" -lt 2000 ]
+ok $? "advc at rho 1: no fixed point, given up at the damping floor after $n < 2000 iterations" ||
+    diag "$out" "$err"
 
 # expect_usage RE DESC: exit 2, nothing on stdout, the first line of stderr
 # matches RE.
