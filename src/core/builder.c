@@ -5,7 +5,7 @@
  * finish step builds the CSR with two counting sorts (by head, then by tail,
  * both stable), so the arcs of each switch come out sorted by head and, for
  * parallel links, in insertion order; a final pass orders parallel arcs by
- * class and capacity.  Time O(n + m), memory about 16 bytes per arc extra.
+ * class name and capacity.  Time O(n + m), memory about 16 bytes per arc extra.
  */
 #include <config.h>
 
@@ -295,13 +295,19 @@ tk_status_t tk_builder_set_spec(tk_builder_t *b, const char *spec, tk_error_t *e
     return TK_OK;
 }
 
-/* Order of two arcs with the same tail and head: class, then capacity. */
+/* Order of two arcs with the same tail and head: class name (not its
+ * number, which follows the order of first appearance in the input, so
+ * that writing and reading a graph back keeps its parallel arcs' order),
+ * then capacity. */
 static int tie_less(const tk_graph_t *g, int64_t a, int64_t c)
 {
     uint8_t ka = g->cls ? g->cls[a] : 0, kc = g->cls ? g->cls[c] : 0;
 
-    if (ka != kc)
-        return ka < kc;
+    if (ka != kc) {
+        int d = strcmp(g->class_name[ka], g->class_name[kc]);
+        if (d != 0)
+            return d < 0;
+    }
     return g->cap && g->cap[a] < g->cap[c];
 }
 
