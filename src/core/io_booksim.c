@@ -138,10 +138,12 @@ static tk_status_t parse(tk_reader_t *r, an_t *a, tk_error_t *err)
             s++;
         if (*s == '\0' || *s == '#')
             continue;
-        int hr, br, end;
-        int64_t hid, bid;
+        int hr = 0, br = 0, end;
+        int64_t hid = 0, bid = 0;
         if ((st = read_pair(r, &s, &hr, &hid, &end, err)) != TK_OK)
             return st;
+        if (end) /* only white space (\r, \v, \f): a blank line */
+            continue;
         if (hr && hid >= a->nrouters &&
             (st = tk_io_check_size(r, r->line, "router id", hid + 1, 0, err)) != TK_OK)
             return st;

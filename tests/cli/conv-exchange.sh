@@ -193,4 +193,10 @@ bad b1.caminos caminos 'NODOS 2\nGRADO 1\nN 0\n1\nN 1\n\n' \
 bad b2.caminos caminos 'GRADO 1\n' "1: CAMINOS: GRADO before NODOS"
 bad b3.caminos caminos 'NODOS 2\nGRADO 1\nN 2\n0\n' "3: CAMINOS: N needs one router number in 0..1"
 bad b4.caminos caminos 'NODOS 2\nGRADO 1\nVECINOS 0\n' "3: CAMINOS: 'VECINOS': expected NODOS, GRADO or N"
+# A line of other white space (CR, VT) is blank: it read an unset router id
+# before (UBSan; fuzz find).
+printf 'router 0 router 1\n\v\r\nrouter 1 router 0\n' >"$T/ws.anynet"
+run topo-conv -f edges "$T/ws.anynet"
+[ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -v '^#' | grep -qx '0 1'
+ok $? "anynet: a line of CR and VT is a blank line" || diag "$out" "$err"
 done_testing
