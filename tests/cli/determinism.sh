@@ -53,5 +53,7 @@ topo-medoid|topo-medoid rrg n=20 d=4 --samples 6 -s 2
 topo-sim -m switch-perm|topo-sim -m switch-perm -s 3 $G
 topo-sim --poisson|topo-sim --poisson --count 300 -s 3 $G
 topo-job|topo-job -s 3 -j 'j=30 place=random app=perm' -j 'j=20 place=random' $TMPD/rrg.topo
+topo-fail|topo-fail -F 0.2 -s 3 $G
+topo-resilience|topo-resilience -F 0:0.2:3 -n 4 -s 5 $G
 TABLE
 done_testing

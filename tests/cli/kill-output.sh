@@ -67,5 +67,8 @@ topo-auto|topo-auto -o $OUT $T
 topo-bounds|topo-bounds --measured -o $OUT $TMPD/dist.tsv
 topo-stats|topo-stats -o $OUT $TMPD/col.txt
 topo-vc|topo-vc -r min -v none -o $OUT $T
+topo-fail|topo-fail -F 0.1 -s 3 -o $OUT $G
+topo-job|topo-job -s 3 -j 'j=200 place=random app=all-to-all' -o $OUT $G
+topo-resilience|topo-resilience -F 0:0.2:3 -n 4 -s 5 -o $OUT $G
 TABLE
 done_testing
