@@ -129,7 +129,7 @@ static void test_allreduce(void)
     int bad_ring = 0, bad_rd = 0;
 
     for (int64_t J = 2; J <= 40; J++) {
-        char text[64];
+        char text[128];
         tk_job_t job;
         tk_demand_t *d = NULL;
         int64_t len = 0, p = 1, lg = 0;
