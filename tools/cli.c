@@ -157,6 +157,25 @@ void cli_close_input(FILE *fp)
         fclose(fp);
 }
 
+int cli_read_pattern(const char *path, tk_pattern_t **pat)
+{
+    const char *name;
+    tk_error_t err;
+    FILE *fp = cli_open_input(path, &name);
+    if (!fp)
+        return CLI_EXIT_DATA;
+    tk_error_clear(&err);
+    tk_status_t st = tk_pattern_read(fp, name, pat, &err);
+    cli_close_input(fp);
+    if (st != TK_OK) {
+        if (!err.where[0])
+            snprintf(err.where, sizeof err.where, "%s", name);
+        cli_error(&err);
+        return CLI_EXIT_DATA;
+    }
+    return 0;
+}
+
 /* Temporary files of -o in flight, removed by a fatal signal (SIGINT,
  * SIGTERM, SIGHUP) before it ends the process the default way: an
  * interrupted run leaves no .topokit-tmp-* behind.  Fixed buffers, so the

@@ -127,6 +127,10 @@ uint64_t cli_mem_limit(void);
  * prints "PROG: PATH: strerror" and returns NULL. */
 FILE *cli_open_input(const char *path, const char **name);
 void cli_close_input(FILE *fp);
+/* Read the pattern file PATH (a -P operand; "-" = stdin) into *pat: 0, or
+ * CLI_EXIT_DATA with one error line naming the file (and its line when the
+ * reader gives one) printed. */
+int cli_read_pattern(const char *path, tk_pattern_t **pat);
 
 /* Text tables, line by line: cli_lines_open (NULL or "-" = stdin; 0, or -1
  * with "PROG: PATH: strerror" printed), then cli_lines_next until it returns

@@ -448,18 +448,8 @@ static int run(args_t *a)
 
     a->opts.mem_limit = mem_limit;
     for (int k = 0; k < a->npfile; k++) {
-        const char *name;
-        FILE *fp = cli_open_input(a->pfile[k], &name);
-        tk_error_t err;
-        tk_error_clear(&err);
-        if (!fp)
+        if (cli_read_pattern(a->pfile[k], &a->pat[k]) != 0)
             return CLI_EXIT_DATA;
-        if (tk_pattern_read(fp, name, &a->pat[k], &err) != TK_OK) {
-            cli_error(&err);
-            cli_close_input(fp);
-            return CLI_EXIT_DATA;
-        }
-        cli_close_input(fp);
         a->patname[k] = a->pat[k]->spec[0] ? a->pat[k]->spec : a->pfile[k];
     }
     cli_table_t t = {a->output, a->ninputs, a->inputs, mem_limit, table_row, table_header, a};

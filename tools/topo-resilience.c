@@ -548,22 +548,8 @@ static int run(args_t *a)
 {
     cli_set_threads(a->threads);
     cli_progress_enable(a->progress);
-    if (a->pattern && !a->no_load) {
-        const char *name;
-        tk_error_t err;
-        FILE *fp = cli_open_input(a->pattern, &name);
-        if (!fp)
-            return CLI_EXIT_DATA;
-        tk_error_clear(&err);
-        tk_status_t st = tk_pattern_read(fp, name, &a->pat, &err);
-        cli_close_input(fp);
-        if (st != TK_OK) {
-            if (!err.where[0])
-                snprintf(err.where, sizeof err.where, "%s", name);
-            cli_error(&err);
-            return CLI_EXIT_DATA;
-        }
-    }
+    if (a->pattern && !a->no_load && cli_read_pattern(a->pattern, &a->pat) != 0)
+        return CLI_EXIT_DATA;
     cli_table_t t = {a->output, a->ninputs, a->inputs, cli_mem_limit(), table_row, header_cb, a};
     int rc = cli_run_table(&t);
     tk_pattern_free(a->pat);
