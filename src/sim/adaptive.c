@@ -1230,10 +1230,11 @@ static double pair_targets(const tk_sim_net_t *net, ad_pair_t *p, double *cmin_o
             }
             flag = ww > 0 ? fw / ww : 0;
         } else if (adapt_is_transit(a->rule)) {
-            double thb = a->thr * qm.b;
+            double Bm = isnan(a->gbuf) ? a->buffer : qm.b; /* its first hop's */
+            double thb = a->thr * Bm;
             if (!(a->thr > 0))
                 trig = 1;
-            else if (!(thb < qm.b))
+            else if (!(thb < Bm))
                 trig = 0;
             else if (thb - qm.d < 0)
                 trig = 1;
