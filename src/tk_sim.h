@@ -254,6 +254,7 @@ typedef struct tk_adapt {
     tk_adapt_rule_t rule;
     double bias;                  /* b, added to every non-minimal cost (0)           */
     double buffer;                /* B, packets per queue (+inf: no cap) (32)         */
+    double gbuf;                  /* B of the Dragonfly's global arcs (NAN: buffer)   */
     double count;                 /* ugal-le: rate above which a router's traffic to a
                                      group counts in C, link-speed units (0.05)       */
     double damping;               /* first step (0.5)                                 */

@@ -7,7 +7,7 @@
 #
 #   sh dfly-unfairness.sh [--h H] [--patterns 'UN ADV+1 ADVc']
 #                         [--mechs 'MIN Obl-RRG ...'] [--arbs 'rr transit fair']
-#                         [--iter N] [--jobs N] [--no-rho1]
+#                         [--iter N] [--buffers LOCAL,GLOBAL] [--jobs N] [--no-rho1]
 #                         [--keep DIR [--table-only]]
 #
 # Topology: the canonical Dragonfly with h global links per router, a = 2h
@@ -22,7 +22,10 @@
 # in-transit-crg, In-Trns-RRG in-transit-rrg, In-Trns-MM in-transit-mm,
 # with topo-sim's defaults (one parameter set per rule) and at most
 # --iter damped steps for the adaptive ones (default 50; the same for
-# every row).  Arbitration: rr (the paper's round-robin without
+# every row); --buffers 4,32 gives the adaptive rules the paper's queue
+# sizes in packets (buffer=4,gbuf=32: its 32-phit local and 256-phit
+# global input buffers, 8-phit packets) instead of 256 on every arc; use
+# its own --keep DIR.  Arbitration: rr (the paper's round-robin without
 # priority, Table 3), transit (round-robin with in-transit priority,
 # Table 2), fair (its age-based arbitration, Table 4).
 #
@@ -51,12 +54,12 @@
 set -eu
 
 usage() {
-    echo "usage: sh dfly-unfairness.sh [--h H] [--patterns 'UN ADV+1 ADVc'] [--mechs 'MIN ...'] [--arbs 'rr transit fair'] [--iter N] [--jobs N] [--no-rho1] [--keep DIR [--table-only]]" >&2
+    echo "usage: sh dfly-unfairness.sh [--h H] [--patterns 'UN ADV+1 ADVc'] [--mechs 'MIN ...'] [--arbs 'rr transit fair'] [--iter N] [--buffers LOCAL,GLOBAL] [--jobs N] [--no-rho1] [--keep DIR [--table-only]]" >&2
     exit 2
 }
 
 H=3 PATTERNS="UN ADV+1 ADVc" MECHS="MIN Obl-RRG Obl-CRG Src-RRG Src-CRG In-Trns-CRG In-Trns-RRG In-Trns-MM"
-ARBS="rr transit fair" ITER=50 JOBS=2 KEEP= TABLE_ONLY=0 RHO1=1
+ARBS="rr transit fair" ITER=50 JOBS=2 KEEP= TABLE_ONLY=0 RHO1=1 BUFOPT=
 while [ $# -gt 0 ]; do
     case $1 in
     --h) [ $# -ge 2 ] || usage; H=$2; shift 2 ;;
@@ -64,6 +67,11 @@ while [ $# -gt 0 ]; do
     --mechs) [ $# -ge 2 ] || usage; MECHS=$2; shift 2 ;;
     --arbs) [ $# -ge 2 ] || usage; ARBS=$2; shift 2 ;;
     --iter) [ $# -ge 2 ] || usage; ITER=$2; shift 2 ;;
+    --buffers)
+        [ $# -ge 2 ] || usage
+        case $2 in *[!0-9,]* | *,*,* | ,* | *, | [!0-9]* ) usage ;; *,*) ;; *) usage ;; esac
+        BUFOPT=",buffer=${2%,*},gbuf=${2#*,}"
+        shift 2 ;;
     --jobs) [ $# -ge 2 ] || usage; JOBS=$2; shift 2 ;;
     --keep) [ $# -ge 2 ] || usage; KEEP=$2; shift 2 ;;
     --table-only) TABLE_ONLY=1; shift ;;
@@ -96,11 +104,11 @@ model() { # mechanism -> topo-sim -r
     MIN) echo dragonfly-min ;;
     Obl-RRG) echo dragonfly-valiant ;;
     Obl-CRG) echo dragonfly-valiant-crg ;;
-    Src-RRG) echo "src-rrg,iter=$ITER" ;;
-    Src-CRG) echo "src-crg,iter=$ITER" ;;
-    In-Trns-CRG) echo "in-transit-crg,iter=$ITER" ;;
-    In-Trns-RRG) echo "in-transit-rrg,iter=$ITER" ;;
-    In-Trns-MM) echo "in-transit-mm,iter=$ITER" ;;
+    Src-RRG) echo "src-rrg,iter=$ITER$BUFOPT" ;;
+    Src-CRG) echo "src-crg,iter=$ITER$BUFOPT" ;;
+    In-Trns-CRG) echo "in-transit-crg,iter=$ITER$BUFOPT" ;;
+    In-Trns-RRG) echo "in-transit-rrg,iter=$ITER$BUFOPT" ;;
+    In-Trns-MM) echo "in-transit-mm,iter=$ITER$BUFOPT" ;;
     *) echo "dfly-unfairness.sh: unknown mechanism $1" >&2; exit 2 ;;
     esac
 }

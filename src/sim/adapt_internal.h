@@ -90,6 +90,7 @@ struct sim_adapt {
     /* src-*: the saturation flag's probability per arc (global arcs) */
     int gcls;     /* class index of "global" (-1: none)                */
     double *flag; /* m                                                 */
+    double *bufa; /* m: B of every arc (buffer, or gbuf on global arcs) */
     /* in-transit-mm: the dragonfly-valiant router of the NRG candidates */
     tk_router_t *rrg;
     /* the last solve */

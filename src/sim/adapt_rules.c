@@ -35,6 +35,7 @@ static void adapt_defaults(tk_adapt_t *a)
     a->rule = TK_ADAPT_UGAL_L;
     a->bias = 0;
     a->buffer = 256;
+    a->gbuf = NAN;
     a->count = 0.01;
     a->damping = 0.5;
     a->tol = 1e-9;
@@ -123,6 +124,8 @@ tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
                   (a.rule == TK_ADAPT_POLAR && a.bias < 0);
         } else if (strcmp(k, "buffer") == 0) {
             bad = num_opt(v, 0, 1, 1, &a.buffer);
+        } else if (strcmp(k, "gbuf") == 0 && a.rule != TK_ADAPT_POLAR) {
+            bad = num_opt(v, 0, 1, 1, &a.gbuf);
         } else if (strcmp(k, "count") == 0) {
             bad = num_opt(v, 0, 0, 0, &a.count);
         } else if (strcmp(k, "damping") == 0) {
@@ -165,9 +168,9 @@ tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
             snprintf(a.cand, sizeof a.cand, "%s", spec.text);
         } else {
             return tk_error_set(err, TK_EINVAL, "routing", 0,
-                                "%s: unknown option '%s' (bias, buffer, count, damping, "
+                                "%s: unknown option '%s' (bias, buffer, %scount, damping, "
                                 "tol, iter, start, %s)",
-                                text, k,
+                                text, k, a.rule == TK_ADAPT_POLAR ? "" : "gbuf, ",
                                 adapt_is_src(a.rule)       ? "gthr, coef"
                                 : adapt_is_transit(a.rule) ? "thr"
                                 : a.rule == TK_ADAPT_POLAR ? "extra"
@@ -199,6 +202,12 @@ tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
                 ADD(",buffer=inf");
             else
                 ADD(",buffer=%.17g", a.buffer);
+        }
+        if (!isnan(a.gbuf)) {
+            if (isinf(a.gbuf))
+                ADD(",gbuf=inf");
+            else
+                ADD(",gbuf=%.17g", a.gbuf);
         }
         if (a.count != d.count)
             ADD(",count=%.17g", a.count);

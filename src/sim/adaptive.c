@@ -87,6 +87,7 @@ void sim_adapt_free(struct sim_adapt *ad)
     free(ad->cnt);
     free(ad->C);
     free(ad->flag);
+    free(ad->bufa);
     tk_router_free(ad->rrg);
     free(ad);
 }
@@ -840,10 +841,15 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
     ad->lq = tk_calloc_array((size_t)g->m + 1, sizeof *ad->lq);
     ad->mark = tk_calloc_array((size_t)g->m + 1, sizeof *ad->mark);
     ad->flag = tk_calloc_array((size_t)g->m + 1, sizeof *ad->flag);
+    ad->bufa = tk_calloc_array((size_t)g->m + 1, sizeof *ad->bufa);
     if (!mm->demand || !mm->mult || !mm->voff || !mm->eres || !mm->ecoef ||
         (net->o.arb != TK_ARB_FAIR && !mm->ein) || !net->vsrc || !net->fc_var || !ad->use ||
-        !ad->blk || !ad->qd || !ad->qr || !ad->pz || !ad->lq || !ad->mark || !ad->flag)
+        !ad->blk || !ad->qd || !ad->qr || !ad->pz || !ad->lq || !ad->mark || !ad->flag || !ad->bufa)
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (adaptive routing)");
+    for (int64_t e = 0; e < g->m; e++)
+        ad->bufa[e] = !isnan(ad->a.gbuf) && ad->gcls >= 0 && g->cls && g->cls[e] == ad->gcls
+                          ? ad->a.gbuf
+                          : ad->a.buffer;
     for (int64_t c = 0; c < nfc; c++) {
         mm->demand[c] = net->fc[c].w;
         mm->mult[c] = net->fc[c].count;
@@ -915,7 +921,7 @@ static void flags(tk_sim_net_t *net)
 {
     struct sim_adapt *ad = net->ad;
     const tk_graph_t *g = net->g;
-    double B = ad->a.buffer;
+    double B = isnan(ad->a.gbuf) ? ad->a.buffer : ad->a.gbuf; /* global arcs */
     for (int64_t a = 0; a < g->m; a++)
         ad->flag[a] = 0;
     if (ad->gcls < 0 || !g->cls)
@@ -953,7 +959,6 @@ static void signals(tk_sim_net_t *net, double rho)
     const tk_graph_t *g = net->g;
     const tk_mm_t *mm = &net->mm;
     int64_t m = g->m, G = net->ngroups;
-    double B = ad->a.buffer;
     for (int64_t a = 0; a < m; a++)
         ad->use[a] = ad->blk[a] = 0;
     for (int64_t v = 0; v < mm->nvar; v++)
@@ -1006,8 +1011,8 @@ static void signals(tk_sim_net_t *net, double rho)
          * with probability 1 - u, and holding 1 / (1 - u) packets on
          * average when it is not (capped at B) */
         double qc = u >= 1 ? INFINITY : 1 / (1 - u);
-        if (qc > B)
-            qc = B;
+        if (qc > ad->bufa[a])
+            qc = ad->bufa[a];
         ad->qd[a] = phi;
         ad->pz[a] = u < 1 ? u : 1;
         if (ad->a.rule == TK_ADAPT_UGAL_G)
@@ -1064,6 +1069,7 @@ static void contention(tk_sim_net_t *net)
  * exponential of mean r. */
 typedef struct cost {
     double d, p, r;
+    double b; /* the buffer of its first hops (alt_costs' first) */
 } cost_t;
 
 /* The law of the occupancy an alternative shows at a decision: that of
@@ -1075,20 +1081,21 @@ typedef struct cost {
 static void alt_costs(const struct sim_adapt *ad, const ad_pair_t *p, const ad_alt_t *A, int64_t m,
                       cost_t *first, cost_t *sum)
 {
-    double B = ad->a.buffer;
-    double wf = 0, fd = 0, fp = 0, fm = 0;
+    double wf = 0, fd = 0, fp = 0, fm = 0, fb = 0;
     for (int64_t e = A->off; e < A->off + A->nfirst; e++) {
         int64_t arc = p->key[p->ak[e]];
         double w = p->aw[e];
         if (arc >= m || w == 0)
             continue;
         double phi = ad->qd[arc], pu = ad->pz[arc];
-        fd += w * (phi > 0 ? phi * B : 0); /* B may be +inf */
+        fd += w * (phi > 0 ? phi * ad->bufa[arc] : 0); /* B may be +inf */
         fp += w * pu;
         fm += w * (pu > 0 ? pu * ad->qr[arc] : 0);
+        fb += w * ad->bufa[arc];
         wf += w;
     }
     first->d = wf > 0 ? fd / wf : 0;
+    first->b = wf > 0 ? fb / wf : ad->a.buffer;
     first->p = wf > 0 ? fp / wf : 0;
     first->r = fp > 0 ? fm / fp : 0;
     if (!sum)
@@ -1100,11 +1107,12 @@ static void alt_costs(const struct sim_adapt *ad, const ad_pair_t *p, const ad_a
         if (arc >= m || arc == A->sin || w == 0)
             continue; /* the ejection, the prefix (behind the decision) */
         double phi = ad->qd[arc], pu = ad->pz[arc];
-        sd += w * (phi > 0 ? phi * B : 0);
+        sd += w * (phi > 0 ? phi * ad->bufa[arc] : 0);
         sl += w * ad->lq[arc];
         sm += w * (pu > 0 ? pu * ad->qr[arc] : 0);
     }
     sum->d = sd;
+    sum->b = first->b;
     sum->p = -expm1(sl);
     sum->r = sum->p > 0 ? sm / sum->p : 0;
 }
@@ -1222,10 +1230,11 @@ static double pair_targets(const tk_sim_net_t *net, ad_pair_t *p, double *cmin_o
             }
             flag = ww > 0 ? fw / ww : 0;
         } else if (adapt_is_transit(a->rule)) {
-            double thb = a->thr * a->buffer;
+            double Bm = isnan(a->gbuf) ? a->buffer : qm.b; /* its first hop's */
+            double thb = a->thr * Bm;
             if (!(a->thr > 0))
                 trig = 1;
-            else if (!(thb < a->buffer))
+            else if (!(thb < Bm))
                 trig = 0;
             else if (thb - qm.d < 0)
                 trig = 1;
