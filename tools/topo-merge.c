@@ -33,7 +33,7 @@ static void help(void)
     fputs("Combine the shard files written by 'topo-dist --shard I/P' or\n"
           "'topo-load --shard I/P' (every I of one P, any order) into the output the\n"
           "run without --shard prints, byte for byte.  The inputs the shards name (graph\n"
-          "files, -P FILE, or standard input) are read again: give the same ones.\n\n"
+          "files, the -P FILE or standard input) are read again: give the same ones.\n\n"
           "Options:\n"
           "  --threads N           OpenMP threads for what the tool computes besides its\n"
           "                        jobs (N >= 1); results do not change\n"

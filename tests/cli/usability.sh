@@ -44,16 +44,19 @@ ok $? "topo-mcf --progress: the interval on stderr, status optimal in the row" |
 
 # --- item 8: every option a usage or a man page shows is accepted -------------
 # Every long option of every tool's --help and every option of its man
-# page's synopsis and OPTIONS (.Fl) is run alone (stdin /dev/null):
-# "unknown option" must never come back.
+# page's SYNOPSIS and OPTIONS sections (.Fl; other sections name other
+# tools' options) is run alone (stdin /dev/null): "unknown option" must
+# never come back.
 bad=
 for tool in topo-gen topo-conv topo-dist topo-bisect topo-auto topo-paths topo-ksp topo-bounds \
-    topo-pattern topo-load topo-route topo-antmill topo-medoid topo-mcf topo-stats topo-sim topo-job; do
+    topo-pattern topo-load topo-route topo-antmill topo-medoid topo-mcf topo-stats topo-sim topo-job \
+    topo-vc topo-fail topo-merge topo-resilience topo-plot; do
     # options in --help: at the start of a line, after '[', ', ' or '| '
     # (not the '-' of a formula in a description)
     opts=$( { $tool --help | grep -o -- '\(^ *\|\[\|, \||  *\)-\{1,2\}[a-zA-Z][-a-z]*' | sed 's/^[^-]*//'
-        sed -n 's/.*Fl \(-[-a-z]*[a-z]\).*/-\1/p; s/.*Fl \([a-zA-Z]\)\( .*\)\{0,1\}$/-\1/p' \
-            "$TK_SRCDIR/man/man1/$tool.1"; } | sed 's/^ *//' | sort -u)
+        awk '/^\.Sh / { on = ($2 == "SYNOPSIS" || $2 == "OPTIONS") } on' "$TK_SRCDIR/man/man1/$tool.1" |
+            sed -n 's/.*Fl \(-[-a-z]*[a-z]\).*/-\1/p; s/.*Fl \([a-zA-Z]\)\( .*\)\{0,1\}$/-\1/p'; } |
+        sed 's/^ *//' | sort -u)
     for o in $opts; do
         case $o in --help | -h | --version) continue ;; esac
         e=$(timeout 20 $tool "$o" </dev/null 2>&1 >/dev/null)
