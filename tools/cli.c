@@ -536,6 +536,51 @@ int cli_check_single(tk_format_t f, const char *name, long idx)
     return -1;
 }
 
+int cli_filter_graphs(const char *input, tk_format_t in_fmt, tk_format_t out_fmt,
+                      const char *output, int held, cli_filter_fn fn, void *ctx)
+{
+    const char *name;
+    tk_reader_t *r = NULL;
+    tk_error_t err;
+    cli_out_t out;
+    int status = CLI_EXIT_DATA;
+    FILE *in = cli_open_input(input, &name);
+
+    if (!in)
+        return CLI_EXIT_DATA;
+    if ((held ? cli_out_open_held(&out, output) : cli_out_open(&out, output)) != 0) {
+        cli_close_input(in);
+        return CLI_EXIT_DATA;
+    }
+    tk_error_clear(&err);
+    if (tk_reader_new(&r, in, name, in_fmt, cli_mem_limit(), &err) != TK_OK) {
+        cli_error(&err);
+        goto fail;
+    }
+    for (;;) {
+        tk_graph_t *g = NULL;
+        int got = cli_next_graph(r, name, &g);
+        if (got < 0)
+            goto fail;
+        if (got == 0)
+            break;
+        long idx = tk_reader_count(r);
+        int frc = cli_check_single(out_fmt, name, idx) != 0 || fn(ctx, g, name, idx, out.fp) != 0;
+        tk_graph_free(g);
+        if (frc)
+            goto fail;
+    }
+    if (cli_out_commit(&out) == 0)
+        status = CLI_EXIT_OK;
+    goto done;
+fail:
+    cli_out_abort(&out);
+done:
+    tk_reader_free(r);
+    cli_close_input(in);
+    return status;
+}
+
 int cli_each_graph(const char *path, uint64_t mem_limit, FILE *out, cli_graph_fn fn, void *ctx)
 {
     const char *name;

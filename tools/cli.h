@@ -252,6 +252,17 @@ int cli_format_single(tk_format_t f);
 /* -1 after reporting an error when graph idx > 1 of `name` is bound for a
  * single-graph output format f; 0 otherwise. */
 int cli_check_single(tk_format_t f, const char *name, long idx);
+/* A filter's run (topo-conv, topo-fail): every graph of `input` (NULL or
+ * "-" = stdin; format in_fmt) through fn, which writes its result for
+ * graph idx (from 1) of `name` to out and returns 0, or reports its error
+ * and returns non-zero.  The output (`output`, NULL or "-" = stdout) is
+ * held until the end when `held` is set, else streamed; a second graph
+ * bound for a single-graph out_fmt is refused.  The first failure (of the
+ * input or of fn) stops the run and leaves no output file.  fn may keep
+ * nothing of g, which is freed after it.  Returns the exit status. */
+typedef int (*cli_filter_fn)(void *ctx, const tk_graph_t *g, const char *name, long idx, FILE *out);
+int cli_filter_graphs(const char *input, tk_format_t in_fmt, tk_format_t out_fmt,
+                      const char *output, int held, cli_filter_fn fn, void *ctx);
 
 /* The main loop of a table tool (one result per input graph).  Opens the
  * output (-o FILE atomically, else stdout), reads every graph of every

@@ -101,87 +101,63 @@ static void parse_args(int argc, char **argv, args_t *a)
         cli_usage_fail(USAGE, "--cycle %s: only with -f dot", a->cycle);
 }
 
-/* Convert every graph of the input.  Returns the exit status. */
+/* The --cycle file, read once against the first graph's size. */
+typedef struct conv {
+    const args_t *a;
+    tk_id_t *cyc;
+    int64_t ncyc;
+} conv_t;
+
+static int convert(void *ctx, const tk_graph_t *g, const char *name, long idx, FILE *out)
+{
+    conv_t *c = ctx;
+    const args_t *a = c->a;
+    tk_error_t err;
+    tk_status_t st;
+
+    tk_error_clear(&err);
+    if (a->cycle && !c->cyc) {
+        FILE *cf = fopen(a->cycle, "r");
+        long *lines = NULL;
+        if (!cf) {
+            cli_errorf("%s: %s", a->cycle, strerror(errno));
+            return 1;
+        }
+        st = tk_cycle_read(cf, a->cycle, g->n, &c->cyc, &c->ncyc, &lines, &err);
+        fclose(cf);
+        free(lines);
+        if (st != TK_OK) {
+            cli_error(&err);
+            return 1;
+        }
+    }
+    st = a->cycle ? tk_write_dot(out, g, c->cyc, c->ncyc, &err)
+                  : tk_write_graph(out, g, a->out_fmt, &err);
+    if (st != TK_OK) {
+        char msg[TK_ERRMSG_MAX];
+        snprintf(msg, sizeof msg, "%s", err.msg);
+        if (a->cycle && (st == TK_EINVAL || st == TK_ERANGE)) /* the cycle's fault */
+            tk_error_set(&err, st, a->cycle, 0, "graph %ld of %s: %s", idx, name, msg);
+        else
+            tk_error_set(&err, st, name, 0, "graph %ld: %s", idx, msg);
+        cli_error(&err);
+        return 1;
+    }
+    return 0;
+}
+
+/* Convert every graph of the input.  A format that holds one graph is
+ * held back until the input is known to hold one (a second graph is
+ * refused with nothing written); a stream of graphs streams.  Returns the
+ * exit status. */
 static int run(const args_t *a)
 {
-    const char *name;
-    FILE *in;
-    tk_reader_t *r = NULL;
-    tk_graph_t *g = NULL;
-    tk_error_t err;
-    cli_out_t out;
-    tk_id_t *cyc = NULL;
-    int64_t ncyc = 0;
-    int status = CLI_EXIT_DATA;
+    conv_t c = {a, NULL, 0};
 
     cli_set_threads(a->threads);
-    in = cli_open_input(a->input, &name);
-    if (!in)
-        return CLI_EXIT_DATA;
-    /* A format that holds one graph is held back until the input is known
-     * to hold one (a second graph is refused with nothing written); a
-     * stream of graphs streams. */
-    if ((cli_format_single(a->out_fmt) ? cli_out_open_held(&out, a->output)
-                                       : cli_out_open(&out, a->output)) != 0) {
-        cli_close_input(in);
-        return CLI_EXIT_DATA;
-    }
-    tk_error_clear(&err);
-    if (tk_reader_new(&r, in, name, a->in_fmt, cli_mem_limit(), &err) != TK_OK) {
-        cli_error(&err);
-        goto done;
-    }
-    for (;;) {
-        tk_status_t st;
-        int got = cli_next_graph(r, name, &g);
-        if (got < 0)
-            goto done;
-        if (got == 0)
-            break;
-        long idx = tk_reader_count(r);
-        if (cli_check_single(a->out_fmt, name, idx) != 0)
-            goto done;
-        if (a->cycle && !cyc) { /* read once, against the first graph's size */
-            FILE *cf = fopen(a->cycle, "r");
-            long *lines = NULL;
-            if (!cf) {
-                cli_errorf("%s: %s", a->cycle, strerror(errno));
-                goto done;
-            }
-            st = tk_cycle_read(cf, a->cycle, g->n, &cyc, &ncyc, &lines, &err);
-            fclose(cf);
-            free(lines);
-            if (st != TK_OK) {
-                cli_error(&err);
-                goto done;
-            }
-        }
-        st = a->cycle ? tk_write_dot(out.fp, g, cyc, ncyc, &err)
-                      : tk_write_graph(out.fp, g, a->out_fmt, &err);
-        if (st != TK_OK) {
-            char msg[TK_ERRMSG_MAX];
-            snprintf(msg, sizeof msg, "%s", err.msg);
-            if (a->cycle && (st == TK_EINVAL || st == TK_ERANGE)) /* the cycle's fault */
-                tk_error_set(&err, st, a->cycle, 0, "graph %ld of %s: %s", idx, name, msg);
-            else
-                tk_error_set(&err, st, name, 0, "graph %ld: %s", idx, msg);
-            cli_error(&err);
-            goto done;
-        }
-        tk_graph_free(g);
-        g = NULL;
-    }
-    if (cli_out_commit(&out) != 0)
-        goto done_committed;
-    status = CLI_EXIT_OK;
-    goto done_committed;
-done:
-    cli_out_abort(&out);
-done_committed:
-    free(cyc);
-    tk_graph_free(g);
-    tk_reader_free(r);
-    cli_close_input(in);
+    int status = cli_filter_graphs(a->input, a->in_fmt, a->out_fmt, a->output,
+                                   cli_format_single(a->out_fmt), convert, &c);
+    free(c.cyc);
     return status;
 }
 

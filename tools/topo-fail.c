@@ -187,64 +187,33 @@ static void parse_args(int argc, char **argv, args_t *a)
         a->input = argv[optind];
 }
 
-/* Degrade every graph of the input.  Returns the exit status. */
-static int run(const args_t *a)
+/* Degrade one graph, write it, and warn when it came apart. */
+static int degrade(void *ctx, const tk_graph_t *g, const char *name, long idx, FILE *out)
 {
-    const char *name;
-    FILE *in;
-    tk_reader_t *r = NULL;
-    tk_graph_t *g = NULL, *h = NULL;
+    const args_t *a = ctx;
+    tk_graph_t *h = NULL;
     tk_error_t err;
-    cli_out_t out;
-    int status = CLI_EXIT_DATA;
 
-    cli_set_threads(a->threads);
-    in = cli_open_input(a->input, &name);
-    if (!in)
-        return CLI_EXIT_DATA;
-    if (cli_out_open_held(&out, a->output) != 0) {
-        cli_close_input(in);
-        return CLI_EXIT_DATA;
+    tk_error_clear(&err);
+    if (tk_fail_apply(g, &a->opts, &h, &err) != TK_OK ||
+        tk_write_graph(out, h, a->out_fmt, &err) != TK_OK) {
+        cli_graph_error(name, idx, &err);
+        tk_graph_free(h);
+        return 1;
     }
     tk_error_clear(&err);
-    if (tk_reader_new(&r, in, name, a->in_fmt, cli_mem_limit(), &err) != TK_OK) {
-        cli_error(&err);
-        goto done;
-    }
-    for (;;) {
-        int got = cli_next_graph(r, name, &g);
-        if (got < 0)
-            goto done;
-        if (got == 0)
-            break;
-        long idx = tk_reader_count(r);
-        if (cli_check_single(a->out_fmt, name, idx) != 0)
-            goto done;
-        if (tk_fail_apply(g, &a->opts, &h, &err) != TK_OK ||
-            tk_write_graph(out.fp, h, a->out_fmt, &err) != TK_OK) {
-            cli_graph_error(name, idx, &err);
-            goto done;
-        }
-        tk_error_t cerr;
-        tk_error_clear(&cerr);
-        if (tk_check_connected(h, &cerr) == TK_EDISCONNECTED)
-            cli_warnf("%s: graph %ld: after the removals %s", name, idx, cerr.msg);
-        tk_graph_free(g);
-        tk_graph_free(h);
-        g = h = NULL;
-    }
-    if (cli_out_commit(&out) != 0)
-        goto done_committed;
-    status = CLI_EXIT_OK;
-    goto done_committed;
-done:
-    cli_out_abort(&out);
-done_committed:
-    tk_graph_free(g);
+    if (tk_check_connected(h, &err) == TK_EDISCONNECTED)
+        cli_warnf("%s: graph %ld: after the removals %s", name, idx, err.msg);
     tk_graph_free(h);
-    tk_reader_free(r);
-    cli_close_input(in);
-    return status;
+    return 0;
+}
+
+/* Degrade every graph of the input (the output held: a failure leaves
+ * none).  Returns the exit status. */
+static int run(const args_t *a)
+{
+    cli_set_threads(a->threads);
+    return cli_filter_graphs(a->input, a->in_fmt, a->out_fmt, a->output, 1, degrade, (void *)a);
 }
 
 int main(int argc, char **argv)
