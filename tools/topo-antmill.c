@@ -281,16 +281,46 @@ static tk_status_t am_take(void *ctx, int64_t u, const unsigned char *p, size_t 
     return tk_antmill_batch_take(ctx, u, p, len, err);
 }
 
+/* A rank that failed alone before a batch (a table over its memory limit)
+ * makes its final agreement (find_cycle) while the others come to their
+ * next batch or budget check: each of those first agrees on errors (the
+ * same collective), so all stop together with the failing rank's error. */
+typedef struct am_mpi {
+    tk_status_t st;
+    tk_error_t err;
+} am_mpi_t;
+
 static tk_status_t am_ranks(void *ctx, tk_antmill_batch_t *b, tk_error_t *err)
 {
+    am_mpi_t *m = ctx;
     cli_units_t job = {tk_antmill_batch_tasks(b), 0, am_unit, am_take, b, 1};
-    (void)ctx;
-    return cli_mpi_units(&job, err);
+    tk_status_t st = cli_mpi_agree(TK_OK, err, 0);
+    if (st == TK_OK)
+        st = cli_mpi_units(&job, err);
+    if (st != TK_OK && m->st == TK_OK) {
+        m->st = st;
+        if (err)
+            m->err = *err;
+    }
+    return st;
 }
 
+/* The budget: rank 0's clock decides (after the agreement on errors; a
+ * failure elsewhere ends the search as a spent budget, and find_cycle
+ * reports the failure). */
 static int am_agree(void *ctx, int spent)
 {
-    (void)ctx;
+    am_mpi_t *m = ctx;
+    tk_error_t e;
+    tk_error_clear(&e);
+    tk_status_t st = cli_mpi_agree(TK_OK, &e, 0);
+    if (st != TK_OK) {
+        if (m->st == TK_OK) {
+            m->st = st;
+            m->err = e;
+        }
+        return 1;
+    }
     return cli_mpi_same(spent);
 }
 
@@ -301,7 +331,8 @@ static int find_cycle(const args_t *a, const tk_graph_t *g, const char *name, re
     tk_error_t err;
     tk_antmill_opts_t o;
     tk_antmill_stats_t stats;
-    tk_antmill_runner_t ranks = {am_ranks, am_agree, cli_mpi_size(), NULL};
+    am_mpi_t m = {TK_OK, {0}};
+    tk_antmill_runner_t ranks = {am_ranks, am_agree, cli_mpi_size(), &m};
     tk_status_t st;
 
     tk_error_clear(&err);
@@ -318,6 +349,10 @@ static int find_cycle(const args_t *a, const tk_graph_t *g, const char *name, re
     o.runner = cli_mpi_size() > 1 ? &ranks : NULL;
     st = tk_antmill_max_delta(g, &o, a->maxdelta ? res->ds.radius : 0, res->cycle, &res->delta,
                               &stats, &err);
+    if (m.st != TK_OK) { /* another rank failed */
+        st = m.st;
+        err = m.err;
+    }
     if (cli_mpi_agree(st, &err, 1) != TK_OK) { /* MPI: every rank stops */
         cli_error(&err);
         return 1;
