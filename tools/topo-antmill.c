@@ -257,9 +257,14 @@ static int uniform_throughput(const args_t *a, const tk_graph_t *g, double *out)
     tk_router_t *r = NULL;
 
     tk_error_clear(&err);
-    int rc = tk_route_parse("min", &spec, &err) ||
-             tk_router_new(g, &spec, a->threads, a->mem, &r, &err) ||
-             tk_load_uniform_throughput(r, a->threads, out, &err);
+    tk_status_t st = tk_route_parse("min", &spec, &err);
+    if (st == TK_OK)
+        st = tk_router_new(g, &spec, a->threads, a->mem, &r, &err);
+    if (st == TK_OK) {
+        tk_router_set_runner(r, cli_mpi_runner()); /* MPI: the sources over the ranks */
+        st = tk_load_uniform_throughput(r, a->threads, out, &err);
+    }
+    int rc = cli_mpi_agree(st, &err, 1) != TK_OK; /* MPI: every rank stops */
     if (rc)
         cli_error(&err);
     tk_router_free(r);

@@ -107,6 +107,13 @@ topo-antmill "$@" >"$TMPD/am.want" || exit 1
 same 1 "$TMPD/am.want" topo-antmill "$@"
 same 2 "$TMPD/am.want" topo-antmill "$@"
 same 3 "$TMPD/am.want" topo-antmill "$@"
+# --max-delta with the row (its time column cut): the distance summary
+# and uniform load over the ranks too, the warning of one process.
+topo-gen rrg n=60 d=6 -s 2 -p 2 -o "$TMPD/r60.tk" || exit 1
+topo-antmill -s 2 "$TMPD/r60.tk" 2>"$TMPD/amerr.want" | cut -f 1-13 >"$TMPD/am.want" || exit 1
+out=$(mp 2 topo-antmill -s 2 "$TMPD/r60.tk" 2>"$TMPD/amerr.got" | cut -f 1-13)
+[ "$out" = "$(cat "$TMPD/am.want")" ] && [ "$(grep '^topo-antmill:' "$TMPD/amerr.got")" = "$(cat "$TMPD/amerr.want")" ]
+ok $? "topo-antmill --max-delta at np=2: the row and warning of one process" || cat "$TMPD/amerr.got" >&2
 topo-gen ring n=3000 -o "$TMPD/ring.tk" || exit 1
 set -- --delta 1 --no-uniform -o "$TMPD/fail.out" "$TMPD/ring.tk"
 TOPOKIT_MEMORY_LIMIT=600000 topo-antmill "$@" 2>"$TMPD/err.want" >/dev/null
