@@ -573,8 +573,9 @@ struct tk_antmill_batch {
     uint64_t first; /* attempt number of task 0 */
     int64_t count;
     am_result_t *res;
-    tk_id_t *cycles; /* count * n (one for the pair task) */
-    int64_t stop;    /* in-process rounds: the smallest deciding task */
+    tk_id_t *cycle;     /* n: the cycle of task cycle_task */
+    int64_t cycle_task; /* the first task that found one (INT64_MAX: none) */
+    int64_t stop;       /* in-process rounds: the smallest deciding task */
 };
 
 int64_t tk_antmill_batch_tasks(const tk_antmill_batch_t *b)
@@ -719,8 +720,10 @@ tk_status_t tk_antmill_batch_take(tk_antmill_batch_t *b, int64_t i, const unsign
         return tk_error_set(err, TK_EINVAL, NULL, 0, "task %lld: a bad result record",
                             (long long)i);
     b->res[i] = r;
-    if (len > sizeof r)
-        memcpy(b->cycles + (size_t)i * (size_t)b->g->n, rec + sizeof r, len - sizeof r);
+    if (len > sizeof r && i < b->cycle_task) {
+        memcpy(b->cycle, rec + sizeof r, len - sizeof r);
+        b->cycle_task = i;
+    }
     return TK_OK;
 }
 
@@ -733,6 +736,7 @@ static tk_status_t batch_exec(tk_antmill_batch_t *b, int threads, tk_error_t *er
     int64_t bad = INT64_MAX;
     tk_error_t first;
 
+    b->cycle_task = INT64_MAX;
     if (run && run->run)
         return run->run(run->ctx, b, err);
     b->stop = INT64_MAX;
@@ -747,17 +751,29 @@ static tk_status_t batch_exec(tk_antmill_batch_t *b, int threads, tk_error_t *er
     for (int64_t i = 0; i < b->count; i++) {
         tk_error_t e;
         am_result_t *r = &b->res[i];
+        tk_id_t *cycle = tk_malloc_array((size_t)b->g->n, sizeof *cycle);
+        tk_status_t st;
         tk_error_clear(&e);
-        if (task_run(b, i, &b->stop, r, b->cycles + (size_t)i * (size_t)b->g->n, &e) != TK_OK) {
+        st = cycle ? task_run(b, i, &b->stop, r, cycle, &e)
+                   : tk_error_set(&e, TK_ENOMEM, NULL, 0, "out of memory in the cycle search");
 #ifdef _OPENMP
 #pragma omp critical(am_batch_err)
 #endif
-            if (i < bad) {
+        {
+            if (st != TK_OK && i < bad) {
                 bad = i;
                 first = e;
             }
-            continue;
+            if (st == TK_OK &&
+                (r->outcome == AM_R_FOUND || (r->outcome == AM_R_PAIR && r->status == TK_OK)) &&
+                i < b->cycle_task) {
+                memcpy(b->cycle, cycle, (size_t)b->g->n * sizeof *cycle);
+                b->cycle_task = i;
+            }
         }
+        free(cycle);
+        if (st != TK_OK)
+            continue;
         if (r->outcome == AM_R_FOUND || r->outcome == AM_R_IMPOSSIBLE) {
             int64_t cur = __atomic_load_n(&b->stop, __ATOMIC_RELAXED);
             while (i < cur && !__atomic_compare_exchange_n(&b->stop, &cur, i, 0, __ATOMIC_RELAXED,
@@ -797,10 +813,10 @@ static tk_status_t batch_alloc(tk_antmill_batch_t *b, const tk_graph_t *g, int64
                                tk_error_t *err)
 {
     b->res = tk_calloc_array((size_t)count, sizeof *b->res);
-    b->cycles = tk_malloc_array((size_t)count * (size_t)g->n, sizeof *b->cycles);
-    if (!b->res || !b->cycles) {
+    b->cycle = tk_malloc_array((size_t)g->n, sizeof *b->cycle);
+    if (!b->res || !b->cycle) {
         free(b->res);
-        free(b->cycles);
+        free(b->cycle);
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory in the cycle search");
     }
     return TK_OK;
@@ -866,7 +882,7 @@ static tk_status_t dfs_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
             sum.walks += r->walks;
             tk_progress_add(opts->progress, 1);
             if (r->outcome == AM_R_FOUND) {
-                memcpy(cycle, b.cycles + (size_t)i * (size_t)g->n, (size_t)g->n * sizeof *cycle);
+                memcpy(cycle, b.cycle, (size_t)g->n * sizeof *cycle); /* i = b.cycle_task */
                 st = TK_OK;
                 goto done;
             }
@@ -905,7 +921,7 @@ static tk_status_t dfs_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
 done:
     tk_progress_end(opts->progress);
     free(b.res);
-    free(b.cycles);
+    free(b.cycle);
     if (stats)
         *stats = sum;
     return st;
@@ -936,12 +952,12 @@ static tk_status_t pair_task(const tk_graph_t *g, const tk_antmill_opts_t *opts,
         *moves = r->moves;
         st = r->status;
         if (st == TK_OK)
-            memcpy(cycle, b.cycles, (size_t)g->n * sizeof *cycle);
+            memcpy(cycle, b.cycle, (size_t)g->n * sizeof *cycle);
         else
             tk_error_set(err, st, NULL, 0, "%s", r->msg);
     }
     free(b.res);
-    free(b.cycles);
+    free(b.cycle);
     return st;
 }
 
