@@ -757,7 +757,7 @@ static tk_status_t batch_exec(tk_antmill_batch_t *b, int threads, tk_error_t *er
         st = cycle ? task_run(b, i, &b->stop, r, cycle, &e)
                    : tk_error_set(&e, TK_ENOMEM, NULL, 0, "out of memory in the cycle search");
 #ifdef _OPENMP
-#pragma omp critical(am_batch_err)
+#pragma omp critical
 #endif
         {
             if (st != TK_OK && i < bad) {
