@@ -24,8 +24,7 @@ static const char usage[] =
     "topo-antmill [--delta D | --max-delta | --hat | --verify CYCLE] [--lambda L|all]\n"
     "                    [-s SEED] [--starts K] [--budget SECONDS] [--exact[=SOLVER]]\n"
     "                    [--time-limit SECONDS] [--no-uniform] [--json] [--threads N]\n"
-    "                    [--progress] [-o CYCLE]"
-    " [-P PATTERN] [TOPOLOGY]";
+    "                    [--progress] [-o CYCLE] [-P PATTERN] [TOPOLOGY]";
 
 typedef struct args {
     int32_t delta;      /* --delta D (0 = not given) */
