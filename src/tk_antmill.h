@@ -27,6 +27,42 @@
 extern "C" {
 #endif
 
+/* A batch of independent tasks of the cycle search: a round of
+ * rotation-extension attempts (random starts), or the 2-factor search
+ * alone.  A runner (below) runs every task and hands each result back. */
+typedef struct tk_antmill_batch tk_antmill_batch_t;
+
+/* Tasks of a batch: 0 .. tk_antmill_batch_tasks(b) - 1. */
+TK_API int64_t tk_antmill_batch_tasks(const tk_antmill_batch_t *b);
+/* Run task i (on any process holding the same graph and options) and
+ * write its result record to fp: some hundred bytes, plus 4 n when it
+ * found a cycle; host byte order (processes of one machine type).  Tasks
+ * only read b, so several may run at once.  Errors: TK_EINVAL (i out of
+ * range), TK_ENOMEM. */
+TK_API tk_status_t tk_antmill_batch_run(const tk_antmill_batch_t *b, int64_t i, FILE *fp,
+                                        tk_error_t *err);
+/* Store task i's record (rec, len bytes, as tk_antmill_batch_run wrote
+ * it) in b.  Errors: TK_EINVAL (i out of range, a record of the wrong
+ * length). */
+TK_API tk_status_t tk_antmill_batch_take(tk_antmill_batch_t *b, int64_t i, const unsigned char *rec,
+                                         size_t len, tk_error_t *err);
+
+/* Who runs the batches of a search (NULL in tk_antmill_opts_t: this
+ * process, its OpenMP threads).  run: every task of b, each record
+ * passed to tk_antmill_batch_take before it returns (in any order; MPI:
+ * tasks handed out to the ranks, every rank taking every record); the
+ * error of a failing task.  agree (may be NULL): given this process's
+ * answer to "is the budget spent?", the answer every process uses (MPI:
+ * rank 0's), so that processes running the same search in step take the
+ * same path.  workers: tasks run at once (rounds of attempts have this
+ * many; the result does not depend on it). */
+typedef struct tk_antmill_runner {
+    tk_status_t (*run)(void *ctx, tk_antmill_batch_t *b, tk_error_t *err);
+    int (*agree)(void *ctx, int spent);
+    int workers;
+    void *ctx;
+} tk_antmill_runner_t;
+
 /* Options of the cycle search. */
 typedef struct tk_antmill_opts {
     int32_t delta;      /* required delta: 0 = any Hamiltonian cycle (H-hat) */
@@ -40,10 +76,17 @@ typedef struct tk_antmill_opts {
     /* NULL, or counts the random starts of the rotation-extension search
      * (phase "cycle search", total unknown). */
     tk_progress_t *progress;
-    const char *exact_solver; /* the exact search: a SAT solver command that reads
-                                 DIMACS CNF (NULL = no exact search), e.g.
-                                 "cadical"; see tk_antmill_search          */
-    double exact_limit;       /* seconds for one exact search (0 = none)    */
+    const char *exact_solver;          /* the exact search: a SAT solver command that reads
+                                          DIMACS CNF (NULL = no exact search), e.g.
+                                          "cadical"; see tk_antmill_search          */
+    double exact_limit;                /* seconds for one exact search (0 = none)    */
+    int starts;                        /* rotation-extension attempts per work limit
+                                          (0 = 1): the limit doubles after every
+                                          `starts` attempts; a larger value makes
+                                          more attempts of each length, which
+                                          workers run at once.  Part of the result
+                                          (unlike threads and the runner).          */
+    const tk_antmill_runner_t *runner; /* NULL: this process             */
 } tk_antmill_opts_t;
 
 /* How a search for one delta ended (tk_antmill_stats_t.outcome). */
@@ -107,19 +150,20 @@ typedef struct tk_antmill_stats {
  * Rotation-extension: undirected graphs: extensions, and when no extension
  * keeps the windows valid, random walks of rotations (the Ant Mill paper,
  * section 5); every extension choice and walk is a choice point of a
- * depth-first search.  Directed graphs: extensions only (a rotation would
- * reverse arcs), with depth-first backtracking.  Extension candidates are
- * tried fewest free neighbours first, ties in random order.
- * stats->outcome says how the search ended: TK_ANTMILL_IMPOSSIBLE with the
- * proof in stats->reason (a directed search that runs out of choices is
- * one too), TK_ANTMILL_BUDGET, TK_ANTMILL_GAVE_UP (an undirected search
- * exhausted from 64 random starts: not a proof; a table over the memory
- * limit).
- * Errors: TK_EUNSUPPORTED "no Hamiltonian cycle with delta=D: impossible:
- * REASON" (proved), or "... search space exhausted ..." (see outcome),
- * TK_ELIMIT "no cycle with delta=D found within S s" when the budget runs
- * out, or for tables over the memory limit, TK_EINVAL (delta < 0, n < 3
- * for undirected graphs), TK_ENOMEM.
+ * depth-first search.  Attempt k (a random start) uses the random stream
+ * (seed, k) and a work limit of (200 n + 10000) 2^floor(k / starts) steps
+ * (at most 2^40); the attempts run in rounds (one per worker: thread, or
+ * the runner's), read in attempt order: the first that finds a cycle
+ * decides.  So the cycle depends on the graph, delta, seed and starts,
+ * never on the thread count, the runner or the round size.  Directed graphs: extensions only (a
+ * rotation would reverse arcs), with depth-first backtracking.  Extension candidates are tried
+ * fewest free neighbours first, ties in random order. stats->outcome says how the search ended:
+ * TK_ANTMILL_IMPOSSIBLE with the proof in stats->reason (a directed search that runs out of choices
+ * is one too), TK_ANTMILL_BUDGET, TK_ANTMILL_GAVE_UP (an undirected search exhausted from 64 random
+ * starts: not a proof; a table over the memory limit). Errors: TK_EUNSUPPORTED "no Hamiltonian
+ * cycle with delta=D: impossible: REASON" (proved), or "... search space exhausted ..." (see
+ * outcome), TK_ELIMIT "no cycle with delta=D found within S s" when the budget runs out, or for
+ * tables over the memory limit, TK_EINVAL (delta < 0, n < 3 for undirected graphs), TK_ENOMEM.
  * Memory: the unique-path table is n*n bits (one bit per ordered pair:
  * D(x,y) = delta with a unique shortest path), built by a BFS per switch
  * cut at depth delta that counts shortest paths capped at 2; the window

@@ -430,6 +430,10 @@ int cli_mpi_local_size(void);
 const tk_par_runner_t *cli_mpi_runner(void);
 tk_status_t cli_mpi_agree(tk_status_t st, tk_error_t *err, int final);
 int cli_mpi_exit(int rc);
+/* cli_mpi_same: rank 0's v on every rank (every rank calls it; v itself
+ * without MPI, with one rank, or after a failed agreement): a decision
+ * made from rank 0's clock (topo-antmill's budget). */
+int cli_mpi_same(int v);
 
 /* cli_mpi_units: a job of independent units 0 .. units-1 whose results are
  * bytes, spread over the MPI ranks (every rank calls it; without MPI or

@@ -486,6 +486,14 @@ tk_status_t cli_mpi_units(const cli_units_t *job, tk_error_t *err)
     return st;
 }
 
+int cli_mpi_same(int v)
+{
+    if (!mpi_on || mpi_size < 2 || failed)
+        return v;
+    MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return v;
+}
+
 static const tk_par_runner_t runner = {mpi_run, NULL};
 
 const tk_par_runner_t *cli_mpi_runner(void)
@@ -494,6 +502,11 @@ const tk_par_runner_t *cli_mpi_runner(void)
 }
 
 #else /* !HAVE_MPI */
+
+int cli_mpi_same(int v)
+{
+    return v;
+}
 
 tk_status_t cli_mpi_units(const cli_units_t *job, tk_error_t *err)
 {

@@ -22,9 +22,9 @@
 
 static const char usage[] =
     "topo-antmill [--delta D | --max-delta | --hat | --verify CYCLE] [--lambda L|all]\n"
-    "                    [-s SEED] [--budget SECONDS] [--exact[=SOLVER]] [--time-limit SECONDS]\n"
-    "                    [--no-uniform] [--json] [--threads N] [--progress] [-o CYCLE]\n"
-    "                    [-P PATTERN] [TOPOLOGY]";
+    "                    [-s SEED] [--starts K] [--budget SECONDS] [--exact[=SOLVER]]\n"
+    "                    [--time-limit SECONDS] [--no-uniform] [--json] [--threads N]\n"
+    "                    [--progress] [-o CYCLE] [-P PATTERN] [TOPOLOGY]";
 
 typedef struct args {
     int32_t delta;      /* --delta D (0 = not given) */
@@ -34,6 +34,7 @@ typedef struct args {
     int32_t lambda;     /* --lambda L (0 = delta) */
     int lambda_all;     /* --lambda all */
     uint64_t seed;
+    int starts; /* --starts K (0 = 1) */
     double budget;
     const char *exact; /* --exact[=SOLVER]: the SAT solver (NULL = none) */
     double time_limit; /* --time-limit SECONDS (-1 = not given) */
@@ -71,6 +72,8 @@ static void help(void)
           "  --lambda L|all      the lambda of the row and of -P (default: delta);\n"
           "                      'all' writes PATTERN.L.pat for every L = 1..delta\n"
           "  -s, --seed SEED     random seed (default 1)\n"
+          "  --starts K          random starts per work limit of the search (default 1);\n"
+          "                      part of the result, unlike --threads and the MPI ranks\n"
           "  --budget SECONDS    give up after this much time (default 60; 0 = none)\n"
           "  --exact             when the proofs and the quick searches do not decide,\n"
           "                      a SAT encoding decides, solved by cadical or by SOLVER\n"
@@ -96,6 +99,7 @@ enum {
     OPT_HAT,
     OPT_VERIFY,
     OPT_LAMBDA,
+    OPT_STARTS,
     OPT_BUDGET,
     OPT_EXACT,
     OPT_TLIMIT,
@@ -130,6 +134,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"verify", required_argument, NULL, OPT_VERIFY},
         {"lambda", required_argument, NULL, OPT_LAMBDA},
         {"seed", required_argument, NULL, 's'},
+        {"starts", required_argument, NULL, OPT_STARTS},
         {"budget", required_argument, NULL, OPT_BUDGET},
         {"exact", optional_argument, NULL, OPT_EXACT},
         {"time-limit", required_argument, NULL, OPT_TLIMIT},
@@ -180,6 +185,9 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case 's':
             a->seed = cli_u64_arg("--seed", optarg);
+            break;
+        case OPT_STARTS:
+            a->starts = (int)cli_int_arg("--starts", optarg, 1, 1 << 20);
             break;
         case OPT_BUDGET:
             a->budget = cli_double_arg("--budget", optarg, 0, 1e9, 0);
@@ -248,13 +256,76 @@ static int uniform_throughput(const args_t *a, const tk_graph_t *g, double *out)
     tk_router_t *r = NULL;
 
     tk_error_clear(&err);
-    int rc = tk_route_parse("min", &spec, &err) ||
-             tk_router_new(g, &spec, a->threads, a->mem, &r, &err) ||
-             tk_load_uniform_throughput(r, a->threads, out, &err);
+    tk_status_t st = tk_route_parse("min", &spec, &err);
+    if (st == TK_OK)
+        st = tk_router_new(g, &spec, a->threads, a->mem, &r, &err);
+    if (st == TK_OK) {
+        tk_router_set_runner(r, cli_mpi_runner()); /* MPI: the sources over the ranks */
+        st = tk_load_uniform_throughput(r, a->threads, out, &err);
+    }
+    int rc = cli_mpi_agree(st, &err, 1) != TK_OK; /* MPI: every rank stops */
     if (rc)
         cli_error(&err);
     tk_router_free(r);
     return rc;
+}
+
+/* Under MPI (several ranks): a batch of the search (a round of random
+ * starts, or the 2-factor search) handed out to the ranks one task at a
+ * time (cli_mpi_units: the work of a start varies); every rank takes every
+ * task's record, so that all ranks go on with the same search. */
+static tk_status_t am_unit(void *ctx, int64_t u, FILE *fp, tk_error_t *err)
+{
+    return tk_antmill_batch_run(ctx, u, fp, err);
+}
+
+static tk_status_t am_take(void *ctx, int64_t u, const unsigned char *p, size_t len,
+                           tk_error_t *err)
+{
+    return tk_antmill_batch_take(ctx, u, p, len, err);
+}
+
+/* A rank that failed alone before a batch (a table over its memory limit)
+ * makes its final agreement (find_cycle) while the others come to their
+ * next batch or budget check: each of those first agrees on errors (the
+ * same collective), so all stop together with the failing rank's error. */
+typedef struct am_mpi {
+    tk_status_t st;
+    tk_error_t err;
+} am_mpi_t;
+
+static tk_status_t am_ranks(void *ctx, tk_antmill_batch_t *b, tk_error_t *err)
+{
+    am_mpi_t *m = ctx;
+    cli_units_t job = {tk_antmill_batch_tasks(b), 0, am_unit, am_take, b, 1};
+    tk_status_t st = cli_mpi_agree(TK_OK, err, 0);
+    if (st == TK_OK)
+        st = cli_mpi_units(&job, err);
+    if (st != TK_OK && m->st == TK_OK) {
+        m->st = st;
+        if (err)
+            m->err = *err;
+    }
+    return st;
+}
+
+/* The budget: rank 0's clock decides (after the agreement on errors; a
+ * failure elsewhere ends the search as a spent budget, and find_cycle
+ * reports the failure). */
+static int am_agree(void *ctx, int spent)
+{
+    am_mpi_t *m = ctx;
+    tk_error_t e;
+    tk_error_clear(&e);
+    tk_status_t st = cli_mpi_agree(TK_OK, &e, 0);
+    if (st != TK_OK) {
+        if (m->st == TK_OK) {
+            m->st = st;
+            m->err = e;
+        }
+        return 1;
+    }
+    return cli_mpi_same(spent);
 }
 
 /* The cycle of --delta D, --hat or --max-delta (raised up to the radius,
@@ -264,6 +335,9 @@ static int find_cycle(const args_t *a, const tk_graph_t *g, const char *name, re
     tk_error_t err;
     tk_antmill_opts_t o;
     tk_antmill_stats_t stats;
+    am_mpi_t m = {TK_OK, {0}};
+    tk_antmill_runner_t ranks = {am_ranks, am_agree, cli_mpi_size(), &m};
+    tk_status_t st;
 
     tk_error_clear(&err);
     memset(&o, 0, sizeof o);
@@ -275,8 +349,15 @@ static int find_cycle(const args_t *a, const tk_graph_t *g, const char *name, re
     o.exact_solver = a->exact;
     o.exact_limit = a->time_limit > 0 ? a->time_limit : 0;
     o.delta = a->hat || a->maxdelta ? 0 : a->delta;
-    if (tk_antmill_max_delta(g, &o, a->maxdelta ? res->ds.radius : 0, res->cycle, &res->delta,
-                             &stats, &err)) {
+    o.starts = a->starts;
+    o.runner = cli_mpi_size() > 1 ? &ranks : NULL;
+    st = tk_antmill_max_delta(g, &o, a->maxdelta ? res->ds.radius : 0, res->cycle, &res->delta,
+                              &stats, &err);
+    if (m.st != TK_OK) { /* another rank failed */
+        st = m.st;
+        err = m.err;
+    }
+    if (cli_mpi_agree(st, &err, 1) != TK_OK) { /* MPI: every rank stops */
         cli_error(&err);
         return 1;
     }
@@ -377,7 +458,8 @@ static int compute(const args_t *a, const tk_graph_t *g, const char *name, resul
     memset(&dopts, 0, sizeof dopts);
     dopts.threads = a->threads;
     dopts.progress = cli_meter(name);
-    if (tk_dist_summary(g, &dopts, &res->ds, &err)) {
+    dopts.runner = cli_mpi_runner(); /* MPI: sources spread over the ranks */
+    if (cli_mpi_agree(tk_dist_summary(g, &dopts, &res->ds, &err), &err, 1) != TK_OK) {
         cli_error(&err);
         return 1;
     }
@@ -553,6 +635,9 @@ static int run(args_t *a)
 
     cli_set_threads(a->threads);
     a->mem = cli_mem_limit();
+    if (a->exact && cli_mpi_size() > 1)
+        cli_usage_fail(usage, "--exact runs one SAT solver: not under mpirun with %d ranks",
+                       cli_mpi_size());
     if (a->exact) { /* refuse before any work */
         tk_error_t err;
         tk_error_clear(&err);
@@ -577,5 +662,6 @@ int main(int argc, char **argv)
 
     cli_set_prog("topo-antmill");
     parse_args(argc, argv, &a);
-    return run(&a);
+    cli_mpi_init(); /* under mpirun or srun: MPI (see mpi.c) */
+    return cli_mpi_exit(run(&a));
 }

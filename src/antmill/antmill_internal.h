@@ -34,6 +34,11 @@ static inline int am_utable_get(const am_utable_t *t, tk_id_t x, tk_id_t y)
 /* Seconds since t0 (CLOCK_MONOTONIC). */
 double am_elapsed(const struct timespec *t0);
 
+/* Is the budget of opts (seconds from t0) spent?  With a runner that
+ * agrees (tk_antmill_runner_t), its answer: under MPI rank 0's clock
+ * decides for every rank, so that all ranks take the same path. */
+int am_spent(const tk_antmill_opts_t *opts, const struct timespec *t0);
+
 /* When a search stops: seconds from t0 (0 = no limit) and units of work
  * (0 = no limit). */
 typedef struct am_budget {

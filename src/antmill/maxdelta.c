@@ -66,13 +66,15 @@ tk_status_t tk_antmill_max_delta(const tk_graph_t *g, const tk_antmill_opts_t *o
         tk_error_t ignored;
         tk_status_t s;
 
-        if (opts->budget > 0 && used >= opts->budget) {
+        if (am_spent(opts, &t0)) {
             sum.outcome = TK_ANTMILL_BUDGET;
             sum.outcome_delta = got + 1;
             break;
         }
         o.delta = got + 1;
         o.budget = opts->budget > 0 ? opts->budget - used : 0;
+        if (opts->budget > 0 && o.budget < 1e-9)
+            o.budget = 1e-9; /* spent here, not on rank 0: still a budget */
         memset(&one, 0, sizeof one);
         s = tk_antmill_search(g, &o, next, &one, &ignored);
         add_stats(&sum, &one);

@@ -12,13 +12,25 @@
  * A frame first tries its extension candidates; when they are used up (or
  * there were none) it starts up to WALKS_PER_FRAME rotation walks
  * (undirected graphs only); when those fail too the frame is popped and its
- * operation undone (backtracking).  Every random choice comes from one
- * stream tk_rng_new(seed, 0), and the budget is only checked, never used to
- * steer, so a completed search gives the same cycle on any machine.
+ * operation undone (backtracking).
  *
- * tk_antmill_search (at the end) runs the proofs (prove.c), two attempts of
- * this search, the 2-factor search (pair.c, delta 2, undirected), then this
- * search until the budget (issue 28).
+ * Attempts (random starts).  Attempt k draws every random choice from the
+ * stream tk_rng_new(seed, k) and stops after a work limit that depends on
+ * k only: W0 = 200 n + 10000 steps, doubled after every `starts` attempts
+ * (opts->starts, default 1), at most 2^40.  So attempts are independent:
+ * they run in rounds of consecutive attempts (one per worker: OpenMP
+ * thread, or MPI rank through a runner, tk_antmill.h), and the rounds'
+ * results are read in attempt order: the first attempt that finds a cycle
+ * (or, directed, proves there is none) decides, and the 64th attempt that
+ * runs out of choices gives up.  Which attempt decides, and so the cycle,
+ * depends on the seed only, never on the round size, the thread count or
+ * the rank count.  The budget is only checked, never used to steer, so a
+ * completed search gives the same cycle on any machine.
+ *
+ * tk_antmill_search (at the end) runs the proofs (prove.c), attempts 0
+ * and 1 of this search, the 2-factor search (pair.c, delta 2, undirected;
+ * a batch of one task, so that one MPI rank runs it), then this search
+ * from attempt 2 until the budget (issue 28).
  */
 #include <config.h>
 
@@ -36,6 +48,8 @@
 
 #define WALKS_PER_FRAME 8
 #define MAX_EXHAUSTIONS 64
+#define QUICK_ATTEMPTS 2
+#define WORK_CAP ((uint64_t)1 << 40)
 
 enum { FR_ROOT = 0, FR_EXT, FR_WALK };
 
@@ -74,10 +88,13 @@ typedef struct search {
     struct timespec t0;
     double budget;
     uint64_t ticks;
-    uint64_t work_limit; /* ticks before a restart (doubles each time) */
+    uint64_t work_limit; /* ticks before the attempt gives up */
     int timed_out;
     int restart;
-    int exhausted; /* the last attempt's root ran out of choices */
+    int exhausted;       /* the root ran out of choices */
+    int cancelled;       /* an earlier task of the round decided */
+    const int64_t *stop; /* in-process rounds: the smallest deciding task */
+    int64_t task;        /* this attempt's task in its round */
     tk_antmill_stats_t st;
 } search_t;
 
@@ -211,11 +228,15 @@ static int grow(void **p, int64_t *cap, int64_t need, size_t size)
 
 static int tick(search_t *s)
 {
-    if ((++s->ticks & 63) == 0 && s->budget > 0 && am_elapsed(&s->t0) > s->budget)
-        s->timed_out = 1;
+    if ((++s->ticks & 63) == 0) {
+        if (s->budget > 0 && am_elapsed(&s->t0) > s->budget)
+            s->timed_out = 1;
+        if (s->stop && __atomic_load_n(s->stop, __ATOMIC_RELAXED) < s->task)
+            s->cancelled = 1;
+    }
     if (s->ticks >= s->work_limit)
         s->restart = 1;
-    return s->timed_out || s->restart;
+    return s->timed_out || s->restart || s->cancelled;
 }
 
 /* Is w a valid extension of the current path? */
@@ -402,98 +423,8 @@ static void free_search(search_t *s)
     tk_rng_free(s->rng);
 }
 
-static int attempt_run(search_t *s, tk_id_t *cycle, const tk_antmill_opts_t *opts, tk_error_t *err,
-                       tk_status_t *stp);
-
-/* The rotation-extension search with the table ut (NULL for delta 0). */
-static tk_status_t dfs_search(const tk_graph_t *g, const tk_antmill_opts_t *opts,
-                              const am_utable_t *ut, const struct timespec *t0, uint64_t attempts,
-                              tk_id_t *cycle, tk_antmill_stats_t *stats, tk_error_t *err)
-{
-    search_t s;
-    tk_status_t st = TK_OK;
-    tk_id_t n = g->n;
-
-    memset(&s, 0, sizeof s);
-    s.t0 = *t0;
-    s.g = g;
-    s.ut = ut;
-    s.delta = opts->delta;
-    s.n = n;
-    s.budget = opts->budget;
-    s.walk_len = g->directed ? 0 : (n < 32 ? 64 : 2 * (int64_t)n);
-    s.path = tk_malloc_array((size_t)n, sizeof *s.path);
-    s.pos = tk_malloc_array((size_t)n, sizeof *s.pos);
-    if (!s.path || !s.pos) {
-        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-        goto done;
-    }
-    s.work_limit = 200 * (uint64_t)n + 10000;
-    int exhaustions = 0;
-    tk_progress_begin(opts->progress, "cycle search", "starts", 0);
-    for (uint64_t attempt = 0;; attempt++) {
-        /* Attempt k: stream (seed, k), a work limit doubling each time, so
-         * the cycle depends on the seed only, never on the machine. */
-        if (attempts && attempt >= attempts) {
-            st = tk_error_set(err, TK_ELIMIT, NULL, 0, "first attempts used up");
-            s.st.outcome = TK_ANTMILL_GAVE_UP;
-            goto done;
-        }
-        tk_rng_free(s.rng);
-        s.rng = NULL;
-        st = tk_rng_new(&s.rng, opts->seed, attempt, err);
-        if (st)
-            goto done;
-        for (tk_id_t v = 0; v < n; v++)
-            s.pos[v] = -1;
-        s.nfr = s.ncand = s.nrot = 0;
-        s.ticks = 0;
-        s.restart = 0;
-        if (s.budget > 0 && am_elapsed(&s.t0) > s.budget)
-            break;
-        if (attempt > 0 && !s.exhausted && s.work_limit < ((uint64_t)1 << 40))
-            s.work_limit *= 2;
-        if (s.exhausted && ++exhaustions >= MAX_EXHAUSTIONS) {
-            st = tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
-                              "no Hamiltonian cycle with delta=%" PRId32
-                              " found: search space exhausted from %d random starts",
-                              opts->delta, MAX_EXHAUSTIONS);
-            s.st.outcome = TK_ANTMILL_GAVE_UP;
-            goto done;
-        }
-        s.exhausted = 0;
-        {
-            tk_id_t start = (tk_id_t)tk_rng_below(s.rng, (uint64_t)n);
-            s.path[0] = start;
-            s.pos[start] = 0;
-            s.l = 1;
-        }
-        if (push_frame(&s, FR_ROOT))
-            goto nomem;
-        int r = attempt_run(&s, cycle, opts, err, &st);
-        tk_progress_add(opts->progress, 1);
-        if (r == 0)
-            goto done; /* found, or a final error in st */
-        if (r == 2)
-            break; /* budget */
-        /* r == 1: restart */
-    }
-    st = tk_error_set(err, TK_ELIMIT, NULL, 0, "no cycle with delta=%" PRId32 " found within %g s",
-                      opts->delta, opts->budget);
-    s.st.outcome = TK_ANTMILL_BUDGET;
-    goto done;
-nomem:
-    st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory in the cycle search");
-done:
-    tk_progress_end(opts->progress);
-    if (stats)
-        *stats = s.st;
-    free_search(&s);
-    return st;
-}
-
 /* One attempt: 0 = done (cycle found: *st TK_OK, or a final error in *st),
- * 1 = restart, 2 = budget exhausted. */
+ * 1 = restart, 2 = budget exhausted, 3 = cancelled. */
 static int attempt_run(search_t *s, tk_id_t *cycle, const tk_antmill_opts_t *opts, tk_error_t *err,
                        tk_status_t *stp)
 {
@@ -503,7 +434,7 @@ static int attempt_run(search_t *s, tk_id_t *cycle, const tk_antmill_opts_t *opt
     for (;;) {
         frame_t *f = &s->fr[s->nfr - 1];
         if (tick(s))
-            return s->timed_out ? 2 : 1;
+            return s->cancelled ? 3 : s->timed_out ? 2 : 1;
         if (!f->expanded) {
             f->expanded = 1;
             if (s->l == n && closable(s)) {
@@ -604,6 +535,432 @@ static tk_status_t exact(const tk_graph_t *g, const tk_antmill_opts_t *opts, con
     return st;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Batches: rounds of attempts, or the 2-factor search as one task. */
+
+enum { AM_TASK_ATTEMPT = 0, AM_TASK_PAIR };
+
+/* How a task ended (am_result_t.outcome). */
+enum {
+    AM_R_NONE = 0,   /* not run: an earlier task of the round decided */
+    AM_R_FOUND,      /* a cycle                                        */
+    AM_R_LIMIT,      /* the attempt's work limit                       */
+    AM_R_EXHAUSTED,  /* undirected: the root ran out of choices        */
+    AM_R_IMPOSSIBLE, /* directed: exhausted from its start, a proof    */
+    AM_R_TIMEOUT,    /* the budget                                     */
+    AM_R_PAIR        /* the 2-factor search: its status in `status`    */
+};
+
+/* A task's result: the record a runner moves between processes (these
+ * bytes, then the cycle's n ids when outcome is AM_R_FOUND, or the pair
+ * search's status TK_OK). */
+typedef struct am_result {
+    int32_t outcome;
+    int32_t status; /* AM_R_PAIR: the 2-factor search's status */
+    tk_id_t start;  /* the attempt's start switch */
+    int32_t pad;
+    uint64_t extensions, rotations, backtracks, walks, moves;
+    char msg[200]; /* AM_R_PAIR with TK_EUNSUPPORTED: why */
+} am_result_t;
+
+struct tk_antmill_batch {
+    int kind;
+    const tk_graph_t *g;
+    const am_utable_t *ut;
+    const tk_antmill_opts_t *opts;
+    struct timespec t0;
+    double budget;
+    uint64_t first; /* attempt number of task 0 */
+    int64_t count;
+    am_result_t *res;
+    tk_id_t *cycle;     /* n: the cycle of task cycle_task */
+    int64_t cycle_task; /* the first task that found one (INT64_MAX: none) */
+    int64_t stop;       /* in-process rounds: the smallest deciding task */
+};
+
+int64_t tk_antmill_batch_tasks(const tk_antmill_batch_t *b)
+{
+    return b->count;
+}
+
+/* The work limit of attempt k. */
+static uint64_t attempt_limit(tk_id_t n, int starts, uint64_t k)
+{
+    uint64_t w = 200 * (uint64_t)n + 10000;
+    uint64_t levels = k / (uint64_t)(starts > 0 ? starts : 1);
+    while (levels-- > 0 && w < WORK_CAP)
+        w *= 2;
+    return w < WORK_CAP ? w : WORK_CAP;
+}
+
+/* Run task i of b into *r and cycle (n ids).  Errors: TK_ENOMEM only (the
+ * search's own ends are outcomes). */
+static tk_status_t task_run(const tk_antmill_batch_t *b, int64_t i, const int64_t *stop,
+                            am_result_t *r, tk_id_t *cycle, tk_error_t *err)
+{
+    const tk_graph_t *g = b->g;
+    tk_id_t n = g->n;
+    tk_status_t st = TK_OK;
+
+    memset(r, 0, sizeof *r);
+    if (b->kind == AM_TASK_PAIR) {
+        am_budget_t bud;
+        tk_error_t e;
+        tk_error_clear(&e);
+        bud.t0 = b->t0;
+        bud.seconds = b->budget;
+        bud.work = pair_work(n, b->opts->delta);
+        r->outcome = AM_R_PAIR;
+        r->status = am_pair_search(g, b->ut, &bud, b->opts->seed, cycle, &r->moves, &e);
+        if (r->status == TK_ENOMEM)
+            return tk_error_set(err, TK_ENOMEM, NULL, 0, "%s", e.msg);
+        snprintf(r->msg, sizeof r->msg, "%.199s", e.msg);
+        return TK_OK;
+    }
+
+    search_t s;
+    uint64_t k = b->first + (uint64_t)i;
+    memset(&s, 0, sizeof s);
+    s.t0 = b->t0;
+    s.g = g;
+    s.ut = b->ut;
+    s.delta = b->opts->delta;
+    s.n = n;
+    s.budget = b->budget;
+    s.stop = stop;
+    s.task = i;
+    s.walk_len = g->directed ? 0 : (n < 32 ? 64 : 2 * (int64_t)n);
+    s.work_limit = attempt_limit(n, b->opts->starts, k);
+    s.path = tk_malloc_array((size_t)n, sizeof *s.path);
+    s.pos = tk_malloc_array((size_t)n, sizeof *s.pos);
+    if (!s.path || !s.pos)
+        goto nomem;
+    if ((st = tk_rng_new(&s.rng, b->opts->seed, k, err)) != TK_OK)
+        goto done;
+    if (b->budget > 0 && am_elapsed(&s.t0) > b->budget) {
+        r->outcome = AM_R_TIMEOUT;
+        goto done;
+    }
+    for (tk_id_t v = 0; v < n; v++)
+        s.pos[v] = -1;
+    {
+        tk_id_t start = (tk_id_t)tk_rng_below(s.rng, (uint64_t)n);
+        s.path[0] = start;
+        s.pos[start] = 0;
+        s.l = 1;
+        r->start = start;
+    }
+    if (push_frame(&s, FR_ROOT))
+        goto nomem;
+    {
+        tk_error_t e;
+        tk_status_t ast;
+        int exhausted;
+        tk_error_clear(&e);
+        int a = attempt_run(&s, cycle, b->opts, &e, &ast);
+        exhausted = a == 1 && s.exhausted;
+        if (a == 0 && ast == TK_ENOMEM)
+            goto nomem;
+        r->outcome = a == 0      ? (ast == TK_OK ? AM_R_FOUND : AM_R_IMPOSSIBLE)
+                     : a == 2    ? AM_R_TIMEOUT
+                     : a == 3    ? AM_R_NONE
+                     : exhausted ? AM_R_EXHAUSTED
+                                 : AM_R_LIMIT;
+    }
+    r->extensions = s.st.extensions;
+    r->rotations = s.st.rotations;
+    r->backtracks = s.st.backtracks;
+    r->walks = s.st.walks;
+    goto done;
+nomem:
+    st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory in the cycle search");
+done:
+    free_search(&s);
+    return st;
+}
+
+static size_t record_len(const tk_antmill_batch_t *b, const am_result_t *r)
+{
+    int cyc = r->outcome == AM_R_FOUND || (r->outcome == AM_R_PAIR && r->status == TK_OK);
+    return sizeof *r + (cyc ? (size_t)b->g->n * sizeof(tk_id_t) : 0);
+}
+
+tk_status_t tk_antmill_batch_run(const tk_antmill_batch_t *b, int64_t i, FILE *fp, tk_error_t *err)
+{
+    am_result_t r;
+    tk_id_t *cycle;
+    tk_status_t st;
+
+    if (i < 0 || i >= b->count)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "task %lld: not in the batch", (long long)i);
+    cycle = tk_malloc_array((size_t)b->g->n, sizeof *cycle);
+    if (!cycle)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory in the cycle search");
+    st = task_run(b, i, NULL, &r, cycle, err);
+    if (st == TK_OK) {
+        size_t len = record_len(b, &r);
+        if (fwrite(&r, sizeof r, 1, fp) != 1 ||
+            (len > sizeof r && fwrite(cycle, len - sizeof r, 1, fp) != 1))
+            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (task results)");
+    }
+    free(cycle);
+    return st;
+}
+
+tk_status_t tk_antmill_batch_take(tk_antmill_batch_t *b, int64_t i, const unsigned char *rec,
+                                  size_t len, tk_error_t *err)
+{
+    am_result_t r;
+
+    if (i < 0 || i >= b->count || len < sizeof r)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "task %lld: a bad result record",
+                            (long long)i);
+    memcpy(&r, rec, sizeof r);
+    if (record_len(b, &r) != len)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "task %lld: a bad result record",
+                            (long long)i);
+    b->res[i] = r;
+    if (len > sizeof r && i < b->cycle_task) {
+        memcpy(b->cycle, rec + sizeof r, len - sizeof r);
+        b->cycle_task = i;
+    }
+    return TK_OK;
+}
+
+/* Every task of b: by the runner, or here with OpenMP threads, where a task
+ * that decides (a cycle, a proof) cancels the later ones of its round.
+ * The error is that of the smallest failing task. */
+static tk_status_t batch_exec(tk_antmill_batch_t *b, int threads, tk_error_t *err)
+{
+    const tk_antmill_runner_t *run = b->opts->runner;
+    int64_t bad = INT64_MAX;
+    tk_error_t first;
+
+    b->cycle_task = INT64_MAX;
+    if (run && run->run)
+        return run->run(run->ctx, b, err);
+    b->stop = INT64_MAX;
+    tk_error_clear(&first);
+#ifdef _OPENMP
+    if (threads > b->count)
+        threads = (int)b->count;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads > 0 ? threads : 1)
+#else
+    (void)threads;
+#endif
+    for (int64_t i = 0; i < b->count; i++) {
+        tk_error_t e;
+        am_result_t *r = &b->res[i];
+        tk_id_t *cycle = tk_malloc_array((size_t)b->g->n, sizeof *cycle);
+        tk_status_t st;
+        tk_error_clear(&e);
+        st = cycle ? task_run(b, i, &b->stop, r, cycle, &e)
+                   : tk_error_set(&e, TK_ENOMEM, NULL, 0, "out of memory in the cycle search");
+#ifdef _OPENMP
+#pragma omp critical
+#endif
+        {
+            if (st != TK_OK && i < bad) {
+                bad = i;
+                first = e;
+            }
+            if (st == TK_OK &&
+                (r->outcome == AM_R_FOUND || (r->outcome == AM_R_PAIR && r->status == TK_OK)) &&
+                i < b->cycle_task) {
+                memcpy(b->cycle, cycle, (size_t)b->g->n * sizeof *cycle);
+                b->cycle_task = i;
+            }
+        }
+        free(cycle);
+        if (st != TK_OK)
+            continue;
+        if (r->outcome == AM_R_FOUND || r->outcome == AM_R_IMPOSSIBLE) {
+            int64_t cur = __atomic_load_n(&b->stop, __ATOMIC_RELAXED);
+            while (i < cur && !__atomic_compare_exchange_n(&b->stop, &cur, i, 0, __ATOMIC_RELAXED,
+                                                           __ATOMIC_RELAXED))
+                ;
+        }
+    }
+    if (bad != INT64_MAX) {
+        if (err)
+            *err = first;
+        return first.code ? first.code : TK_ENOMEM;
+    }
+    return TK_OK;
+}
+
+/* Workers of a round: the runner's, else the OpenMP threads. */
+static int64_t workers(const tk_antmill_opts_t *opts)
+{
+    if (opts->runner && opts->runner->run)
+        return opts->runner->workers > 0 ? opts->runner->workers : 1;
+#ifdef _OPENMP
+    return opts->threads > 0 ? opts->threads : omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+int am_spent(const tk_antmill_opts_t *opts, const struct timespec *t0)
+{
+    int over = opts->budget > 0 && am_elapsed(t0) > opts->budget;
+    if (opts->runner && opts->runner->agree)
+        over = opts->runner->agree(opts->runner->ctx, over);
+    return over;
+}
+
+static tk_status_t batch_alloc(tk_antmill_batch_t *b, const tk_graph_t *g, int64_t count,
+                               tk_error_t *err)
+{
+    b->res = tk_calloc_array((size_t)count, sizeof *b->res);
+    b->cycle = tk_malloc_array((size_t)g->n, sizeof *b->cycle);
+    if (!b->res || !b->cycle) {
+        free(b->res);
+        free(b->cycle);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory in the cycle search");
+    }
+    return TK_OK;
+}
+
+/* Where the attempts stand between calls of dfs_search. */
+typedef struct am_line {
+    uint64_t next;   /* the next attempt */
+    int exhaustions; /* attempts that ran out of choices so far */
+} am_line_t;
+
+/* The rotation-extension search with the table ut (NULL for delta 0):
+ * attempts line->next, ... in rounds, until attempt `last` (0: no end),
+ * a decision or the budget. */
+static tk_status_t dfs_search(const tk_graph_t *g, const tk_antmill_opts_t *opts,
+                              const am_utable_t *ut, const struct timespec *t0, am_line_t *line,
+                              uint64_t last, tk_id_t *cycle, tk_antmill_stats_t *stats,
+                              tk_error_t *err)
+{
+    tk_antmill_batch_t b;
+    tk_antmill_stats_t sum;
+    tk_status_t st = TK_OK;
+    int64_t width = workers(opts);
+
+    memset(&sum, 0, sizeof sum);
+    memset(&b, 0, sizeof b);
+    b.kind = AM_TASK_ATTEMPT;
+    b.g = g;
+    b.ut = ut;
+    b.opts = opts;
+    b.t0 = *t0;
+    b.budget = opts->budget;
+    if (width > 1024)
+        width = 1024;
+    if ((st = batch_alloc(&b, g, width, err)) != TK_OK)
+        return st;
+    tk_progress_begin(opts->progress, "cycle search", "starts", 0);
+    for (;;) {
+        int timed = 0;
+        if (last && line->next >= last) {
+            st = tk_error_set(err, TK_ELIMIT, NULL, 0, "first attempts used up");
+            sum.outcome = TK_ANTMILL_GAVE_UP;
+            break;
+        }
+        if (am_spent(opts, t0)) {
+            timed = 1;
+            goto budget;
+        }
+        b.first = line->next;
+        b.count = width;
+        if (last && b.first + (uint64_t)b.count > last)
+            b.count = (int64_t)(last - b.first);
+        if ((st = batch_exec(&b, opts->threads, err)) != TK_OK)
+            break;
+        /* The round in attempt order: the first decision counts. */
+        for (int64_t i = 0; i < b.count; i++) {
+            const am_result_t *r = &b.res[i];
+            if (r->outcome == AM_R_NONE)
+                continue; /* after a decision only */
+            sum.extensions += r->extensions;
+            sum.rotations += r->rotations;
+            sum.backtracks += r->backtracks;
+            sum.walks += r->walks;
+            tk_progress_add(opts->progress, 1);
+            if (r->outcome == AM_R_FOUND) {
+                memcpy(cycle, b.cycle, (size_t)g->n * sizeof *cycle); /* i = b.cycle_task */
+                st = TK_OK;
+                goto done;
+            }
+            if (r->outcome == AM_R_IMPOSSIBLE) {
+                st = tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
+                                  "no Hamiltonian cycle with delta=%" PRId32
+                                  ": search space exhausted",
+                                  opts->delta);
+                sum.outcome = TK_ANTMILL_IMPOSSIBLE;
+                snprintf(sum.reason, sizeof sum.reason,
+                         "exhaustive search: every extension from switch %" PRId32 " was tried",
+                         r->start);
+                goto done;
+            }
+            if (r->outcome == AM_R_EXHAUSTED && ++line->exhaustions >= MAX_EXHAUSTIONS) {
+                st = tk_error_set(err, TK_EUNSUPPORTED, NULL, 0,
+                                  "no Hamiltonian cycle with delta=%" PRId32
+                                  " found: search space exhausted from %d random starts",
+                                  opts->delta, MAX_EXHAUSTIONS);
+                sum.outcome = TK_ANTMILL_GAVE_UP;
+                goto done;
+            }
+            if (r->outcome == AM_R_TIMEOUT)
+                timed = 1;
+        }
+        line->next += (uint64_t)b.count;
+    budget:
+        if (timed) {
+            st = tk_error_set(err, TK_ELIMIT, NULL, 0,
+                              "no cycle with delta=%" PRId32 " found within %g s", opts->delta,
+                              opts->budget);
+            sum.outcome = TK_ANTMILL_BUDGET;
+            break;
+        }
+    }
+done:
+    tk_progress_end(opts->progress);
+    free(b.res);
+    free(b.cycle);
+    if (stats)
+        *stats = sum;
+    return st;
+}
+
+/* The 2-factor search as a batch of one task (so that one rank runs it):
+ * its status, moves and cycle, as am_pair_search. */
+static tk_status_t pair_task(const tk_graph_t *g, const tk_antmill_opts_t *opts,
+                             const am_utable_t *ut, const struct timespec *t0, tk_id_t *cycle,
+                             uint64_t *moves, tk_error_t *err)
+{
+    tk_antmill_batch_t b;
+    tk_status_t st;
+
+    memset(&b, 0, sizeof b);
+    b.kind = AM_TASK_PAIR;
+    b.g = g;
+    b.ut = ut;
+    b.opts = opts;
+    b.t0 = *t0;
+    b.budget = opts->budget;
+    b.count = 1;
+    if ((st = batch_alloc(&b, g, 1, err)) != TK_OK)
+        return st;
+    st = batch_exec(&b, 1, err);
+    if (st == TK_OK) {
+        const am_result_t *r = &b.res[0];
+        *moves = r->moves;
+        st = r->status;
+        if (st == TK_OK)
+            memcpy(cycle, b.cycle, (size_t)g->n * sizeof *cycle);
+        else
+            tk_error_set(err, st, NULL, 0, "%s", r->msg);
+    }
+    free(b.res);
+    free(b.cycle);
+    return st;
+}
+
 tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts, tk_id_t *cycle,
                               tk_antmill_stats_t *stats, tk_error_t *err)
 {
@@ -612,6 +969,7 @@ tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
     am_utable_t *ut = NULL;
     tk_id_t n = g->n;
     struct timespec t0;
+    am_line_t line = {0, 0};
 
     memset(&one, 0, sizeof one);
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -639,7 +997,7 @@ tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
                 /* Quick first: two attempts of the rotation-extension
                  * search (what finds the easy cases fastest), then the
                  * proofs on the window graph. */
-                st = dfs_search(g, opts, ut, &t0, 2, cycle, &one, err);
+                st = dfs_search(g, opts, ut, &t0, &line, QUICK_ATTEMPTS, cycle, &one, err);
                 if (st != TK_ELIMIT)
                     goto done;
                 /* its first attempts used up, or the budget: the proofs
@@ -658,7 +1016,7 @@ tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
                               opts->delta, one.reason);
             goto done;
         }
-        if (opts->budget > 0 && am_elapsed(&t0) > opts->budget) {
+        if (am_spent(opts, &t0)) {
             one.outcome = TK_ANTMILL_BUDGET;
             st = tk_error_set(err, TK_ELIMIT, NULL, 0,
                               "no cycle with delta=%" PRId32 " found within %g s", opts->delta,
@@ -667,11 +1025,7 @@ tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
         }
     }
     if (opts->delta == 2 && !g->directed) {
-        am_budget_t bud;
-        bud.t0 = t0;
-        bud.seconds = opts->budget;
-        bud.work = pair_work(n, opts->delta);
-        st = am_pair_search(g, ut, &bud, opts->seed, cycle, &one.moves, err);
+        st = pair_task(g, opts, ut, &t0, cycle, &one.moves, err);
         if (st == TK_OK || st == TK_ENOMEM)
             goto done;
         if (st == TK_EUNSUPPORTED) {
@@ -682,7 +1036,7 @@ tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
                               opts->delta, one.reason);
             goto done;
         }
-        if (opts->budget > 0 && am_elapsed(&t0) > opts->budget) {
+        if (am_spent(opts, &t0)) {
             one.outcome = TK_ANTMILL_BUDGET;
             st = tk_error_set(err, TK_ELIMIT, NULL, 0,
                               "no cycle with delta=%" PRId32 " found within %g s", opts->delta,
@@ -693,7 +1047,7 @@ tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
     if (opts->exact_solver) {
         if (opts->delta == 0) {
             /* H-hat: the quick attempts first, as for delta >= 1 */
-            st = dfs_search(g, opts, NULL, &t0, 2, cycle, &one, err);
+            st = dfs_search(g, opts, NULL, &t0, &line, QUICK_ATTEMPTS, cycle, &one, err);
             if (st != TK_ELIMIT)
                 goto done;
             memset(&one, 0, sizeof one);
@@ -704,7 +1058,7 @@ tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
     }
     {
         uint64_t moves = one.moves;
-        st = dfs_search(g, opts, ut, &t0, 0, cycle, &one, err);
+        st = dfs_search(g, opts, ut, &t0, &line, 0, cycle, &one, err);
         one.moves = moves;
         one.outcome_delta = opts->delta;
     }

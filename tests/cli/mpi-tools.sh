@@ -1,5 +1,5 @@
 #!/bin/sh
-# mpi-tools: topo-ksp, topo-paths, topo-medoid and topo-sim --sweep under mpirun (configure --with-mpi)
+# mpi-tools: topo-ksp, topo-paths, topo-medoid, topo-antmill and topo-sim --sweep under mpirun (configure --with-mpi)
 # give the bytes of a run without mpirun at np = 1, 2, 3, on graphs whose
 # units (targets, sources, sampled target groups, in blocks handed out
 # dynamically) do not split evenly over the ranks; topo-paths --pairs
@@ -95,6 +95,34 @@ topo-medoid rrg n=40 d=4 --samples 7 -s 3 --table "$TMPD/tab.want" -o "$TMPD/med
 run mp 3 topo-medoid rrg n=40 d=4 --samples 7 -s 3 --table "$TMPD/tab.got" -o "$TMPD/med.got"
 [ "$rc" -eq 0 ] && cmp -s "$TMPD/tab.want" "$TMPD/tab.got" && cmp -s "$TMPD/med.want" "$TMPD/med.got"
 ok $? "topo-medoid at np=3: the table and medoid of one process" || diag "exit $rc" "$err"
+
+# topo-antmill: random starts handed out to the ranks in rounds of one
+# start per rank (after the two quick starts), read in start order: here
+# the seventh start decides (rounds 2-3, 4-5, 6-7 at np=2; 2-4, 5-7 at
+# np=3).  A rank whose memory limit refuses the unique-path table (MPMD:
+# ranks 1 and 2 get a limit) stops every rank with its one error line.
+topo-gen rrg n=150 d=4 -s 2 -o "$TMPD/r150.tk" || exit 1
+set -- --delta 3 -s 1 --starts 3 -o - "$TMPD/r150.tk"
+topo-antmill "$@" >"$TMPD/am.want" || exit 1
+same 1 "$TMPD/am.want" topo-antmill "$@"
+same 2 "$TMPD/am.want" topo-antmill "$@"
+same 3 "$TMPD/am.want" topo-antmill "$@"
+# --max-delta with the row (its time column cut): the distance summary
+# and uniform load over the ranks too, the warning of one process.
+topo-gen rrg n=60 d=6 -s 2 -p 2 -o "$TMPD/r60.tk" || exit 1
+topo-antmill -s 2 "$TMPD/r60.tk" 2>"$TMPD/amerr.want" | cut -f 1-13 >"$TMPD/am.want" || exit 1
+out=$(mp 2 topo-antmill -s 2 "$TMPD/r60.tk" 2>"$TMPD/amerr.got" | cut -f 1-13)
+[ "$out" = "$(cat "$TMPD/am.want")" ] && [ "$(grep '^topo-antmill:' "$TMPD/amerr.got")" = "$(cat "$TMPD/amerr.want")" ]
+ok $? "topo-antmill --max-delta at np=2: the row and warning of one process" || cat "$TMPD/amerr.got" >&2
+topo-gen ring n=3000 -o "$TMPD/ring.tk" || exit 1
+set -- --delta 1 --no-uniform -o "$TMPD/fail.out" "$TMPD/ring.tk"
+TOPOKIT_MEMORY_LIMIT=600000 topo-antmill "$@" 2>"$TMPD/err.want" >/dev/null
+rm -f "$TMPD/fail.out"
+run timeout 120 mpirun --oversubscribe -np 1 topo-antmill "$@" : -np 2 env TOPOKIT_MEMORY_LIMIT=600000 topo-antmill "$@"
+[ "$rc" -ne 0 ] && [ -z "$out" ] && [ ! -e "$TMPD/fail.out" ] && grep -q 'memory limit' "$TMPD/err.want" &&
+    [ "$(printf '%s\n' "$err" | grep '^topo-antmill:')" = "$(cat "$TMPD/err.want")" ]
+ok $? "topo-antmill at np=3, ranks 1-2 over their memory limit: one error line, no file" ||
+    diag "exit $rc" "$err"
 
 # topo-sim sweeps: the offered loads over the ranks; the rows, the
 # warnings of the points without a fixed point (in sweep order, from rank

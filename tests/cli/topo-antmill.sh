@@ -119,6 +119,20 @@ ok $? "same cycle with 1 and 2 threads"
 topo-antmill --delta 2 -s 9 --budget 0 -o "$TMPD/t3.cyc" --no-uniform "$TMPD/rrg.topo" >/dev/null
 cmp -s "$TMPD/t1.cyc" "$TMPD/t3.cyc"
 ok $? "same cycle whatever the budget"
+# Random starts run in rounds (one start per thread) read in start order:
+# on this graph delta 3 takes several starts (with -s 1 --starts 3 the
+# seventh decides; with -s 8 the fourth), so rounds of 1, 2 and 3 starts
+# end at different places, and the cycle is the same.
+topo-gen rrg n=150 d=4 -s 2 -o "$TMPD/r150.topo" || exit 1
+for args in "-s 1 --starts 3" "-s 8"; do
+    # shellcheck disable=SC2086 # $args: several options
+    topo-antmill --delta 3 $args --threads 1 -o "$TMPD/r1.cyc" "$TMPD/r150.topo" >/dev/null &&
+        topo-antmill --delta 3 $args --threads 3 -o "$TMPD/r3.cyc" "$TMPD/r150.topo" >/dev/null &&
+        cmp -s "$TMPD/r1.cyc" "$TMPD/r3.cyc"
+    ok $? "--delta 3 $args: same cycle with 1 and 3 threads"
+done
+run topo-antmill --delta 3 --starts 0 "$TMPD/r150.topo"
+expect_rc 2 "--starts 0"
 
 # --- bad cycle files: one line naming file:line ------------------------------
 printf '0\n1\n2\n' >"$TMPD/short.cyc"

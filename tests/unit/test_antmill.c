@@ -465,6 +465,106 @@ static void test_exact_brute_force(void)
        refuted);
 }
 
+/* --- rounds of attempts through a runner (tk_antmill_runner_t) ---------- */
+/* A runner that runs every task of a batch in reverse order through its
+ * record (tk_antmill_batch_run into memory, then tk_antmill_batch_take),
+ * as a process on another machine would: the cycle is the one of the
+ * search without a runner, whatever the workers per round. */
+typedef struct rev {
+    int64_t tasks; /* tasks run */
+    int agrees;    /* budget questions */
+    int bad;       /* truncated records taken */
+} rev_t;
+
+static tk_status_t rev_run(void *ctx, tk_antmill_batch_t *b, tk_error_t *err)
+{
+    rev_t *r = ctx;
+    for (int64_t i = tk_antmill_batch_tasks(b) - 1; i >= 0; i--) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *fp = open_memstream(&buf, &len);
+        tk_status_t st;
+        if (!fp)
+            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        st = tk_antmill_batch_run(b, i, fp, err);
+        fclose(fp);
+        if (st == TK_OK && len > 0 && /* a truncated record is refused */
+            tk_antmill_batch_take(b, i, (unsigned char *)buf, len - 1, err) != TK_EINVAL)
+            r->bad++;
+        if (st == TK_OK)
+            st = tk_antmill_batch_take(b, i, (unsigned char *)buf, len, err);
+        free(buf);
+        if (st)
+            return st;
+        r->tasks++;
+    }
+    return TK_OK;
+}
+
+static int rev_agree(void *ctx, int spent)
+{
+    ((rev_t *)ctx)->agrees++;
+    return spent;
+}
+
+static void test_rounds(void)
+{
+    tk_graph_t *g = gen("rrg", "n=150 d=4");
+    tk_id_t *want, *got;
+    tk_error_t err;
+    int same = 1, ok_all = 1;
+    rev_t r1 = {0, 0, 0};
+    int bad = 0;
+
+    if (!g) {
+        ok(0, "rounds: graph");
+        return;
+    }
+    want = malloc((size_t)g->n * sizeof *want);
+    got = malloc((size_t)g->n * sizeof *got);
+    for (int w = 0; w <= 3 && want && got; w++) {
+        tk_antmill_opts_t o;
+        rev_t r = {0, 0, 0};
+        tk_antmill_runner_t run = {rev_run, rev_agree, w, &r};
+        memset(&o, 0, sizeof o);
+        o.delta = 3;
+        o.seed = 3;
+        o.threads = 1;
+        o.runner = w ? &run : NULL;
+        tk_status_t st = tk_antmill_search(g, &o, w ? got : want, NULL, &err);
+        if (st != TK_OK) {
+            printf("# workers %d: %s\n", w, err.msg);
+            ok_all = 0;
+            break;
+        }
+        if (w && memcmp(want, got, (size_t)g->n * sizeof *got) != 0)
+            same = 0;
+        if (w == 1)
+            r1 = r;
+        bad += r.bad;
+    }
+    ok(ok_all && same, "rounds of 1 to 3 workers through a runner: the cycle of the search alone");
+    ok(ok_all && bad == 0, "rounds: a truncated result record is refused");
+    /* workers 1: one task per attempt up to the deciding one (the fifth) */
+    ok(r1.tasks == 5 && r1.agrees >= r1.tasks,
+       "rounds: the fifth attempt decides (%lld attempts, %d budget questions)",
+       (long long)r1.tasks, r1.agrees);
+    for (int t = 3; t <= 3 && ok_all; t++) {
+        tk_antmill_opts_t o;
+        memset(&o, 0, sizeof o);
+        o.delta = 3;
+        o.seed = 3;
+        o.threads = t;
+        if (tk_antmill_search(g, &o, got, NULL, &err) != TK_OK ||
+            memcmp(want, got, (size_t)g->n * sizeof *got) != 0)
+            same = 0;
+    }
+    ok(ok_all && same, "rounds of 3 threads: the same cycle");
+    free(want);
+    free(got);
+    tk_graph_free(g);
+}
+
 int main(void)
 {
     tk_status_t st;
@@ -702,5 +802,6 @@ int main(void)
     }
     test_proofs_brute_force();
     test_exact_brute_force();
+    test_rounds();
     return tap_done();
 }
