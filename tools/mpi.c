@@ -488,11 +488,16 @@ static tk_status_t units_run(const cli_units_t *job, tk_error_t *err)
     return st;
 }
 
-static const tk_par_runner_t runner = {mpi_run, NULL};
+static tk_par_runner_t runner = {mpi_run, NULL, 0};
 
 const tk_par_runner_t *cli_mpi_runner(void)
 {
-    return mpi_on && mpi_size > 1 ? &runner : NULL;
+    if (!mpi_on || mpi_size < 2)
+        return NULL;
+    /* The accumulators are checked against this rank's share of the
+     * node's memory (or TOPOKIT_MEMORY_LIMIT, per rank). */
+    runner.mem_limit = cli_mem_limit();
+    return &runner;
 }
 
 #else /* !HAVE_MPI */

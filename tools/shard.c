@@ -1308,15 +1308,21 @@ int cli_units_threads(int threads)
     return S.mode != MODE_OFF ? CLI_SHARD_THREADS : threads;
 }
 
-static const tk_par_runner_t shard_runner = {shard_run, NULL};
-static const tk_par_runner_t merge_runner = {merge_run, NULL};
+static tk_par_runner_t shard_runner = {shard_run, NULL, 0};
+static tk_par_runner_t merge_runner = {merge_run, NULL, 0};
 
 const tk_par_runner_t *cli_runner(void)
 {
-    if (S.mode == MODE_SHARD)
+    /* The accumulators are checked against this process's memory
+     * (TOPOKIT_MEMORY_LIMIT when set). */
+    if (S.mode == MODE_SHARD) {
+        shard_runner.mem_limit = cli_mem_limit();
         return &shard_runner;
-    if (S.mode == MODE_MERGE)
+    }
+    if (S.mode == MODE_MERGE) {
+        merge_runner.mem_limit = cli_mem_limit();
         return &merge_runner;
+    }
     return cli_mpi_runner();
 }
 
