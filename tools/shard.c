@@ -655,7 +655,12 @@ static int sf_unit(sfile_t *f, const rec_t *r, int64_t u, int hash, unsigned cha
     int k = sf_line(f, hash);
     if (k < 0)
         return -1;
-    if (k == 0 || words(f->buf, w, 4) != 3 || strcmp(w[0], "unit") != 0 ||
+    if (k == 0) {
+        sf_fail(f, f->line, "truncated: the unit job at line %ld ends before unit %" PRId64,
+                r->line, u);
+        return -1;
+    }
+    if (words(f->buf, w, 4) != 3 || strcmp(w[0], "unit") != 0 ||
         num(w[1], 0, INT64_MAX, &uu) != 0 || num(w[2], 0, INT64_MAX, &n) != 0 || uu != u) {
         sf_fail(f, f->line, "expected 'unit %" PRId64 " LENGTH' (the unit job at line %ld)", u,
                 r->line);
@@ -666,7 +671,12 @@ static int sf_unit(sfile_t *f, const rec_t *r, int64_t u, int hash, unsigned cha
         size_t want = total - at < UNIT_LINE ? total - at : UNIT_LINE;
         if ((k = sf_line(f, hash)) < 0)
             return -1;
-        if (k == 0 || strlen(f->buf) != 2 * want) {
+        if (k == 0) {
+            sf_fail(f, f->line, "truncated: unit %" PRId64 " has %zu of its %zu bytes", u, at,
+                    total);
+            return -1;
+        }
+        if (strlen(f->buf) != 2 * want) {
             sf_fail(f, f->line, "unit %" PRId64 ": expected %zu bytes in hexadecimal", u, want);
             return -1;
         }
