@@ -459,6 +459,11 @@ static tk_status_t shard_units(const cli_units_t *job, tk_error_t *err)
     if (!mem)
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (unit results)");
     units_slice(job->units, S.i, S.parts, &lo, &hi);
+    /* --progress: this shard's units. */
+    char label[64];
+    snprintf(label, sizeof label, "shard %" PRId64 "/%" PRId64, S.i, S.parts);
+    tk_progress_t *meter = cli_meter(label);
+    tk_progress_begin(meter, "units", "units", hi - lo);
     S.njobs++;
     w_printf("units %" PRId64 " count %" PRId64 " lo %" PRId64 " hi %" PRId64 " hash %016" PRIx64
              "\n",
@@ -474,7 +479,9 @@ static tk_status_t shard_units(const cli_units_t *job, tk_error_t *err)
         }
         h = unit_sum(h, u, (const unsigned char *)buf, (size_t)end);
         w_unit(u, (const unsigned char *)buf, (size_t)end);
+        tk_progress_add(meter, 1);
     }
+    tk_progress_end(meter);
     fclose(mem);
     free(buf);
     if (st != TK_OK)

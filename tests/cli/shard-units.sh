@@ -85,6 +85,9 @@ topo-gen rrg n=300 d=5 -s 3 >g300.topo
 run topo-dist --shard 0/3 --progress g300.topo
 printf '%s\n' "$err" | tail -n 1 | grep -q 'distances: 100.0% (1 of 1 source batches)'
 ok $? "topo-dist --shard 0/3 --progress ends at 100% of the shard's batches" || diag "$err"
+run topo-ksp --shard 1/3 --progress r.tk
+printf '%s\n' "$err" | tail -n 1 | grep -q '^topo-ksp: shard 1/3: units: 100.0% (4 of 4 units)'
+ok $? "topo-ksp --shard 1/3 --progress counts the shard's 4 blocks" || diag "$err"
 
 # --- refusals -------------------------------------------------------------
 topo-ksp -k 4 --shard 0/3 r.tk >k0
