@@ -1325,21 +1325,17 @@ int cli_units_threads(int threads)
     return S.mode != MODE_OFF ? CLI_SHARD_THREADS : threads;
 }
 
-static tk_par_runner_t shard_runner = {shard_run, NULL, 0};
-static tk_par_runner_t merge_runner = {merge_run, NULL, 0};
+/* A shard and a merge are one process, as the single run: the memory
+ * checks are the single run's (mem_limit 0: the machine's memory). */
+static const tk_par_runner_t shard_runner = {shard_run, NULL, 0};
+static const tk_par_runner_t merge_runner = {merge_run, NULL, 0};
 
 const tk_par_runner_t *cli_runner(void)
 {
-    /* The accumulators are checked against this process's memory
-     * (TOPOKIT_MEMORY_LIMIT when set). */
-    if (S.mode == MODE_SHARD) {
-        shard_runner.mem_limit = cli_mem_limit();
+    if (S.mode == MODE_SHARD)
         return &shard_runner;
-    }
-    if (S.mode == MODE_MERGE) {
-        merge_runner.mem_limit = cli_mem_limit();
+    if (S.mode == MODE_MERGE)
         return &merge_runner;
-    }
     return cli_mpi_runner();
 }
 
