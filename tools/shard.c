@@ -104,6 +104,7 @@ static struct {
     sfile_t *files; /* by shard index                            */
     size_t rec;     /* next record                               */
     int failed;     /* a mismatch was reported                   */
+    int skip_units; /* a unit job failed: skip the graph's others */
     char **argv;    /* the rebuilt command line                  */
 } S;
 
@@ -468,7 +469,8 @@ static tk_status_t shard_units(const cli_units_t *job, tk_error_t *err)
     w_printf("units %" PRId64 " count %" PRId64 " lo %" PRId64 " hi %" PRId64 " hash %016" PRIx64
              "\n",
              S.njobs, job->units, lo, hi, S.gfp);
-    for (int64_t u = lo; u < hi; u++) {
+    int64_t u = lo;
+    for (; u < hi; u++) {
         rewind(mem);
         if ((st = job->run(job->ctx, u, mem, err)) != TK_OK)
             break;
@@ -484,8 +486,23 @@ static tk_status_t shard_units(const cli_units_t *job, tk_error_t *err)
     tk_progress_end(meter);
     fclose(mem);
     free(buf);
-    if (st != TK_OK)
-        return st;
+    if (st != TK_OK) {
+        /* The failing unit (the first of this shard's) is recorded: the
+         * merge reports it where the single run would, after the units
+         * before it.  The shard itself goes on as if the job had ended
+         * (its results are partial anyway), so every shard makes the
+         * same jobs. */
+        char *where = enc(err ? err->where : ""), *msg = enc(err ? err->msg : "");
+        if (!where || !msg)
+            S.failed = 1;
+        else
+            w_printf("error %" PRId64 " status %d line %ld %s %s\n", u, (int)st,
+                     err ? err->line : 0L, where, msg);
+        free(where);
+        free(msg);
+        if (err)
+            tk_error_clear(err);
+    }
     w_printf("sum %016" PRIx64 "\n", h_final(h));
     if (ferror(S.fp))
         return tk_error_set(err, TK_EIO, NULL, 0, "writing the shard: %s", strerror(errno));
@@ -652,9 +669,38 @@ static int sf_entries(sfile_t *f, const rec_t *r, int hash, uint64_t *words, uin
     return 0;
 }
 
+/* A unit job's `error U status S line L WHERE MESSAGE` line (in f->buf)
+ * for unit u: into r when store.  0, or -1 (printed). */
+static int sf_unit_error(sfile_t *f, rec_t *r, int64_t u, int store)
+{
+    char *w[9];
+    int64_t uu, stv, ln;
+    if (words(f->buf, w, 9) != 8 || strcmp(w[0], "error") != 0 ||
+        num(w[1], 0, INT64_MAX, &uu) != 0 || uu != u || strcmp(w[2], "status") != 0 ||
+        num(w[3], 1, TK_EINTERNAL, &stv) != 0 || strcmp(w[4], "line") != 0 ||
+        num(w[5], 0, LONG_MAX, &ln) != 0 || get_text(w[6]) != 0 || get_text(w[7]) != 0) {
+        sf_fail(f, f->line, "malformed error line (unit %" PRId64 ")", u);
+        return -1;
+    }
+    if (!store)
+        return 0;
+    if (!r->err && !(r->err = malloc(sizeof *r->err))) {
+        sf_fail(f, f->line, "out of memory");
+        return -1;
+    }
+    tk_error_clear(r->err);
+    r->status = (int)stv;
+    r->err->code = (tk_status_t)stv;
+    r->err->line = (long)ln;
+    snprintf(r->err->where, sizeof r->err->where, "%s", w[6]);
+    snprintf(r->err->msg, sizeof r->err->msg, "%s", w[7]);
+    return 0;
+}
+
 /* Read unit u's bytes (a `unit U LEN` line and its hexadecimal lines)
- * into *b (grown as needed).  0, or -1 (printed). */
-static int sf_unit(sfile_t *f, const rec_t *r, int64_t u, int hash, unsigned char **b, size_t *cap,
+ * into *b (grown as needed).  0; 1 when the job failed at unit u (an
+ * error line, stored into r when hash: the first read); -1 (printed). */
+static int sf_unit(sfile_t *f, rec_t *r, int64_t u, int hash, unsigned char **b, size_t *cap,
                    size_t *len)
 {
     char *w[4];
@@ -667,6 +713,8 @@ static int sf_unit(sfile_t *f, const rec_t *r, int64_t u, int hash, unsigned cha
                 r->line, u);
         return -1;
     }
+    if (strncmp(f->buf, "error ", 6) == 0)
+        return sf_unit_error(f, r, u, hash) == 0 ? 1 : -1;
     if (words(f->buf, w, 4) != 3 || strcmp(w[0], "unit") != 0 ||
         num(w[1], 0, INT64_MAX, &uu) != 0 || num(w[2], 0, INT64_MAX, &n) != 0 || uu != u) {
         sf_fail(f, f->line, "expected 'unit %" PRId64 " LENGTH' (the unit job at line %ld)", u,
@@ -717,7 +765,7 @@ static int sf_unit(sfile_t *f, const rec_t *r, int64_t u, int hash, unsigned cha
 /* Read a unit job's units [r->lo, r->hi) and its sum line; with take,
  * pass every unit to it (stopping at its first failure, *st).  0, or -1
  * (printed). */
-static int sf_units(sfile_t *f, const rec_t *r, int hash, const cli_units_t *job, tk_status_t *st,
+static int sf_units(sfile_t *f, rec_t *r, int hash, const cli_units_t *job, tk_status_t *st,
                     tk_error_t *err, uint64_t *sum)
 {
     unsigned char *b = NULL;
@@ -726,17 +774,20 @@ static int sf_units(sfile_t *f, const rec_t *r, int hash, const cli_units_t *job
     char *w[3];
     int rc = 0;
     for (int64_t u = r->lo; u < r->hi && rc == 0; u++) {
-        if (sf_unit(f, r, u, hash, &b, &cap, &len) != 0) {
-            rc = -1;
+        if ((rc = sf_unit(f, r, u, hash, &b, &cap, &len)) != 0)
             break;
-        }
         h = unit_sum(h, u, b, len);
         if (job && *st == TK_OK)
             *st = job->take(job->ctx, u, b, len, err);
     }
     free(b);
-    if (rc != 0)
+    if (rc < 0)
         return -1;
+    if (rc == 1 && job && *st == TK_OK) { /* the shard's failing unit */
+        *st = (tk_status_t)r->status;
+        if (err)
+            *err = *r->err;
+    }
     int k = sf_line(f, hash);
     if (k < 0)
         return -1;
@@ -1279,7 +1330,7 @@ static tk_status_t merge_units(const cli_units_t *job, tk_error_t *err)
     tk_status_t st = TK_OK;
     for (int64_t i = 0; i < S.parts && st == TK_OK; i++) {
         sfile_t *f = &S.files[i];
-        const rec_t *r = &f->recs[S.rec];
+        rec_t *r = &f->recs[S.rec];
         uint64_t sum;
         int bad = 1;
         f->line = r->eline;
@@ -1303,7 +1354,20 @@ static tk_status_t merge_units(const cli_units_t *job, tk_error_t *err)
         }
     }
     S.rec++;
+    /* A failed job: the single run stops there; the shards went on with
+     * the graph's other unit jobs, which the tool will not ask for. */
+    S.skip_units = st != TK_OK;
     return st;
+}
+
+/* After a failed unit job: the unit records up to the next graph. */
+static void skip_units(void)
+{
+    if (S.mode != MODE_MERGE || !S.skip_units)
+        return;
+    while (S.rec < S.files[0].nrecs && S.files[0].recs[S.rec].kind == 'u')
+        S.rec++;
+    S.skip_units = 0;
 }
 
 int cli_shard_units(const cli_units_t *job, tk_status_t *st, tk_error_t *err)
@@ -1574,6 +1638,7 @@ int cli_shard_graph(const tk_graph_t *g, const char *input, long index)
     }
     if (S.failed)
         return -1;
+    skip_units();
     const sfile_t *f0 = &S.files[0];
     const rec_t *r = S.rec < f0->nrecs ? &f0->recs[S.rec] : NULL;
     if (!r || r->kind != 'g' || r->index != index || strcmp(r->input, input) != 0 || r->hash != h) {
@@ -1590,6 +1655,7 @@ int cli_shard_graph(const tk_graph_t *g, const char *input, long index)
 
 int cli_shard_table_end(int rc)
 {
+    skip_units();
     if (S.mode == MODE_MERGE && !S.failed && S.rec < S.files[0].nrecs) {
         const rec_t *r = &S.files[0].recs[S.rec];
         S.failed = 1;
