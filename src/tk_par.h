@@ -98,7 +98,9 @@ typedef struct tk_par_job {
 /* The scale exponent of a job's accumulator: F = 125 - e where bound =
  * f * 2^e with 0.5 <= f < 1 (clamped to -1000 .. 1000); 0 for exact jobs. */
 TK_API int tk_par_scale_exp(const tk_par_job_t *job);
-/* A zero accumulator fitting the job (its width and scale). */
+/* A zero accumulator fitting the job (its width and scale); its entries
+ * must fit in the job's mem_limit (0: the machine's memory), as
+ * tk_par_run's per-thread buffers do (TK_ELIMIT). */
 TK_API tk_status_t tk_par_acc_new(const tk_par_job_t *job, tk_acc_t **out, tk_error_t *err);
 
 /* Slice i of P (0 <= i < P) of the job's units: [*lo, *hi), cut at chunk
@@ -136,7 +138,18 @@ typedef struct tk_par_runner {
     tk_status_t (*run)(void *ctx, const tk_par_job_t *job, int threads, tk_acc_t *acc,
                        tk_error_t *err);
     void *ctx;
+    /* Bytes of memory this process may use (0: the job's mem_limit, or the
+     * machine's physical memory): a runner that shares a node among
+     * processes sets this process's share, and the accumulators of its
+     * jobs (tk_par_acc_new_with) are checked against it. */
+    uint64_t mem_limit;
 } tk_par_runner_t;
+
+/* tk_par_acc_new for a job that runner will run: the accumulator's size
+ * is checked against runner->mem_limit when set (this process's share of
+ * its node), else as tk_par_acc_new does. */
+TK_API tk_status_t tk_par_acc_new_with(const tk_par_runner_t *runner, const tk_par_job_t *job,
+                                       tk_acc_t **out, tk_error_t *err);
 
 /* Run the whole job into acc with runner (or tk_par_run when runner or its
  * run is NULL). */

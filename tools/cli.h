@@ -460,5 +460,27 @@ typedef struct cli_units {
     int everywhere;
 } cli_units_t;
 tk_status_t cli_mpi_units(const cli_units_t *job, tk_error_t *err);
+/* --shard and topo-merge of unit jobs (shard.c).  Under --shard I/P,
+ * cli_mpi_units runs only the units of slice I (a contiguous block:
+ * units [I*N/P, (I+1)*N/P)) and records their bytes in the shard file
+ * without calling take (the tool then skips its post-processing:
+ * cli_shard_partial); under topo-merge it runs no unit and passes the
+ * shards' bytes to take in unit order, so the tool prints the single
+ * run's bytes.  A tool with unit jobs gets --shard by: listing "shard" in
+ * its longopts and calling cli_shard_args (see above), taking its
+ * cli_mpi_units route when cli_units_distributed() (MPI with several
+ * ranks, --shard or a merge), cutting units that do not depend on the
+ * thread count there (cli_units_threads(threads): threads, or
+ * CLI_SHARD_THREADS under --shard and merges, so shards run with any
+ * --threads merge), skipping post-processing when cli_shard_partial(), and
+ * its name in cli_shard_tools.  A tool that does not use cli_run_table
+ * calls cli_shard_open(output) before its first job, cli_shard_table_end
+ * after its last and returns through cli_shard_close.  cli_shard_units:
+ * the hook of cli_mpi_units (1 when it handled the job, its status in
+ * *st). */
+#define CLI_SHARD_THREADS 8
+int cli_units_distributed(void);
+int cli_units_threads(int threads);
+int cli_shard_units(const cli_units_t *job, tk_status_t *st, tk_error_t *err);
 
 #endif /* TK_CLI_H */

@@ -254,6 +254,8 @@ static tk_status_t mpi_run(void *ctx, const tk_par_job_t *job, int threads, tk_a
     if (failed)
         return cli_mpi_agree(TK_OK, err, 0);
     tk_par_slice(job, mpi_rank, mpi_size, &lo, &hi);
+    /* Rank 0's meter (the one shown) counts its own units only. */
+    tk_progress_set_total(job->progress, hi - lo);
     /* The thread-count check counts this rank's share of the node's
      * memory (or TOPOKIT_MEMORY_LIMIT, per rank), not the whole node. */
     tk_par_job_t mine = *job;
@@ -466,7 +468,7 @@ done:
     return st;
 }
 
-tk_status_t cli_mpi_units(const cli_units_t *job, tk_error_t *err)
+static tk_status_t units_run(const cli_units_t *job, tk_error_t *err)
 {
     if (!mpi_on || mpi_size < 2)
         return units_here(job, err);
@@ -494,11 +496,16 @@ int cli_mpi_same(int v)
     return v;
 }
 
-static const tk_par_runner_t runner = {mpi_run, NULL};
+static tk_par_runner_t runner = {mpi_run, NULL, 0};
 
 const tk_par_runner_t *cli_mpi_runner(void)
 {
-    return mpi_on && mpi_size > 1 ? &runner : NULL;
+    if (!mpi_on || mpi_size < 2)
+        return NULL;
+    /* The accumulators are checked against this rank's share of the
+     * node's memory (or TOPOKIT_MEMORY_LIMIT, per rank). */
+    runner.mem_limit = cli_mem_limit();
+    return &runner;
 }
 
 #else /* !HAVE_MPI */
@@ -508,7 +515,7 @@ int cli_mpi_same(int v)
     return v;
 }
 
-tk_status_t cli_mpi_units(const cli_units_t *job, tk_error_t *err)
+static tk_status_t units_run(const cli_units_t *job, tk_error_t *err)
 {
     return units_here(job, err);
 }
@@ -535,3 +542,11 @@ int cli_mpi_exit(int rc)
 }
 
 #endif /* HAVE_MPI */
+
+tk_status_t cli_mpi_units(const cli_units_t *job, tk_error_t *err)
+{
+    tk_status_t st;
+    if (cli_shard_units(job, &st, err)) /* --shard, topo-merge (shard.c) */
+        return st;
+    return units_run(job, err);
+}

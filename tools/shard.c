@@ -33,6 +33,7 @@
  */
 #include <config.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -49,18 +50,19 @@
 #define SHARD_FORMAT 1
 
 /* The tools that take --shard: topo-merge runs only these. */
-const char *const cli_shard_tools[] = {"topo-dist", "topo-load", NULL};
+const char *const cli_shard_tools[] = {"topo-dist",  "topo-ksp", "topo-load", "topo-medoid",
+                                       "topo-paths", "topo-sim", NULL};
 
 enum { MODE_OFF, MODE_SHARD, MODE_MERGE };
 
 /* A graph or job record of a shard file. */
 typedef struct rec {
-    int kind;  /* 'g' graph, 'j' job                         */
+    int kind;  /* 'g' graph, 'j' job, 'u' unit job            */
     long line; /* its line in the file                       */
     char *input;
     long index;
-    uint64_t hash; /* graph: its fingerprint; job: of the job     */
-    int64_t units, chunk, width, lo, hi;
+    uint64_t hash;                       /* graph: its fingerprint; job: of the job     */
+    int64_t units, chunk, width, lo, hi; /* 'u': units = the count */
     int scale;
     int status;
     tk_error_t *err; /* job with a non-zero status: its error      */
@@ -102,6 +104,7 @@ static struct {
     sfile_t *files; /* by shard index                            */
     size_t rec;     /* next record                               */
     int failed;     /* a mismatch was reported                   */
+    int skip_units; /* a unit job failed: skip the graph's others */
     char **argv;    /* the rebuilt command line                  */
 } S;
 
@@ -375,6 +378,9 @@ static tk_status_t shard_run(void *ctx, const tk_par_job_t *job, int threads, tk
     int64_t lo, hi;
     (void)ctx;
     tk_par_slice(job, S.i, S.parts, &lo, &hi);
+    /* The meter counts this shard's units only (the caller began the
+     * phase with the whole job's). */
+    tk_progress_set_total(job->progress, hi - lo);
     tk_status_t st = tk_par_run(job, lo, hi, threads, acc, err);
     const tk_acc_t *rec = st == TK_OK ? acc : NULL;
     S.njobs++;
@@ -396,6 +402,111 @@ static tk_status_t shard_run(void *ctx, const tk_par_job_t *job, int threads, tk
     if (ferror(S.fp))
         return tk_error_set(err, TK_EIO, NULL, 0, "writing the shard: %s", strerror(errno));
     return st;
+}
+
+/* ------------------------------------------------------------------------
+ * Unit jobs (cli_mpi_units): a shard runs the units of its slice, a
+ * contiguous block (tk_par_slice of the units with chunk 1: units
+ * [I*N/P, (I+1)*N/P)), and records each unit's bytes: a line `unit U LEN`
+ * then the bytes in lowercase hexadecimal, UNIT_LINE bytes a line.  The
+ * record begins with `units J count N lo L hi H hash F` and ends with
+ * `sum S`, a checksum of the units' numbers, lengths and bytes. */
+
+#define UNIT_LINE 64
+
+static void units_slice(int64_t units, int64_t i, int64_t parts, int64_t *lo, int64_t *hi)
+{
+    tk_par_job_t job;
+    memset(&job, 0, sizeof job);
+    job.units = units;
+    job.chunk = 1;
+    tk_par_slice(&job, i, parts, lo, hi);
+}
+
+static uint64_t unit_sum(uint64_t h, int64_t u, const unsigned char *b, size_t len)
+{
+    int64_t hd[2] = {u, (int64_t)len};
+    h = h_bytes(h, hd, sizeof hd);
+    return h_bytes(h, b, len);
+}
+
+static void w_unit(int64_t u, const unsigned char *b, size_t len)
+{
+    char line[2 * UNIT_LINE + 2];
+    w_printf("unit %" PRId64 " %zu\n", u, len);
+    for (size_t at = 0; at < len; at += UNIT_LINE) {
+        size_t k = len - at < UNIT_LINE ? len - at : UNIT_LINE, n = 0;
+        for (size_t j = 0; j < k; j++) {
+            line[n++] = "0123456789abcdef"[b[at + j] >> 4];
+            line[n++] = "0123456789abcdef"[b[at + j] & 15];
+        }
+        line[n++] = '\n';
+        w_hash(line, n);
+        fwrite(line, 1, n, S.fp);
+    }
+}
+
+/* --shard: this shard's units, recorded (take is not called: the results
+ * are partial, the tool skips what only the merge needs). */
+static tk_status_t shard_units(const cli_units_t *job, tk_error_t *err)
+{
+    int64_t lo, hi;
+    char *buf = NULL;
+    size_t blen = 0;
+    uint64_t h = H_SEED;
+    tk_status_t st = TK_OK;
+    FILE *mem = open_memstream(&buf, &blen);
+
+    if (!mem)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (unit results)");
+    units_slice(job->units, S.i, S.parts, &lo, &hi);
+    /* --progress: this shard's units. */
+    char label[64];
+    snprintf(label, sizeof label, "shard %" PRId64 "/%" PRId64, S.i, S.parts);
+    tk_progress_t *meter = cli_meter(label);
+    tk_progress_begin(meter, "units", "units", hi - lo);
+    S.njobs++;
+    w_printf("units %" PRId64 " count %" PRId64 " lo %" PRId64 " hi %" PRId64 " hash %016" PRIx64
+             "\n",
+             S.njobs, job->units, lo, hi, S.gfp);
+    int64_t u = lo;
+    for (; u < hi; u++) {
+        rewind(mem);
+        if ((st = job->run(job->ctx, u, mem, err)) != TK_OK)
+            break;
+        long end = ftell(mem);
+        if (fflush(mem) != 0 || end < 0) {
+            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (unit results)");
+            break;
+        }
+        h = unit_sum(h, u, (const unsigned char *)buf, (size_t)end);
+        w_unit(u, (const unsigned char *)buf, (size_t)end);
+        tk_progress_add(meter, 1);
+    }
+    tk_progress_end(meter);
+    fclose(mem);
+    free(buf);
+    if (st != TK_OK) {
+        /* The failing unit (the first of this shard's) is recorded: the
+         * merge reports it where the single run would, after the units
+         * before it.  The shard itself goes on as if the job had ended
+         * (its results are partial anyway), so every shard makes the
+         * same jobs. */
+        char *where = enc(err ? err->where : ""), *msg = enc(err ? err->msg : "");
+        if (!where || !msg)
+            S.failed = 1;
+        else
+            w_printf("error %" PRId64 " status %d line %ld %s %s\n", u, (int)st,
+                     err ? err->line : 0L, where, msg);
+        free(where);
+        free(msg);
+        if (err)
+            tk_error_clear(err);
+    }
+    w_printf("sum %016" PRIx64 "\n", h_final(h));
+    if (ferror(S.fp))
+        return tk_error_set(err, TK_EIO, NULL, 0, "writing the shard: %s", strerror(errno));
+    return TK_OK;
 }
 
 /* ------------------------------------------------------------------------
@@ -558,6 +669,142 @@ static int sf_entries(sfile_t *f, const rec_t *r, int hash, uint64_t *words, uin
     return 0;
 }
 
+/* A unit job's `error U status S line L WHERE MESSAGE` line (in f->buf)
+ * for unit u: into r when store.  0, or -1 (printed). */
+static int sf_unit_error(sfile_t *f, rec_t *r, int64_t u, int store)
+{
+    char *w[9];
+    int64_t uu, stv, ln;
+    if (words(f->buf, w, 9) != 8 || strcmp(w[0], "error") != 0 ||
+        num(w[1], 0, INT64_MAX, &uu) != 0 || uu != u || strcmp(w[2], "status") != 0 ||
+        num(w[3], 1, TK_EINTERNAL, &stv) != 0 || strcmp(w[4], "line") != 0 ||
+        num(w[5], 0, LONG_MAX, &ln) != 0 || get_text(w[6]) != 0 || get_text(w[7]) != 0) {
+        sf_fail(f, f->line, "malformed error line (unit %" PRId64 ")", u);
+        return -1;
+    }
+    if (!store)
+        return 0;
+    if (!r->err && !(r->err = malloc(sizeof *r->err))) {
+        sf_fail(f, f->line, "out of memory");
+        return -1;
+    }
+    tk_error_clear(r->err);
+    r->status = (int)stv;
+    r->err->code = (tk_status_t)stv;
+    r->err->line = (long)ln;
+    snprintf(r->err->where, sizeof r->err->where, "%s", w[6]);
+    snprintf(r->err->msg, sizeof r->err->msg, "%s", w[7]);
+    return 0;
+}
+
+/* Read unit u's bytes (a `unit U LEN` line and its hexadecimal lines)
+ * into *b (grown as needed).  0; 1 when the job failed at unit u (an
+ * error line, stored into r when hash: the first read); -1 (printed). */
+static int sf_unit(sfile_t *f, rec_t *r, int64_t u, int hash, unsigned char **b, size_t *cap,
+                   size_t *len)
+{
+    char *w[4];
+    int64_t uu, n;
+    int k = sf_line(f, hash);
+    if (k < 0)
+        return -1;
+    if (k == 0) {
+        sf_fail(f, f->line, "truncated: the unit job at line %ld ends before unit %" PRId64,
+                r->line, u);
+        return -1;
+    }
+    if (strncmp(f->buf, "error ", 6) == 0)
+        return sf_unit_error(f, r, u, hash) == 0 ? 1 : -1;
+    if (words(f->buf, w, 4) != 3 || strcmp(w[0], "unit") != 0 ||
+        num(w[1], 0, INT64_MAX, &uu) != 0 || num(w[2], 0, INT64_MAX, &n) != 0 || uu != u) {
+        sf_fail(f, f->line, "expected 'unit %" PRId64 " LENGTH' (the unit job at line %ld)", u,
+                r->line);
+        return -1;
+    }
+    size_t at = 0, total = (size_t)n;
+    while (at < total) {
+        size_t want = total - at < UNIT_LINE ? total - at : UNIT_LINE;
+        if ((k = sf_line(f, hash)) < 0)
+            return -1;
+        if (k == 0) {
+            sf_fail(f, f->line, "truncated: unit %" PRId64 " has %zu of its %zu bytes", u, at,
+                    total);
+            return -1;
+        }
+        if (strlen(f->buf) != 2 * want) {
+            sf_fail(f, f->line, "unit %" PRId64 ": expected %zu bytes in hexadecimal", u, want);
+            return -1;
+        }
+        if (at + want > *cap) {
+            size_t c = *cap ? *cap : 4096;
+            while (c < at + want)
+                c *= 2;
+            unsigned char *p = realloc(*b, c);
+            if (!p) {
+                sf_fail(f, f->line, "out of memory");
+                return -1;
+            }
+            *b = p;
+            *cap = c;
+        }
+        for (size_t j = 0; j < want; j++) {
+            int hi = hexval(f->buf[2 * j]), lo = hexval(f->buf[2 * j + 1]);
+            if (hi < 0 || lo < 0 || isupper((unsigned char)f->buf[2 * j]) ||
+                isupper((unsigned char)f->buf[2 * j + 1])) {
+                sf_fail(f, f->line, "unit %" PRId64 ": not lowercase hexadecimal", u);
+                return -1;
+            }
+            (*b)[at + j] = (unsigned char)(hi * 16 + lo);
+        }
+        at += want;
+    }
+    *len = total;
+    return 0;
+}
+
+/* Read a unit job's units [r->lo, r->hi) and its sum line; with take,
+ * pass every unit to it (stopping at its first failure, *st).  0, or -1
+ * (printed). */
+static int sf_units(sfile_t *f, rec_t *r, int hash, const cli_units_t *job, tk_status_t *st,
+                    tk_error_t *err, uint64_t *sum)
+{
+    unsigned char *b = NULL;
+    size_t cap = 0, len = 0;
+    uint64_t h = H_SEED, want;
+    char *w[3];
+    int rc = 0;
+    for (int64_t u = r->lo; u < r->hi && rc == 0; u++) {
+        if ((rc = sf_unit(f, r, u, hash, &b, &cap, &len)) != 0)
+            break;
+        h = unit_sum(h, u, b, len);
+        if (job && *st == TK_OK)
+            *st = job->take(job->ctx, u, b, len, err);
+    }
+    free(b);
+    if (rc < 0)
+        return -1;
+    if (rc == 1 && job && *st == TK_OK) { /* the shard's failing unit */
+        *st = (tk_status_t)r->status;
+        if (err)
+            *err = *r->err;
+    }
+    int k = sf_line(f, hash);
+    if (k < 0)
+        return -1;
+    if (k == 0 || words(f->buf, w, 3) != 2 || strcmp(w[0], "sum") != 0 || hex64(w[1], &want) != 0) {
+        sf_fail(f, f->line, "expected 'sum CHECKSUM' (the unit job at line %ld)", r->line);
+        return -1;
+    }
+    *sum = h_final(h);
+    if (*sum != want) {
+        sf_fail(f, r->line,
+                "checksum mismatch in the unit job's bytes (lines %ld-%ld): the file is damaged",
+                r->line + 1, f->line);
+        return -1;
+    }
+    return 0;
+}
+
 static rec_t *sf_add(sfile_t *f)
 {
     if (f->nrecs == f->arecs) {
@@ -705,6 +952,26 @@ static int sf_read(sfile_t *f)
             ngraphs++;
             continue;
         }
+        if (n >= 2 && strcmp(w[0], "units") == 0) {
+            static const char *const ukeys[] = {"count", "lo", "hi", "hash", NULL};
+            char *val[4];
+            uint64_t sum;
+            r->kind = 'u';
+            if (num(w[1], 1, INT64_MAX, &v) != 0 || v != njobs + 1 ||
+                pairs(w, n, 2, ukeys, val) != 0 || num(val[0], 0, INT64_MAX, &r->units) != 0 ||
+                num(val[1], 0, r->units, &r->lo) != 0 ||
+                num(val[2], r->lo, r->units, &r->hi) != 0 || hex64(val[3], &r->hash) != 0) {
+                sf_fail(f, f->line, "malformed units line");
+                return -1;
+            }
+            njobs++;
+            r->off = ftello(f->fp);
+            r->eline = f->line;
+            if (sf_units(f, r, 1, NULL, NULL, NULL, &sum) != 0)
+                return -1;
+            r->sum = sum;
+            continue;
+        }
         static const char *const keys[] = {"units", "chunk", "width",  "scale", "hash",
                                            "lo",    "hi",    "status", "sum",   NULL};
         char *val[9];
@@ -719,8 +986,9 @@ static int sf_read(sfile_t *f)
             num(val[6], r->lo, r->units, &r->hi) != 0 || num(val[7], 0, TK_EINTERNAL, &stv) != 0 ||
             hex64(val[8], &r->sum) != 0) {
             sf_fail(f, f->line, "malformed %s line",
-                    n >= 1 && strcmp(w[0], "job") == 0 ? "job"
-                                                       : "record (expected graph, job or end)");
+                    n >= 1 && strcmp(w[0], "job") == 0
+                        ? "job"
+                        : "record (expected graph, job, units or end)");
             return -1;
         }
         r->scale = (int)sc;
@@ -852,6 +1120,8 @@ static int sf_same_records(const sfile_t *f, const sfile_t *g)
         int same = a->kind == b->kind && a->hash == b->hash;
         if (same && a->kind == 'g')
             same = strcmp(a->input, b->input) == 0 && a->index == b->index;
+        if (same && a->kind == 'u')
+            same = a->units == b->units;
         if (same && a->kind == 'j')
             same = a->units == b->units && a->chunk == b->chunk && a->width == b->width &&
                    a->scale == b->scale;
@@ -955,11 +1225,11 @@ static int load_shards(const char *tool, int nfiles, char **paths)
             const rec_t *x = &by[i].recs[r];
             tk_par_job_t job;
             int64_t lo, hi;
-            if (x->kind != 'j')
+            if (x->kind == 'g')
                 continue;
             memset(&job, 0, sizeof job);
             job.units = x->units;
-            job.chunk = x->chunk;
+            job.chunk = x->kind == 'u' ? 1 : x->chunk;
             tk_par_slice(&job, i, parts, &lo, &hi);
             if (lo != x->lo || hi != x->hi) {
                 sf_fail(&by[i], x->line,
@@ -1041,11 +1311,88 @@ static tk_status_t merge_run(void *ctx, const tk_par_job_t *job, int threads, tk
         }
     }
     S.rec++;
+    tk_progress_set_total(job->progress, job->units);
+    tk_progress_set(job->progress, job->units);
     return st;
 }
 
-static const tk_par_runner_t shard_runner = {shard_run, NULL};
-static const tk_par_runner_t merge_runner = {merge_run, NULL};
+/* The merge of a unit job: every shard's units, in unit order, to take. */
+static tk_status_t merge_units(const cli_units_t *job, tk_error_t *err)
+{
+    const sfile_t *f0 = &S.files[0];
+    if (S.failed)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "shards refused");
+    if (S.rec >= f0->nrecs || f0->recs[S.rec].kind != 'u')
+        return merge_fail(err, "a unit job the shards do not have");
+    const rec_t *r0 = &f0->recs[S.rec];
+    if (r0->units != job->units || r0->hash != S.gfp)
+        return merge_fail(err, "a unit job unlike the shards' one");
+    tk_status_t st = TK_OK;
+    for (int64_t i = 0; i < S.parts && st == TK_OK; i++) {
+        sfile_t *f = &S.files[i];
+        rec_t *r = &f->recs[S.rec];
+        uint64_t sum;
+        int bad = 1;
+        f->line = r->eline;
+        sf_quiet = 1;
+        sf_why[0] = 0;
+        if (!(f->fp = fopen(f->path, "r")) || fseeko(f->fp, r->off, SEEK_SET) != 0)
+            snprintf(sf_why, sizeof sf_why, "%s: %s", f->path, strerror(errno));
+        else if (sf_units(f, r, 0, job, &st, err, &sum) == 0 && sum == r->sum)
+            bad = 0;
+        else if (!sf_why[0])
+            snprintf(sf_why, sizeof sf_why, "%s:%ld: checksum mismatch in the unit job's bytes",
+                     f->path, r->line);
+        sf_quiet = 0;
+        if (f->fp)
+            fclose(f->fp);
+        f->fp = NULL;
+        if (bad) {
+            S.failed = 1;
+            return tk_error_set(err, TK_EIO, NULL, 0, "%s (the shard changed while merging)",
+                                sf_why);
+        }
+    }
+    S.rec++;
+    /* A failed job: the single run stops there; the shards went on with
+     * the graph's other unit jobs, which the tool will not ask for. */
+    S.skip_units = st != TK_OK;
+    return st;
+}
+
+/* After a failed unit job: the unit records up to the next graph. */
+static void skip_units(void)
+{
+    if (S.mode != MODE_MERGE || !S.skip_units)
+        return;
+    while (S.rec < S.files[0].nrecs && S.files[0].recs[S.rec].kind == 'u')
+        S.rec++;
+    S.skip_units = 0;
+}
+
+int cli_shard_units(const cli_units_t *job, tk_status_t *st, tk_error_t *err)
+{
+    if (S.mode == MODE_SHARD)
+        *st = shard_units(job, err);
+    else if (S.mode == MODE_MERGE)
+        *st = merge_units(job, err);
+    return S.mode != MODE_OFF;
+}
+
+int cli_units_distributed(void)
+{
+    return S.mode != MODE_OFF || cli_mpi_size() > 1;
+}
+
+int cli_units_threads(int threads)
+{
+    return S.mode != MODE_OFF ? CLI_SHARD_THREADS : threads;
+}
+
+/* A shard and a merge are one process, as the single run: the memory
+ * checks are the single run's (mem_limit 0: the machine's memory). */
+static const tk_par_runner_t shard_runner = {shard_run, NULL, 0};
+static const tk_par_runner_t merge_runner = {merge_run, NULL, 0};
 
 const tk_par_runner_t *cli_runner(void)
 {
@@ -1291,6 +1638,7 @@ int cli_shard_graph(const tk_graph_t *g, const char *input, long index)
     }
     if (S.failed)
         return -1;
+    skip_units();
     const sfile_t *f0 = &S.files[0];
     const rec_t *r = S.rec < f0->nrecs ? &f0->recs[S.rec] : NULL;
     if (!r || r->kind != 'g' || r->index != index || strcmp(r->input, input) != 0 || r->hash != h) {
@@ -1307,6 +1655,7 @@ int cli_shard_graph(const tk_graph_t *g, const char *input, long index)
 
 int cli_shard_table_end(int rc)
 {
+    skip_units();
     if (S.mode == MODE_MERGE && !S.failed && S.rec < S.files[0].nrecs) {
         const rec_t *r = &S.files[0].recs[S.rec];
         S.failed = 1;

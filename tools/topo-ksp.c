@@ -17,7 +17,7 @@ typedef unsigned __int128 u128;
 
 static const char usage[] =
     "topo-ksp [-k K] [--allpath H [--raw]] [--pairs N [-s SEED]] [--hist] [--json]\n"
-    "                [--threads N] [--progress] [-o FILE] [FILE...]";
+    "                [--threads N] [--progress] [--shard I/P] [-o FILE] [FILE...]";
 
 #define DEFAULT_K 8
 
@@ -66,6 +66,8 @@ static void help(void)
           "                        distribution as an array)\n"
           "  --threads N           OpenMP threads (N >= 1); results do not change\n"
           "  --progress            progress messages on stderr\n"
+          "  --shard I/P           compute shard I of P only and write it as a shard\n"
+          "                        file; topo-merge(1) combines the P shards\n"
           "  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
           "  -h, --help            this help\n"
           "      --version         print the version\n\n"
@@ -81,6 +83,7 @@ enum {
     OPT_JSON,
     OPT_THREADS,
     OPT_PROGRESS,
+    OPT_SHARD,
     OPT_VERSION
 };
 
@@ -95,6 +98,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"json", no_argument, NULL, OPT_JSON},
         {"threads", required_argument, NULL, OPT_THREADS},
         {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"shard", required_argument, NULL, OPT_SHARD},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
@@ -104,6 +108,7 @@ static void parse_args(int argc, char **argv, args_t *a)
 
     memset(a, 0, sizeof *a);
     a->seed = 1;
+    cli_shard_args("topo-ksp", &argc, &argv, ":hk:s:o:", longopts, usage);
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":hk:s:o:", longopts, NULL)) != -1) {
         switch (c) {
@@ -138,6 +143,8 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case 'o':
             a->output = optarg;
+            break;
+        case OPT_SHARD: /* cli_shard_args read it */
             break;
         case OPT_VERSION:
             cli_print_version();
@@ -368,12 +375,12 @@ static tk_status_t ksp_ranks(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_
     }
     m.plan = plan;
     m.threads = o.threads > 0 ? o.threads : cli_threads();
-    m.block = m.threads;
+    m.block = cli_units_threads(m.threads); /* --shard: whatever --threads */
     m.units = tk_ksp_plan_units(plan);
     m.sum.allpath_min = UINT64_MAX;
     cli_units_t job = {(m.units + m.block - 1) / m.block, 0, ksp_block, ksp_take, &m, 0};
     st = cli_mpi_units(&job, err);
-    if (st == TK_OK) {
+    if (st == TK_OK && !cli_shard_partial()) {
         tk_ksp_result_finish(plan, &m.sum);
         *out = m.sum;
     } else {
@@ -399,11 +406,13 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
      * average over the pairs that happen to be reachable */
     tk_status_t st = tk_check_connected(g, &err);
     if (st == TK_OK)
-        st = cli_mpi_size() > 1 ? ksp_ranks(g, &opts, &r, &err) : tk_ksp(g, &opts, &r, &err);
+        st = cli_units_distributed() ? ksp_ranks(g, &opts, &r, &err) : tk_ksp(g, &opts, &r, &err);
     if (cli_mpi_agree(st, &err, 1) != TK_OK) { /* MPI: every rank stops */
         cli_graph_error(input, index, &err);
         return 1;
     }
+    if (cli_shard_partial()) /* --shard: the merge prints it */
+        return 0;
     print_header(out, a);
     print_row(out, a, g, name, &r);
     tk_ksp_result_destroy(&r);

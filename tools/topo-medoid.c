@@ -21,7 +21,7 @@
 
 static const char usage[] =
     "topo-medoid FAMILY KEY=VALUE ... --samples M [-s SEED] [-p SERVERS] [--threads N]\n"
-    "                   [--progress] [-o FILE] [--table FILE]";
+    "                   [--progress] [--shard I/P] [-o FILE] [--table FILE]";
 
 typedef struct args {
     const char *family;
@@ -53,6 +53,8 @@ static void help(void)
           "  --table FILE       the per-sample table ('-' = stdout)\n"
           "  --threads N        OpenMP threads (N >= 1); results do not change\n"
           "  --progress         progress on stderr (percentage, rate, ETA)\n"
+          "  --shard I/P        measure shard I of P of the samples only and write it\n"
+          "                     to -o as a shard file; topo-merge(1) combines them\n"
           "  -h, --help         this help\n"
           "      --version      print the version\n\n"
           "Exit status: 0 success, 1 data or runtime error, 2 usage error.\n"
@@ -60,7 +62,7 @@ static void help(void)
           stdout);
 }
 
-enum { OPT_SAMPLES = 256, OPT_TABLE, OPT_THREADS, OPT_PROGRESS, OPT_VERSION };
+enum { OPT_SAMPLES = 256, OPT_TABLE, OPT_THREADS, OPT_PROGRESS, OPT_SHARD, OPT_VERSION };
 
 static void parse_args(int argc, char **argv, args_t *a)
 {
@@ -73,6 +75,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"shard", required_argument, NULL, OPT_SHARD},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
     };
@@ -80,6 +83,7 @@ static void parse_args(int argc, char **argv, args_t *a)
 
     memset(a, 0, sizeof *a);
     a->seed = 1;
+    cli_shard_args("topo-medoid", &argc, &argv, ":ho:s:p:", longopts, usage);
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":ho:s:p:", longopts, NULL)) != -1) {
         switch (c) {
@@ -104,6 +108,8 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case OPT_PROGRESS:
             cli_progress_enable(1);
+            break;
+        case OPT_SHARD: /* cli_shard_args read it */
             break;
         case OPT_VERSION:
             cli_print_version();
@@ -360,7 +366,17 @@ static int run(const args_t *a)
         cli_errorf("out of memory");
         goto done;
     }
-    if ((cli_mpi_size() > 1 ? measure_ranks : measure)(a, mem, &r))
+    /* --shard: the shard file is the output (-o); a merge checks that
+     * every shard record was used before it writes anything. */
+    if (cli_shard_open(a->output) != 0)
+        goto done;
+    if ((cli_units_distributed() ? measure_ranks : measure)(a, mem, &r))
+        goto done;
+    if (cli_shard_partial()) { /* the merge selects the medoid */
+        rc = CLI_EXIT_OK;
+        goto done;
+    }
+    if (cli_shard_table_end(0) != 0)
         goto done;
     if (tk_medoid_select(r.x, a->samples, 2, r.z, r.sumd, &r.med, &err) ||
         make_sample(a, r.s[r.med].seed, mem, &g, &err)) {
@@ -375,7 +391,7 @@ done:
     free(r.x);
     free(r.z);
     free(r.sumd);
-    return rc;
+    return cli_shard_close(rc);
 }
 
 int main(int argc, char **argv)

@@ -30,10 +30,11 @@ typedef struct args {
 static void help(void)
 {
     printf("usage: %s\n\n", usage);
-    fputs("Combine the shard files written by 'topo-dist --shard I/P' or\n"
-          "'topo-load --shard I/P' (every I of one P, any order) into the output the\n"
-          "run without --shard prints, byte for byte.  The inputs the shards name (graph\n"
-          "files, the -P FILE or standard input) are read again: give the same ones.\n\n"
+    fputs("Combine the shard files written by 'TOOL --shard I/P' (topo-dist, topo-load,\n"
+          "topo-ksp, topo-paths, topo-medoid, topo-sim; every I of one P, any order) into\n"
+          "the output the run without --shard prints, byte for byte.  The inputs the\n"
+          "shards name (graph files, the -P FILE or standard input) are read again: give\n"
+          "the same ones.\n\n"
           "Options:\n"
           "  --threads N           OpenMP threads for what the tool computes besides its\n"
           "                        jobs (N >= 1); results do not change\n"

@@ -17,7 +17,8 @@
 typedef unsigned __int128 u128;
 
 static const char usage[] =
-    "topo-paths [--pairs] [--json] [--threads N] [--progress] [-o FILE] [FILE...]";
+    "topo-paths [--pairs] [--json] [--threads N] [--progress] [--shard I/P] [-o FILE]\n"
+    "                  [FILE...]";
 
 typedef struct args {
     int pairs;          /* --pairs: per-pair rows                      */
@@ -46,6 +47,8 @@ static void help(void)
           "                        object per pair)\n"
           "  --threads N           OpenMP threads (N >= 1); results do not change\n"
           "  --progress            progress messages on stderr\n"
+          "  --shard I/P           compute shard I of P only and write it as a shard\n"
+          "                        file; topo-merge(1) combines the P shards\n"
           "  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
           "  -h, --help            this help\n"
           "      --version         print the version\n\n"
@@ -53,7 +56,7 @@ static void help(void)
           stdout);
 }
 
-enum { OPT_PAIRS = 256, OPT_JSON, OPT_THREADS, OPT_PROGRESS, OPT_VERSION };
+enum { OPT_PAIRS = 256, OPT_JSON, OPT_THREADS, OPT_PROGRESS, OPT_SHARD, OPT_VERSION };
 
 static void parse_args(int argc, char **argv, args_t *a)
 {
@@ -62,6 +65,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"json", no_argument, NULL, OPT_JSON},
         {"threads", required_argument, NULL, OPT_THREADS},
         {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"shard", required_argument, NULL, OPT_SHARD},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
@@ -70,6 +74,7 @@ static void parse_args(int argc, char **argv, args_t *a)
     int c;
 
     memset(a, 0, sizeof *a);
+    cli_shard_args("topo-paths", &argc, &argv, ":ho:", longopts, usage);
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
         switch (c) {
@@ -87,6 +92,8 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case 'o':
             a->output = optarg;
+            break;
+        case OPT_SHARD: /* cli_shard_args read it */
             break;
         case OPT_VERSION:
             cli_print_version();
@@ -326,7 +333,7 @@ static void paths_mpi_init(paths_mpi_t *m, const tk_graph_t *g, const args_t *a,
     m->name = name;
     m->out = out;
     m->threads = a->threads > 0 ? a->threads : cli_threads();
-    m->block = 8 * (int64_t)m->threads;
+    m->block = 8 * (int64_t)cli_units_threads(m->threads); /* --shard: whatever --threads */
 }
 
 static int64_t paths_blocks(const paths_mpi_t *m)
@@ -359,7 +366,8 @@ static int per_pair_ranks(FILE *out, args_t *a, const tk_graph_t *g, const char 
     cli_units_t job = {paths_blocks(&m), 0, pairs_block, pairs_take, &m, 0};
     if (cli_mpi_units(&job, err) != TK_OK)
         return 1;
-    print_header(out, a);
+    if (!cli_shard_partial()) /* --shard: the merge prints it */
+        print_header(out, a);
     m.rows = 1;
     uint64_t row_bytes = (uint64_t)g->n * (strlen(name) + (a->json ? 80 : 40)) + 1;
     uint64_t round = ((uint64_t)1 << 20) / row_bytes / (uint64_t)m.block;
@@ -376,9 +384,14 @@ static int summary(FILE *out, args_t *a, const tk_graph_t *g, const char *name, 
     sigma_stats_t st;
     cli_row_t row;
 
-    if ((cli_mpi_size() > 1 ? summary_ranks(g, a, name, &s, err)
-                            : tk_sigma_summary(g, a->threads, cli_meter(name), &s, err)) != TK_OK)
+    if ((cli_units_distributed()
+             ? summary_ranks(g, a, name, &s, err)
+             : tk_sigma_summary(g, a->threads, cli_meter(name), &s, err)) != TK_OK)
         return 1;
+    if (cli_shard_partial()) { /* --shard: the merge prints it */
+        tk_sigma_summary_destroy(&s);
+        return 0;
+    }
     print_header(out, a);
     if (a->json) {
         cli_row_begin(&row, out, 1);
@@ -426,7 +439,7 @@ static int summary(FILE *out, args_t *a, const tk_graph_t *g, const char *name, 
 /* Per-pair rows, source by source (the output dominates the time). */
 static int per_pair(FILE *out, args_t *a, const tk_graph_t *g, const char *name, tk_error_t *err)
 {
-    if (cli_mpi_size() > 1)
+    if (cli_units_distributed())
         return per_pair_ranks(out, a, g, name, err);
     size_t n = (size_t)g->n;
     int32_t *dist = tk_malloc_array(n, sizeof *dist);

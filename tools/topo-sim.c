@@ -29,7 +29,7 @@ static const char usage[] =
     "                [--coupled] [--no-aggregate] [--latency CLASS=L,...] [--per-server FILE]\n"
     "                [--flows FILE] [--check-another] [--max-sweeps N]\n"
     "                [--epochs N [--change E --then-make 'KIND K=V...']] [-s SEED] [--json]\n"
-    "                [--threads N] [--progress] [-o FILE] [FILE...]\n"
+    "                [--threads N] [--progress] [--shard I/P] [-o FILE] [FILE...]\n"
     "       topo-sim (--workload FILE | --poisson [--sizes DIST] (--horizon T | --count N))\n"
     "                [-r ROUTING] [--rho R] [--buckets E,...] [--flows FILE]\n"
     "                [--write-workload FILE] [--verify] [-s SEED] [--json] [-o FILE] [FILE...]";
@@ -126,6 +126,8 @@ static void help(void)
           "      --json            JSON Lines, one object per row\n"
           "      --threads N       OpenMP threads for the routes; results do not change\n"
           "      --progress        progress messages on stderr\n"
+          "      --shard I/P       solve shard I of P of the load points only and write\n"
+          "                        it as a shard file; topo-merge(1) combines them\n"
           "  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
           "  -h, --help            this help\n"
           "      --version         print the version\n\n"
@@ -159,7 +161,8 @@ enum {
     OPT_VERIFY,
     OPT_EPOCHS,
     OPT_CHANGE,
-    OPT_THEN
+    OPT_THEN,
+    OPT_SHARD
 };
 enum { OPT_FORCE = 512 };
 
@@ -238,6 +241,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"epochs", required_argument, NULL, OPT_EPOCHS},
         {"change", required_argument, NULL, OPT_CHANGE},
         {"then-make", required_argument, NULL, OPT_THEN},
+        {"shard", required_argument, NULL, OPT_SHARD},
         {NULL, 0, NULL, 0},
     };
     static const char *const arbs[] = {"fair", "rr", "transit", NULL};
@@ -249,6 +253,7 @@ static void parse_args(int argc, char **argv, args_t *a)
     a->routing = "min";
     a->rho_lo = a->rho_hi = 1;
     a->seed = 1;
+    cli_shard_args("topo-sim", &argc, &argv, ":hr:P:m:s:a:o:", longopts, usage);
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":hr:P:m:s:a:o:", longopts, NULL)) != -1) {
         switch (c) {
@@ -353,11 +358,16 @@ static void parse_args(int argc, char **argv, args_t *a)
         case OPT_THEN:
             a->then_make = optarg;
             break;
+        case OPT_SHARD: /* cli_shard_args read it */
+            break;
         default:
             cli_getopt_default(c, argv, usage, help);
         }
     }
     a->rho_given = rho_given;
+    if (cli_shard_partial() && (a->workload || a->poisson || a->curve || a->epochs))
+        cli_usage_fail(usage, "--shard splits the load points of --sweep or --rho (not "
+                              "--curve, --epochs, --workload or --poisson)");
     if (a->workload || a->poisson) {
         if (a->workload && a->poisson)
             cli_usage_fail(usage, "--workload and --poisson both give the flows: use one");
@@ -898,7 +908,7 @@ static tk_status_t sweep_ranks(args_t *a, graph_run_t *gr, tk_sim_point_t *pts, 
     sim_mpi_t m = {a, gr, pts, px, npts, input, index};
     cli_units_t job = {count, 0, sim_point_unit, sim_point_take, &m, 1};
     tk_status_t st = cli_mpi_units(&job, err);
-    if (st == TK_OK && (a->psfp || a->flfp)) {
+    if (st == TK_OK && (a->psfp || a->flfp) && !cli_shard_partial()) {
         tk_sim_point_t last;
         st = tk_sim_solve(gr->net, pts[count - 1].rho, &last, err);
     }
@@ -981,11 +991,17 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         rc = fail_graph(input, index, &err);
         goto done;
     }
-    if (cli_mpi_size() > 1 && !a->epochs) {
+    if (cli_units_distributed() && !a->epochs) {
+        if (a->pat) { /* --shard: the pattern joins the job's fingerprint */
+            cli_shard_note(a->pat->spec, strlen(a->pat->spec));
+            cli_shard_note(a->pat->d, (size_t)a->pat->len * sizeof *a->pat->d);
+        }
         if (sweep_ranks(a, &gr, pts, px, count, &npts, input, index, &err) != TK_OK) {
             rc = fail_graph(input, index, &err);
             goto done;
         }
+        if (cli_shard_partial()) /* --shard: the merge prints the points */
+            goto done;
         goto solved;
     }
     meter = cli_meter_graph(input, index);
@@ -1356,7 +1372,7 @@ static int run(args_t *a)
     cli_progress_enable(a->progress);
     if (a->pattern && cli_read_pattern(a->pattern, &a->pat) != 0)
         return CLI_EXIT_DATA;
-    if (open_side(a)) {
+    if (!cli_shard_partial() && open_side(a)) { /* --shard: the merge writes them */
         if (a->per_server && a->psfp)
             cli_out_abort(&a->psout);
         tk_pattern_free(a->pat);

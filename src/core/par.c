@@ -29,12 +29,16 @@ struct tk_acc {
 /* ------------------------------------------------------------------------ */
 /* Accumulators.                                                            */
 
-tk_status_t tk_acc_new(int64_t width, int scale_exp, tk_acc_t **out, tk_error_t *err)
+/* A zero accumulator whose entries must fit in lim bytes (0: the
+ * machine's physical memory). */
+static tk_status_t acc_new_lim(int64_t width, int scale_exp, uint64_t lim, tk_acc_t **out,
+                               tk_error_t *err)
 {
     if (!out || width < 0)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "accumulator: bad width %lld",
                             (long long)width);
-    uint64_t lim = tk_memory_limit_default();
+    if (!lim)
+        lim = tk_memory_limit_default();
     if (lim && (uint64_t)width > lim / sizeof(i128))
         return tk_error_set(err, TK_ELIMIT, NULL, 0,
                             "accumulator: %lld entries exceed the memory limit", (long long)width);
@@ -51,6 +55,11 @@ tk_status_t tk_acc_new(int64_t width, int scale_exp, tk_acc_t **out, tk_error_t 
     a->v = v;
     *out = a;
     return TK_OK;
+}
+
+tk_status_t tk_acc_new(int64_t width, int scale_exp, tk_acc_t **out, tk_error_t *err)
+{
+    return acc_new_lim(width, scale_exp, 0, out, err);
 }
 
 void tk_acc_free(tk_acc_t *a)
@@ -138,7 +147,14 @@ int tk_par_scale_exp(const tk_par_job_t *job)
 
 tk_status_t tk_par_acc_new(const tk_par_job_t *job, tk_acc_t **out, tk_error_t *err)
 {
-    return tk_acc_new(job->width, tk_par_scale_exp(job), out, err);
+    return acc_new_lim(job->width, tk_par_scale_exp(job), job->mem_limit, out, err);
+}
+
+tk_status_t tk_par_acc_new_with(const tk_par_runner_t *runner, const tk_par_job_t *job,
+                                tk_acc_t **out, tk_error_t *err)
+{
+    uint64_t lim = runner && runner->mem_limit ? runner->mem_limit : job->mem_limit;
+    return acc_new_lim(job->width, tk_par_scale_exp(job), lim, out, err);
 }
 
 void tk_par_slice(const tk_par_job_t *job, int64_t i, int64_t parts, int64_t *lo, int64_t *hi)
@@ -437,7 +453,7 @@ tk_status_t tk_par_sum_with(const tk_par_runner_t *runner, const tk_par_job_t *j
                             double *out, tk_error_t *err)
 {
     tk_acc_t *acc = NULL;
-    tk_status_t st = tk_par_acc_new(job, &acc, err);
+    tk_status_t st = tk_par_acc_new_with(runner, job, &acc, err);
     if (st == TK_OK)
         st = tk_par_run_with(runner, job, threads, acc, err);
     if (st == TK_OK)

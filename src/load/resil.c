@@ -220,7 +220,7 @@ tk_status_t tk_resil_run(const tk_graph_t *g, const tk_resil_opts_t *o, tk_resil
     job.ctx = &ctx;
     job.unit_exact = resil_unit;
     job.progress = o->progress;
-    if ((st = tk_par_acc_new(&job, &acc, err)) != TK_OK)
+    if ((st = tk_par_acc_new_with(o->runner, &job, &acc, err)) != TK_OK)
         return st;
     st = tk_par_run_with(o->runner, &job, o->threads, acc, err);
     if (st == TK_OK)

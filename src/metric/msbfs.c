@@ -588,7 +588,7 @@ tk_status_t tk_dist_summary(const tk_graph_t *g, const tk_dist_opts_t *opts, tk_
     tk_acc_t *acc = NULL;
     tk_error_t jerr;
     tk_error_clear(&jerr);
-    st = tk_par_acc_new(&job, &acc, err);
+    st = tk_par_acc_new_with(opts->runner, &job, &acc, err);
     if (st == TK_OK) {
         tk_progress_begin(opts->progress, "distances", "source batches", job.units);
         st = tk_par_run_with(opts->runner, &job, opts->threads, acc, &jerr);

@@ -206,6 +206,25 @@ static void test_synthetic(void)
         job.mem_limit = W * 24u + 4096u;
         ok(tk_par_run(&job, 0, job.units, 2, one, &err) == TK_OK && tk_acc_equal(full, one),
            "a mem_limit of one thread's buffers: the same accumulator");
+        /* ... and the accumulator: W entries of 16 bytes. */
+        tk_acc_t *acc = NULL;
+        job.mem_limit = W * 16u - 1u;
+        is_int(tk_par_acc_new(&job, &acc, &err), TK_ELIMIT,
+               "an accumulator beyond the job's mem_limit: ELIMIT (%s)", err.msg);
+        tk_par_runner_t share = {NULL, NULL, W * 16u};
+        ok(tk_par_acc_new_with(&share, &job, &acc, NULL) == TK_OK && tk_acc_width(acc) == W,
+           "the runner's mem_limit (this process's share) decides when set");
+        tk_acc_free(acc);
+        acc = NULL;
+        share.mem_limit = W * 16u - 1u;
+        job.mem_limit = 0;
+        is_int(tk_par_acc_new_with(&share, &job, &acc, &err), TK_ELIMIT,
+               "an accumulator beyond the runner's mem_limit: ELIMIT");
+        is_int(tk_par_sum_with(&share, &job, 1, NULL, &err), TK_ELIMIT,
+               "tk_par_sum_with: the runner's mem_limit refuses the accumulator up front");
+        job.mem_limit = W * 16u;
+        ok(tk_par_acc_new(&job, &acc, NULL) == TK_OK, "an accumulator within mem_limit");
+        tk_acc_free(acc);
         job.mem_limit = 0;
         tk_acc_free(full);
         tk_acc_free(one);
@@ -362,7 +381,7 @@ static void test_runners(void)
     tk_graph_t *g = NULL;
     tk_gen_rrg(700, 5, 3, 0, &g, NULL);
     slicer_t sl = {3, 0};
-    tk_par_runner_t run = {slicer_run, &sl}, fail = {failing_run, NULL};
+    tk_par_runner_t run = {slicer_run, &sl, 0}, fail = {failing_run, NULL, 0};
     tk_dist_opts_t o1 = {2, 1, 1, 0, NULL, NULL, NULL}, o2 = {2, 1, 1, 0, NULL, NULL, &run};
     tk_dist_summary_t a, b;
     tk_error_t err;
@@ -379,6 +398,16 @@ static void test_runners(void)
            strcmp(err.msg, "rank 2: out of memory") == 0,
        "tk_dist_summary: the runner's error comes back");
     tk_dist_summary_destroy(&b);
+    /* The accumulator (n eccentricity entries and more, 16 bytes each)
+     * is checked against the runner's share of memory, before any work. */
+    o2.runner = &run;
+    run.mem_limit = 16u * (uint64_t)g->n;
+    sl.calls = 0;
+    ok(tk_dist_summary(g, &o2, &b, &err) == TK_ELIMIT && sl.calls == 0 &&
+           strstr(err.msg, "accumulator") != NULL,
+       "tk_dist_summary: an accumulator beyond the runner's mem_limit: ELIMIT (%s)", err.msg);
+    tk_dist_summary_destroy(&b);
+    run.mem_limit = 0;
 
     tk_route_spec_t sp;
     tk_router_t *r = NULL;
