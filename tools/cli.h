@@ -470,9 +470,9 @@ tk_status_t cli_mpi_units(const cli_units_t *job, tk_error_t *err);
  * its longopts and calling cli_shard_args (see above), taking its
  * cli_mpi_units route when cli_units_distributed() (MPI with several
  * ranks, --shard or a merge), cutting units that do not depend on the
- * thread count there (cli_units_threads(threads): threads, or
- * CLI_SHARD_THREADS under --shard and merges, so shards run with any
- * --threads merge), skipping post-processing when cli_shard_partial(), and
+ * thread count there (cli_units_threads(threads), called on every rank:
+ * rank 0's threads, or CLI_SHARD_THREADS under --shard and merges, so
+ * shards run with any --threads merge), skipping post-processing when cli_shard_partial(), and
  * its name in cli_shard_tools.  A tool that does not use cli_run_table
  * calls cli_shard_open(output) before its first job, cli_shard_table_end
  * after its last and returns through cli_shard_close.  cli_shard_units:

@@ -1386,7 +1386,9 @@ int cli_units_distributed(void)
 
 int cli_units_threads(int threads)
 {
-    return S.mode != MODE_OFF ? CLI_SHARD_THREADS : threads;
+    /* Under MPI every rank must cut the same units: rank 0's count (the
+     * default, the node's cores, may differ between nodes). */
+    return S.mode != MODE_OFF ? CLI_SHARD_THREADS : cli_mpi_same(threads);
 }
 
 /* A shard and a merge are one process, as the single run: the memory
