@@ -1,5 +1,6 @@
 #!/bin/sh
-# mpi-tools: topo-ksp, topo-paths, topo-medoid and topo-sim --sweep under mpirun (configure --with-mpi)
+# mpi-tools: topo-ksp, topo-paths, topo-medoid, topo-sim --sweep, topo-mcf
+# --method approx and topo-vc -P under mpirun (configure --with-mpi)
 # give the bytes of a run without mpirun at np = 1, 2, 3, on graphs whose
 # units (targets, sources, sampled target groups, in blocks handed out
 # dynamically) do not split evenly over the ranks; topo-paths --pairs
@@ -113,5 +114,24 @@ topo-sim "$@" --flows "$TMPD/fl.want" "$TMPD/df1.tk" >"$TMPD/sim.want" || exit 1
 run mp 2 topo-sim "$@" --flows "$TMPD/fl.got" "$TMPD/df1.tk"
 [ "$rc" -eq 0 ] && [ "$out" = "$(cat "$TMPD/sim.want")" ] && cmp -s "$TMPD/fl.want" "$TMPD/fl.got"
 ok $? "topo-sim $* at np=2: rows and --flows of one process" || diag "exit $rc" "$err"
+
+# topo-mcf --method approx: the first trees (blocks of 4 sources: 37 =
+# 10 blocks, 35 = 9, dealt dynamically) over the ranks, the phases on every
+# rank; the rows of one process but for the wall-clock time column (JSON
+# "time" blanked); a pattern made for another topology: one error line.
+topo-gen rrg n=37 d=4 -s 3 -o "$TMPD/r37.tk" || exit 1
+cat "$TMPD/r37.tk" "$TMPD/t.tk" >"$TMPD/mcf.tk"
+notime() { sed -E 's/"time":[-+0-9.eE]+/"time":0/g'; }
+set -- --method approx --eps 0.2 -m 'switch-perm level=switch' -m uniform --json "$TMPD/mcf.tk"
+topo-mcf "$@" | notime >"$TMPD/mcf.want" || exit 1
+for np in 1 2 3; do
+    run mp $np topo-mcf "$@"
+    [ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | notime)" = "$(cat "$TMPD/mcf.want")" ] &&
+        [ "$(grep -c converged "$TMPD/mcf.want")" -eq 4 ]
+    ok $? "topo-mcf $* at np=$np: the rows of one process (time blanked)" || diag "exit $rc" "$err"
+done
+topo-pattern shift offset=1 -o "$TMPD/t.pat" "$TMPD/t.tk" || exit 1
+topo-mcf --method approx -P "$TMPD/t.pat" "$TMPD/r37.tk" 2>"$TMPD/err.want" >/dev/null
+fails 3 topo-mcf --method approx -P "$TMPD/t.pat" "$TMPD/r37.tk"
 
 done_testing
