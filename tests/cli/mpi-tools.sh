@@ -124,7 +124,7 @@ cat "$TMPD/r37.tk" "$TMPD/t.tk" >"$TMPD/mcf.tk"
 notime() { sed -E 's/"time":[-+0-9.eE]+/"time":0/g'; }
 set -- --method approx --eps 0.2 -m 'switch-perm level=switch' -m uniform --json "$TMPD/mcf.tk"
 topo-mcf "$@" | notime >"$TMPD/mcf.want" || exit 1
-for np in 1 2 3; do
+for np in 2 3; do
     run mp $np topo-mcf "$@"
     [ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | notime)" = "$(cat "$TMPD/mcf.want")" ] &&
         [ "$(grep -c converged "$TMPD/mcf.want")" -eq 4 ]
@@ -133,5 +133,23 @@ done
 topo-pattern shift offset=1 -o "$TMPD/t.pat" "$TMPD/t.tk" || exit 1
 topo-mcf --method approx -P "$TMPD/t.pat" "$TMPD/r37.tk" 2>"$TMPD/err.want" >/dev/null
 fails 3 topo-mcf --method approx -P "$TMPD/t.pat" "$TMPD/r37.tk"
+
+# topo-vc -P: the arc loads over the ranks, the per-VC terms in blocks of
+# 8 sources (35 = 8+8+8+8+3, 37 = 4 x 8 + 5, dealt dynamically); the row
+# and the --vc-loads file of one process; too many paths for --max-paths:
+# one error line.
+topo-pattern uniform -o "$TMPD/tu.pat" "$TMPD/t.tk" || exit 1
+topo-pattern switch-perm level=switch -s 4 -o "$TMPD/r37.pat" "$TMPD/r37.tk" || exit 1
+set -- -r valiant -v 2phases,minboth -P "$TMPD/tu.pat" "$TMPD/t.tk"
+topo-vc "$@" --vc-loads "$TMPD/vl.want" >"$TMPD/vc.want" || exit 1
+run mp 3 topo-vc "$@" --vc-loads "$TMPD/vl.got"
+[ "$rc" -eq 0 ] && [ "$out" = "$(cat "$TMPD/vc.want")" ] && cmp -s "$TMPD/vl.want" "$TMPD/vl.got" &&
+    [ "$(wc -l <"$TMPD/vl.want")" -gt 100 ]
+ok $? "topo-vc $* at np=3: the row and --vc-loads of one process" || diag "exit $rc" "$err"
+topo-vc -r ksp:3 -v ladder-reuse -P "$TMPD/r37.pat" --json "$TMPD/r37.tk" >"$TMPD/vc2.want" || exit 1
+same 2 "$TMPD/vc2.want" topo-vc -r ksp:3 -v ladder-reuse -P "$TMPD/r37.pat" --json "$TMPD/r37.tk"
+same 1 "$TMPD/vc2.want" topo-vc -r ksp:3 -v ladder-reuse -P "$TMPD/r37.pat" --json "$TMPD/r37.tk"
+topo-vc -r valiant -v 2phases -P "$TMPD/r37.pat" --max-paths 5 "$TMPD/r37.tk" 2>"$TMPD/err.want" >/dev/null
+fails 2 topo-vc -r valiant -v 2phases -P "$TMPD/r37.pat" --max-paths 5 "$TMPD/r37.tk"
 
 done_testing
