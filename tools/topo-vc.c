@@ -504,7 +504,7 @@ static tk_status_t vc_load_ranks(tk_router_t *r, const tk_vc_policy_t *pol, cons
         tk_router_set_runner(r, NULL);
         st = cli_mpi_agree(st, err, 0);
     }
-    cli_units_t job = {(dem->n + VC_BLOCK - 1) / VC_BLOCK, 32, vc_block, vc_take, &m, 0};
+    cli_units_t job = {(dem->n + VC_BLOCK - 1) / VC_BLOCK, 8, vc_block, vc_take, &m, 0};
     if (st == TK_OK)
         st = cli_mpi_units(&job, err);
     if (st == TK_OK && m.share) /* rank 0 */
