@@ -277,9 +277,10 @@ tk_status_t tk_vc_load(const tk_router_t *r, const tk_vc_policy_t *pol, const tk
     memset(&w, 0, sizeof w);
     tk_pathset_init(&w.ps);
     /* the policy's errors first, as before the terms */
-    if ((st = vc_ctx_init(&c, r, pol, err)) != TK_OK)
-        return st;
+    st = vc_ctx_init(&c, r, pol, err);
     vc_ctx_destroy(&c);
+    if (st != TK_OK)
+        return st;
     arcload = tk_calloc_array((size_t)g->m + 1, sizeof *arcload);
     share = tk_calloc_array((size_t)g->m * TK_VC_MAX + 1, sizeof *share);
     if (!arcload || !share) {
