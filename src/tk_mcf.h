@@ -80,7 +80,8 @@ typedef struct tk_mcf_opts {
                            certified interval (result.stopped)          */
     int server_limits;  /* enforce inject[s] * theta <= 1, eject alike   */
     int links;          /* fill the saturated-arc list of the result     */
-    int threads;        /* approx: OpenMP threads (0 = runtime default)  */
+    int threads;        /* approx: OpenMP threads of the first trees
+                           (0 = runtime default)                         */
     uint64_t mem_limit; /* bytes (0 = none): larger LPs are TK_ELIMIT    */
     tk_mcf_lp_t lp;     /* exact: simplex, barrier or auto               */
     int no_presolve;    /* routed: the whole LP, no split check and no
@@ -88,6 +89,10 @@ typedef struct tk_mcf_opts {
     /* approx: NULL, or counts the sources routed (phase "approximation",
      * total unknown). */
     tk_progress_t *progress;
+    /* approx: 0, or alpha of the first trees as tk_mcf_approx_first_add
+     * sums it over every source in order (computed by the caller, e.g.
+     * over MPI ranks): the approximation then skips those trees. */
+    double first_alpha;
 } tk_mcf_opts_t;
 
 /* Defaults: auto, eps 0.01, no time limit, no server limits, no links. */
@@ -154,6 +159,25 @@ TK_API tk_status_t tk_mcf_solve(const tk_graph_t *g, const tk_swdemand_t *d, con
 TK_API tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d,
                                       uint64_t max_paths, const tk_mcf_opts_t *o,
                                       tk_mcf_result_t *out, tk_error_t *err);
+
+/* The approximation's independent oracle calls.  Its phases are
+ * sequential (every shortest-path tree is grown on the lengths that the
+ * trees before it lengthened), but its demand scale comes first from one
+ * tree per source at the initial lengths l(a) = 1 / cap(a), trees that do
+ * not depend on each other.  tk_mcf_approx_first: the distances on those
+ * trees from every source s in [lo, hi) to the destinations of its
+ * demands, dist[e - d->off[lo]] for the demand entries e = d->off[lo] ..
+ * d->off[hi] - 1 (OpenMP over the sources; the same bytes at any thread
+ * count).  tk_mcf_approx_first_add: *alpha += d(e) dist(e) over those
+ * entries in order; called for consecutive ranges from source 0 on, it
+ * gives the approximation's own alpha bit for bit, to pass as
+ * opts.first_alpha (0 must not be passed: a network demand has alpha >
+ * 0).  Errors: TK_EINVAL (range), TK_ENOMEM.  Time O((hi - lo) m log n),
+ * memory O(m + n) per thread. */
+TK_API tk_status_t tk_mcf_approx_first(const tk_graph_t *g, const tk_swdemand_t *d, tk_id_t lo,
+                                       tk_id_t hi, int threads, double *dist, tk_error_t *err);
+TK_API void tk_mcf_approx_first_add(const tk_swdemand_t *d, tk_id_t lo, tk_id_t hi,
+                                    const double *dist, double *alpha);
 
 /* The uniform pattern of tk_swdemand_uniform (server level wherever the
  * graph has servers), the default of topo-mcf(1).  Free with

@@ -239,6 +239,38 @@ TK_API tk_status_t tk_vc_load(const tk_router_t *r, const tk_vc_policy_t *pol,
                               const tk_vc_opts_t *opts, const tk_swdemand_t *dem, double *load,
                               double *inject2, tk_error_t *err);
 
+/* tk_vc_load in pieces, for a caller that spreads the sources over
+ * processes.  The terms of a range of sources are what tk_vc_load adds
+ * into its shares: for every demand, path and hop in order, the part of
+ * the hop's traffic on each VC it may use (share index arc * TK_VC_MAX +
+ * vc), and the fixed-point sums of the demand (tot) and of its phase-1
+ * part (inj).  Sources are independent, but the shares are sums of
+ * doubles whose order fixes their bits: adding the terms of consecutive
+ * ranges from source 0 on in order (tk_vc_load_add, into m * TK_VC_MAX
+ * zeroed doubles), then tk_vc_load_split with the arc loads of
+ * tk_load_compute, gives tk_vc_load's bytes. */
+typedef struct tk_vc_terms {
+    int64_t len, cap;
+    uint64_t *idx; /* share index of each term                   */
+    double *part;  /* its traffic                                */
+    __int128 tot;  /* demand x path weight, fixed point (exact)  */
+    __int128 inj;  /* the part whose first hop is in phase 1     */
+} tk_vc_terms_t;
+
+/* Append the terms of sources [lo, hi) to out (zeroed, or holding the
+ * terms of earlier sources).  Errors: as tk_vc_load, TK_EINVAL (range).
+ * Memory: 16 bytes per term (one per path hop and VC). */
+TK_API tk_status_t tk_vc_load_terms(const tk_router_t *r, const tk_vc_policy_t *pol,
+                                    const tk_vc_opts_t *opts, const tk_swdemand_t *dem, tk_id_t lo,
+                                    tk_id_t hi, tk_vc_terms_t *out, tk_error_t *err);
+TK_API void tk_vc_terms_destroy(tk_vc_terms_t *t);
+/* share[idx] += part for every term in order; *tot, *inj gain the sums. */
+TK_API void tk_vc_load_add(double *share, const tk_vc_terms_t *t, __int128 *tot, __int128 *inj);
+/* The per-VC loads and the phase-1 share from the arc loads and the
+ * summed terms (as tk_vc_load). */
+TK_API void tk_vc_load_split(const tk_graph_t *g, const double *arcload, const double *share,
+                             __int128 tot, __int128 inj, double *load, double *inject2);
+
 #ifdef __cplusplus
 }
 #endif

@@ -330,6 +330,77 @@ static void set_where(tk_error_t *err, const char *name)
     err->where[n] = 0;
 }
 
+/* Under MPI (several ranks): the approximation's first trees (one per
+ * source, independent) in blocks of sources handed out dynamically
+ * (cli_mpi_units); every rank receives every block's distances and sums
+ * alpha in source order, as one process would, then runs the (sequential)
+ * phases itself. */
+typedef struct first_mpi {
+    const tk_graph_t *g;
+    const tk_swdemand_t *d;
+    int64_t block;
+    int threads;
+    double alpha;
+} first_mpi_t;
+
+static void first_range(const first_mpi_t *m, int64_t b, tk_id_t *lo, tk_id_t *hi)
+{
+    int64_t l = b * m->block, h = l + m->block < m->g->n ? l + m->block : m->g->n;
+    *lo = (tk_id_t)l;
+    *hi = (tk_id_t)h;
+}
+
+static tk_status_t first_block(void *ctx, int64_t b, FILE *fp, tk_error_t *err)
+{
+    first_mpi_t *m = ctx;
+    tk_id_t lo, hi;
+    first_range(m, b, &lo, &hi);
+    size_t k = (size_t)(m->d->off[hi] - m->d->off[lo]);
+    double *dist = tk_malloc_array(k + 1, sizeof *dist);
+    if (!dist)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (first trees)");
+    tk_status_t st = tk_mcf_approx_first(m->g, m->d, lo, hi, m->threads, dist, err);
+    if (st == TK_OK && fwrite(dist, sizeof *dist, k, fp) != k)
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (first trees)");
+    free(dist);
+    return st;
+}
+
+static tk_status_t first_take(void *ctx, int64_t b, const unsigned char *p, size_t len,
+                              tk_error_t *err)
+{
+    first_mpi_t *m = ctx;
+    tk_id_t lo, hi;
+    first_range(m, b, &lo, &hi);
+    size_t k = (size_t)(m->d->off[hi] - m->d->off[lo]);
+    if (len != k * sizeof(double))
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "first trees, block %lld: bad result length",
+                            (long long)b);
+    double *dist = tk_malloc_array(k + 1, sizeof *dist);
+    if (!dist)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (first trees)");
+    memcpy(dist, p, len);
+    tk_mcf_approx_first_add(m->d, lo, hi, dist, &m->alpha);
+    free(dist);
+    return TK_OK;
+}
+
+/* opts.first_alpha of demands d over the MPI ranks. */
+static tk_status_t first_ranks(const tk_graph_t *g, const tk_swdemand_t *d, tk_mcf_opts_t *o,
+                               tk_error_t *err)
+{
+    first_mpi_t m = {g, d, 0, o->threads > 0 ? o->threads : cli_threads(), 0};
+    m.block = 4 * (int64_t)m.threads;
+    int64_t units = ((int64_t)g->n + m.block - 1) / m.block;
+    /* rounds of at most 2^23 distances (64 MiB) gathered at once */
+    int64_t nnz = d->off[g->n], round = nnz > 0 ? ((int64_t)1 << 23) * units / nnz : units;
+    cli_units_t job = {units, round > 0 ? round : 1, first_block, first_take, &m, 1};
+    tk_status_t st = cli_mpi_units(&job, err);
+    if (st == TK_OK)
+        o->first_alpha = m.alpha;
+    return st;
+}
+
 /* One graph and one pattern (index k: files first, then --make). */
 static int solve_one(args_t *a, const tk_graph_t *g, const tk_router_t *router, int k,
                      result_t *res, tk_error_t *err)
@@ -379,6 +450,18 @@ static int solve_one(args_t *a, const tk_graph_t *g, const tk_router_t *router, 
         /* the same pattern as -m uniform: server level where servers exist */
         o.server_limits = tk_graph_total_servers(g) > 0;
     }
+    /* MPI: the first trees over the ranks (every rank agrees first that
+     * every rank has its demands) */
+    if (!router && o.method == TK_MCF_APPROX && cli_mpi_size() > 1) {
+        st = cli_mpi_agree(TK_OK, err, 0);
+        if (st == TK_OK)
+            st = first_ranks(g, &d, &o, err);
+        if (st != TK_OK) {
+            tk_swdemand_destroy(&d);
+            tk_pattern_free(made);
+            return st;
+        }
+    }
     if (router)
         st = tk_mcf_solve_paths(router, &d, a->max_paths, &o, &res->r, err);
     else
@@ -396,34 +479,31 @@ static int table_row(void *ctx, FILE *out, const tk_graph_t *g, const char *inpu
     tk_router_t *router = NULL;
     char name[1024];
     tk_error_t err;
+    tk_status_t st;
 
     tk_error_clear(&err);
     cli_graph_name(g, input, index, name, sizeof name);
     memset(res, 0, sizeof res);
     /* topokit(7): a graph that is not connected is an error (theta would
      * be 0 for any pattern with a pair in two components) */
-    if (tk_check_connected(g, &err) != TK_OK) {
-        set_where(&err, name);
-        cli_error(&err);
-        return 1;
-    }
-    if (a->routing &&
-        tk_router_new(g, &a->rspec, a->threads, a->opts.mem_limit, &router, &err) != TK_OK) {
-        set_where(&err, name);
-        cli_error(&err);
-        return 1;
-    }
-    a->opts.progress = cli_meter(name);
-    for (int k = 0; k < nres && !failed; k++) {
+    st = tk_check_connected(g, &err);
+    if (st == TK_OK && a->routing)
+        st = tk_router_new(g, &a->rspec, a->threads, a->opts.mem_limit, &router, &err);
+    if (st == TK_OK)
+        a->opts.progress = cli_meter(name);
+    for (int k = 0; k < nres && st == TK_OK; k++) {
         cli_progress("%s: pattern %d of %d: solving", name, k + 1, nres);
-        if (solve_one(a, g, router, k, &res[k], &err) != TK_OK) {
-            set_where(&err, name);
-            cli_error(&err);
-            failed = 1;
-        } else {
+        st = solve_one(a, g, router, k, &res[k], &err);
+        /* MPI: every rank goes on to the next pattern, or none does */
+        st = cli_mpi_agree(st, &err, 0);
+        if (st == TK_OK)
             cli_progress("%s: %s: theta in [%.6g, %.6g] (%s, %.3f s)", name, res[k].pattern,
                          res[k].r.theta, res[k].r.upper, status_of(&res[k].r), res[k].r.seconds);
-        }
+    }
+    if (cli_mpi_agree(st, &err, 1) != TK_OK) { /* MPI: every rank stops */
+        set_where(&err, name);
+        cli_error(&err);
+        failed = 1;
     }
     if (!failed) {
         print_header(out, a);
@@ -468,5 +548,6 @@ int main(int argc, char **argv)
     if (a.threads)
         cli_set_threads(a.threads);
     cli_progress_enable(a.progress);
-    return run(&a);
+    cli_mpi_init(); /* under mpirun or srun: MPI (see mpi.c) */
+    return cli_mpi_exit(run(&a));
 }

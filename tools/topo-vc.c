@@ -420,12 +420,106 @@ out:
     return rc;
 }
 
+/* Under MPI (several ranks): the arc loads on the parallel driver over
+ * the ranks (the router's runner), the terms of blocks of sources handed
+ * out dynamically (cli_mpi_units); rank 0 adds them in source order, as
+ * one process does, and splits the arc loads.  Only bytes and integers
+ * cross. */
+#define VC_BLOCK 8
+typedef struct vc_mpi {
+    const tk_router_t *r;
+    const tk_vc_policy_t *pol;
+    const tk_vc_opts_t *o;
+    const tk_swdemand_t *dem;
+    double *share; /* m * TK_VC_MAX, rank 0 */
+    __int128 tot, inj;
+    tk_vc_terms_t t; /* rank 0: a block's terms */
+} vc_mpi_t;
+
+static tk_status_t vc_block(void *ctx, int64_t b, FILE *fp, tk_error_t *err)
+{
+    vc_mpi_t *m = ctx;
+    tk_vc_terms_t t;
+    tk_id_t n = m->dem->n, lo = (tk_id_t)(b * VC_BLOCK), hi = n - lo > VC_BLOCK ? lo + VC_BLOCK : n;
+    memset(&t, 0, sizeof t);
+    tk_status_t st = tk_vc_load_terms(m->r, m->pol, m->o, m->dem, lo, hi, &t, err);
+    if (st == TK_OK) {
+        fwrite(&t.tot, sizeof t.tot, 1, fp);
+        fwrite(&t.inj, sizeof t.inj, 1, fp);
+        fwrite(&t.len, sizeof t.len, 1, fp);
+        fwrite(t.idx, sizeof *t.idx, (size_t)t.len, fp);
+        fwrite(t.part, sizeof *t.part, (size_t)t.len, fp);
+        if (ferror(fp))
+            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (per-VC load terms)");
+    }
+    tk_vc_terms_destroy(&t);
+    return st;
+}
+
+static tk_status_t vc_take(void *ctx, int64_t b, const unsigned char *p, size_t len,
+                           tk_error_t *err)
+{
+    vc_mpi_t *m = ctx;
+    tk_vc_terms_t *t = &m->t;
+    int64_t k;
+    if (len < 40 || (memcpy(&k, p + 32, 8), k < 0) || len != 40 + 16 * (size_t)k)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "per-VC loads, block %lld: bad result length",
+                            (long long)b);
+    if (k > t->cap) {
+        uint64_t *i = realloc(t->idx, (size_t)k * sizeof *i);
+        if (i)
+            t->idx = i;
+        double *d = i ? realloc(t->part, (size_t)k * sizeof *d) : NULL;
+        if (!d)
+            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (per-VC load terms)");
+        t->part = d;
+        t->cap = k;
+    }
+    memcpy(&t->tot, p, 16);
+    memcpy(&t->inj, p + 16, 16);
+    t->len = k;
+    memcpy(t->idx, p + 40, 8 * (size_t)k);
+    memcpy(t->part, p + 40 + 8 * (size_t)k, 8 * (size_t)k);
+    tk_vc_load_add(m->share, t, &m->tot, &m->inj);
+    return TK_OK;
+}
+
+/* tk_vc_load over the MPI ranks: the same load and inject2 on rank 0
+ * (the other ranks' are not used). */
+static tk_status_t vc_load_ranks(tk_router_t *r, const tk_vc_policy_t *pol, const tk_vc_opts_t *o,
+                                 const tk_swdemand_t *dem, double *load, double *inj,
+                                 tk_error_t *err)
+{
+    const tk_graph_t *g = tk_router_graph(r);
+    vc_mpi_t m = {r, pol, o, dem, NULL, 0, 0, {0}};
+    double *arcload = tk_calloc_array((size_t)g->m + 1, sizeof *arcload);
+    if (cli_mpi_rank() == 0)
+        m.share = tk_calloc_array((size_t)g->m * TK_VC_MAX + 1, sizeof *m.share);
+    tk_status_t st = TK_OK;
+    if (!arcload || (cli_mpi_rank() == 0 && !m.share))
+        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (per-VC loads)");
+    if ((st = cli_mpi_agree(st, err, 0)) == TK_OK) {
+        tk_router_set_runner(r, cli_runner());
+        st = tk_load_compute(r, dem, o->threads, arcload, err);
+        tk_router_set_runner(r, NULL);
+        st = cli_mpi_agree(st, err, 0);
+    }
+    cli_units_t job = {(dem->n + VC_BLOCK - 1) / VC_BLOCK, 8, vc_block, vc_take, &m, 0};
+    if (st == TK_OK)
+        st = cli_mpi_units(&job, err);
+    if (st == TK_OK && m.share) /* rank 0 */
+        tk_vc_load_split(g, arcload, m.share, m.tot, m.inj, load, inj);
+    tk_vc_terms_destroy(&m.t);
+    free(arcload);
+    free(m.share);
+    return st;
+}
+
 /* Per-VC loads: the columns (per class, the total load of each VC over
  * the class's arcs; its max/mean and coefficient of variation) and the
  * --vc-loads table.  0 ok, 1 error (in err, or printed: *printed = 1). */
-static int vc_loads(const args_t *a, const tk_router_t *r, const tk_graph_t *g,
-                    const tk_vc_result_t *res, double *inj, sbuf_t *vl, sbuf_t *im, sbuf_t *cv,
-                    int *printed, tk_error_t *err)
+static int vc_loads(const args_t *a, tk_router_t *r, const tk_graph_t *g, const tk_vc_result_t *res,
+                    double *inj, sbuf_t *vl, sbuf_t *im, sbuf_t *cv, int *printed, tk_error_t *err)
 {
     tk_swdemand_t dem;
     double *load = tk_calloc_array((size_t)g->m * TK_VC_MAX + 1, sizeof *load);
@@ -436,8 +530,13 @@ static int vc_loads(const args_t *a, const tk_router_t *r, const tk_graph_t *g,
         return 1;
     }
     tk_vc_opts_t o = {a->threads, a->max_paths, 0, 0, a->server_pairs, a->enumerate, a->er};
-    if (tk_pattern_to_switch(a->pat, g, &dem, err) != TK_OK ||
-        tk_vc_load(r, &a->pol, &o, &dem, load, inj, err) != TK_OK)
+    tk_status_t st = tk_pattern_to_switch(a->pat, g, &dem, err);
+    if (cli_mpi_size() > 1) /* every rank has its demands, or none goes on */
+        st = cli_mpi_agree(st, err, 0);
+    if (st == TK_OK)
+        st = cli_mpi_size() > 1 ? vc_load_ranks(r, &a->pol, &o, &dem, load, inj, err)
+                                : tk_vc_load(r, &a->pol, &o, &dem, load, inj, err);
+    if (st != TK_OK)
         goto out;
     for (int c = 0; c < res->nclasses; c++) {
         int32_t nv = res->vcs[c];
@@ -502,7 +601,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     double inj = 0;
     int printed = 0;
     int32_t caps[16], ncaps = 0;
-    int rc = 1;
+    int rc = 1, agreed = 0;
 
     memset(&res, 0, sizeof res);
     cli_graph_name(g, input, index, name, sizeof name);
@@ -571,6 +670,11 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         tk_error_set(&err, TK_ENOMEM, NULL, 0, "out of memory");
         goto done;
     }
+    /* MPI: every rank learns the first failing rank's error (this is
+     * the graph's final agreement; failures above make theirs below) */
+    agreed = 1;
+    if (cli_mpi_agree(TK_OK, &err, 1) != TK_OK)
+        goto done;
     print_header(out, a);
     cli_row_t row;
     cli_row_begin(&row, out, a->json);
@@ -603,9 +707,16 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     cli_row_end(&row);
     rc = 0;
 done:
-    if (rc)
+    if (rc) {
+        if (!agreed)
+            cli_mpi_agree(err.code ? err.code : TK_EINTERNAL, &err, 1);
         cli_graph_error(input, index, &err);
-quiet:
+    }
+    goto freeing;
+quiet: /* failed, the message printed */
+    if (!agreed)
+        cli_mpi_agree(TK_EIO, NULL, 1);
+freeing:
     free(vcs.s);
     free(wit.s);
     free(minv.s);
@@ -635,10 +746,11 @@ int main(int argc, char **argv)
     cli_set_prog(argv[0]);
     parse_args(argc, argv, &a);
     cli_set_threads(a.threads);
+    cli_mpi_init(); /* under mpirun or srun: MPI (see mpi.c) */
     if (a.pattern && cli_read_pattern(a.pattern, &a.pat) != 0)
-        return CLI_EXIT_DATA;
+        return cli_mpi_exit(CLI_EXIT_DATA);
     cli_table_t t = {a.output, a.ninputs, a.inputs, cli_mem_limit(), table_row, table_header, &a};
     int rc = cli_run_table(&t);
     tk_pattern_free(a.pat);
-    return rc;
+    return cli_mpi_exit(rc);
 }

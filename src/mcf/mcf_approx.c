@@ -26,6 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#else
+#define omp_get_max_threads() 1
+#endif
+
 #include "mcf_internal.h"
 
 typedef struct heap {
@@ -185,22 +191,92 @@ tk_status_t mcf_dual_bound(const tk_graph_t *g, const tk_swdemand_t *d, const do
     return TK_OK;
 }
 
-/* The demand scale U: the dual bound at the initial lengths. */
-static double initial_scale(work_t *w, const tk_swdemand_t *d, const double *cap)
+/* The lengths of the first trees: l(a) = 1 / cap(a). */
+static void first_lengths(const tk_graph_t *g, double *len)
+{
+    for (int64_t a = 0; a < g->m; a++)
+        len[a] = 1.0 / tk_graph_cap(g, a);
+}
+
+tk_status_t tk_mcf_approx_first(const tk_graph_t *g, const tk_swdemand_t *d, tk_id_t lo, tk_id_t hi,
+                                int threads, double *dist, tk_error_t *err)
+{
+    if (!g || !d || d->n != g->n || lo < 0 || hi > g->n || lo > hi)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "approximation: bad source range %lld..%lld",
+                            (long long)lo, (long long)hi);
+    int nt = threads > 0 ? threads : omp_get_max_threads();
+    int64_t busy = 0;
+    for (tk_id_t s = lo; s < hi; s++)
+        busy += d->off[s + 1] > d->off[s];
+    if (nt > busy)
+        nt = busy > 0 ? (int)busy : 1;
+    int bad = 0;
+    /* Sources are independent: each thread its own Dijkstra arrays, each
+     * source its own slots of dist, so any thread count gives the same
+     * bytes. */
+#pragma omp parallel num_threads(nt) reduction(| : bad)
+    {
+        work_t w;
+        int ok = work_init(&w, g);
+        if (ok)
+            first_lengths(g, w.len);
+        else
+            bad = 1;
+#pragma omp for schedule(dynamic, 1)
+        for (tk_id_t s = lo; s < hi; s++) {
+            if (!ok || d->off[s + 1] == d->off[s])
+                continue;
+            dijkstra(&w, s);
+            for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
+                dist[e - d->off[lo]] = w.dist[d->dst[e]];
+        }
+        work_free(&w);
+    }
+    return bad ? tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory") : TK_OK;
+}
+
+void tk_mcf_approx_first_add(const tk_swdemand_t *d, tk_id_t lo, tk_id_t hi, const double *dist,
+                             double *alpha)
+{
+    double x = *alpha;
+    for (int64_t e = d->off[lo]; e < d->off[hi]; e++)
+        x += d->w[e] * dist[e - d->off[lo]];
+    *alpha = x;
+}
+
+/* Sources per block of the first trees (their distances are held a block
+ * at a time). */
+#define FIRST_BLOCK 256
+
+/* The demand scale U: the dual bound at the initial lengths, whose alpha
+ * is o->first_alpha when the caller computed it (another process), else
+ * the first trees' here, a block of sources at a time. */
+static tk_status_t initial_scale(work_t *w, const tk_swdemand_t *d, const double *cap,
+                                 const tk_mcf_opts_t *o, double *U, tk_error_t *err)
 {
     const tk_graph_t *g = w->g;
     double D = 0, alpha = 0;
 
     for (int64_t a = 0; a < g->m; a++)
         D += w->len[a] * cap[a];
-    for (tk_id_t s = 0; s < g->n; s++) {
-        if (d->off[s + 1] == d->off[s])
-            continue;
-        dijkstra(w, s);
-        for (int64_t e = d->off[s]; e < d->off[s + 1]; e++)
-            alpha += d->w[e] * w->dist[d->dst[e]];
+    if (o->first_alpha > 0) {
+        *U = D / o->first_alpha;
+        return TK_OK;
     }
-    return D / alpha;
+    for (tk_id_t lo = 0; lo < g->n; lo += FIRST_BLOCK) {
+        tk_id_t hi = g->n - lo > FIRST_BLOCK ? lo + FIRST_BLOCK : g->n;
+        double *dist = tk_malloc_array((size_t)(d->off[hi] - d->off[lo]) + 1, sizeof *dist);
+        if (!dist)
+            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+        tk_status_t st = tk_mcf_approx_first(g, d, lo, hi, o->threads, dist, err);
+        if (st == TK_OK)
+            tk_mcf_approx_first_add(d, lo, hi, dist, &alpha);
+        free(dist);
+        if (st != TK_OK)
+            return st;
+    }
+    *U = D / alpha;
+    return TK_OK;
 }
 
 /* One step of source s: its remaining demands (w->rem) on the current
@@ -313,7 +389,7 @@ tk_status_t mcf_approx(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf
     work_t w;
     double *F = NULL, *cap = NULL;
     int64_t n = g->n, m = g->m;
-    double U, lower = 0, upper = HUGE_VAL, step, t0 = mcf_now();
+    double U = 0, lower = 0, upper = HUGE_VAL, step, t0 = mcf_now();
     int64_t phases = 0;
     double routed = 0; /* sum of the demand scales of the finished phases */
     tk_status_t st = TK_OK;
@@ -331,11 +407,12 @@ tk_status_t mcf_approx(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf
     for (int64_t u = 0; u < n; u++)
         for (int64_t a = g->off[u]; a < g->off[u + 1]; a++)
             w.tail[a] = (int32_t)u;
-    for (int64_t a = 0; a < m; a++) {
+    for (int64_t a = 0; a < m; a++)
         cap[a] = tk_graph_cap(g, a);
-        w.len[a] = 1.0 / cap[a];
-    }
-    U = upper = initial_scale(&w, d, cap);
+    first_lengths(g, w.len);
+    if ((st = initial_scale(&w, d, cap, o, &U, err)) != TK_OK)
+        goto done;
+    upper = U;
     step = o->eps / 2;
     /* The number of phases is not known in advance: the sources routed are
      * counted without a total. */

@@ -108,26 +108,178 @@ static double ratio(__int128 a, __int128 b)
     return ldexp((double)q, -64);
 }
 
+/* The demand total's fixed-point exponent: scale 2^F with the total
+ * below 2^125. */
+static int inj_scale(const tk_swdemand_t *dem)
+{
+    int F = 0;
+    (void)frexp(dem->total > 0 ? dem->total : 1, &F);
+    return 124 - F;
+}
+
+void tk_vc_terms_destroy(tk_vc_terms_t *t)
+{
+    if (!t)
+        return;
+    free(t->idx);
+    free(t->part);
+    memset(t, 0, sizeof *t);
+}
+
+static int terms_push(tk_vc_terms_t *t, uint64_t idx, double part)
+{
+    if (t->len == t->cap) {
+        int64_t cap = t->cap ? 2 * t->cap : 1024;
+        uint64_t *i = realloc(t->idx, (size_t)cap * sizeof *i);
+        if (i)
+            t->idx = i;
+        double *p = i ? realloc(t->part, (size_t)cap * sizeof *p) : NULL;
+        if (!p)
+            return -1;
+        t->part = p;
+        t->cap = cap;
+    }
+    t->idx[t->len] = idx;
+    t->part[t->len] = part;
+    t->len++;
+    return 0;
+}
+
+/* Workspace of the terms: the policy context, the routing workspace, a
+ * path set and each hop's VC range. */
+typedef struct terms_ws {
+    vc_ctx_t c;
+    tk_route_ws_t *ws;
+    tk_pathset_t ps;
+    int32_t *vlo, *vhi, *esc;
+    int64_t cap;
+} terms_ws_t;
+
+static void terms_ws_free(terms_ws_t *w)
+{
+    tk_route_ws_free(w->ws);
+    tk_pathset_destroy(&w->ps);
+    free(w->vlo);
+    free(w->vhi);
+    free(w->esc);
+    vc_ctx_destroy(&w->c);
+}
+
+static tk_status_t terms_ws_init(terms_ws_t *w, const tk_router_t *r, const tk_vc_policy_t *pol,
+                                 tk_error_t *err)
+{
+    memset(w, 0, sizeof *w);
+    tk_pathset_init(&w->ps);
+    tk_status_t st = vc_ctx_init(&w->c, r, pol, err);
+    if (st == TK_OK)
+        st = tk_route_ws_new(r, &w->ws, err);
+    return st;
+}
+
+/* The terms of sources [lo, hi) appended to out, in order. */
+static tk_status_t terms_range(terms_ws_t *w, const tk_router_t *r, const tk_vc_opts_t *opts,
+                               const tk_swdemand_t *dem, tk_id_t lo, tk_id_t hi, tk_vc_terms_t *out,
+                               tk_error_t *err)
+{
+    int F = inj_scale(dem);
+    tk_status_t st;
+
+    for (tk_id_t s = lo; s < hi; s++)
+        for (int64_t k = dem->off[s]; k < dem->off[s + 1]; k++) {
+            tk_id_t t = dem->dst[k];
+            double wd = dem->w[k];
+            if (wd == 0 || t == s)
+                continue;
+            if ((st = tk_route_paths(r, w->ws, s, t, opts->max_paths, &w->ps, err)) != TK_OK)
+                return st;
+            const tk_pathset_t *ps = &w->ps;
+            for (int64_t i = 0; i < ps->npaths; i++) {
+                vc_path_t p = {
+                    ps->arc + ps->off[i], (int32_t)(ps->off[i + 1] - ps->off[i]), s, t, ps->via[i],
+                    ps->phase2[i]};
+                if (p.len > w->cap) {
+                    int64_t cap = p.len + 64;
+                    int32_t *a = realloc(w->vlo, (size_t)cap * sizeof *a);
+                    if (a)
+                        w->vlo = a;
+                    int32_t *b = a ? realloc(w->vhi, (size_t)cap * sizeof *b) : NULL;
+                    if (b)
+                        w->vhi = b;
+                    int32_t *e = b ? realloc(w->esc, (size_t)cap * sizeof *e) : NULL;
+                    if (!e)
+                        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+                    w->esc = e;
+                    w->cap = cap;
+                }
+                if ((st = vc_assign(&w->c, &p, w->vlo, w->vhi, w->esc, err)) != TK_OK)
+                    return st;
+                double x = wd * ps->w[i];
+                for (int32_t h = 0; h < p.len; h++) {
+                    double part = x / (double)(w->vhi[h] - w->vlo[h] + 1);
+                    for (int32_t v = w->vlo[h]; v <= w->vhi[h]; v++)
+                        if (terms_push(out, (uint64_t)p.arc[h] * TK_VC_MAX + (uint64_t)v, part))
+                            return tk_error_set(err, TK_ENOMEM, NULL, 0,
+                                                "out of memory (per-VC load terms)");
+                }
+                out->tot += fix(x, F);
+                if (p.len > 0 && vc_phase(&w->c, &p, 0) == 1)
+                    out->inj += fix(x, F);
+            }
+        }
+    return TK_OK;
+}
+
+tk_status_t tk_vc_load_terms(const tk_router_t *r, const tk_vc_policy_t *pol,
+                             const tk_vc_opts_t *opts, const tk_swdemand_t *dem, tk_id_t lo,
+                             tk_id_t hi, tk_vc_terms_t *out, tk_error_t *err)
+{
+    terms_ws_t w;
+
+    if (lo < 0 || hi > dem->n || lo > hi)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "per-VC loads: bad source range %lld..%lld",
+                            (long long)lo, (long long)hi);
+    tk_status_t st = terms_ws_init(&w, r, pol, err);
+    if (st == TK_OK)
+        st = terms_range(&w, r, opts, dem, lo, hi, out, err);
+    terms_ws_free(&w);
+    return st;
+}
+
+void tk_vc_load_add(double *share, const tk_vc_terms_t *t, __int128 *tot, __int128 *inj)
+{
+    for (int64_t i = 0; i < t->len; i++)
+        share[t->idx[i]] += t->part[i];
+    *tot += t->tot;
+    *inj += t->inj;
+}
+
+void tk_vc_load_split(const tk_graph_t *g, const double *arcload, const double *share, __int128 tot,
+                      __int128 inj, double *load, double *inject2)
+{
+    for (int64_t a = 0; a < g->m; a++)
+        split(arcload[a], share + a * TK_VC_MAX, load + a * TK_VC_MAX);
+    if (inject2)
+        *inject2 = tot > 0 ? ratio(inj, tot) : 0;
+}
+
 tk_status_t tk_vc_load(const tk_router_t *r, const tk_vc_policy_t *pol, const tk_vc_opts_t *opts,
                        const tk_swdemand_t *dem, double *load, double *inject2, tk_error_t *err)
 {
     const tk_graph_t *g = tk_router_graph(r);
     vc_ctx_t c;
-    tk_route_ws_t *ws = NULL;
-    tk_pathset_t ps;
+    terms_ws_t w;
+    tk_vc_terms_t t;
     double *arcload = NULL, *share = NULL;
     __int128 inj = 0, tot = 0;
-    /* the phase-1 injection share in fixed point: scale 2^F with the
-     * demand total below 2^125 */
-    int F = 0;
-    (void)frexp(dem->total > 0 ? dem->total : 1, &F);
-    F = 124 - F;
-    int32_t *lo = NULL, *hi = NULL, *esc = NULL;
-    int64_t cap = 0;
     tk_status_t st;
 
-    tk_pathset_init(&ps);
-    if ((st = vc_ctx_init(&c, r, pol, err)) != TK_OK)
+    memset(&t, 0, sizeof t);
+    memset(&w, 0, sizeof w);
+    tk_pathset_init(&w.ps);
+    /* the policy's errors first, as before the terms */
+    st = vc_ctx_init(&c, r, pol, err);
+    vc_ctx_destroy(&c);
+    if (st != TK_OK)
         return st;
     arcload = tk_calloc_array((size_t)g->m + 1, sizeof *arcload);
     share = tk_calloc_array((size_t)g->m * TK_VC_MAX + 1, sizeof *share);
@@ -137,60 +289,21 @@ tk_status_t tk_vc_load(const tk_router_t *r, const tk_vc_policy_t *pol, const tk
     }
     if ((st = tk_load_compute(r, dem, opts->threads, arcload, err)) != TK_OK)
         goto out;
-    if ((st = tk_route_ws_new(r, &ws, err)) != TK_OK)
+    if ((st = terms_ws_init(&w, r, pol, err)) != TK_OK)
         goto out;
-    for (tk_id_t s = 0; s < dem->n; s++)
-        for (int64_t k = dem->off[s]; k < dem->off[s + 1]; k++) {
-            tk_id_t t = dem->dst[k];
-            double wd = dem->w[k];
-            if (wd == 0 || t == s)
-                continue;
-            if ((st = tk_route_paths(r, ws, s, t, opts->max_paths, &ps, err)) != TK_OK)
-                goto out;
-            for (int64_t i = 0; i < ps.npaths; i++) {
-                vc_path_t p = {
-                    ps.arc + ps.off[i], (int32_t)(ps.off[i + 1] - ps.off[i]), s, t, ps.via[i],
-                    ps.phase2[i]};
-                if (p.len > cap) {
-                    cap = p.len + 64;
-                    int32_t *a = realloc(lo, (size_t)cap * sizeof *a);
-                    if (a)
-                        lo = a;
-                    int32_t *b = a ? realloc(hi, (size_t)cap * sizeof *b) : NULL;
-                    if (b)
-                        hi = b;
-                    int32_t *e = b ? realloc(esc, (size_t)cap * sizeof *e) : NULL;
-                    if (!e) {
-                        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-                        goto out;
-                    }
-                    esc = e;
-                }
-                if ((st = vc_assign(&c, &p, lo, hi, esc, err)) != TK_OK)
-                    goto out;
-                double x = wd * ps.w[i];
-                for (int32_t h = 0; h < p.len; h++) {
-                    double part = x / (double)(hi[h] - lo[h] + 1);
-                    for (int32_t v = lo[h]; v <= hi[h]; v++)
-                        share[p.arc[h] * TK_VC_MAX + v] += part;
-                }
-                tot += fix(x, F);
-                if (p.len > 0 && vc_phase(&c, &p, 0) == 1)
-                    inj += fix(x, F);
-            }
-        }
-    for (int64_t a = 0; a < g->m; a++)
-        split(arcload[a], share + a * TK_VC_MAX, load + a * TK_VC_MAX);
-    if (inject2)
-        *inject2 = tot > 0 ? ratio(inj, tot) : 0;
+    /* one source's terms at a time */
+    for (tk_id_t s = 0; s < dem->n && st == TK_OK; s++) {
+        t.len = 0;
+        t.tot = t.inj = 0;
+        if ((st = terms_range(&w, r, opts, dem, s, s + 1, &t, err)) == TK_OK)
+            tk_vc_load_add(share, &t, &tot, &inj);
+    }
+    if (st == TK_OK)
+        tk_vc_load_split(g, arcload, share, tot, inj, load, inject2);
 out:
-    tk_route_ws_free(ws);
-    tk_pathset_destroy(&ps);
+    terms_ws_free(&w);
+    tk_vc_terms_destroy(&t);
     free(arcload);
     free(share);
-    free(lo);
-    free(hi);
-    free(esc);
-    vc_ctx_destroy(&c);
     return st;
 }

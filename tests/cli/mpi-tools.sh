@@ -1,5 +1,6 @@
 #!/bin/sh
-# mpi-tools: topo-ksp, topo-paths, topo-medoid, topo-antmill and topo-sim --sweep under mpirun (configure --with-mpi)
+# mpi-tools: topo-ksp, topo-paths, topo-medoid, topo-antmill, topo-sim --sweep,
+# topo-mcf --method approx and topo-vc -P under mpirun (configure --with-mpi)
 # give the bytes of a run without mpirun at np = 1, 2, 3, on graphs whose
 # units (targets, sources, sampled target groups, in blocks handed out
 # dynamically) do not split evenly over the ranks; topo-paths --pairs
@@ -141,5 +142,42 @@ topo-sim "$@" --flows "$TMPD/fl.want" "$TMPD/df1.tk" >"$TMPD/sim.want" || exit 1
 run mp 2 topo-sim "$@" --flows "$TMPD/fl.got" "$TMPD/df1.tk"
 [ "$rc" -eq 0 ] && [ "$out" = "$(cat "$TMPD/sim.want")" ] && cmp -s "$TMPD/fl.want" "$TMPD/fl.got"
 ok $? "topo-sim $* at np=2: rows and --flows of one process" || diag "exit $rc" "$err"
+
+# topo-mcf --method approx: the first trees (blocks of 4 sources: 37 =
+# 10 blocks, 35 = 9, dealt dynamically) over the ranks, the phases on every
+# rank; the rows of one process but for the wall-clock time column (JSON
+# "time" blanked); a pattern made for another topology: one error line.
+topo-gen rrg n=37 d=4 -s 3 -o "$TMPD/r37.tk" || exit 1
+cat "$TMPD/r37.tk" "$TMPD/t.tk" >"$TMPD/mcf.tk"
+notime() { sed -E 's/"time":[-+0-9.eE]+/"time":0/g'; }
+set -- --method approx --eps 0.2 -m 'switch-perm level=switch' -m uniform --json "$TMPD/mcf.tk"
+topo-mcf "$@" | notime >"$TMPD/mcf.want" || exit 1
+for np in 2 3; do
+    run mp $np topo-mcf "$@"
+    [ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | notime)" = "$(cat "$TMPD/mcf.want")" ] &&
+        [ "$(grep -c converged "$TMPD/mcf.want")" -eq 4 ]
+    ok $? "topo-mcf $* at np=$np: the rows of one process (time blanked)" || diag "exit $rc" "$err"
+done
+topo-pattern shift offset=1 -o "$TMPD/t.pat" "$TMPD/t.tk" || exit 1
+topo-mcf --method approx -P "$TMPD/t.pat" "$TMPD/r37.tk" 2>"$TMPD/err.want" >/dev/null
+fails 3 topo-mcf --method approx -P "$TMPD/t.pat" "$TMPD/r37.tk"
+
+# topo-vc -P: the arc loads over the ranks, the per-VC terms in blocks of
+# 8 sources (35 = 8+8+8+8+3, 37 = 4 x 8 + 5, dealt dynamically); the row
+# and the --vc-loads file of one process; too many paths for --max-paths:
+# one error line.
+topo-pattern uniform -o "$TMPD/tu.pat" "$TMPD/t.tk" || exit 1
+topo-pattern switch-perm level=switch -s 4 -o "$TMPD/r37.pat" "$TMPD/r37.tk" || exit 1
+set -- -r valiant -v 2phases,minboth -P "$TMPD/tu.pat" "$TMPD/t.tk"
+topo-vc "$@" --vc-loads "$TMPD/vl.want" >"$TMPD/vc.want" || exit 1
+run mp 3 topo-vc "$@" --vc-loads "$TMPD/vl.got"
+[ "$rc" -eq 0 ] && [ "$out" = "$(cat "$TMPD/vc.want")" ] && cmp -s "$TMPD/vl.want" "$TMPD/vl.got" &&
+    [ "$(wc -l <"$TMPD/vl.want")" -gt 100 ]
+ok $? "topo-vc $* at np=3: the row and --vc-loads of one process" || diag "exit $rc" "$err"
+topo-vc -r ksp:3 -v ladder-reuse -P "$TMPD/r37.pat" --json "$TMPD/r37.tk" >"$TMPD/vc2.want" || exit 1
+same 2 "$TMPD/vc2.want" topo-vc -r ksp:3 -v ladder-reuse -P "$TMPD/r37.pat" --json "$TMPD/r37.tk"
+same 1 "$TMPD/vc2.want" topo-vc -r ksp:3 -v ladder-reuse -P "$TMPD/r37.pat" --json "$TMPD/r37.tk"
+topo-vc -r valiant -v 2phases -P "$TMPD/r37.pat" --max-paths 5 "$TMPD/r37.tk" 2>"$TMPD/err.want" >/dev/null
+fails 2 topo-vc -r valiant -v 2phases -P "$TMPD/r37.pat" --max-paths 5 "$TMPD/r37.tk"
 
 done_testing

@@ -6,7 +6,8 @@
  * approximation within its own certified gap of the exact value; the
  * path formulation with every simple path equal to the arc formulation;
  * the time-limit and GLPK-failure paths (the latter through the GLPK
- * glue's internal test seam); bad inputs.
+ * glue's internal test seam); bad inputs; the approximation's first
+ * trees against ring distances, computed elsewhere and handed back.
  */
 #include <config.h>
 
@@ -557,6 +558,69 @@ static void barrier_vs_simplex(void)
     }
 }
 
+/* The approximation's first trees (tk_mcf_approx_first): on the ring C_n
+ * with unit capacities the initial lengths are 1, so the distances are
+ * min(|s - t|, n - |s - t|) (demands on few pairs, one of them s to s); the same bytes at 1 and 3
+ * threads; alpha summed over consecutive blocks and handed back as opts.first_alpha gives the run
+ * that computes them itself, bit for bit. */
+static void first_trees(void)
+{
+    tk_graph_t *g;
+    tk_swdemand_t d;
+    tk_error_t err;
+    const int n = 11;
+
+    /* uneven demands, so that the approximation needs several phases */
+    static const tk_id_t ps[] = {0, 0, 1, 2, 2, 5, 7, 9, 10};
+    static const tk_id_t pt[] = {5, 6, 3, 9, 2, 0, 4, 1, 8};
+    static const double pw[] = {1, 0.5, 2, 1, 3, 0.25, 0.5, 1, 1.5};
+    tk_gen_ring(n, &g, &err);
+    demand_build(&d, n, 9, ps, pt, pw);
+    int64_t len = d.off[n];
+    double *d1 = calloc((size_t)len, sizeof *d1), *d3 = calloc((size_t)len, sizeof *d3);
+    ok(tk_mcf_approx_first(g, &d, 0, n, 1, d1, &err) == TK_OK &&
+           tk_mcf_approx_first(g, &d, 0, 4, 3, d3, &err) == TK_OK &&
+           tk_mcf_approx_first(g, &d, 4, n, 3, d3 + d.off[4], &err) == TK_OK,
+       "first trees: computed");
+    int good = 1;
+    for (tk_id_t s = 0; s < n; s++)
+        for (int64_t e = d.off[s]; e < d.off[s + 1]; e++) {
+            int k = abs((int)d.dst[e] - (int)s);
+            good &= d1[e] == (k < n - k ? k : n - k);
+        }
+    ok(good, "first trees: ring distances min(|s-t|, n-|s-t|)");
+    ok(memcmp(d1, d3, (size_t)len * sizeof *d1) == 0, "first trees: same bytes at 1 and 3 threads");
+    double alpha = 0;
+    tk_mcf_approx_first_add(&d, 0, 4, d3, &alpha);
+    tk_mcf_approx_first_add(&d, 4, n, d3 + d.off[4], &alpha);
+    tk_mcf_opts_t o;
+    tk_mcf_result_t r0, r1;
+    tk_mcf_opts_init(&o);
+    o.method = TK_MCF_APPROX;
+    o.eps = 0.05;
+    ok(tk_mcf_solve(g, &d, &o, &r0, &err) == TK_OK, "first trees: approx computing them");
+    o.first_alpha = alpha;
+    ok(tk_mcf_solve(g, &d, &o, &r1, &err) == TK_OK, "first trees: approx given alpha");
+    ok(r0.theta == r1.theta && r0.upper == r1.upper && r0.iterations == r1.iterations &&
+           r0.iterations > 1,
+       "first trees: the same run (theta %.17g, upper %.17g, %lld phases)", r1.theta, r1.upper,
+       (long long)r1.iterations);
+    /* ... and it is used: twice alpha starts from half the scale */
+    tk_mcf_result_t r2;
+    o.first_alpha = 2 * alpha;
+    ok(tk_mcf_solve(g, &d, &o, &r2, &err) == TK_OK && r2.iterations != r1.iterations,
+       "first trees: a different alpha, a different run (%lld phases)", (long long)r2.iterations);
+    tk_mcf_result_destroy(&r2);
+    ok(tk_mcf_approx_first(g, &d, 5, 4, 1, d1, &err) == TK_EINVAL, "first trees: bad range: %s",
+       err.msg);
+    tk_mcf_result_destroy(&r0);
+    tk_mcf_result_destroy(&r1);
+    free(d1);
+    free(d3);
+    tk_swdemand_destroy(&d);
+    tk_graph_free(g);
+}
+
 int main(void)
 {
     closed_forms();
@@ -566,5 +630,6 @@ int main(void)
     barrier_vs_simplex();
     special_cases();
     failures();
+    first_trees();
     return tap_done();
 }

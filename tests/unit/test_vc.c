@@ -5,7 +5,7 @@
  * Management in Low-Diameter Networks", Section II), every witness re-walked
  * and tampered with, every certificate checked and tampered with, and the
  * verdicts of random small graphs against a brute-force cycle search of
- * the dependency graph.
+ * the dependency graph; tk_vc_load in pieces against the whole.
  */
 #include <config.h>
 
@@ -331,6 +331,64 @@ static void errors(void)
     tk_graph_free(g);
 }
 
+/* tk_vc_load in pieces (the MPI route of topo-vc -P): the terms of
+ * uneven source ranges added in order and split give tk_vc_load's bytes;
+ * the VC loads of every arc add up to its load of tk_load_compute; a bad
+ * range is TK_EINVAL. */
+static void load_pieces(void)
+{
+    tk_graph_t *g = gen("hyperx", "sides=3,4", NULL, NULL);
+    tk_route_spec_t spec;
+    tk_vc_policy_t pol;
+    tk_router_t *r = NULL;
+    tk_swdemand_t dem;
+    tk_error_t err;
+    tk_vc_opts_t o = {1, 0, 0, 0, 0, 0, NULL};
+    int64_t w = g->m * TK_VC_MAX;
+    double *l1 = calloc((size_t)w, sizeof *l1), *l2 = calloc((size_t)w, sizeof *l2);
+    double *share = calloc((size_t)w, sizeof *share), *arc = calloc((size_t)g->m, sizeof *arc);
+    double i1 = -1, i2 = -2;
+    __int128 tot = 0, inj = 0;
+    static const tk_id_t cut[] = {0, 1, 5, 12};
+    int good =
+        !tk_route_parse("valiant,dor", &spec, &err) &&
+        !tk_vc_parse("2phases,minboth", &pol, &err) && !tk_router_new(g, &spec, 1, 0, &r, &err) &&
+        !tk_swdemand_all_to_all(g, 0, &dem, &err) &&
+        !tk_vc_load(r, &pol, &o, &dem, l1, &i1, &err) && !tk_load_compute(r, &dem, 1, arc, &err);
+    for (int k = 0; k < 3 && good; k++) {
+        tk_vc_terms_t t;
+        memset(&t, 0, sizeof t);
+        good = !tk_vc_load_terms(r, &pol, &o, &dem, cut[k], cut[k + 1], &t, &err) && t.len > 0;
+        if (good)
+            tk_vc_load_add(share, &t, &tot, &inj);
+        tk_vc_terms_destroy(&t);
+    }
+    if (ok(good, "load in pieces: computed")) {
+        tk_vc_load_split(g, arc, share, tot, inj, l2, &i2);
+        ok(memcmp(l1, l2, (size_t)w * sizeof *l1) == 0 && i1 == i2 && i1 > 0 && i1 < 1,
+           "load in pieces: the bytes of tk_vc_load (inject2 %.17g)", i1);
+        int sums = 1;
+        for (int64_t a = 0; a < g->m; a++) {
+            double x = 0;
+            for (int v = 0; v < TK_VC_MAX; v++)
+                x += l1[a * TK_VC_MAX + v];
+            sums &= x == arc[a];
+        }
+        ok(sums, "load in pieces: the VC loads of an arc add up to its load");
+        tk_vc_terms_t t;
+        memset(&t, 0, sizeof t);
+        ok(tk_vc_load_terms(r, &pol, &o, &dem, 5, 4, &t, &err) == TK_EINVAL,
+           "load in pieces: bad range: %s", err.msg);
+        tk_swdemand_destroy(&dem);
+    }
+    tk_router_free(r);
+    tk_graph_free(g);
+    free(l1);
+    free(l2);
+    free(share);
+    free(arc);
+}
+
 int main(void)
 {
     dor_routes();
@@ -340,5 +398,6 @@ int main(void)
     random_graphs();
     engines();
     errors();
+    load_pieces();
     return tap_done();
 }

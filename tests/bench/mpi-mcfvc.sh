@@ -1,0 +1,65 @@
+#!/bin/sh
+# mpi-mcfvc.sh - topo-mcf --method approx and topo-vc -P under mpirun: np=1
+# against np=2 (one thread per rank, so only the ranks differ), whole
+# mpirun wall clock, best of REPS (default 3), and whether np=2 printed the
+# bytes of np=1 (topo-mcf: its time column blanked).  Skipped when built
+# without MPI or mpirun is missing.
+#
+#   N=1000 D=8 EPS=0.05 SIDES=10,10 sh tests/bench/mpi-mcfvc.sh   (defaults)
+#
+# topo-mcf: rrg n=N d=D, the uniform pattern (few phases: the best case for
+# the ranks; a switch permutation at n=300 needs 2191 phases and 2 minutes,
+# where the first trees are nothing), --eps EPS; only the first
+# trees are spread over the ranks (the phases are sequential: topo-mcf(1)),
+# so the speed-up is bounded by their share of the run, which the table
+# also gives (one phase's trees out of iterations + 1).  topo-vc: hyperx
+# sides=SIDES, valiant,dor, 2phases, uniform; the arc loads and the per-VC
+# terms are spread, the dependency graph is computed on every rank.
+set -eu
+N=${N:-1000}
+D=${D:-8}
+EPS=${EPS:-0.05}
+SIDES=${SIDES:-10,10}
+REPS=${REPS:-3}
+cfg="${TK_BUILDDIR:-.}/config.h"
+grep -q '^#define HAVE_MPI 1' "$cfg" 2>/dev/null || { echo "mpi-mcfvc.sh: built without MPI; skipping"; exit 0; }
+command -v mpirun >/dev/null 2>&1 || { echo "mpi-mcfvc.sh: no mpirun; skipping"; exit 0; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+W=$(mktemp -d "${TMPDIR:-/tmp}/tk-bench.XXXXXX")
+trap 'rm -rf "$W"' EXIT INT TERM
+topo-gen rrg n="$N" d="$D" -s 1 -o "$W/r.tk"
+topo-gen hyperx sides="$SIDES" -o "$W/h.tk"
+topo-pattern uniform -o "$W/h.pat" "$W/h.tk"
+
+best() { # best wall-clock seconds of REPS runs of "$@" (output to $W/out)
+    b=
+    i=0
+    while [ "$i" -lt "$REPS" ]; do
+        s=$(date +%s.%N)
+        "$@" | sed -E 's/"time":[-+0-9.eE]+/"time":0/g' >"$W/out"
+        e=$(date +%s.%N)
+        t=$(echo "$e - $s" | bc)
+        if [ -z "$b" ] || [ "$(echo "$t < $b" | bc)" -eq 1 ]; then b=$t; fi
+        i=$((i + 1))
+    done
+    printf '%.2f' "$b"
+}
+
+echo "# $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf 'case\tnp1_s\tnp2_s\tspeedup\tsame_bytes\n'
+row() {
+    name=$1
+    shift
+    t1=$(best mpirun -np 1 --bind-to none "$@")
+    cp "$W/out" "$W/out1"
+    t2=$(best mpirun -np 2 --bind-to none "$@")
+    same=no
+    cmp -s "$W/out" "$W/out1" && same=yes
+    printf '%s\t%s\t%s\t%.2f\t%s\n' "$name" "$t1" "$t2" "$(echo "$t1 / $t2" | bc -l)" "$same"
+}
+row "topo-mcf approx rrg n=$N d=$D eps=$EPS" topo-mcf --method approx --eps "$EPS" --threads 1 \
+    --json "$W/r.tk"
+echo "# topo-mcf phases: $(grep -o '"iterations":[0-9]*' "$W/out1")"
+row "topo-vc -P hyperx $SIDES valiant,dor 2phases" topo-vc -r valiant,dor -v 2phases --threads 1 \
+    -P "$W/h.pat" "$W/h.tk"
+echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
