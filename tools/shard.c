@@ -51,7 +51,7 @@
 
 /* The tools that take --shard: topo-merge runs only these. */
 const char *const cli_shard_tools[] = {"topo-dist",  "topo-ksp", "topo-load", "topo-medoid",
-                                       "topo-paths", "topo-sim", NULL};
+                                       "topo-paths", "topo-sim", "topo-vc",   NULL};
 
 enum { MODE_OFF, MODE_SHARD, MODE_MERGE };
 

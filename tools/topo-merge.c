@@ -31,10 +31,10 @@ static void help(void)
 {
     printf("usage: %s\n\n", usage);
     fputs("Combine the shard files written by 'TOOL --shard I/P' (topo-dist, topo-load,\n"
-          "topo-ksp, topo-paths, topo-medoid, topo-sim; every I of one P, any order) into\n"
-          "the output the run without --shard prints, byte for byte.  The inputs the\n"
-          "shards name (graph files, the -P FILE or standard input) are read again: give\n"
-          "the same ones.\n\n"
+          "topo-ksp, topo-paths, topo-medoid, topo-sim, topo-vc; every I of one P, any\n"
+          "order) into the output the run without --shard prints, byte for byte.  The\n"
+          "inputs the shards name (graph files, the -P FILE or standard input) are read\n"
+          "again: give the same ones.\n\n"
           "Options:\n"
           "  --threads N           OpenMP threads for what the tool computes besides its\n"
           "                        jobs (N >= 1); results do not change\n"

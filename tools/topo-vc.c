@@ -25,7 +25,7 @@ static const char usage[] =
     "[--cdg FILE] "
     "[--cert FILE | --check FILE] [-P PATTERN [--force] [--vc-loads FILE]] [--max-paths N] "
     "[--json] "
-    "[--threads N] [--progress] [-o FILE] "
+    "[--threads N] [--progress] [--shard I/P] [-o FILE] "
     "[FILE...]";
 
 typedef struct args {
@@ -106,6 +106,8 @@ static void help(void)
           "  --json                JSON Lines: one object per row\n"
           "  --threads N           OpenMP threads (N >= 1); results do not change\n"
           "  --progress            progress on stderr (percentage, rate, ETA)\n"
+          "  --shard I/P           with -P: compute shard I of P of the loads only and\n"
+          "                        write it as a shard file; topo-merge(1) combines them\n"
           "  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
           "  -h, --help            this help\n"
           "      --version         print the version\n\n"
@@ -129,7 +131,8 @@ enum {
     OPT_JSON,
     OPT_THREADS,
     OPT_PROGRESS,
-    OPT_VERSION
+    OPT_VERSION,
+    OPT_SHARD
 };
 enum { OPT_FORCE = 512 };
 
@@ -157,6 +160,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"help", no_argument, NULL, 'h'},
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"version", no_argument, NULL, OPT_VERSION},
+        {"shard", required_argument, NULL, OPT_SHARD},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -165,8 +169,11 @@ static void parse_args(int argc, char **argv, args_t *a)
     a->max_paths = 1000000;
     a->table3 = -1;
     opterr = 0;
+    cli_shard_args("topo-vc", &argc, &argv, ":hr:v:o:P:", longopts, usage);
     while ((c = getopt_long(argc, argv, ":hr:v:o:P:", longopts, NULL)) != -1) {
         switch (c) {
+        case OPT_SHARD: /* cli_shard_args read it */
+            break;
         case 'r':
             if (tk_route_parse(optarg, &a->spec, &err) != TK_OK)
                 cli_usage_fail(usage, "%s", err.msg);
@@ -246,6 +253,8 @@ static void parse_args(int argc, char **argv, args_t *a)
         cli_usage_fail(usage, "%s", err.msg);
     if (a->have_escape && a->pol.kind != TK_VC_ESCAPE)
         cli_usage_fail(usage, "--escape is for the escape policy");
+    if (cli_shard_partial() && !a->pattern)
+        cli_usage_fail(usage, "--shard I/P: the shards are of -P PATTERN's loads");
     if (a->vcloads && !a->pattern)
         cli_usage_fail(usage, "--vc-loads needs -P PATTERN");
     if (a->force && !a->pattern)
@@ -533,9 +542,18 @@ static int vc_loads(const args_t *a, tk_router_t *r, const tk_graph_t *g, const 
     tk_status_t st = tk_pattern_to_switch(a->pat, g, &dem, err);
     if (cli_mpi_size() > 1) /* every rank has its demands, or none goes on */
         st = cli_mpi_agree(st, err, 0);
+    if (st == TK_OK) { /* --shard: the demands join the job's fingerprint */
+        cli_shard_note(dem.off, ((size_t)dem.n + 1) * sizeof *dem.off);
+        cli_shard_note(dem.dst, (size_t)dem.len * sizeof *dem.dst);
+        cli_shard_note(dem.w, (size_t)dem.len * sizeof *dem.w);
+    }
     if (st == TK_OK)
-        st = cli_mpi_size() > 1 ? vc_load_ranks(r, &a->pol, &o, &dem, load, inj, err)
-                                : tk_vc_load(r, &a->pol, &o, &dem, load, inj, err);
+        st = cli_units_distributed() ? vc_load_ranks(r, &a->pol, &o, &dem, load, inj, err)
+                                     : tk_vc_load(r, &a->pol, &o, &dem, load, inj, err);
+    if (st == TK_OK && cli_shard_partial()) { /* --shard: the merge prints it all */
+        rc = 0;
+        goto out;
+    }
     if (st != TK_OK)
         goto out;
     for (int c = 0; c < res->nclasses; c++) {
@@ -639,9 +657,9 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
             goto quiet;
         goto done;
     }
-    if (a->cdg && write_dot(a->cdg, g, name, &res))
+    if (a->cdg && !cli_shard_partial() && write_dot(a->cdg, g, name, &res))
         goto quiet;
-    if (a->cert && write_cert(a->cert, g, &res))
+    if (a->cert && !cli_shard_partial() && write_cert(a->cert, g, &res))
         goto quiet;
     int32_t vmax = 0;
     for (int c = 0; c < res.nclasses; c++)

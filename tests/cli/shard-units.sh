@@ -1,7 +1,7 @@
 #!/bin/sh
 # shard-units.sh - --shard I/P and topo-merge for the tools whose work is
 # independent units with byte results (cli_mpi_units: topo-ksp, topo-paths,
-# topo-medoid, topo-sim --sweep; issue 24): shards 0/P .. P-1/P merged
+# topo-medoid, topo-sim --sweep, topo-vc -P; issue 24): shards 0/P .. P-1/P merged
 # equal the single run byte for byte (uneven splits, P = 1, P beyond the
 # number of units, shards run with other thread counts), side outputs
 # (--table, --per-server) and warnings included; every refusal of a unit
@@ -186,6 +186,25 @@ sed 's/^error 0 status 7 line 0 /error 0 status 7 line /' fail.shard >c1
 run topo-merge c1
 expect_fail 1 "^topo-merge: c1:[0-9]+: malformed error line \(unit 0\)$" "a malformed error line"
 rm -f fail.shard
+# topo-vc -P: its arc loads (an accumulator job) and its per-VC terms (unit
+# blocks of 8 sources: 20 switches, 3 blocks) shard together; the side
+# files (--vc-loads, --cdg) are the merge's alone.
+topo-gen hyperx sides=5,4 >hx.tk
+topo-pattern -o hu.pat uniform hx.tk
+same 3 topo-vc -r valiant,dor -v 2phases -P hu.pat --json hx.tk
+same 2 topo-vc -r min -v ladder -P hu.pat --witness hx.tk
+topo-vc -r valiant,dor -v 2phases -P hu.pat --vc-loads vl1.tsv hx.tk >/dev/null
+for i in 0 1; do
+    topo-vc -r valiant,dor -v 2phases -P hu.pat --vc-loads vl2.tsv --cdg c.dot --shard $i/2 \
+        -o v$i hx.tk
+done
+[ ! -e vl2.tsv ] && [ ! -e c.dot ] && topo-merge v1 v0 >/dev/null && cmp -s vl1.tsv vl2.tsv &&
+    [ -s c.dot ]
+ok $? "topo-vc --vc-loads and --cdg: written by the merge only, the single run's bytes"
+run topo-vc -r min -v hops --shard 0/2 hx.tk
+[ "$rc" -eq 2 ] && [ -z "$out" ]
+ok $? "topo-vc --shard without -P is a usage error" || diag "rc=$rc" "$err"
+
 run topo-ksp --shard 0/1 -o fail.shard nonexistent.tk
 [ "$rc" -eq 1 ] && [ -z "$out" ] && [ ! -e fail.shard ]
 ok $? "a shard run that fails outside the units writes no shard" || diag "rc=$rc" "$err"
