@@ -202,8 +202,8 @@ static tk_status_t dateline_init(vc_ctx_t *c, tk_error_t *err)
     return TK_OK;
 }
 
-tk_status_t vc_ctx_init(vc_ctx_t *c, const tk_router_t *r, const tk_vc_policy_t *pol,
-                        tk_error_t *err)
+static tk_status_t ctx_init(vc_ctx_t *c, const tk_router_t *r, const tk_vc_policy_t *pol,
+                            tk_error_t *err)
 {
     const tk_graph_t *g = tk_router_graph(r);
     memset(c, 0, sizeof *c);
@@ -236,6 +236,16 @@ tk_status_t vc_ctx_init(vc_ctx_t *c, const tk_router_t *r, const tk_vc_policy_t 
     if (pol->kind == TK_VC_DATELINE)
         return dateline_init(c, err);
     return TK_OK;
+}
+
+/* A failed init leaves nothing allocated. */
+tk_status_t vc_ctx_init(vc_ctx_t *c, const tk_router_t *r, const tk_vc_policy_t *pol,
+                        tk_error_t *err)
+{
+    tk_status_t st = ctx_init(c, r, pol, err);
+    if (st != TK_OK)
+        vc_ctx_destroy(c);
+    return st;
 }
 
 /* ------------------------------------------------------------------------ */
