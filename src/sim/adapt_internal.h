@@ -14,9 +14,9 @@
 
 typedef struct ad_alt {
     int64_t off, n; /* its (key, weight) entries in the pair's ak/aw      */
-    double hops;    /* traffic-weighted mean hop count                    */
-    double chops[TK_MAX_CLASSES];
-    int64_t hoff; /* its hop histogram in the pair's hist (maxhops + 1) */
+    double hops;    /* traffic-weighted mean hop count (per class: the
+                       pair's chops)                                      */
+    int64_t hoff;   /* its hop histogram in the pair's hist (maxhops + 1) */
     int32_t maxhops;
     int minimal;    /* 1: a minimal route                                 */
     int64_t sin;    /* the input its first hop is entered from (AD_INJ, or
@@ -49,10 +49,13 @@ typedef struct ad_pair {
     int64_t *kin; /* nk: input arc, or AD_INJ                         */
     int64_t nalt;
     ad_alt_t *alt;
-    int64_t *ak;  /* entries of every alternative: union key index    */
-    double *aw;   /* ... and weight                                   */
-    double *hist; /* hop histograms                                   */
-    double *gw;   /* per non-minimal alternative: its draw weight     */
+    int64_t *ak;   /* entries of every alternative: union key index    */
+    double *aw;    /* ... and weight                                   */
+    double *hist;  /* hop histograms                                   */
+    double *chops; /* nalt x ncls: mean hops per link class of each
+                      alternative                                      */
+    int32_t ncls;  /* the graph's link classes (at least 1)            */
+    double *gw;    /* per non-minimal alternative: its draw weight     */
     int64_t ndec;
     ad_dec_t *dec;
     ad_child_t *child;

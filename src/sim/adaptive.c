@@ -59,6 +59,7 @@ static void pair_free(ad_pair_t *p)
     free(p->ak);
     free(p->aw);
     free(p->hist);
+    free(p->chops);
     free(p->gw);
     free(p->dec);
     free(p->child);
@@ -102,6 +103,8 @@ typedef struct pb {
     ad_alt_t *alt;
     int64_t nh, caph;
     double *hist;
+    int32_t ncls;  /* link classes (at least 1) */
+    double *chops; /* capalt x ncls */
 } pb_t;
 
 static void pb_free(pb_t *b)
@@ -112,6 +115,7 @@ static void pb_free(pb_t *b)
     free(b->aidx);
     free(b->alt);
     free(b->hist);
+    free(b->chops);
     memset(b, 0, sizeof *b);
 }
 
@@ -147,8 +151,13 @@ static int pb_alt(pb_t *b, const tk_graph_t *g, const sim_route_t *r, int64_t pr
         if (!a)
             return -1;
         b->alt = a;
+        double *ch = tk_realloc_array(b->chops, (size_t)nc * (size_t)b->ncls, sizeof *ch);
+        if (!ch)
+            return -1;
+        b->chops = ch;
         b->capalt = nc;
     }
+    double *chops = b->chops + (size_t)b->nalt * (size_t)b->ncls;
     ad_alt_t *A = &b->alt[b->nalt++];
     memset(A, 0, sizeof *A);
     A->off = b->n;
@@ -170,12 +179,12 @@ static int pb_alt(pb_t *b, const tk_graph_t *g, const sim_route_t *r, int64_t pr
     A->n = b->n - A->off;
     double pre = prefix >= 0 ? 1 : 0;
     A->hops = r->hops * f + pre;
-    for (int c = 0; c < g->nclasses; c++)
-        A->chops[c] = r->chops[c] * f;
+    for (int c = 0; c < b->ncls; c++)
+        chops[c] = c < g->nclasses ? r->chops[c] * f : 0;
     if (prefix >= 0 && g->cls)
-        A->chops[g->cls[prefix]] += 1;
+        chops[g->cls[prefix]] += 1;
     else if (prefix >= 0)
-        A->chops[0] += 1;
+        chops[0] += 1;
     A->maxhops = r->maxhops + (prefix >= 0);
     A->hoff = b->nh;
     if (b->nh + A->maxhops + 1 > b->caph) {
@@ -275,6 +284,9 @@ static int pb_finish(pb_t *b, ad_pair_t *p)
     p->nalt = b->nalt;
     p->hist = b->hist;
     b->hist = NULL;
+    p->chops = b->chops;
+    b->chops = NULL;
+    p->ncls = b->ncls;
     return 0;
 }
 
@@ -289,6 +301,7 @@ static tk_status_t build_pair(const tk_sim_net_t *net, const tk_adapt_t *a, ad_p
     uint64_t maxp = net->o.max_paths ? net->o.max_paths : AD_MAX_PATHS_DEFAULT;
     pb_t b;
     memset(&b, 0, sizeof b);
+    b.ncls = g->nclasses > 0 ? g->nclasses : 1;
     tk_status_t st = tk_route_candidates(net->r, ws, p->s, p->t, maxp, c, err);
     if (st != TK_OK)
         return st;
@@ -1305,8 +1318,9 @@ static void adapt_stats(tk_sim_net_t *net, double cmin_w)
             hops += xf * s * A->hops;
             wsum += w * s;
             hsum += w * s * A->hops;
+            const double *ac = p->chops + (size_t)k * (size_t)p->ncls;
             for (int cc = 0; cc < g->nclasses; cc++)
-                ch[cc] += w * s * A->chops[cc];
+                ch[cc] += w * s * ac[cc];
             if (hist)
                 for (int32_t h = 0; h <= A->maxhops; h++)
                     hist[h] += w * s * p->hist[A->hoff + h];
