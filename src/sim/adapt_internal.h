@@ -65,6 +65,8 @@ typedef struct ad_pair {
     double *share;        /* nalt: traffic share of every alternative         */
     double *acc;          /* nk: coefficient per member (sum share x weight)  */
     int32_t dgroup;       /* group of t (ugal-le)                             */
+    int64_t *sk, nsk;     /* ugal-le: the keys whose arc ends in the source
+                             group, in key order                          */
     double cmin;          /* decision 0's minimal cost in the last iteration  */
     int32_t cmax;         /* ugal-le: largest C - 1 used in the last iteration */
     struct ad_polar *pol; /* polarized-adaptive: the pair's DAG (no
@@ -83,6 +85,7 @@ struct sim_adapt {
                              the M/M/1 fluctuation, non-zero with
                              probability pz and then of mean qr           */
     int64_t *mark;        /* m: stamps of the upstream marking            */
+    int64_t *wl;          /* m: its work list                             */
     int64_t stamp;
     /* ugal-le counters: T[(router, index in group, group)] */
     int32_t ngroup_topo; /* Dragonfly groups                             */

@@ -60,6 +60,7 @@ static void pair_free(ad_pair_t *p)
     free(p->aw);
     free(p->hist);
     free(p->chops);
+    free(p->sk);
     free(p->gw);
     free(p->dec);
     free(p->child);
@@ -84,6 +85,7 @@ void sim_adapt_free(struct sim_adapt *ad)
     free(ad->pz);
     free(ad->lq);
     free(ad->mark);
+    free(ad->wl);
     free(ad->gidx);
     free(ad->cnt);
     free(ad->C);
@@ -852,10 +854,11 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
     ad->pz = tk_calloc_array((size_t)g->m + 1, sizeof *ad->pz);
     ad->lq = tk_calloc_array((size_t)g->m + 1, sizeof *ad->lq);
     ad->mark = tk_calloc_array((size_t)g->m + 1, sizeof *ad->mark);
+    ad->wl = tk_malloc_array((size_t)g->m + 1, sizeof *ad->wl);
     ad->flag = tk_calloc_array((size_t)g->m + 1, sizeof *ad->flag);
     if (!mm->demand || !mm->mult || !mm->voff || !mm->eres || !mm->ecoef ||
         (net->o.arb != TK_ARB_FAIR && !mm->ein) || !net->vsrc || !net->fc_var || !ad->use ||
-        !ad->blk || !ad->qd || !ad->qr || !ad->pz || !ad->lq || !ad->mark || !ad->flag)
+        !ad->blk || !ad->qd || !ad->qr || !ad->pz || !ad->lq || !ad->mark || !ad->wl || !ad->flag)
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (adaptive routing)");
     for (int64_t c = 0; c < nfc; c++) {
         mm->demand[c] = net->fc[c].w;
@@ -888,6 +891,21 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
         ad->C = tk_calloc_array((size_t)g->n * (size_t)gmax + 1, sizeof *ad->C);
         if (!ad->cnt || !ad->C)
             return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (adaptive routing)");
+        /* every pair's keys whose arc ends in the source group, in key
+         * order (the routers that count its traffic) */
+        for (int64_t i = 0; i < np; i++) {
+            ad_pair_t *p = &ad->pair[i];
+            int32_t gi = g->group[p->s];
+            int64_t k = 0;
+            for (int64_t u = 0; u < p->nk && p->key[u] < g->m; u++)
+                k += g->group[g->head[p->key[u]]] == gi;
+            p->sk = tk_malloc_array((size_t)(k > 0 ? k : 1), sizeof *p->sk);
+            if (!p->sk)
+                return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (adaptive routing)");
+            for (int64_t u = 0; u < p->nk && p->key[u] < g->m; u++)
+                if (g->group[g->head[p->key[u]]] == gi)
+                    p->sk[p->nsk++] = u;
+        }
     }
     /* hop statistics are those of the last solve's split */
     net->hhist = tk_calloc_array(1, sizeof *net->hhist);
@@ -958,6 +976,20 @@ static void flags(tk_sim_net_t *net)
     }
 }
 
+/* The first of p's keys (sorted) that is at least x. */
+static int64_t key_first(const ad_pair_t *p, int64_t x)
+{
+    int64_t lo = 0, hi = p->nk;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (p->key[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Carried traffic per arc, the unserved traffic that would cross it
  * (held back upstream of a bottleneck), and the occupancy q. */
 static void signals(tk_sim_net_t *net, double rho)
@@ -992,17 +1024,18 @@ static void signals(tk_sim_net_t *net, double rho)
                     ad->blk[p->key[u]] += p->acc[u] * xf;
             continue;
         }
-        /* at arc b: the arcs from which its route leads to b */
-        int64_t st = ++ad->stamp;
+        /* at arc b: the arcs from which its route leads to b (a search
+         * backwards from b over the keys entering each marked arc: the
+         * keys are sorted by arc, so those of arc x are one run) */
+        int64_t st = ++ad->stamp, nw = 0;
         ad->mark[b] = st;
-        int changed = 1;
-        while (changed) {
-            changed = 0;
-            for (int64_t u = 0; u < p->nk && p->key[u] < m; u++)
-                if (p->acc[u] > 0 && ad->mark[p->key[u]] == st && p->kin[u] >= 0 &&
-                    ad->mark[p->kin[u]] != st) {
+        ad->wl[nw++] = b;
+        while (nw > 0) {
+            int64_t x = ad->wl[--nw];
+            for (int64_t u = key_first(p, x); u < p->nk && p->key[u] == x; u++)
+                if (p->acc[u] > 0 && p->kin[u] >= 0 && ad->mark[p->kin[u]] != st) {
                     ad->mark[p->kin[u]] = st;
-                    changed = 1;
+                    ad->wl[nw++] = p->kin[u];
                 }
         }
         for (int64_t u = 0; u < p->nk && p->key[u] < m; u++)
@@ -1036,7 +1069,6 @@ static void contention(tk_sim_net_t *net)
 {
     struct sim_adapt *ad = net->ad;
     const tk_graph_t *g = net->g;
-    int64_t m = g->m;
     int32_t A = ad->amax, NG = ad->ngroup_topo;
     size_t ncnt = (size_t)g->n * (size_t)A * (size_t)NG;
     memset(ad->cnt, 0, ncnt * sizeof *ad->cnt);
@@ -1050,12 +1082,11 @@ static void contention(tk_sim_net_t *net)
         if (gi == J)
             continue;
         ad->cnt[((size_t)i * (size_t)A + (size_t)ad->gidx[i]) * (size_t)NG + (size_t)J] += xf;
-        for (int64_t u = 0; u < p->nk && p->key[u] < m; u++) {
+        for (int64_t k = 0; k < p->nsk; k++) {
+            int64_t u = p->sk[k];
             if (p->acc[u] <= 0)
                 continue;
             tk_id_t R = g->head[p->key[u]];
-            if (g->group[R] != gi)
-                continue;
             ad->cnt[((size_t)R * (size_t)A + (size_t)ad->gidx[i]) * (size_t)NG + (size_t)J] +=
                 p->acc[u] * xf;
         }
