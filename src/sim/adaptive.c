@@ -1207,8 +1207,23 @@ static double choose(cost_t cm, cost_t cn, double b, double y)
     double ramp = -t < 0 ? 0 : -t > 1 ? 1 : -t;
     const double w[4] = {(1 - cm.p) * (1 - cn.p), cm.p * (1 - cn.p), (1 - cm.p) * cn.p,
                          cm.p * cn.p};
-    const double P[4] = {ramp, exp_tail(cm.r, t), t < 0 ? 1 - exp_tail(cn.r, -t) : 0,
-                         exp_gt(cm.r, cn.r, t)};
+    double P[4] = {ramp, 0, 0, 0};
+    if (t >= 0) {
+        /* exp_tail(cm.r, t), 0 and exp_gt(cm.r, cn.r, t) with their one
+         * exponential */
+        double e = cm.r > 0 ? exp(-t / cm.r) : 0;
+        P[1] = e;
+        P[3] = cm.r > 0 ? cm.r / (cm.r + cn.r) * e : 0;
+    } else if (t < 0) {
+        /* 1, 1 - exp_tail(cn.r, -t) and exp_gt(cm.r, cn.r, t) likewise */
+        double e = cn.r > 0 ? exp(t / cn.r) : 0;
+        P[1] = 1;
+        P[2] = 1 - e;
+        P[3] = cn.r > 0 ? 1 - cn.r / (cm.r + cn.r) * e : 1;
+    } else {
+        P[1] = exp_tail(cm.r, t);
+        P[3] = exp_gt(cm.r, cn.r, t);
+    }
     double v = 0;
     for (int i = 0; i < 4; i++)
         if (w[i] > 0)
