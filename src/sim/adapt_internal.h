@@ -154,4 +154,23 @@ void ad_polar_acc(ad_pair_t *p);
 void ad_polar_stats(ad_pair_t *p, const tk_graph_t *g);
 double ad_polar_targets(const struct sim_adapt *ad, ad_pair_t *p, double *cmin_out);
 
+/* ------------------------------------------------------------------------ */
+/* Anderson acceleration of the fixed point (adapt_accel.c). */
+
+#define AD_AA_M 5 /* differences held */
+
+typedef struct ad_aa {
+    int64_t n;                     /* shares                                        */
+    int64_t *yoff;                 /* npairs + 1: each pair's first share           */
+    double *g, *f;                 /* (AD_AA_M + 1) x n ring of g_i and f_i          */
+    int h, head;                   /* values held; slot of the newest               */
+    double gram[AD_AA_M][AD_AA_M]; /* [k][l], l <= k: the differences'
+                                      products, oldest first         */
+} ad_aa_t;
+
+int ad_aa_init(ad_aa_t *A, const struct sim_adapt *ad);
+void ad_aa_free(ad_aa_t *A);
+void ad_aa_reset(ad_aa_t *A);
+void ad_aa_step(struct sim_adapt *ad, ad_aa_t *A, double damp, int nth);
+
 #endif /* TK_SIM_ADAPT_INTERNAL_H */

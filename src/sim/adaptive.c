@@ -1449,6 +1449,16 @@ static tk_status_t measure(tk_sim_net_t *net, double rho, int nth, double *res, 
     return TK_OK;
 }
 
+/* Every pair's shares and coefficients from its y. */
+static void refresh(struct sim_adapt *ad, int nth)
+{
+#pragma omp parallel for num_threads(nth) schedule(dynamic, 16)
+    for (int64_t i = 0; i < ad->npairs; i++) {
+        pair_shares(&ad->pair[i]);
+        pair_acc(&ad->pair[i]);
+    }
+}
+
 /* Move every share by damp toward its target. */
 static void move(struct sim_adapt *ad, double damp, int nth)
 {
@@ -1457,165 +1467,6 @@ static void move(struct sim_adapt *ad, double damp, int nth)
         ad_pair_t *p = &ad->pair[i];
         for (int64_t j = 0; j < p->ny; j++)
             p->y[j] += damp * (p->ynew[j] - p->y[j]);
-        pair_shares(p);
-        pair_acc(p);
-    }
-}
-
-/* Anderson acceleration of the damped iteration (Anderson, "Iterative
- * procedures for nonlinear integral equations", 1965; Walker and Ni,
- * "Anderson acceleration for fixed-point iterations", 2011).  The damped
- * map is G(y) = y + mu (y* - y); with the last h <= AD_AA_M + 1 values
- * g_i = G(y_i) and f_i = g_i - y_i, the next split is
- * g_k - sum_j gamma_j (g_{j+1} - g_j), gamma the least-squares solution of
- * sum_j gamma_j (f_{j+1} - f_j) = f_k, clamped to [0, 1].  Every sum is
- * taken serially in the order of the shares, so the bytes do not depend
- * on the thread count. */
-#define AD_AA_M 5
-
-typedef struct ad_aa {
-    int64_t n;     /* shares                                        */
-    int64_t *yoff; /* npairs + 1: each pair's first share           */
-    double *g, *f; /* (AD_AA_M + 1) x n ring of g_i and f_i          */
-    int h, head;   /* values held; slot of the newest               */
-} ad_aa_t;
-
-static void aa_free(ad_aa_t *A)
-{
-    free(A->yoff);
-    free(A->g);
-    free(A->f);
-}
-
-static int aa_init(ad_aa_t *A, const struct sim_adapt *ad)
-{
-    memset(A, 0, sizeof *A);
-    A->yoff = tk_calloc_array((size_t)ad->npairs + 1, sizeof *A->yoff);
-    if (!A->yoff)
-        return -1;
-    for (int64_t i = 0; i < ad->npairs; i++)
-        A->yoff[i + 1] = A->yoff[i] + ad->pair[i].ny;
-    A->n = A->yoff[ad->npairs];
-    A->g = tk_calloc_array((size_t)(AD_AA_M + 1) * (size_t)(A->n ? A->n : 1), sizeof *A->g);
-    A->f = tk_calloc_array((size_t)(AD_AA_M + 1) * (size_t)(A->n ? A->n : 1), sizeof *A->f);
-    return A->g && A->f ? 0 : -1;
-}
-
-/* Solve the h x h system M x = b (symmetric positive semi-definite, M
- * regularised) by Gaussian elimination with partial pivoting; 0 if
- * singular. */
-static int aa_lsolve(int h, double M[AD_AA_M][AD_AA_M], double *b)
-{
-    for (int c = 0; c < h; c++) {
-        int piv = c;
-        for (int r = c + 1; r < h; r++)
-            if (fabs(M[r][c]) > fabs(M[piv][c]))
-                piv = r;
-        if (!(fabs(M[piv][c]) > 0))
-            return 0;
-        if (piv != c) {
-            for (int k = 0; k < h; k++) {
-                double t = M[c][k];
-                M[c][k] = M[piv][k];
-                M[piv][k] = t;
-            }
-            double t = b[c];
-            b[c] = b[piv];
-            b[piv] = t;
-        }
-        for (int r = c + 1; r < h; r++) {
-            double q = M[r][c] / M[c][c];
-            for (int k = c; k < h; k++)
-                M[r][k] -= q * M[c][k];
-            b[r] -= q * b[c];
-        }
-    }
-    for (int c = h - 1; c >= 0; c--) {
-        double v = b[c];
-        for (int k = c + 1; k < h; k++)
-            v -= M[c][k] * b[k];
-        b[c] = v / M[c][c];
-    }
-    for (int c = 0; c < h; c++)
-        if (!isfinite(b[c]))
-            return 0;
-    return 1;
-}
-
-/* The accelerated step: record g, f of the current split and write the
- * next split into every pair's y. */
-static void aa_step(struct sim_adapt *ad, ad_aa_t *A, double damp, int nth)
-{
-    int64_t n = A->n;
-    int slot = A->h == 0 ? 0 : (A->head + 1) % (AD_AA_M + 1);
-    double *g = A->g + (size_t)slot * (size_t)n, *f = A->f + (size_t)slot * (size_t)n;
-#pragma omp parallel for num_threads(nth) schedule(static)
-    for (int64_t i = 0; i < ad->npairs; i++) {
-        const ad_pair_t *p = &ad->pair[i];
-        for (int64_t j = 0; j < p->ny; j++) {
-            double y = p->y[j], gv = y + damp * (p->ynew[j] - y);
-            g[A->yoff[i] + j] = gv;
-            f[A->yoff[i] + j] = gv - y;
-        }
-    }
-    A->head = slot;
-    if (A->h < AD_AA_M + 1)
-        A->h++;
-    int h = A->h - 1; /* differences */
-    double gam[AD_AA_M] = {0};
-    int ok = 0;
-    if (h > 0) {
-        /* slots from oldest to newest */
-        int sl[AD_AA_M + 1];
-        for (int k = 0; k <= h; k++)
-            sl[k] = (A->head - h + k + 2 * (AD_AA_M + 1)) % (AD_AA_M + 1);
-        double M[AD_AA_M][AD_AA_M] = {{0}}, b[AD_AA_M] = {0};
-        for (int64_t e = 0; e < n; e++) {
-            double d[AD_AA_M];
-            for (int k = 0; k < h; k++)
-                d[k] = A->f[(size_t)sl[k + 1] * (size_t)n + (size_t)e] -
-                       A->f[(size_t)sl[k] * (size_t)n + (size_t)e];
-            for (int k = 0; k < h; k++) {
-                b[k] += d[k] * f[e];
-                for (int l = 0; l <= k; l++)
-                    M[k][l] += d[k] * d[l];
-            }
-        }
-        double tr = 0;
-        for (int k = 0; k < h; k++) {
-            for (int l = 0; l < k; l++)
-                M[l][k] = M[k][l];
-            tr += M[k][k];
-        }
-        for (int k = 0; k < h; k++)
-            M[k][k] += 1e-12 * tr + DBL_MIN;
-        ok = tr > 0 && aa_lsolve(h, M, b);
-        if (ok) {
-            for (int k = 0; k < h; k++)
-                gam[k] = b[k];
-                /* write g_k - sum gamma_j (g_{j+1} - g_j) */
-#pragma omp parallel for num_threads(nth) schedule(static)
-            for (int64_t i = 0; i < ad->npairs; i++) {
-                ad_pair_t *p = &ad->pair[i];
-                for (int64_t j = 0; j < p->ny; j++) {
-                    int64_t e = A->yoff[i] + j;
-                    double v = g[e];
-                    for (int k = 0; k < h; k++)
-                        v -= gam[k] * (A->g[(size_t)sl[k + 1] * (size_t)n + (size_t)e] -
-                                       A->g[(size_t)sl[k] * (size_t)n + (size_t)e]);
-                    p->y[j] = v < 0 ? 0 : v > 1 ? 1 : v;
-                }
-                pair_shares(p);
-                pair_acc(p);
-            }
-            return;
-        }
-    }
-#pragma omp parallel for num_threads(nth) schedule(dynamic, 16)
-    for (int64_t i = 0; i < ad->npairs; i++) {
-        ad_pair_t *p = &ad->pair[i];
-        for (int64_t j = 0; j < p->ny; j++)
-            p->y[j] = g[A->yoff[i] + j];
         pair_shares(p);
         pair_acc(p);
     }
@@ -1636,15 +1487,15 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
     /* polarized-adaptive keeps the plain damped step: its shares at a
      * router sum to 1, which a clamped extrapolation would break */
     int acc = a->rule != TK_ADAPT_POLAR;
-    if (acc && aa_init(&A, ad)) {
-        aa_free(&A);
+    if (acc && ad_aa_init(&A, ad)) {
+        ad_aa_free(&A);
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
     }
     for (it = 1;; it++) {
         tk_status_t st = measure(net, rho, nth, &res, &cmin_w, err);
         if (st != TK_OK) {
             if (acc)
-                aa_free(&A);
+                ad_aa_free(&A);
             return st;
         }
         if (snapped || it >= a->max_iter)
@@ -1686,18 +1537,20 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
             best = low = res;
             best_it = low_it = it;
             if (acc) {
-                A.h = 0;
+                ad_aa_reset(&A);
                 if (damp < AD_DAMP_MIN)
                     break; /* it stays where it is: not converged */
             }
         }
-        if (acc)
-            aa_step(ad, &A, damp, nth);
-        else
+        if (acc) {
+            ad_aa_step(ad, &A, damp, nth);
+            refresh(ad, nth);
+        } else {
             move(ad, damp, nth);
+        }
     }
     if (acc)
-        aa_free(&A);
+        ad_aa_free(&A);
     info->iterations = it;
     info->residual = res;
     info->converged = snapped || res <= a->tol;
