@@ -14,9 +14,9 @@
 
 typedef struct ad_alt {
     int64_t off, n; /* its (key, weight) entries in the pair's ak/aw      */
-    double hops;    /* traffic-weighted mean hop count                    */
-    double chops[TK_MAX_CLASSES];
-    int64_t hoff; /* its hop histogram in the pair's hist (maxhops + 1) */
+    double hops;    /* traffic-weighted mean hop count (per class: the
+                       pair's chops)                                      */
+    int64_t hoff;   /* its hop histogram in the pair's hist (maxhops + 1) */
     int32_t maxhops;
     int minimal;    /* 1: a minimal route                                 */
     int64_t sin;    /* the input its first hop is entered from (AD_INJ, or
@@ -49,10 +49,13 @@ typedef struct ad_pair {
     int64_t *kin; /* nk: input arc, or AD_INJ                         */
     int64_t nalt;
     ad_alt_t *alt;
-    int64_t *ak;  /* entries of every alternative: union key index    */
-    double *aw;   /* ... and weight                                   */
-    double *hist; /* hop histograms                                   */
-    double *gw;   /* per non-minimal alternative: its draw weight     */
+    int64_t *ak;   /* entries of every alternative: union key index    */
+    double *aw;    /* ... and weight                                   */
+    double *hist;  /* hop histograms                                   */
+    double *chops; /* nalt x ncls: mean hops per link class of each
+                      alternative                                      */
+    int32_t ncls;  /* the graph's link classes (at least 1)            */
+    double *gw;    /* per non-minimal alternative: its draw weight     */
     int64_t ndec;
     ad_dec_t *dec;
     ad_child_t *child;
@@ -62,6 +65,8 @@ typedef struct ad_pair {
     double *share;        /* nalt: traffic share of every alternative         */
     double *acc;          /* nk: coefficient per member (sum share x weight)  */
     int32_t dgroup;       /* group of t (ugal-le)                             */
+    int64_t *sk, nsk;     /* ugal-le: the keys whose arc ends in the source
+                             group, in key order                          */
     double cmin;          /* decision 0's minimal cost in the last iteration  */
     int32_t cmax;         /* ugal-le: largest C - 1 used in the last iteration */
     struct ad_polar *pol; /* polarized-adaptive: the pair's DAG (no
@@ -80,6 +85,7 @@ struct sim_adapt {
                              the M/M/1 fluctuation, non-zero with
                              probability pz and then of mean qr           */
     int64_t *mark;        /* m: stamps of the upstream marking            */
+    int64_t *wl;          /* m: its work list                             */
     int64_t stamp;
     /* ugal-le counters: T[(router, index in group, group)] */
     int32_t ngroup_topo; /* Dragonfly groups                             */
@@ -148,5 +154,24 @@ void ad_polar_prior(ad_pair_t *p);
 void ad_polar_acc(ad_pair_t *p);
 void ad_polar_stats(ad_pair_t *p, const tk_graph_t *g);
 double ad_polar_targets(const struct sim_adapt *ad, ad_pair_t *p, double *cmin_out);
+
+/* ------------------------------------------------------------------------ */
+/* Anderson acceleration of the fixed point (adapt_accel.c). */
+
+#define AD_AA_M 5 /* differences held */
+
+typedef struct ad_aa {
+    int64_t n;                     /* shares                                        */
+    int64_t *yoff;                 /* npairs + 1: each pair's first share           */
+    double *g, *f;                 /* (AD_AA_M + 1) x n ring of g_i and f_i          */
+    int h, head;                   /* values held; slot of the newest               */
+    double gram[AD_AA_M][AD_AA_M]; /* [k][l], l <= k: the differences'
+                                      products, oldest first         */
+} ad_aa_t;
+
+int ad_aa_init(ad_aa_t *A, const struct sim_adapt *ad);
+void ad_aa_free(ad_aa_t *A);
+void ad_aa_reset(ad_aa_t *A);
+void ad_aa_step(struct sim_adapt *ad, ad_aa_t *A, double damp, int nth);
 
 #endif /* TK_SIM_ADAPT_INTERNAL_H */

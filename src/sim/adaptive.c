@@ -59,6 +59,8 @@ static void pair_free(ad_pair_t *p)
     free(p->ak);
     free(p->aw);
     free(p->hist);
+    free(p->chops);
+    free(p->sk);
     free(p->gw);
     free(p->dec);
     free(p->child);
@@ -83,6 +85,7 @@ void sim_adapt_free(struct sim_adapt *ad)
     free(ad->pz);
     free(ad->lq);
     free(ad->mark);
+    free(ad->wl);
     free(ad->gidx);
     free(ad->cnt);
     free(ad->C);
@@ -103,6 +106,8 @@ typedef struct pb {
     ad_alt_t *alt;
     int64_t nh, caph;
     double *hist;
+    int32_t ncls;  /* link classes (at least 1) */
+    double *chops; /* capalt x ncls */
 } pb_t;
 
 static void pb_free(pb_t *b)
@@ -113,6 +118,7 @@ static void pb_free(pb_t *b)
     free(b->aidx);
     free(b->alt);
     free(b->hist);
+    free(b->chops);
     memset(b, 0, sizeof *b);
 }
 
@@ -148,8 +154,13 @@ static int pb_alt(pb_t *b, const tk_graph_t *g, const sim_route_t *r, int64_t pr
         if (!a)
             return -1;
         b->alt = a;
+        double *ch = tk_realloc_array(b->chops, (size_t)nc * (size_t)b->ncls, sizeof *ch);
+        if (!ch)
+            return -1;
+        b->chops = ch;
         b->capalt = nc;
     }
+    double *chops = b->chops + (size_t)b->nalt * (size_t)b->ncls;
     ad_alt_t *A = &b->alt[b->nalt++];
     memset(A, 0, sizeof *A);
     A->off = b->n;
@@ -171,12 +182,12 @@ static int pb_alt(pb_t *b, const tk_graph_t *g, const sim_route_t *r, int64_t pr
     A->n = b->n - A->off;
     double pre = prefix >= 0 ? 1 : 0;
     A->hops = r->hops * f + pre;
-    for (int c = 0; c < g->nclasses; c++)
-        A->chops[c] = r->chops[c] * f;
+    for (int c = 0; c < b->ncls; c++)
+        chops[c] = c < g->nclasses ? r->chops[c] * f : 0;
     if (prefix >= 0 && g->cls)
-        A->chops[g->cls[prefix]] += 1;
+        chops[g->cls[prefix]] += 1;
     else if (prefix >= 0)
-        A->chops[0] += 1;
+        chops[0] += 1;
     A->maxhops = r->maxhops + (prefix >= 0);
     A->hoff = b->nh;
     if (b->nh + A->maxhops + 1 > b->caph) {
@@ -276,6 +287,9 @@ static int pb_finish(pb_t *b, ad_pair_t *p)
     p->nalt = b->nalt;
     p->hist = b->hist;
     b->hist = NULL;
+    p->chops = b->chops;
+    b->chops = NULL;
+    p->ncls = b->ncls;
     return 0;
 }
 
@@ -290,6 +304,7 @@ static tk_status_t build_pair(const tk_sim_net_t *net, const tk_adapt_t *a, ad_p
     uint64_t maxp = net->o.max_paths ? net->o.max_paths : AD_MAX_PATHS_DEFAULT;
     pb_t b;
     memset(&b, 0, sizeof b);
+    b.ncls = g->nclasses > 0 ? g->nclasses : 1;
     tk_status_t st = tk_route_candidates(net->r, ws, p->s, p->t, maxp, c, err);
     if (st != TK_OK)
         return st;
@@ -840,11 +855,13 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
     ad->pz = tk_calloc_array((size_t)g->m + 1, sizeof *ad->pz);
     ad->lq = tk_calloc_array((size_t)g->m + 1, sizeof *ad->lq);
     ad->mark = tk_calloc_array((size_t)g->m + 1, sizeof *ad->mark);
+    ad->wl = tk_malloc_array((size_t)g->m + 1, sizeof *ad->wl);
     ad->flag = tk_calloc_array((size_t)g->m + 1, sizeof *ad->flag);
     ad->bufa = tk_calloc_array((size_t)g->m + 1, sizeof *ad->bufa);
     if (!mm->demand || !mm->mult || !mm->voff || !mm->eres || !mm->ecoef ||
         (net->o.arb != TK_ARB_FAIR && !mm->ein) || !net->vsrc || !net->fc_var || !ad->use ||
-        !ad->blk || !ad->qd || !ad->qr || !ad->pz || !ad->lq || !ad->mark || !ad->flag || !ad->bufa)
+        !ad->blk || !ad->qd || !ad->qr || !ad->pz || !ad->lq || !ad->mark || !ad->wl || !ad->flag ||
+        !ad->bufa)
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (adaptive routing)");
     for (int64_t e = 0; e < g->m; e++)
         ad->bufa[e] = !isnan(ad->a.gbuf) && ad->gcls >= 0 && g->cls && g->cls[e] == ad->gcls
@@ -881,6 +898,21 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
         ad->C = tk_calloc_array((size_t)g->n * (size_t)gmax + 1, sizeof *ad->C);
         if (!ad->cnt || !ad->C)
             return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (adaptive routing)");
+        /* every pair's keys whose arc ends in the source group, in key
+         * order (the routers that count its traffic) */
+        for (int64_t i = 0; i < np; i++) {
+            ad_pair_t *p = &ad->pair[i];
+            int32_t gi = g->group[p->s];
+            int64_t k = 0;
+            for (int64_t u = 0; u < p->nk && p->key[u] < g->m; u++)
+                k += g->group[g->head[p->key[u]]] == gi;
+            p->sk = tk_malloc_array((size_t)(k > 0 ? k : 1), sizeof *p->sk);
+            if (!p->sk)
+                return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (adaptive routing)");
+            for (int64_t u = 0; u < p->nk && p->key[u] < g->m; u++)
+                if (g->group[g->head[p->key[u]]] == gi)
+                    p->sk[p->nsk++] = u;
+        }
     }
     /* hop statistics are those of the last solve's split */
     net->hhist = tk_calloc_array(1, sizeof *net->hhist);
@@ -951,6 +983,20 @@ static void flags(tk_sim_net_t *net)
     }
 }
 
+/* The first of p's keys (sorted) that is at least x. */
+static int64_t key_first(const ad_pair_t *p, int64_t x)
+{
+    int64_t lo = 0, hi = p->nk;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (p->key[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Carried traffic per arc, the unserved traffic that would cross it
  * (held back upstream of a bottleneck), and the occupancy q. */
 static void signals(tk_sim_net_t *net, double rho)
@@ -984,17 +1030,18 @@ static void signals(tk_sim_net_t *net, double rho)
                     ad->blk[p->key[u]] += p->acc[u] * xf;
             continue;
         }
-        /* at arc b: the arcs from which its route leads to b */
-        int64_t st = ++ad->stamp;
+        /* at arc b: the arcs from which its route leads to b (a search
+         * backwards from b over the keys entering each marked arc: the
+         * keys are sorted by arc, so those of arc x are one run) */
+        int64_t st = ++ad->stamp, nw = 0;
         ad->mark[b] = st;
-        int changed = 1;
-        while (changed) {
-            changed = 0;
-            for (int64_t u = 0; u < p->nk && p->key[u] < m; u++)
-                if (p->acc[u] > 0 && ad->mark[p->key[u]] == st && p->kin[u] >= 0 &&
-                    ad->mark[p->kin[u]] != st) {
+        ad->wl[nw++] = b;
+        while (nw > 0) {
+            int64_t x = ad->wl[--nw];
+            for (int64_t u = key_first(p, x); u < p->nk && p->key[u] == x; u++)
+                if (p->acc[u] > 0 && p->kin[u] >= 0 && ad->mark[p->kin[u]] != st) {
                     ad->mark[p->kin[u]] = st;
-                    changed = 1;
+                    ad->wl[nw++] = p->kin[u];
                 }
         }
         for (int64_t u = 0; u < p->nk && p->key[u] < m; u++)
@@ -1028,7 +1075,6 @@ static void contention(tk_sim_net_t *net)
 {
     struct sim_adapt *ad = net->ad;
     const tk_graph_t *g = net->g;
-    int64_t m = g->m;
     int32_t A = ad->amax, NG = ad->ngroup_topo;
     size_t ncnt = (size_t)g->n * (size_t)A * (size_t)NG;
     memset(ad->cnt, 0, ncnt * sizeof *ad->cnt);
@@ -1042,12 +1088,11 @@ static void contention(tk_sim_net_t *net)
         if (gi == J)
             continue;
         ad->cnt[((size_t)i * (size_t)A + (size_t)ad->gidx[i]) * (size_t)NG + (size_t)J] += xf;
-        for (int64_t u = 0; u < p->nk && p->key[u] < m; u++) {
+        for (int64_t k = 0; k < p->nsk; k++) {
+            int64_t u = p->sk[k];
             if (p->acc[u] <= 0)
                 continue;
             tk_id_t R = g->head[p->key[u]];
-            if (g->group[R] != gi)
-                continue;
             ad->cnt[((size_t)R * (size_t)A + (size_t)ad->gidx[i]) * (size_t)NG + (size_t)J] +=
                 p->acc[u] * xf;
         }
@@ -1171,8 +1216,23 @@ static double choose(cost_t cm, cost_t cn, double b, double y)
     double ramp = -t < 0 ? 0 : -t > 1 ? 1 : -t;
     const double w[4] = {(1 - cm.p) * (1 - cn.p), cm.p * (1 - cn.p), (1 - cm.p) * cn.p,
                          cm.p * cn.p};
-    const double P[4] = {ramp, exp_tail(cm.r, t), t < 0 ? 1 - exp_tail(cn.r, -t) : 0,
-                         exp_gt(cm.r, cn.r, t)};
+    double P[4] = {ramp, 0, 0, 0};
+    if (t >= 0) {
+        /* exp_tail(cm.r, t), 0 and exp_gt(cm.r, cn.r, t) with their one
+         * exponential */
+        double e = cm.r > 0 ? exp(-t / cm.r) : 0;
+        P[1] = e;
+        P[3] = cm.r > 0 ? cm.r / (cm.r + cn.r) * e : 0;
+    } else if (t < 0) {
+        /* 1, 1 - exp_tail(cn.r, -t) and exp_gt(cm.r, cn.r, t) likewise */
+        double e = cn.r > 0 ? exp(t / cn.r) : 0;
+        P[1] = 1;
+        P[2] = 1 - e;
+        P[3] = cn.r > 0 ? 1 - cn.r / (cm.r + cn.r) * e : 1;
+    } else {
+        P[1] = exp_tail(cm.r, t);
+        P[3] = exp_gt(cm.r, cn.r, t);
+    }
     double v = 0;
     for (int i = 0; i < 4; i++)
         if (w[i] > 0)
@@ -1314,8 +1374,9 @@ static void adapt_stats(tk_sim_net_t *net, double cmin_w)
             hops += xf * s * A->hops;
             wsum += w * s;
             hsum += w * s * A->hops;
+            const double *ac = p->chops + (size_t)k * (size_t)p->ncls;
             for (int cc = 0; cc < g->nclasses; cc++)
-                ch[cc] += w * s * A->chops[cc];
+                ch[cc] += w * s * ac[cc];
             if (hist)
                 for (int32_t h = 0; h <= A->maxhops; h++)
                     hist[h] += w * s * p->hist[A->hoff + h];
@@ -1398,6 +1459,16 @@ static tk_status_t measure(tk_sim_net_t *net, double rho, int nth, double *res, 
     return TK_OK;
 }
 
+/* Every pair's shares and coefficients from its y. */
+static void refresh(struct sim_adapt *ad, int nth)
+{
+#pragma omp parallel for num_threads(nth) schedule(dynamic, 16)
+    for (int64_t i = 0; i < ad->npairs; i++) {
+        pair_shares(&ad->pair[i]);
+        pair_acc(&ad->pair[i]);
+    }
+}
+
 /* Move every share by damp toward its target. */
 static void move(struct sim_adapt *ad, double damp, int nth)
 {
@@ -1406,165 +1477,6 @@ static void move(struct sim_adapt *ad, double damp, int nth)
         ad_pair_t *p = &ad->pair[i];
         for (int64_t j = 0; j < p->ny; j++)
             p->y[j] += damp * (p->ynew[j] - p->y[j]);
-        pair_shares(p);
-        pair_acc(p);
-    }
-}
-
-/* Anderson acceleration of the damped iteration (Anderson, "Iterative
- * procedures for nonlinear integral equations", 1965; Walker and Ni,
- * "Anderson acceleration for fixed-point iterations", 2011).  The damped
- * map is G(y) = y + mu (y* - y); with the last h <= AD_AA_M + 1 values
- * g_i = G(y_i) and f_i = g_i - y_i, the next split is
- * g_k - sum_j gamma_j (g_{j+1} - g_j), gamma the least-squares solution of
- * sum_j gamma_j (f_{j+1} - f_j) = f_k, clamped to [0, 1].  Every sum is
- * taken serially in the order of the shares, so the bytes do not depend
- * on the thread count. */
-#define AD_AA_M 5
-
-typedef struct ad_aa {
-    int64_t n;     /* shares                                        */
-    int64_t *yoff; /* npairs + 1: each pair's first share           */
-    double *g, *f; /* (AD_AA_M + 1) x n ring of g_i and f_i          */
-    int h, head;   /* values held; slot of the newest               */
-} ad_aa_t;
-
-static void aa_free(ad_aa_t *A)
-{
-    free(A->yoff);
-    free(A->g);
-    free(A->f);
-}
-
-static int aa_init(ad_aa_t *A, const struct sim_adapt *ad)
-{
-    memset(A, 0, sizeof *A);
-    A->yoff = tk_calloc_array((size_t)ad->npairs + 1, sizeof *A->yoff);
-    if (!A->yoff)
-        return -1;
-    for (int64_t i = 0; i < ad->npairs; i++)
-        A->yoff[i + 1] = A->yoff[i] + ad->pair[i].ny;
-    A->n = A->yoff[ad->npairs];
-    A->g = tk_calloc_array((size_t)(AD_AA_M + 1) * (size_t)(A->n ? A->n : 1), sizeof *A->g);
-    A->f = tk_calloc_array((size_t)(AD_AA_M + 1) * (size_t)(A->n ? A->n : 1), sizeof *A->f);
-    return A->g && A->f ? 0 : -1;
-}
-
-/* Solve the h x h system M x = b (symmetric positive semi-definite, M
- * regularised) by Gaussian elimination with partial pivoting; 0 if
- * singular. */
-static int aa_lsolve(int h, double M[AD_AA_M][AD_AA_M], double *b)
-{
-    for (int c = 0; c < h; c++) {
-        int piv = c;
-        for (int r = c + 1; r < h; r++)
-            if (fabs(M[r][c]) > fabs(M[piv][c]))
-                piv = r;
-        if (!(fabs(M[piv][c]) > 0))
-            return 0;
-        if (piv != c) {
-            for (int k = 0; k < h; k++) {
-                double t = M[c][k];
-                M[c][k] = M[piv][k];
-                M[piv][k] = t;
-            }
-            double t = b[c];
-            b[c] = b[piv];
-            b[piv] = t;
-        }
-        for (int r = c + 1; r < h; r++) {
-            double q = M[r][c] / M[c][c];
-            for (int k = c; k < h; k++)
-                M[r][k] -= q * M[c][k];
-            b[r] -= q * b[c];
-        }
-    }
-    for (int c = h - 1; c >= 0; c--) {
-        double v = b[c];
-        for (int k = c + 1; k < h; k++)
-            v -= M[c][k] * b[k];
-        b[c] = v / M[c][c];
-    }
-    for (int c = 0; c < h; c++)
-        if (!isfinite(b[c]))
-            return 0;
-    return 1;
-}
-
-/* The accelerated step: record g, f of the current split and write the
- * next split into every pair's y. */
-static void aa_step(struct sim_adapt *ad, ad_aa_t *A, double damp, int nth)
-{
-    int64_t n = A->n;
-    int slot = A->h == 0 ? 0 : (A->head + 1) % (AD_AA_M + 1);
-    double *g = A->g + (size_t)slot * (size_t)n, *f = A->f + (size_t)slot * (size_t)n;
-#pragma omp parallel for num_threads(nth) schedule(static)
-    for (int64_t i = 0; i < ad->npairs; i++) {
-        const ad_pair_t *p = &ad->pair[i];
-        for (int64_t j = 0; j < p->ny; j++) {
-            double y = p->y[j], gv = y + damp * (p->ynew[j] - y);
-            g[A->yoff[i] + j] = gv;
-            f[A->yoff[i] + j] = gv - y;
-        }
-    }
-    A->head = slot;
-    if (A->h < AD_AA_M + 1)
-        A->h++;
-    int h = A->h - 1; /* differences */
-    double gam[AD_AA_M] = {0};
-    int ok = 0;
-    if (h > 0) {
-        /* slots from oldest to newest */
-        int sl[AD_AA_M + 1];
-        for (int k = 0; k <= h; k++)
-            sl[k] = (A->head - h + k + 2 * (AD_AA_M + 1)) % (AD_AA_M + 1);
-        double M[AD_AA_M][AD_AA_M] = {{0}}, b[AD_AA_M] = {0};
-        for (int64_t e = 0; e < n; e++) {
-            double d[AD_AA_M];
-            for (int k = 0; k < h; k++)
-                d[k] = A->f[(size_t)sl[k + 1] * (size_t)n + (size_t)e] -
-                       A->f[(size_t)sl[k] * (size_t)n + (size_t)e];
-            for (int k = 0; k < h; k++) {
-                b[k] += d[k] * f[e];
-                for (int l = 0; l <= k; l++)
-                    M[k][l] += d[k] * d[l];
-            }
-        }
-        double tr = 0;
-        for (int k = 0; k < h; k++) {
-            for (int l = 0; l < k; l++)
-                M[l][k] = M[k][l];
-            tr += M[k][k];
-        }
-        for (int k = 0; k < h; k++)
-            M[k][k] += 1e-12 * tr + DBL_MIN;
-        ok = tr > 0 && aa_lsolve(h, M, b);
-        if (ok) {
-            for (int k = 0; k < h; k++)
-                gam[k] = b[k];
-                /* write g_k - sum gamma_j (g_{j+1} - g_j) */
-#pragma omp parallel for num_threads(nth) schedule(static)
-            for (int64_t i = 0; i < ad->npairs; i++) {
-                ad_pair_t *p = &ad->pair[i];
-                for (int64_t j = 0; j < p->ny; j++) {
-                    int64_t e = A->yoff[i] + j;
-                    double v = g[e];
-                    for (int k = 0; k < h; k++)
-                        v -= gam[k] * (A->g[(size_t)sl[k + 1] * (size_t)n + (size_t)e] -
-                                       A->g[(size_t)sl[k] * (size_t)n + (size_t)e]);
-                    p->y[j] = v < 0 ? 0 : v > 1 ? 1 : v;
-                }
-                pair_shares(p);
-                pair_acc(p);
-            }
-            return;
-        }
-    }
-#pragma omp parallel for num_threads(nth) schedule(dynamic, 16)
-    for (int64_t i = 0; i < ad->npairs; i++) {
-        ad_pair_t *p = &ad->pair[i];
-        for (int64_t j = 0; j < p->ny; j++)
-            p->y[j] = g[A->yoff[i] + j];
         pair_shares(p);
         pair_acc(p);
     }
@@ -1585,15 +1497,15 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
     /* polarized-adaptive keeps the plain damped step: its shares at a
      * router sum to 1, which a clamped extrapolation would break */
     int acc = a->rule != TK_ADAPT_POLAR;
-    if (acc && aa_init(&A, ad)) {
-        aa_free(&A);
+    if (acc && ad_aa_init(&A, ad)) {
+        ad_aa_free(&A);
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
     }
     for (it = 1;; it++) {
         tk_status_t st = measure(net, rho, nth, &res, &cmin_w, err);
         if (st != TK_OK) {
             if (acc)
-                aa_free(&A);
+                ad_aa_free(&A);
             return st;
         }
         if (snapped || it >= a->max_iter)
@@ -1635,18 +1547,20 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
             best = low = res;
             best_it = low_it = it;
             if (acc) {
-                A.h = 0;
+                ad_aa_reset(&A);
                 if (damp < AD_DAMP_MIN)
                     break; /* it stays where it is: not converged */
             }
         }
-        if (acc)
-            aa_step(ad, &A, damp, nth);
-        else
+        if (acc) {
+            ad_aa_step(ad, &A, damp, nth);
+            refresh(ad, nth);
+        } else {
             move(ad, damp, nth);
+        }
     }
     if (acc)
-        aa_free(&A);
+        ad_aa_free(&A);
     info->iterations = it;
     info->residual = res;
     info->converged = snapped || res <= a->tol;
