@@ -251,23 +251,6 @@ MS_INLINE int ms_batch_w(const tk_graph_t *g, ms_ws_t *ws, const int W, const tk
     return ms_ecc(n, W, seen, k, last, ecc) && maxd > 0;
 }
 
-/* The batch loop counts new bits with popcount.  The x86-64 baseline has
- * no popcount instruction, so a plain build calls libgcc's bit-twiddling
- * routine for every word (a tenth of the search's time); with
- * target_clones the loader picks, once, a copy built for the running CPU
- * (glibc ifunc).  The batch does integer work only, so every copy gives
- * the same bytes (a floating-point kernel must not be cloned this way:
- * x86-64-v3 brings FMA, and contracted sums round differently). */
-#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define MS_CLONES __attribute__((target_clones("arch=x86-64-v3", "popcnt", "default")))
-#endif
-#endif
-#ifndef MS_CLONES
-#define MS_CLONES
-#endif
-
-MS_CLONES
 static int ms_batch(const tk_graph_t *g, ms_ws_t *ws, int W, const tk_id_t *src, int k, uint64_t wt,
                     int32_t *ecc, int32_t maxd, int *cancel)
 {
