@@ -50,10 +50,8 @@ void ad_aa_reset(ad_aa_t *A)
     A->h = 0;
 }
 
-/* Solve the h x h system M x = b (symmetric positive semi-definite, M
- * regularised) by Gaussian elimination with partial pivoting; 0 if
- * singular. */
-static int aa_lsolve(int h, double M[AD_AA_M][AD_AA_M], double *b)
+/* ad_aa_lsolve: see adapt_internal.h. */
+int ad_aa_lsolve(int h, double M[AD_AA_M][AD_AA_M], double *b)
 {
     for (int c = 0; c < h; c++) {
         int piv = c;
@@ -148,7 +146,7 @@ void ad_aa_step(struct sim_adapt *ad, ad_aa_t *A, double damp, int nth)
         }
         for (int k = 0; k < h; k++)
             M[k][k] += 1e-12 * tr + DBL_MIN;
-        ok = tr > 0 && aa_lsolve(h, M, b);
+        ok = tr > 0 && ad_aa_lsolve(h, M, b);
         if (ok) {
             for (int k = 0; k < h; k++)
                 gam[k] = b[k];

@@ -173,5 +173,10 @@ int ad_aa_init(ad_aa_t *A, const struct sim_adapt *ad);
 void ad_aa_free(ad_aa_t *A);
 void ad_aa_reset(ad_aa_t *A);
 void ad_aa_step(struct sim_adapt *ad, ad_aa_t *A, double damp, int nth);
+/* Solve the h x h system M x = b (symmetric positive semi-definite, M
+ * regularised; M is overwritten) by Gaussian elimination with partial
+ * pivoting, x into b: 1, or 0 when singular or not finite.  Shared with
+ * test_adaccel's full-recomputation reference. */
+int ad_aa_lsolve(int h, double M[AD_AA_M][AD_AA_M], double *b);
 
 #endif /* TK_SIM_ADAPT_INTERNAL_H */

@@ -28,44 +28,6 @@ typedef struct ref {
     int h, head;
 } ref_t;
 
-static int ref_lsolve(int h, double M[AD_AA_M][AD_AA_M], double *b)
-{
-    for (int c = 0; c < h; c++) {
-        int piv = c;
-        for (int r = c + 1; r < h; r++)
-            if (fabs(M[r][c]) > fabs(M[piv][c]))
-                piv = r;
-        if (!(fabs(M[piv][c]) > 0))
-            return 0;
-        if (piv != c) {
-            for (int k = 0; k < h; k++) {
-                double t = M[c][k];
-                M[c][k] = M[piv][k];
-                M[piv][k] = t;
-            }
-            double t = b[c];
-            b[c] = b[piv];
-            b[piv] = t;
-        }
-        for (int r = c + 1; r < h; r++) {
-            double q = M[r][c] / M[c][c];
-            for (int k = c; k < h; k++)
-                M[r][k] -= q * M[c][k];
-            b[r] -= q * b[c];
-        }
-    }
-    for (int c = h - 1; c >= 0; c--) {
-        double v = b[c];
-        for (int k = c + 1; k < h; k++)
-            v -= M[c][k] * b[k];
-        b[c] = v / M[c][c];
-    }
-    for (int c = 0; c < h; c++)
-        if (!isfinite(b[c]))
-            return 0;
-    return 1;
-}
-
 /* y (n shares, in place) from ynew. */
 static void ref_step(ref_t *A, double *y, const double *ynew, double damp)
 {
@@ -102,7 +64,7 @@ static void ref_step(ref_t *A, double *y, const double *ynew, double damp)
         }
         for (int k = 0; k < h; k++)
             M[k][k] += 1e-12 * tr + DBL_MIN;
-        if (tr > 0 && ref_lsolve(h, M, b)) {
+        if (tr > 0 && ad_aa_lsolve(h, M, b)) {
             for (int64_t e = 0; e < n; e++) {
                 double v = A->g[slot][e];
                 for (int k = 0; k < h; k++)
