@@ -1,5 +1,5 @@
 #!/bin/sh
-# shard.sh - topo-dist / topo-load --shard I/P and topo-merge (issue 24):
+# topo-merge.sh - topo-dist / topo-load --shard I/P and topo-merge (issue 24):
 # the merge of shards 0/P .. P-1/P prints the bytes of the single run
 # (uneven splits, P = 1, P beyond the number of units, several routing
 # models, patterns, every output form, multi-graph standard input), and
