@@ -7,6 +7,8 @@
 #   expect_err_match RE DESC  checks $err (grep -E)
 #   expect_fail N RE DESC run-result shortcut: rc, one-line stderr matching RE, empty stdout
 #   skip_all REASON       whole file skipped (exit 77 semantics for TAP)
+#   shard_same P TOOL ARGS...  --shard 0/P .. P-1/P + topo-merge = the single run
+#   tripled_path N        a native graph: a path of N switches, every link tripled
 #   done_testing          prints the plan, exits 0/1
 set -u
 : "${TK_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -74,6 +76,50 @@ expect_fail() {
     [ "$rc" -eq "$want" ] && [ -z "$out" ] && [ "$lines" -eq 1 ] &&
         printf '%s\n' "$err" | grep -Eq -- "$re"
     ok $? "$desc" || diag "exit $rc (want $want)" "stderr: $err" "stdout: $(printf '%s' "$out" | head -c 300)" "want stderr match: $re"
+}
+
+# shard_same P TOOL ARGS...: shards 0/P .. P-1/P (the odd ones with 2
+# threads, so that shards run with other thread counts merge), merged in
+# reverse order, equal the single run: stdout and stderr (the warnings; the
+# merge speaks as topo-merge) byte for byte, and the exit status.  Works in
+# $TMPD/shard.
+shard_same() {
+    local p=$1 i files= srrc d="$TMPD/shard"
+    shift
+    mkdir -p "$d"
+    "$@" >"$d/single.out" 2>"$d/single.err"
+    srrc=$?
+    i=0
+    while [ "$i" -lt "$p" ]; do
+        if [ $((i % 2)) -eq 1 ]; then
+            "$@" --shard "$i/$p" --threads 2 -o "$d/s$i" 2>/dev/null || echo "shard $i failed"
+        else
+            "$@" --shard "$i/$p" >"$d/s$i" 2>/dev/null || echo "shard $i failed"
+        fi
+        files="$d/s$i $files"
+        i=$((i + 1))
+    done
+    # shellcheck disable=SC2086
+    topo-merge $files >"$d/merged.out" 2>"$d/merge.err"
+    rc=$?
+    sed "s/^$1:/topo-merge:/" "$d/single.err" >"$d/single.err2"
+    [ "$rc" -eq "$srrc" ] && { [ -s "$d/single.out" ] || [ "$srrc" -ne 0 ]; } &&
+        cmp -s "$d/single.out" "$d/merged.out" &&
+        cmp -s "$d/single.err2" "$d/merge.err"
+    ok $? "$* at P=$p: merge = single run" ||
+        diag "rc=$rc (single $srrc)" "$(cat "$d/merge.err")" "$(diff "$d/single.out" "$d/merged.out" | head -5)"
+}
+
+# tripled_path N: a path of N switches with every link tripled (3^(N-1)
+# shortest paths between its ends), in the native format.
+tripled_path() {
+    local i=0
+    printf 'topokit-graph 1\nswitches %d\ndirected 0\nlinks %d\n' "$1" $((3 * ($1 - 1)))
+    while [ $i -lt $(($1 - 1)) ]; do
+        printf '%d %d\n%d %d\n%d %d\n' $i $((i + 1)) $i $((i + 1)) $i $((i + 1))
+        i=$((i + 1))
+    done
+    echo end
 }
 
 skip_all() {

@@ -70,15 +70,7 @@ topo-paths --json "$TMPD/all.tk" >"$TMPD/paths1.want" || exit 1
 same 3 "$TMPD/paths1.want" topo-paths --json "$TMPD/all.tk"
 topo-paths --pairs "$TMPD/small.tk" >"$TMPD/paths2.want" || exit 1
 same 2 "$TMPD/paths2.want" topo-paths --pairs "$TMPD/small.tk"
-{
-    printf 'topokit-graph 1\nswitches 82\ndirected 0\nlinks 243\n'
-    i=0
-    while [ $i -lt 81 ]; do
-        printf '%d %d\n%d %d\n%d %d\n' $i $((i + 1)) $i $((i + 1)) $i $((i + 1))
-        i=$((i + 1))
-    done
-    echo end
-} >"$TMPD/t82.topo"
+tripled_path 82 >"$TMPD/t82.topo"
 topo-paths --pairs "$TMPD/t82.topo" 2>"$TMPD/err.want" >/dev/null
 fails 3 topo-paths --pairs "$TMPD/t82.topo"
 # ... and the next graph of the input is summarised as by one process.

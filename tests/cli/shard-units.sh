@@ -18,63 +18,26 @@ cat r.tk t.tk >all.tk
 topo-gen dragonfly h=2 >df.tk
 topo-gen dragonfly h=1 >df1.tk
 
-# same P TOOL ARGS...: shards 0/P .. P-1/P (the odd ones with 2 threads),
-# merged in reverse order, equal the single run: stdout and stderr (the
-# warnings; the merge speaks as topo-merge) byte for byte, exit status.
-same() {
-    local p=$1 i files= srrc
-    shift
-    "$@" >single.out 2>single.err
-    srrc=$?
-    i=0
-    while [ "$i" -lt "$p" ]; do
-        if [ $((i % 2)) -eq 1 ]; then
-            "$@" --shard "$i/$p" --threads 2 -o "s$i" 2>/dev/null || echo "shard $i failed"
-        else
-            "$@" --shard "$i/$p" >"s$i" 2>/dev/null || echo "shard $i failed"
-        fi
-        files="s$i $files"
-        i=$((i + 1))
-    done
-    # shellcheck disable=SC2086
-    topo-merge $files >merged.out 2>merge.err
-    rc=$?
-    sed "s/^$1:/topo-merge:/" single.err >single.err2
-    [ "$rc" -eq "$srrc" ] && { [ -s single.out ] || [ "$srrc" -ne 0 ]; } &&
-        cmp -s single.out merged.out &&
-        cmp -s single.err2 merge.err
-    ok $? "$* at P=$p: merge = single run" ||
-        diag "rc=$rc (single $srrc)" "$(cat merge.err)" "$(diff single.out merged.out | head -5)"
-}
-
-same 3 topo-ksp -k 4 --allpath 3 --json all.tk
-same 1 topo-ksp --hist all.tk
-same 2 topo-ksp --pairs 300 -s 7 -k 5 all.tk
-same 3 topo-paths --json all.tk
-same 2 topo-paths --pairs t.tk
-same 5 topo-paths r.tk
+shard_same 3 topo-ksp -k 4 --allpath 3 --json all.tk
+shard_same 1 topo-ksp --hist all.tk
+shard_same 2 topo-ksp --pairs 300 -s 7 -k 5 all.tk
+shard_same 3 topo-paths --json all.tk
+shard_same 2 topo-paths --pairs t.tk
+shard_same 5 topo-paths r.tk
 # A failing unit: the shard records it, the merge reports it where the
 # single run does (the rows before it, the error line, the next graph's
 # rows, exit 1): a 2^64 overflow of raw paths; 3^81 shortest paths between
 # the ends of a path of tripled links, before a graph that has none.
-same 2 topo-ksp --allpath 40 --raw r.tk
-{
-    printf 'topokit-graph 1\nswitches 82\ndirected 0\nlinks 243\n'
-    i=0
-    while [ $i -lt 81 ]; do
-        printf '%d %d\n%d %d\n%d %d\n' $i $((i + 1)) $i $((i + 1)) $i $((i + 1))
-        i=$((i + 1))
-    done
-    echo end
-} >t82.topo
+shard_same 2 topo-ksp --allpath 40 --raw r.tk
+tripled_path 82 >t82.topo
 cat t82.topo r.tk >mix.tk
-same 3 topo-paths mix.tk
-same 2 topo-paths --pairs mix.tk
-same 3 topo-sim -r dragonfly-valiant -a rr --max-sweeps 5 --sweep 0.3:0.9:0.3 df.tk
-same 2 topo-sim -r ugal-l --sweep 0.2:0.8:0.3 --json df1.tk
-same 4 topo-sim -r min --rho 0.5 df1.tk
+shard_same 3 topo-paths mix.tk
+shard_same 2 topo-paths --pairs mix.tk
+shard_same 3 topo-sim -r dragonfly-valiant -a rr --max-sweeps 5 --sweep 0.3:0.9:0.3 df.tk
+shard_same 2 topo-sim -r ugal-l --sweep 0.2:0.8:0.3 --json df1.tk
+shard_same 4 topo-sim -r min --rho 0.5 df1.tk
 topo-pattern switch-perm -s 2 df1.tk >perm.pat
-same 2 topo-sim -r min -P perm.pat --sweep 0.2:0.6:0.2 df1.tk
+shard_same 2 topo-sim -r min -P perm.pat --sweep 0.2:0.6:0.2 df1.tk
 
 # Side outputs: the merge writes them, the shards do not.
 topo-sim -r min --sweep 0.2:0.6:0.2 --per-server ps.want df1.tk >sim.want
@@ -191,8 +154,8 @@ rm -f fail.shard
 # files (--vc-loads, --cdg) are the merge's alone.
 topo-gen hyperx sides=5,4 >hx.tk
 topo-pattern -o hu.pat uniform hx.tk
-same 3 topo-vc -r valiant,dor -v 2phases -P hu.pat --json hx.tk
-same 2 topo-vc -r min -v ladder -P hu.pat --witness hx.tk
+shard_same 3 topo-vc -r valiant,dor -v 2phases -P hu.pat --json hx.tk
+shard_same 2 topo-vc -r min -v ladder -P hu.pat --witness hx.tk
 topo-vc -r valiant,dor -v 2phases -P hu.pat --vc-loads vl1.tsv hx.tk >/dev/null
 for i in 0 1; do
     topo-vc -r valiant,dor -v 2phases -P hu.pat --vc-loads vl2.tsv --cdg c.dot --shard $i/2 \

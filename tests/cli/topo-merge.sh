@@ -16,45 +16,20 @@ topo-gen dragonfly h=4 >df4.topo
 topo-gen torus sides=9,9 >t99.topo
 topo-pattern switch-perm -s 2 g400.topo >perm.pat
 
-# same P TOOL ARGS...: shards 0/P .. P-1/P (the odd ones with 2 threads:
-# thread counts may differ between shards), merged in reverse order, equal
-# the single run: stdout byte for byte and the exit status.
-same() {
-    local p=$1 i files= srun srrc
-    shift
-    "$@" >single.out 2>/dev/null
-    srrc=$?
-    i=0
-    while [ "$i" -lt "$p" ]; do
-        if [ $((i % 2)) -eq 1 ]; then
-            "$@" --shard "$i/$p" --threads 2 -o "s$i" 2>/dev/null || echo "shard $i failed"
-        else
-            "$@" --shard "$i/$p" >"s$i" 2>/dev/null || echo "shard $i failed"
-        fi
-        files="s$i $files"
-        i=$((i + 1))
-    done
-    # shellcheck disable=SC2086
-    topo-merge $files >merged.out 2>merge.err
-    rc=$?
-    [ "$rc" -eq "$srrc" ] && [ -s single.out ] && cmp -s single.out merged.out
-    ok $? "$* at P=$p: merge = single run" || diag "rc=$rc (single $srrc)" "$(cat merge.err)" "$(diff single.out merged.out | head -5)"
-}
-
-same 3 topo-dist g300.topo
-same 1 topo-dist g300.topo
-same 7 topo-dist g300.topo
-same 3 topo-dist --ecc --hist --json g300.topo
-same 3 topo-dist --symmetry --ecc t99.topo
-same 3 topo-dist --max-diameter 5 t99.topo
-same 3 topo-dist "$DATA/io-good-directed.topo"
-same 3 topo-load g400.topo
-same 9 topo-load g400.topo
-same 3 topo-load -r ecmp --hist g400.topo
-same 3 topo-load -r valiant --top 5 g400.topo
-same 2 topo-load -r ksp:2 --json g400.topo
-same 3 topo-load -r min -P perm.pat g400.topo
-same 3 topo-load -r dragonfly-valiant --json --top 3 df4.topo
+shard_same 3 topo-dist g300.topo
+shard_same 1 topo-dist g300.topo
+shard_same 7 topo-dist g300.topo
+shard_same 3 topo-dist --ecc --hist --json g300.topo
+shard_same 3 topo-dist --symmetry --ecc t99.topo
+shard_same 3 topo-dist --max-diameter 5 t99.topo
+shard_same 3 topo-dist "$DATA/io-good-directed.topo"
+shard_same 3 topo-load g400.topo
+shard_same 9 topo-load g400.topo
+shard_same 3 topo-load -r ecmp --hist g400.topo
+shard_same 3 topo-load -r valiant --top 5 g400.topo
+shard_same 2 topo-load -r ksp:2 --json g400.topo
+shard_same 3 topo-load -r min -P perm.pat g400.topo
+shard_same 3 topo-load -r dragonfly-valiant --json --top 3 df4.topo
 
 # Several graphs on standard input, the merge reading it again.
 { cat g300.topo t99.topo; } >two.topo

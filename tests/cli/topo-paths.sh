@@ -92,17 +92,8 @@ ok $? "--pairs header"
 # 3^80 fits in 128 bits, 3^81 does not: a path of 81 (82) switches with
 # every link tripled.
 if command -v bc >/dev/null 2>&1; then
-    tripled() {
-        printf 'topokit-graph 1\nswitches %d\ndirected 0\nlinks %d\n' "$1" $((3 * ($1 - 1)))
-        i=0
-        while [ $i -lt $(($1 - 1)) ]; do
-            printf '%d %d\n%d %d\n%d %d\n' $i $((i + 1)) $i $((i + 1)) $i $((i + 1))
-            i=$((i + 1))
-        done
-        echo end
-    }
-    tripled 81 >"$TMPD/t81.topo"
-    tripled 82 >"$TMPD/t82.topo"
+    tripled_path 81 >"$TMPD/t81.topo"
+    tripled_path 82 >"$TMPD/t82.topo"
     want=$(echo '3^80' | BC_LINE_LENGTH=0 bc)
     run topo-paths "$TMPD/t81.topo"
     got=$(printf '%s\n' "$out" | awk -F"$T" '$2 == 80 { print $4 }')
