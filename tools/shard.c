@@ -1261,6 +1261,33 @@ static tk_status_t merge_fail(tk_error_t *err, const char *what)
                         S.files[0].path);
 }
 
+/* sf_reopen: the shard file again, at record r's entries, quietly (the
+ * scan checked it; a failure now means the file changed).  sf_reclose
+ * closes it and, if bad, makes the error of a shard that changed. */
+static int sf_reopen(sfile_t *f, const rec_t *r)
+{
+    f->line = r->eline;
+    sf_quiet = 1;
+    sf_why[0] = 0;
+    if (!(f->fp = fopen(f->path, "r")) || fseeko(f->fp, r->off, SEEK_SET) != 0) {
+        snprintf(sf_why, sizeof sf_why, "%s: %s", f->path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static tk_status_t sf_reclose(sfile_t *f, int bad, tk_error_t *err)
+{
+    sf_quiet = 0;
+    if (f->fp)
+        fclose(f->fp);
+    f->fp = NULL;
+    if (!bad)
+        return TK_OK;
+    S.failed = 1;
+    return tk_error_set(err, TK_EIO, NULL, 0, "%s (the shard changed while merging)", sf_why);
+}
+
 static tk_status_t merge_run(void *ctx, const tk_par_job_t *job, int threads, tk_acc_t *acc,
                              tk_error_t *err)
 {
@@ -1282,27 +1309,18 @@ static tk_status_t merge_run(void *ctx, const tk_par_job_t *job, int threads, tk
         sfile_t *f = &S.files[i];
         const rec_t *r = &f->recs[S.rec];
         uint64_t sum;
-        f->line = r->eline;
-        sf_quiet = 1;
         int bad = 1;
-        if (!(f->fp = fopen(f->path, "r")) || fseeko(f->fp, r->off, SEEK_SET) != 0)
-            snprintf(sf_why, sizeof sf_why, "%s: %s", f->path, strerror(errno));
-        else if (sf_entries(f, r, 0, w, &sum) != 0) {
+        if (sf_reopen(f, r) != 0) {
+            /* sf_why says why */
+        } else if (sf_entries(f, r, 0, w, &sum) != 0) {
             /* sf_why says why */
         } else if (sum != r->sum)
             snprintf(sf_why, sizeof sf_why, "%s:%ld: checksum mismatch in the job's entries",
                      f->path, r->line);
         else
             bad = 0;
-        sf_quiet = 0;
-        if (f->fp)
-            fclose(f->fp);
-        f->fp = NULL;
-        if (bad) {
-            S.failed = 1;
-            return tk_error_set(err, TK_EIO, NULL, 0, "%s (the shard changed while merging)",
-                                sf_why);
-        }
+        if (sf_reclose(f, bad, err) != TK_OK)
+            return TK_EIO;
         if (st == TK_OK && r->status != TK_OK) {
             /* The smallest failing unit is in the first failing shard. */
             st = (tk_status_t)r->status;
@@ -1333,25 +1351,15 @@ static tk_status_t merge_units(const cli_units_t *job, tk_error_t *err)
         rec_t *r = &f->recs[S.rec];
         uint64_t sum;
         int bad = 1;
-        f->line = r->eline;
-        sf_quiet = 1;
-        sf_why[0] = 0;
-        if (!(f->fp = fopen(f->path, "r")) || fseeko(f->fp, r->off, SEEK_SET) != 0)
-            snprintf(sf_why, sizeof sf_why, "%s: %s", f->path, strerror(errno));
-        else if (sf_units(f, r, 0, job, &st, err, &sum) == 0 && sum == r->sum)
+        if (sf_reopen(f, r) != 0) {
+            /* sf_why says why */
+        } else if (sf_units(f, r, 0, job, &st, err, &sum) == 0 && sum == r->sum)
             bad = 0;
         else if (!sf_why[0])
             snprintf(sf_why, sizeof sf_why, "%s:%ld: checksum mismatch in the unit job's bytes",
                      f->path, r->line);
-        sf_quiet = 0;
-        if (f->fp)
-            fclose(f->fp);
-        f->fp = NULL;
-        if (bad) {
-            S.failed = 1;
-            return tk_error_set(err, TK_EIO, NULL, 0, "%s (the shard changed while merging)",
-                                sf_why);
-        }
+        if (sf_reclose(f, bad, err) != TK_OK)
+            return TK_EIO;
     }
     S.rec++;
     /* A failed job: the single run stops there; the shards went on with
