@@ -809,9 +809,19 @@ int am_spent(const tk_antmill_opts_t *opts, const struct timespec *t0)
     return over;
 }
 
-static tk_status_t batch_alloc(tk_antmill_batch_t *b, const tk_graph_t *g, int64_t count,
-                               tk_error_t *err)
+/* A batch of `count` tasks of one kind on g: zeroed, the search's inputs
+ * set, its result arrays allocated. */
+static tk_status_t batch_alloc(tk_antmill_batch_t *b, int kind, const tk_graph_t *g,
+                               const am_utable_t *ut, const tk_antmill_opts_t *opts,
+                               const struct timespec *t0, int64_t count, tk_error_t *err)
 {
+    memset(b, 0, sizeof *b);
+    b->kind = kind;
+    b->g = g;
+    b->ut = ut;
+    b->opts = opts;
+    b->t0 = *t0;
+    b->budget = opts->budget;
     b->res = tk_calloc_array((size_t)count, sizeof *b->res);
     b->cycle = tk_malloc_array((size_t)g->n, sizeof *b->cycle);
     if (!b->res || !b->cycle) {
@@ -842,16 +852,9 @@ static tk_status_t dfs_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
     int64_t width = workers(opts);
 
     memset(&sum, 0, sizeof sum);
-    memset(&b, 0, sizeof b);
-    b.kind = AM_TASK_ATTEMPT;
-    b.g = g;
-    b.ut = ut;
-    b.opts = opts;
-    b.t0 = *t0;
-    b.budget = opts->budget;
     if (width > 1024)
         width = 1024;
-    if ((st = batch_alloc(&b, g, width, err)) != TK_OK)
+    if ((st = batch_alloc(&b, AM_TASK_ATTEMPT, g, ut, opts, t0, width, err)) != TK_OK)
         return st;
     tk_progress_begin(opts->progress, "cycle search", "starts", 0);
     for (;;) {
@@ -936,16 +939,9 @@ static tk_status_t pair_task(const tk_graph_t *g, const tk_antmill_opts_t *opts,
     tk_antmill_batch_t b;
     tk_status_t st;
 
-    memset(&b, 0, sizeof b);
-    b.kind = AM_TASK_PAIR;
-    b.g = g;
-    b.ut = ut;
-    b.opts = opts;
-    b.t0 = *t0;
-    b.budget = opts->budget;
-    b.count = 1;
-    if ((st = batch_alloc(&b, g, 1, err)) != TK_OK)
+    if ((st = batch_alloc(&b, AM_TASK_PAIR, g, ut, opts, t0, 1, err)) != TK_OK)
         return st;
+    b.count = 1;
     st = batch_exec(&b, 1, err);
     if (st == TK_OK) {
         const am_result_t *r = &b.res[0];
