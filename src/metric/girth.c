@@ -125,6 +125,29 @@ tk_status_t tk_girth(const tk_graph_t *g, int threads, int32_t *girth, tk_error_
         return TK_OK;
     }
 
+    /* The shortest cycle possible: 2 in a digraph or over parallel links,
+     * else 3.  Once found, no source can do better and the rest are
+     * skipped (an RRG has triangles: its girth used to cost n BFSs). */
+    int32_t floor = 2;
+    if (!g->directed) {
+        int64_t *seen = tk_malloc_array((size_t)n, sizeof *seen);
+        if (!seen)
+            return tk_error_set(err, TK_ENOMEM, NULL, 0,
+                                "out of memory for the girth search (n=%ld)", (long)n);
+        for (int64_t v = 0; v < n; v++)
+            seen[v] = -1;
+        floor = 3;
+        for (int64_t v = 0; v < n && floor == 3; v++)
+            for (int64_t a = g->off[v]; a < g->off[v + 1]; a++) {
+                if (seen[g->head[a]] == v) {
+                    floor = 2;
+                    break;
+                }
+                seen[g->head[a]] = v;
+            }
+        free(seen);
+    }
+
     int nt = 1;
 #ifdef _OPENMP
     nt = threads > 0 ? threads : omp_get_max_threads();
@@ -153,8 +176,7 @@ tk_status_t tk_girth(const tk_graph_t *g, int threads, int32_t *girth, tk_error_
             if (!have || __atomic_load_n(&nomem, __ATOMIC_RELAXED))
                 continue;
             int32_t b = __atomic_load_n(&best, __ATOMIC_RELAXED);
-            /* Without self-loops no cycle is shorter than 2. */
-            if (b <= 2)
+            if (b <= floor)
                 continue;
             int32_t c = girth_from(g, (tk_id_t)s, b, &ws);
             if (c < b) {
