@@ -9,7 +9,9 @@
 # What is timed: the whole mpirun (start-up ~0.3 s on an idle machine,
 # reading the graph on every rank, the summary, girth for topo-dist);
 # wall-clock seconds, best of REPS (default 3).  Output bytes of np=2 are
-# compared with np=1's.
+# compared with np=1's.  Beside it, the fixed cost of a run at each rank
+# count (the same command on a 9-switch torus) and the speed-up of what is
+# left (net_speedup = (np1 - fixed1) / (np2 - fixed2)).
 set -eu
 N=${N:-20000}
 D=${D:-16}
@@ -37,13 +39,21 @@ best() { # best wall-clock seconds of REPS runs of "$@" (output to $W/out)
 }
 
 echo "# rrg n=$N d=$D, $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf 'tool\tnp1_s\tnp2_s\tspeedup\tsame_bytes\n'
+# The fixed cost of each run at that rank count: the same tool under the
+# same mpirun on a 9-switch torus (launcher, MPI start-up and shut-down,
+# the program's own start).  net = whole - fixed: the part that the ranks
+# can share.
+topo-gen torus sides=3,3 -o "$W/tiny.tk"
+printf 'tool\tnp1_s\tnp2_s\tspeedup\tfixed1_s\tfixed2_s\tnet_speedup\tsame_bytes\n'
 for tool in "topo-dist" "topo-load"; do
+    f1=$(best mpirun -np 1 --bind-to none $tool --threads 1 "$W/tiny.tk")
+    f2=$(best mpirun -np 2 --bind-to none $tool --threads 1 "$W/tiny.tk")
     t1=$(best mpirun -np 1 --bind-to none $tool --threads 1 "$W/g.tk")
     cp "$W/out" "$W/out1"
     t2=$(best mpirun -np 2 --bind-to none $tool --threads 1 "$W/g.tk")
     same=no
     cmp -s "$W/out" "$W/out1" && same=yes
-    printf '%s\t%s\t%s\t%.2f\t%s\n' "$tool" "$t1" "$t2" "$(echo "$t1 / $t2" | bc -l)" "$same"
+    printf '%s\t%s\t%s\t%.2f\t%s\t%s\t%.2f\t%s\n' "$tool" "$t1" "$t2" "$(echo "$t1 / $t2" | bc -l)" \
+        "$f1" "$f2" "$(echo "($t1 - $f1) / ($t2 - $f2)" | bc -l)" "$same"
 done
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
