@@ -81,7 +81,8 @@ expect_fail() {
 # shard_same P TOOL ARGS...: shards 0/P .. P-1/P (the odd ones with 2
 # threads, so that shards run with other thread counts merge), merged in
 # reverse order, equal the single run: stdout and stderr (the warnings; the
-# merge speaks as topo-merge) byte for byte, and the exit status.  Works in
+# merge speaks as topo-merge) byte for byte, and the exit status; and
+# shard 0 run again with 2 threads writes the same file.  Works in
 # $TMPD/shard.
 shard_same() {
     local p=$1 i files= srrc d="$TMPD/shard"
@@ -99,14 +100,17 @@ shard_same() {
         files="$d/s$i $files"
         i=$((i + 1))
     done
+    # Shard 0 again with 2 threads: a shard file's bytes do not change.
+    "$@" --shard "0/$p" --threads 2 -o "$d/s0again" 2>/dev/null
     # shellcheck disable=SC2086
     topo-merge $files >"$d/merged.out" 2>"$d/merge.err"
     rc=$?
     sed "s/^$1:/topo-merge:/" "$d/single.err" >"$d/single.err2"
+    cmp -s "$d/s0" "$d/s0again" || echo "shard 0/$p: other bytes in a second run" >>"$d/merge.err"
     [ "$rc" -eq "$srrc" ] && { [ -s "$d/single.out" ] || [ "$srrc" -ne 0 ]; } &&
         cmp -s "$d/single.out" "$d/merged.out" &&
         cmp -s "$d/single.err2" "$d/merge.err"
-    ok $? "$* at P=$p: merge = single run" ||
+    ok $? "$* at P=$p: merge = single run; shard 0 stable" ||
         diag "rc=$rc (single $srrc)" "$(cat "$d/merge.err")" "$(diff "$d/single.out" "$d/merged.out" | head -5)"
 }
 
