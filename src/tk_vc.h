@@ -234,42 +234,29 @@ TK_API tk_status_t tk_vc_min_caps(const tk_router_t *r, const tk_vc_policy_t *po
  * an arc add up to its load exactly, in any order.  inject2 (may be NULL):
  * the share of the demand whose first hop is in phase 1 (a phased policy's
  * second VC set; 0 for the others).
- * Errors: as tk_vc_analyse and tk_load_compute. */
+ * The shares are a job of the parallel driver (tk_par.h) over the sources,
+ * run by the router's runner (tk_router_set_runner) as the arc loads are:
+ * each chunk of sources sums its hops' parts in doubles, in order, and is
+ * folded into 128-bit fixed point at 2^-F, F = 119 - e for a demand total
+ * below 2^e; the integers add up in any order, so the loads are the same
+ * bytes for any thread count and any split of the sources into slices
+ * (processes, shards).  Memory: 16 bytes per arc and VC for the
+ * accumulator, 24 more per thread, and the caller's load.
+ * Errors: as tk_vc_analyse and tk_load_compute, TK_ERANGE (a demand total
+ * that is negative, not finite or beyond 2^512). */
 TK_API tk_status_t tk_vc_load(const tk_router_t *r, const tk_vc_policy_t *pol,
                               const tk_vc_opts_t *opts, const tk_swdemand_t *dem, double *load,
                               double *inject2, tk_error_t *err);
 
-/* tk_vc_load in pieces, for a caller that spreads the sources over
- * processes.  The terms of a range of sources are what tk_vc_load adds
- * into its shares: for every demand, path and hop in order, the part of
- * the hop's traffic on each VC it may use (share index arc * TK_VC_MAX +
- * vc), and the fixed-point sums of the demand (tot) and of its phase-1
- * part (inj).  Sources are independent, but the shares are sums of
- * doubles whose order fixes their bits: adding the terms of consecutive
- * ranges from source 0 on in order (tk_vc_load_add, into m * TK_VC_MAX
- * zeroed doubles), then tk_vc_load_split with the arc loads of
- * tk_load_compute, gives tk_vc_load's bytes. */
-typedef struct tk_vc_terms {
-    int64_t len, cap;
-    uint64_t *idx; /* share index of each term                   */
-    double *part;  /* its traffic                                */
-    __int128 tot;  /* demand x path weight, fixed point (exact)  */
-    __int128 inj;  /* the part whose first hop is in phase 1     */
-} tk_vc_terms_t;
-
-/* Append the terms of sources [lo, hi) to out (zeroed, or holding the
- * terms of earlier sources).  Errors: as tk_vc_load, TK_EINVAL (range).
- * Memory: 16 bytes per term (one per path hop and VC). */
-TK_API tk_status_t tk_vc_load_terms(const tk_router_t *r, const tk_vc_policy_t *pol,
-                                    const tk_vc_opts_t *opts, const tk_swdemand_t *dem, tk_id_t lo,
-                                    tk_id_t hi, tk_vc_terms_t *out, tk_error_t *err);
-TK_API void tk_vc_terms_destroy(tk_vc_terms_t *t);
-/* share[idx] += part for every term in order; *tot, *inj gain the sums. */
-TK_API void tk_vc_load_add(double *share, const tk_vc_terms_t *t, __int128 *tot, __int128 *inj);
-/* The per-VC loads and the phase-1 share from the arc loads and the
- * summed terms (as tk_vc_load). */
-TK_API void tk_vc_load_split(const tk_graph_t *g, const double *arcload, const double *share,
-                             __int128 tot, __int128 inj, double *load, double *inject2);
+/* tk_vc_load with the shares of VCs 0 .. vcs-1 only (1 <= vcs <=
+ * TK_VC_MAX; tk_vc_load is vcs = TK_VC_MAX): the accumulator holds m x vcs
+ * shares.  A caller that knows the VCs the demands' paths use (the largest
+ * vcs[] of tk_vc_analyse over pairs that include every demand's) passes
+ * that count; the result is the same.  A hop on a VC >= vcs is TK_ELIMIT;
+ * vcs out of range is TK_EINVAL. */
+TK_API tk_status_t tk_vc_load_with(const tk_router_t *r, const tk_vc_policy_t *pol,
+                                   const tk_vc_opts_t *opts, const tk_swdemand_t *dem, int32_t vcs,
+                                   double *load, double *inject2, tk_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -429,101 +429,6 @@ out:
     return rc;
 }
 
-/* Under MPI (several ranks): the arc loads on the parallel driver over
- * the ranks (the router's runner), the terms of blocks of sources handed
- * out dynamically (cli_mpi_units); rank 0 adds them in source order, as
- * one process does, and splits the arc loads.  Only bytes and integers
- * cross. */
-#define VC_BLOCK 8
-typedef struct vc_mpi {
-    const tk_router_t *r;
-    const tk_vc_policy_t *pol;
-    const tk_vc_opts_t *o;
-    const tk_swdemand_t *dem;
-    double *share; /* m * TK_VC_MAX, rank 0 */
-    __int128 tot, inj;
-    tk_vc_terms_t t; /* rank 0: a block's terms */
-} vc_mpi_t;
-
-static tk_status_t vc_block(void *ctx, int64_t b, FILE *fp, tk_error_t *err)
-{
-    vc_mpi_t *m = ctx;
-    tk_vc_terms_t t;
-    tk_id_t n = m->dem->n, lo = (tk_id_t)(b * VC_BLOCK), hi = n - lo > VC_BLOCK ? lo + VC_BLOCK : n;
-    memset(&t, 0, sizeof t);
-    tk_status_t st = tk_vc_load_terms(m->r, m->pol, m->o, m->dem, lo, hi, &t, err);
-    if (st == TK_OK) {
-        fwrite(&t.tot, sizeof t.tot, 1, fp);
-        fwrite(&t.inj, sizeof t.inj, 1, fp);
-        fwrite(&t.len, sizeof t.len, 1, fp);
-        fwrite(t.idx, sizeof *t.idx, (size_t)t.len, fp);
-        fwrite(t.part, sizeof *t.part, (size_t)t.len, fp);
-        if (ferror(fp))
-            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (per-VC load terms)");
-    }
-    tk_vc_terms_destroy(&t);
-    return st;
-}
-
-static tk_status_t vc_take(void *ctx, int64_t b, const unsigned char *p, size_t len,
-                           tk_error_t *err)
-{
-    vc_mpi_t *m = ctx;
-    tk_vc_terms_t *t = &m->t;
-    int64_t k;
-    if (len < 40 || (memcpy(&k, p + 32, 8), k < 0) || len != 40 + 16 * (size_t)k)
-        return tk_error_set(err, TK_EINVAL, NULL, 0, "per-VC loads, block %lld: bad result length",
-                            (long long)b);
-    if (k > t->cap) {
-        uint64_t *i = realloc(t->idx, (size_t)k * sizeof *i);
-        if (i)
-            t->idx = i;
-        double *d = i ? realloc(t->part, (size_t)k * sizeof *d) : NULL;
-        if (!d)
-            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (per-VC load terms)");
-        t->part = d;
-        t->cap = k;
-    }
-    memcpy(&t->tot, p, 16);
-    memcpy(&t->inj, p + 16, 16);
-    t->len = k;
-    memcpy(t->idx, p + 40, 8 * (size_t)k);
-    memcpy(t->part, p + 40 + 8 * (size_t)k, 8 * (size_t)k);
-    tk_vc_load_add(m->share, t, &m->tot, &m->inj);
-    return TK_OK;
-}
-
-/* tk_vc_load over the MPI ranks: the same load and inject2 on rank 0
- * (the other ranks' are not used). */
-static tk_status_t vc_load_ranks(tk_router_t *r, const tk_vc_policy_t *pol, const tk_vc_opts_t *o,
-                                 const tk_swdemand_t *dem, double *load, double *inj,
-                                 tk_error_t *err)
-{
-    const tk_graph_t *g = tk_router_graph(r);
-    vc_mpi_t m = {r, pol, o, dem, NULL, 0, 0, {0}};
-    double *arcload = tk_calloc_array((size_t)g->m + 1, sizeof *arcload);
-    if (cli_mpi_rank() == 0)
-        m.share = tk_calloc_array((size_t)g->m * TK_VC_MAX + 1, sizeof *m.share);
-    tk_status_t st = TK_OK;
-    if (!arcload || (cli_mpi_rank() == 0 && !m.share))
-        st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (per-VC loads)");
-    if ((st = cli_mpi_agree(st, err, 0)) == TK_OK) {
-        tk_router_set_runner(r, cli_runner());
-        st = tk_load_compute(r, dem, o->threads, arcload, err);
-        tk_router_set_runner(r, NULL);
-        st = cli_mpi_agree(st, err, 0);
-    }
-    cli_units_t job = {(dem->n + VC_BLOCK - 1) / VC_BLOCK, 8, vc_block, vc_take, &m, 0};
-    if (st == TK_OK)
-        st = cli_mpi_units(&job, err);
-    if (st == TK_OK && m.share) /* rank 0 */
-        tk_vc_load_split(g, arcload, m.share, m.tot, m.inj, load, inj);
-    tk_vc_terms_destroy(&m.t);
-    free(arcload);
-    free(m.share);
-    return st;
-}
-
 /* Per-VC loads: the columns (per class, the total load of each VC over
  * the class's arcs; its max/mean and coefficient of variation) and the
  * --vc-loads table.  0 ok, 1 error (in err, or printed: *printed = 1). */
@@ -547,9 +452,19 @@ static int vc_loads(const args_t *a, tk_router_t *r, const tk_graph_t *g, const 
         cli_shard_note(dem.dst, (size_t)dem.len * sizeof *dem.dst);
         cli_shard_note(dem.w, (size_t)dem.len * sizeof *dem.w);
     }
-    if (st == TK_OK)
-        st = cli_units_distributed() ? vc_load_ranks(r, &a->pol, &o, &dem, load, inj, err)
-                                     : tk_vc_load(r, &a->pol, &o, &dem, load, inj, err);
+    /* The shares of the VCs the analysis found (every pair's paths; with
+     * --server-pairs a switch-level pattern may reach others: all 64). */
+    int32_t nvcs = 0;
+    for (int c = 0; c < res->nclasses; c++)
+        if (res->vcs[c] > nvcs)
+            nvcs = res->vcs[c];
+    if (a->server_pairs || nvcs < 1)
+        nvcs = TK_VC_MAX;
+    if (st == TK_OK) { /* the arc loads and the shares on the ranks or shards */
+        tk_router_set_runner(r, cli_runner());
+        st = tk_vc_load_with(r, &a->pol, &o, &dem, nvcs, load, inj, err);
+        tk_router_set_runner(r, NULL);
+    }
     if (st == TK_OK && cli_shard_partial()) { /* --shard: the merge prints it all */
         rc = 0;
         goto out;

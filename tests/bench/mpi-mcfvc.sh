@@ -14,7 +14,10 @@
 # so the speed-up is bounded by their share of the run, which the table
 # also gives (one phase's trees out of iterations + 1).  topo-vc: hyperx
 # sides=SIDES, valiant,dor, 2phases, uniform; the arc loads and the per-VC
-# terms are spread, the dependency graph is computed on every rank.
+# shares (two accumulator jobs) are spread, the dependency graph is
+# computed on every rank.  The arc loads' job has chunks of 128 sources:
+# below 129 switches (SIDES=10,10: 100) it is one chunk, which one rank
+# computes whole.
 set -eu
 N=${N:-1000}
 D=${D:-8}

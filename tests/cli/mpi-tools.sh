@@ -154,10 +154,10 @@ topo-pattern shift offset=1 -o "$TMPD/t.pat" "$TMPD/t.tk" || exit 1
 topo-mcf --method approx -P "$TMPD/t.pat" "$TMPD/r37.tk" 2>"$TMPD/err.want" >/dev/null
 fails 3 topo-mcf --method approx -P "$TMPD/t.pat" "$TMPD/r37.tk"
 
-# topo-vc -P: the arc loads over the ranks, the per-VC terms in blocks of
-# 8 sources (35 = 8+8+8+8+3, 37 = 4 x 8 + 5, dealt dynamically); the row
-# and the --vc-loads file of one process; too many paths for --max-paths:
-# one error line.
+# topo-vc -P: the arc loads and the per-VC shares over the ranks (two
+# accumulator jobs of 35 and 37 sources, split unevenly); the row and the
+# --vc-loads file of one process; too many paths for --max-paths: one
+# error line.
 topo-pattern uniform -o "$TMPD/tu.pat" "$TMPD/t.tk" || exit 1
 topo-pattern switch-perm level=switch -s 4 -o "$TMPD/r37.pat" "$TMPD/r37.tk" || exit 1
 set -- -r valiant -v 2phases,minboth -P "$TMPD/tu.pat" "$TMPD/t.tk"

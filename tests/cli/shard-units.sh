@@ -149,9 +149,9 @@ sed 's/^error 0 status 7 line 0 /error 0 status 7 line /' fail.shard >c1
 run topo-merge c1
 expect_fail 1 "^topo-merge: c1:[0-9]+: malformed error line \(unit 0\)$" "a malformed error line"
 rm -f fail.shard
-# topo-vc -P: its arc loads (an accumulator job) and its per-VC terms (unit
-# blocks of 8 sources: 20 switches, 3 blocks) shard together; the side
-# files (--vc-loads, --cdg) are the merge's alone.
+# topo-vc -P: its arc loads and its per-VC shares (two accumulator jobs,
+# 20 sources each, the shares' chunks of one source) shard together; the
+# side files (--vc-loads, --cdg) are the merge's alone.
 topo-gen hyperx sides=5,4 >hx.tk
 topo-pattern -o hu.pat uniform hx.tk
 shard_same 3 topo-vc -r valiant,dor -v 2phases -P hu.pat --json hx.tk

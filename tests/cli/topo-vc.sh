@@ -109,6 +109,14 @@ for pol in ladder ladder-reuse 2phases,minboth; do
     [ -s "$TMPD/la" ] && cmp -s "$TMPD/la" "$TMPD/lb"
     ok $? "$pol: per-VC loads add up to topo-load's arc loads exactly"
 done
+# the shares are integer sums on the parallel driver: 1 and 3 threads
+# give the same --vc-loads bytes
+for th in 1 3; do
+    topo-vc -r valiant,dor -v ladder-reuse -P "$TMPD/hx.pat" --threads $th --vc-loads "$TMPD/vl$th" \
+        "$TMPD/hx.topo" >"$TMPD/row$th" || break
+done
+cmp -s "$TMPD/vl1" "$TMPD/vl3" && cmp -s "$TMPD/row1" "$TMPD/row3" && [ "$(wc -l <"$TMPD/vl1")" -gt 100 ]
+ok $? "ladder-reuse: the per-VC loads at 1 and 3 threads are the same bytes"
 run topo-vc -r valiant,dor -v 2phases,minboth -P "$TMPD/hx.pat" "$TMPD/hx.topo"
 expect_out "$HEAD${T}inject2${T}vc_load${T}imbalance${T}cov
 hyperx sides=3,3${T}valiant,dor${T}2phases,minboth${T}deadlock-free${T}cdg-acyclic${T}72${T}216${T}4${T}2${T}-:2${T}0.1111111111111111${T}-:12/12${T}-:1${T}-:0" \

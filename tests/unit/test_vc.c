@@ -5,7 +5,8 @@
  * Management in Low-Diameter Networks", Section II), every witness re-walked
  * and tampered with, every certificate checked and tampered with, and the
  * verdicts of random small graphs against a brute-force cycle search of
- * the dependency graph; tk_vc_load in pieces against the whole.
+ * the dependency graph; tk_vc_load over threads and slices, against an
+ * independent sum of its rule.
  */
 #include <config.h>
 
@@ -331,62 +332,173 @@ static void errors(void)
     tk_graph_free(g);
 }
 
-/* tk_vc_load in pieces (the MPI route of topo-vc -P): the terms of
- * uneven source ranges added in order and split give tk_vc_load's bytes;
- * the VC loads of every arc add up to its load of tk_load_compute; a bad
- * range is TK_EINVAL. */
-static void load_pieces(void)
+/* A runner that cuts every job into `parts` slices (tk_par_slice), runs
+ * each into an accumulator of its own, on `threads` threads, and merges
+ * them by integer addition: what the MPI ranks and --shard do. */
+typedef struct slicer {
+    int parts, threads, jobs;
+} slicer_t;
+
+static tk_status_t slice_run(void *ctx, const tk_par_job_t *job, int threads, tk_acc_t *acc,
+                             tk_error_t *err)
+{
+    slicer_t *S = ctx;
+    tk_status_t st = TK_OK;
+    (void)threads;
+    S->jobs++;
+    for (int i = 0; i < S->parts && st == TK_OK; i++) {
+        int64_t lo, hi;
+        tk_acc_t *part = NULL;
+        tk_par_slice(job, i, S->parts, &lo, &hi);
+        st = tk_par_acc_new(job, &part, err);
+        if (st == TK_OK)
+            st = tk_par_run(job, lo, hi, S->threads, part, err);
+        if (st == TK_OK)
+            st = tk_acc_merge(acc, part, err);
+        tk_acc_free(part);
+    }
+    return st;
+}
+
+/* The shares of the rule of tk_vc_load, summed here in long double with
+ * the VCs of ladder (hop i on VC i) or 2phases,minboth (VC 0 before the
+ * second phase; every hop on 0 when the intermediate is the source, on 1
+ * when it is the destination): share[a * TK_VC_MAX + v]. */
+static int ref_shares(const tk_router_t *r, const tk_swdemand_t *dem, int ladder,
+                      long double *share)
+{
+    tk_route_ws_t *ws = NULL;
+    tk_pathset_t ps;
+    tk_error_t err;
+    tk_pathset_init(&ps);
+    if (tk_route_ws_new(r, &ws, &err) != TK_OK)
+        return -1;
+    int bad = 0;
+    for (tk_id_t s = 0; s < dem->n && !bad; s++)
+        for (int64_t k = dem->off[s]; k < dem->off[s + 1] && !bad; k++) {
+            tk_id_t t = dem->dst[k];
+            if (t == s || tk_route_paths(r, ws, s, t, 0, &ps, &err) != TK_OK) {
+                bad = t != s;
+                continue;
+            }
+            for (int64_t i = 0; i < ps.npaths; i++)
+                for (int64_t h = ps.off[i]; h < ps.off[i + 1]; h++) {
+                    int64_t j = h - ps.off[i];
+                    int v = ladder              ? (int)j
+                            : ps.via[i] == s    ? 0
+                            : ps.via[i] == t    ? 1
+                            : j >= ps.phase2[i] ? 1
+                                                : 0;
+                    share[ps.arc[h] * TK_VC_MAX + v] += (long double)dem->w[k] * ps.w[i];
+                }
+        }
+    tk_pathset_destroy(&ps);
+    tk_route_ws_free(ws);
+    return bad ? -1 : 0;
+}
+
+/* tk_vc_load: the same bytes at 1 and 3 threads, with its sources cut
+ * into 2 and 3 slices merged as integers (a runner, as MPI and --shard),
+ * and with the accumulator narrowed to the VCs used; every arc's VC loads
+ * add up to its load of tk_load_compute exactly; the proportions are the
+ * rule's (an independent long-double sum); MinBoth's phase-1 injection
+ * share is the double nearest 1/12 (one draw in twelve through the
+ * destination); too few VCs is TK_ELIMIT. */
+static void load_parallel(void)
 {
     tk_graph_t *g = gen("hyperx", "sides=3,4", NULL, NULL);
-    tk_route_spec_t spec;
-    tk_vc_policy_t pol;
-    tk_router_t *r = NULL;
     tk_swdemand_t dem;
     tk_error_t err;
     tk_vc_opts_t o = {1, 0, 0, 0, 0, 0, NULL};
     int64_t w = g->m * TK_VC_MAX;
     double *l1 = calloc((size_t)w, sizeof *l1), *l2 = calloc((size_t)w, sizeof *l2);
-    double *share = calloc((size_t)w, sizeof *share), *arc = calloc((size_t)g->m, sizeof *arc);
-    double i1 = -1, i2 = -2;
-    __int128 tot = 0, inj = 0;
-    static const tk_id_t cut[] = {0, 1, 5, 12};
-    int good =
-        !tk_route_parse("valiant,dor", &spec, &err) &&
-        !tk_vc_parse("2phases,minboth", &pol, &err) && !tk_router_new(g, &spec, 1, 0, &r, &err) &&
-        !tk_swdemand_all_to_all(g, 0, &dem, &err) &&
-        !tk_vc_load(r, &pol, &o, &dem, l1, &i1, &err) && !tk_load_compute(r, &dem, 1, arc, &err);
-    for (int k = 0; k < 3 && good; k++) {
-        tk_vc_terms_t t;
-        memset(&t, 0, sizeof t);
-        good = !tk_vc_load_terms(r, &pol, &o, &dem, cut[k], cut[k + 1], &t, &err) && t.len > 0;
-        if (good)
-            tk_vc_load_add(share, &t, &tot, &inj);
-        tk_vc_terms_destroy(&t);
-    }
-    if (ok(good, "load in pieces: computed")) {
-        tk_vc_load_split(g, arc, share, tot, inj, l2, &i2);
-        ok(memcmp(l1, l2, (size_t)w * sizeof *l1) == 0 && i1 == i2 && i1 > 0 && i1 < 1,
-           "load in pieces: the bytes of tk_vc_load (inject2 %.17g)", i1);
-        int sums = 1;
+    double *arc = calloc((size_t)g->m, sizeof *arc);
+    long double *ref = calloc((size_t)w, sizeof *ref);
+    static const char *const pols[] = {"2phases,minboth", "ladder"};
+    memset(&dem, 0, sizeof dem);
+    int good = !tk_swdemand_all_to_all(g, 0, &dem, &err);
+    for (int pi = 0; pi < 2 && good; pi++) {
+        tk_route_spec_t spec;
+        tk_vc_policy_t pol;
+        tk_router_t *r = NULL;
+        double i1 = -1, i2 = -2;
+        int32_t nv = pi ? 4 : 2;
+        good = !tk_route_parse("valiant,dor", &spec, &err) && !tk_vc_parse(pols[pi], &pol, &err) &&
+               !tk_router_new(g, &spec, 1, 0, &r, &err) &&
+               !tk_vc_load(r, &pol, &o, &dem, l1, &i1, &err) &&
+               !tk_load_compute(r, &dem, 1, arc, &err);
+        if (!ok(good, "%s: per-VC loads computed", pols[pi])) {
+            tap_diag("%s", err.msg);
+            tk_router_free(r);
+            break;
+        }
+        tk_vc_opts_t o3 = o;
+        o3.threads = 3;
+        memset(l2, 0xff, (size_t)w * sizeof *l2);
+        ok(!tk_vc_load(r, &pol, &o3, &dem, l2, &i2, &err) &&
+               memcmp(l1, l2, (size_t)w * sizeof *l1) == 0 && i1 == i2,
+           "%s: 3 threads give the bytes of 1", pols[pi]);
+        for (int parts = 2; parts <= 3; parts++) {
+            slicer_t S = {parts, 2, 0};
+            tk_par_runner_t run = {slice_run, &S, 0};
+            tk_router_set_runner(r, &run);
+            memset(l2, 0xff, (size_t)w * sizeof *l2);
+            int same = !tk_vc_load(r, &pol, &o, &dem, l2, &i2, &err) &&
+                       memcmp(l1, l2, (size_t)w * sizeof *l1) == 0 && i1 == i2;
+            ok(same && S.jobs == 2,
+               "%s: %d slices merged as integers give the bytes of one run (%d jobs)", pols[pi],
+               parts, S.jobs);
+            tk_router_set_runner(r, NULL);
+        }
+        memset(l2, 0xff, (size_t)w * sizeof *l2);
+        ok(!tk_vc_load_with(r, &pol, &o, &dem, nv, l2, &i2, &err) &&
+               memcmp(l1, l2, (size_t)w * sizeof *l1) == 0 && i1 == i2,
+           "%s: the shares of %d VCs only: the same bytes", pols[pi], nv);
+        ok(tk_vc_load_with(r, &pol, &o, &dem, nv - 1, l2, &i2, &err) == TK_ELIMIT,
+           "%s: vcs = %d is too few: %s", pols[pi], nv - 1, err.msg);
+        ok(tk_vc_load_with(r, &pol, &o, &dem, 0, l2, &i2, &err) == TK_EINVAL &&
+               tk_vc_load_with(r, &pol, &o, &dem, TK_VC_MAX + 1, l2, &i2, &err) == TK_EINVAL,
+           "%s: 0 or %d VCs refused", pols[pi], TK_VC_MAX + 1);
+        int sums = 1, used = 0;
         for (int64_t a = 0; a < g->m; a++) {
             double x = 0;
-            for (int v = 0; v < TK_VC_MAX; v++)
+            for (int v = 0; v < TK_VC_MAX; v++) {
                 x += l1[a * TK_VC_MAX + v];
+                used |= (v >= nv && l1[a * TK_VC_MAX + v] != 0) << 1;
+            }
             sums &= x == arc[a];
         }
-        ok(sums, "load in pieces: the VC loads of an arc add up to its load");
-        tk_vc_terms_t t;
-        memset(&t, 0, sizeof t);
-        ok(tk_vc_load_terms(r, &pol, &o, &dem, 5, 4, &t, &err) == TK_EINVAL,
-           "load in pieces: bad range: %s", err.msg);
-        tk_swdemand_destroy(&dem);
+        ok(sums && !used, "%s: the VC loads of every arc add up to its load exactly", pols[pi]);
+        memset(ref, 0, (size_t)w * sizeof *ref);
+        if (ok(ref_shares(r, &dem, pi, ref) == 0, "%s: reference shares", pols[pi])) {
+            long double worst = 0;
+            for (int64_t a = 0; a < g->m; a++) {
+                long double tot = 0;
+                for (int v = 0; v < TK_VC_MAX; v++)
+                    tot += ref[a * TK_VC_MAX + v];
+                for (int v = 0; v < TK_VC_MAX && tot > 0; v++) {
+                    long double d = l1[a * TK_VC_MAX + v] - arc[a] * (ref[a * TK_VC_MAX + v] / tot);
+                    if (d < 0)
+                        d = -d;
+                    if (d / arc[a] > worst)
+                        worst = d / arc[a];
+                }
+            }
+            ok(worst < 1e-14L, "%s: the rule's proportions (worst relative error %.3Lg)", pols[pi],
+               worst);
+        }
+        if (pi == 0)
+            ok(i1 == 1.0 / 12, "%s: phase-1 injection share 1/12 exactly (%.17g)", pols[pi], i1);
+        else
+            ok(i1 == 0, "%s: no phase-1 injection", pols[pi]);
+        tk_router_free(r);
     }
-    tk_router_free(r);
+    tk_swdemand_destroy(&dem);
     tk_graph_free(g);
     free(l1);
     free(l2);
-    free(share);
     free(arc);
+    free(ref);
 }
 
 int main(void)
@@ -398,6 +510,6 @@ int main(void)
     random_graphs();
     engines();
     errors();
-    load_pieces();
+    load_parallel();
     return tap_done();
 }
