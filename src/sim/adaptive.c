@@ -92,6 +92,7 @@ void sim_adapt_free(struct sim_adapt *ad)
     free(ad->flag);
     free(ad->bufa);
     tk_router_free(ad->rrg);
+    sim_fair_ws_free(ad->fws);
     free(ad);
 }
 
@@ -858,7 +859,8 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
     ad->wl = tk_malloc_array((size_t)g->m + 1, sizeof *ad->wl);
     ad->flag = tk_calloc_array((size_t)g->m + 1, sizeof *ad->flag);
     ad->bufa = tk_calloc_array((size_t)g->m + 1, sizeof *ad->bufa);
-    if (!mm->demand || !mm->mult || !mm->voff || !mm->eres || !mm->ecoef ||
+    ad->fws = sim_fair_ws_new();
+    if (!ad->fws || !mm->demand || !mm->mult || !mm->voff || !mm->eres || !mm->ecoef ||
         (net->o.arb != TK_ARB_FAIR && !mm->ein) || !net->vsrc || !net->fc_var || !ad->use ||
         !ad->blk || !ad->qd || !ad->qr || !ad->pz || !ad->lq || !ad->mark || !ad->wl || !ad->flag ||
         !ad->bufa)
@@ -1427,7 +1429,8 @@ static tk_status_t measure(tk_sim_net_t *net, double rho, int nth, double *res, 
     tk_status_t st = system_from_shares(net, err);
     if (st != TK_OK)
         return st;
-    st = tk_mm_solve(&net->mm, net->o.arb, rho, net->o.max_sweeps, 0, net->x, net->bneck, &mi, err);
+    st = sim_mm_solve_ws(&net->mm, net->o.arb, rho, net->o.max_sweeps, 0, net->x, net->bneck, &mi,
+                         ad->fws, err);
     if (st != TK_OK)
         return st;
     signals(net, rho);
