@@ -6,6 +6,7 @@
 #ifndef TK_SIM_ADAPT_INTERNAL_H
 #define TK_SIM_ADAPT_INTERNAL_H
 
+#include "sim/maxmin_internal.h"
 #include "sim_internal.h"
 
 #define AD_INJ                                                                                     \
@@ -87,6 +88,7 @@ struct sim_adapt {
     int64_t *mark;        /* m: stamps of the upstream marking            */
     int64_t *wl;          /* m: its work list                             */
     int64_t stamp;
+    sim_fair_ws_t *fws; /* the fair solver's work arrays, kept          */
     /* ugal-le counters: T[(router, index in group, group)] */
     int32_t ngroup_topo; /* Dragonfly groups                             */
     int32_t amax;        /* routers per group (largest)                  */

@@ -46,6 +46,8 @@
 #define AD_AA_HALF 20    /* accelerated: iterations without halving the residual */
 #define AD_AA_STALL 10   /* ... or without a new lowest residual */
 #define AD_DAMP_MIN 1e-6 /* accelerated: below it the split no longer moves */
+/* accelerated: halvings in a row without the lowest residual halving */
+#define AD_AA_FUTILE 8
 
 /* ------------------------------------------------------------------------ */
 /* Candidate structures of one switch pair. */
@@ -92,6 +94,7 @@ void sim_adapt_free(struct sim_adapt *ad)
     free(ad->flag);
     free(ad->bufa);
     tk_router_free(ad->rrg);
+    sim_fair_ws_free(ad->fws);
     free(ad);
 }
 
@@ -858,7 +861,8 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
     ad->wl = tk_malloc_array((size_t)g->m + 1, sizeof *ad->wl);
     ad->flag = tk_calloc_array((size_t)g->m + 1, sizeof *ad->flag);
     ad->bufa = tk_calloc_array((size_t)g->m + 1, sizeof *ad->bufa);
-    if (!mm->demand || !mm->mult || !mm->voff || !mm->eres || !mm->ecoef ||
+    ad->fws = sim_fair_ws_new();
+    if (!ad->fws || !mm->demand || !mm->mult || !mm->voff || !mm->eres || !mm->ecoef ||
         (net->o.arb != TK_ARB_FAIR && !mm->ein) || !net->vsrc || !net->fc_var || !ad->use ||
         !ad->blk || !ad->qd || !ad->qr || !ad->pz || !ad->lq || !ad->mark || !ad->wl || !ad->flag ||
         !ad->bufa)
@@ -1427,7 +1431,8 @@ static tk_status_t measure(tk_sim_net_t *net, double rho, int nth, double *res, 
     tk_status_t st = system_from_shares(net, err);
     if (st != TK_OK)
         return st;
-    st = tk_mm_solve(&net->mm, net->o.arb, rho, net->o.max_sweeps, 0, net->x, net->bneck, &mi, err);
+    st = sim_mm_solve_ws(&net->mm, net->o.arb, rho, net->o.max_sweeps, 0, net->x, net->bneck, &mi,
+                         ad->fws, err);
     if (st != TK_OK)
         return st;
     signals(net, rho);
@@ -1490,6 +1495,10 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
     int64_t best_it = 0, low_it = 0, it;
     int snapped = 0;
     int nth = net->o.threads > 0 ? net->o.threads : omp_get_max_threads();
+    /* the lowest residual so far, and at the last halving that found it
+     * halved since the one before; halvings since then */
+    double glow = INFINITY, mark = INFINITY;
+    int futile = 0;
     memset(info, 0, sizeof *info);
     /* every solve starts from the rule's first split */
     split_reset(ad);
@@ -1508,6 +1517,8 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
                 ad_aa_free(&A);
             return st;
         }
+        if (res < glow)
+            glow = res;
         if (snapped || it >= a->max_iter)
             break;
         if (res <= a->tol) {
@@ -1550,6 +1561,16 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
                 ad_aa_reset(&A);
                 if (damp < AD_DAMP_MIN)
                     break; /* it stays where it is: not converged */
+                /* AD_AA_FUTILE halvings in a row without the lowest
+                 * residual halving: the step shrank 2^AD_AA_FUTILE-fold
+                 * and the residual did not follow; it oscillates (not
+                 * converged, as at the floor) */
+                if (glow <= mark / 2) {
+                    mark = glow;
+                    futile = 0;
+                } else if (++futile >= AD_AA_FUTILE) {
+                    break;
+                }
             }
         }
         if (acc) {

@@ -96,6 +96,81 @@ enum { FAIR_FREE, FAIR_IDLE, FAIR_FROZEN }; /* IDLE: demand 0, never frozen */
  * binary heap, and a node's children share a cache line. */
 #define FAIR_ARITY 4
 
+/* The work arrays of a filling, sized for nres resources, ne entries and
+ * nvar variables (a sim_fair_ws_t keeps them between fillings). */
+typedef struct fair_mem {
+    fair_ix_t *tid, *etid, *rid, *roff;
+    fair_pos_t *ep;
+    fair_res_t *rs;
+    uint8_t *state;
+    fair_one_t *one, *otmp;
+    mm_event_t *hmem;
+    int64_t nres, ne, nvar;
+} fair_mem_t;
+
+static void fair_mem_free(fair_mem_t *m)
+{
+    free(m->tid);
+    free(m->etid);
+    free(m->rid);
+    free(m->roff);
+    free(m->ep);
+    free(m->rs);
+    free(m->state);
+    free(m->one);
+    free(m->otmp);
+    free(m->hmem);
+    memset(m, 0, sizeof *m);
+}
+
+/* m sized for at least nres resources, ne entries and nvar variables:
+ * kept when large enough, else freed and allocated again (nothing in the
+ * arrays is kept: every filling writes what it reads).  0, or -1 (m
+ * empty) when memory ran out. */
+static int fair_mem_fit(fair_mem_t *m, int64_t nres, int64_t ne, int64_t nvar)
+{
+    if (m->tid && nres <= m->nres && ne <= m->ne && nvar <= m->nvar)
+        return 0;
+    fair_mem_free(m);
+    m->tid = tk_malloc_array((size_t)nres, sizeof *m->tid);
+    m->etid = tk_malloc_array((size_t)ne, sizeof *m->etid);
+    m->rid = tk_malloc_array((size_t)nres, sizeof *m->rid);
+    m->roff = tk_malloc_array((size_t)nres + 1, sizeof *m->roff);
+    m->ep = tk_malloc_array((size_t)ne, sizeof *m->ep);
+    m->rs = tk_malloc_array((size_t)nres, sizeof *m->rs);
+    m->state = tk_malloc_array((size_t)nvar, sizeof *m->state);
+    m->one = tk_malloc_array((size_t)nres, sizeof *m->one);
+    m->otmp = tk_malloc_array((size_t)nres, sizeof *m->otmp);
+    m->hmem = tk_malloc_array((size_t)nres + FAIR_ARITY, sizeof *m->hmem);
+    if (!m->tid || !m->etid || !m->rid || !m->roff || !m->ep || !m->rs || !m->state || !m->one ||
+        !m->otmp || !m->hmem) {
+        fair_mem_free(m);
+        return -1;
+    }
+    m->nres = nres;
+    m->ne = ne;
+    m->nvar = nvar;
+    return 0;
+}
+
+/* sim_fair_ws_t: see maxmin_internal.h. */
+struct sim_fair_ws {
+    fair_mem_t m;
+};
+
+sim_fair_ws_t *sim_fair_ws_new(void)
+{
+    return tk_calloc_array(1, sizeof(sim_fair_ws_t));
+}
+
+void sim_fair_ws_free(sim_fair_ws_t *ws)
+{
+    if (!ws)
+        return;
+    fair_mem_free(&ws->m);
+    free(ws);
+}
+
 typedef struct fair {
     const tk_mm_t *mm;
     const double *tau; /* nvar: the level a frozen variable froze at      */
@@ -111,24 +186,10 @@ typedef struct fair {
     uint8_t *state;    /* nvar: FAIR_FREE, FAIR_IDLE or FAIR_FROZEN       */
     fair_one_t *one;   /* none: single-entry events by (key, r)           */
     fair_one_t *otmp;  /* the events by variable, then the sort's scratch */
-    mm_event_t *heap;  /* nsh: in hmem, a node's children in one line     */
-    mm_event_t *hmem;
+    mm_event_t *heap;  /* nsh: in the work arrays' hmem, a node's
+                          children in one line                            */
     int64_t nsh, hn, none;
 } fair_t;
-
-static void fair_free(fair_t *f)
-{
-    free(f->tid);
-    free(f->etid);
-    free(f->rid);
-    free(f->roff);
-    free(f->ep);
-    free(f->rs);
-    free(f->state);
-    free(f->one);
-    free(f->otmp);
-    free(f->hmem);
-}
 
 static void fh_set(fair_t *f, int64_t i, mm_event_t ev)
 {
@@ -291,7 +352,8 @@ static void ones_sort(fair_t *f)
  * event of a free variable: the same events pop, in the same order, as
  * from one heap of every resource.  tid[r] holds r's entry count until
  * the shared ids are given (-2 - i for the resource of event i). */
-static tk_status_t fair_init(fair_t *f, const tk_mm_t *mm, const double *tau, tk_error_t *err)
+static tk_status_t fair_init(fair_t *f, fair_mem_t *m, const tk_mm_t *mm, const double *tau,
+                             tk_error_t *err)
 {
     int64_t nres = mm->nres, nvar = mm->nvar, ne = mm->voff[nvar];
     memset(f, 0, sizeof *f);
@@ -305,24 +367,20 @@ static tk_status_t fair_init(fair_t *f, const tk_mm_t *mm, const double *tau, tk
                             nres, nvar, ne, INT32_MAX);
     /* Sized for every resource and entry: only the part in use is written
      * (a fresh page costs when it is first touched, not when allocated). */
-    f->tid = tk_malloc_array((size_t)nres, sizeof *f->tid);
-    f->etid = tk_malloc_array((size_t)ne, sizeof *f->etid);
-    f->rid = tk_malloc_array((size_t)nres, sizeof *f->rid);
-    f->roff = tk_malloc_array((size_t)nres + 1, sizeof *f->roff);
-    f->ep = tk_malloc_array((size_t)ne, sizeof *f->ep);
-    f->rs = tk_malloc_array((size_t)nres, sizeof *f->rs);
-    f->state = tk_malloc_array((size_t)nvar, sizeof *f->state);
-    f->one = tk_malloc_array((size_t)nres, sizeof *f->one);
-    f->otmp = tk_malloc_array((size_t)nres, sizeof *f->otmp);
-    f->hmem = tk_malloc_array((size_t)nres + FAIR_ARITY, sizeof *f->hmem);
-    if (!f->tid || !f->etid || !f->rid || !f->roff || !f->ep || !f->rs || !f->state || !f->one ||
-        !f->otmp || !f->hmem) {
-        fair_free(f);
+    if (fair_mem_fit(m, nres, ne, nvar))
         return sim_mm_nomem(err);
-    }
+    f->tid = m->tid;
+    f->etid = m->etid;
+    f->rid = m->rid;
+    f->roff = m->roff;
+    f->ep = m->ep;
+    f->rs = m->rs;
+    f->state = m->state;
+    f->one = m->one;
+    f->otmp = m->otmp;
     /* heap[1 .. 4] (the root's children, and so every node's) on a
      * 64-byte boundary when malloc aligns to 16 */
-    f->heap = f->hmem + (FAIR_ARITY - 1 - (uintptr_t)f->hmem / sizeof *f->hmem % FAIR_ARITY);
+    f->heap = m->hmem + (FAIR_ARITY - 1 - (uintptr_t)m->hmem / sizeof *m->hmem % FAIR_ARITY);
     /* Written before it is read: a fresh page faults once, not twice. */
     memset(f->tid, 0, (size_t)nres * sizeof *f->tid);
     for (int64_t e = 0; e < ne; e++)
@@ -428,10 +486,11 @@ static void fair_freeze(fair_t *f, int64_t v, double t, int64_t r, double *tau, 
 
 /* sim_fair_fill: see maxmin_internal.h. */
 tk_status_t sim_fair_fill(const tk_mm_t *mm, double stop, double *tau, int64_t *bneck,
-                          int64_t *events, tk_error_t *err)
+                          int64_t *events, sim_fair_ws_t *ws, tk_error_t *err)
 {
     fair_t f;
-    tk_status_t st = fair_init(&f, mm, tau, err);
+    fair_mem_t own = {0}, *m = ws ? &ws->m : &own;
+    tk_status_t st = fair_init(&f, m, mm, tau, err);
     if (st != TK_OK)
         return st;
     for (int64_t v = 0; v < mm->nvar; v++) {
@@ -494,7 +553,8 @@ tk_status_t sim_fair_fill(const tk_mm_t *mm, double stop, double *tau, int64_t *
             if (f.state[f.ep[p].v] == FAIR_FREE)
                 fair_freeze(&f, f.ep[p].v, level, f.rid[c], tau, bneck);
     }
-    fair_free(&f);
+    if (!ws)
+        fair_mem_free(&own);
     *events = nev;
     return TK_OK;
 }

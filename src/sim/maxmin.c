@@ -137,6 +137,14 @@ tk_status_t tk_mm_solve(const tk_mm_t *mm, tk_arb_t arb, double rho, int64_t max
                         int check_another, double *x, int64_t *bneck, tk_mm_info_t *info,
                         tk_error_t *err)
 {
+    return sim_mm_solve_ws(mm, arb, rho, max_sweeps, check_another, x, bneck, info, NULL, err);
+}
+
+/* sim_mm_solve_ws: see maxmin_internal.h. */
+tk_status_t sim_mm_solve_ws(const tk_mm_t *mm, tk_arb_t arb, double rho, int64_t max_sweeps,
+                            int check_another, double *x, int64_t *bneck, tk_mm_info_t *info,
+                            sim_fair_ws_t *ws, tk_error_t *err)
+{
     tk_mm_info_t tmp;
     tk_status_t st = tk_mm_check(mm, err);
     if (st != TK_OK)
@@ -157,7 +165,7 @@ tk_status_t tk_mm_solve(const tk_mm_t *mm, tk_arb_t arb, double rho, int64_t max
         return sim_rr_solve(mm, arb, rho, max_sweeps ? max_sweeps : MM_SWEEPS, check_another, x,
                             bneck, info, err);
     /* fair: the filling stopped at rho, x = demand min(tau, rho). */
-    st = sim_fair_fill(mm, rho, x, bneck, &info->iterations, err);
+    st = sim_fair_fill(mm, rho, x, bneck, &info->iterations, ws, err);
     if (st != TK_OK)
         return st;
     for (int64_t v = 0; v < mm->nvar; v++)
@@ -175,5 +183,5 @@ tk_status_t tk_mm_fair_levels(const tk_mm_t *mm, double *tau, int64_t *bneck, tk
         return st;
     if (!tau && mm->nvar > 0)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "tk_mm_fair_levels: NULL levels");
-    return sim_fair_fill(mm, INFINITY, tau, bneck, &events, err);
+    return sim_fair_fill(mm, INFINITY, tau, bneck, &events, NULL, err);
 }

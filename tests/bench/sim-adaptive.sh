@@ -10,7 +10,9 @@
 #      Topologies" (a=12 h=6 p=6: 5256 servers), a random server
 #      permutation under ugal-le: the time to build the candidates and of
 #      SIM_ADAPT_ITER iterations (default 5), whence the time per
-#      iteration (target: a steady state under 60 s);
+#      iteration (target: a steady state under 60 s); with SIM_ADAPT_FULL=1
+#      also the whole steady state (minutes: CPU seconds, wall clock and
+#      resident memory from /usr/bin/time, iterations and residual);
 #   3. the rules of that paper (src-*, in-transit-*) on its Dragonfly at
 #      h=3 (a=6 p=3, 342 servers, palmtree; the default size of
 #      data/studies/dfly-unfairness.sh) under ADVc at 0.4: build and
@@ -57,6 +59,14 @@ topo-gen dragonfly a=12 h=6 p=6 >"$W/big"
 "$sim" -r ugal-le,iter=$IT -m server-perm --rho 0.5 --threads 1 --progress "$W/big" >"$W/o" 2>"$W/e" || true
 set -- $(phases "$W/e")
 awk -v b="$1" -v s="$2" -v n="$IT" 'BEGIN {printf "build %s s, %s iterations %s s, %.2f s per iteration\n", b, n, s, s / n}'
+if [ "${SIM_ADAPT_FULL:-0}" = 1 ]; then
+    /usr/bin/time -f '%U %S %e %M' -o "$W/t" "$sim" -r ugal-le -m server-perm --rho 0.5 --threads 1 \
+        "$W/big" >"$W/o" 2>/dev/null || true
+    read -r u sy wall kb <"$W/t"
+    printf 'whole steady state: %s iterations, residual %s, accepted %s; %s s user + %s s system, %s s wall, %s MB resident\n' \
+        "$(col "$W/o" iterations)" "$(col "$W/o" residual)" "$(col "$W/o" accepted)" "$u" "$sy" "$wall" \
+        $((kb / 1024))
+fi
 
 echo "## dragonfly a=6 h=3 p=3 palmtree (342 servers), ADVc 0.4, $IT iterations"
 topo-gen dragonfly a=6 h=3 p=3 arrangement=palmtree >"$W/h3"

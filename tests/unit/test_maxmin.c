@@ -851,6 +851,51 @@ static void test_random_wide(void)
     is_int(good, 5, "5 systems of up to 50 entries per variable: fair exact, rr an equilibrium");
 }
 
+/* The fair solver's workspace (sim_fair_ws_t): one workspace through
+ * systems that grow and shrink (its arrays kept, or grown, between
+ * solves, never cleared) gives every solve the bits of a solve without
+ * one: rates, bottlenecks and event counts; rr ignores it. */
+static void test_workspace(void)
+{
+    static const int shape[][4] = {{40, 6, 60, 50}, {10, 3, 12, 4},  {60, 8, 90, 40},
+                                   {5, 2, 6, 3},    {60, 8, 90, 40}, {30, 4, 200, 20}};
+    int n = (int)(sizeof shape / sizeof shape[0]), good = 0;
+    sim_fair_ws_t *ws = sim_fair_ws_new();
+    ok(ws != NULL, "workspace: allocated");
+    for (int i = 0; i < n; i++) {
+        for (int a = 0; a < 2; a++) {
+            tk_arb_t arb = a ? TK_ARB_RR : TK_ARB_FAIR;
+            sys_t s;
+            random_sys(&s, (uint64_t)i + 2000, shape[i][0], shape[i][1], shape[i][2], shape[i][3]);
+            int64_t nv = s.mm.nvar;
+            double *x = calloc((size_t)nv + 1, sizeof *x), *y = calloc((size_t)nv + 1, sizeof *y);
+            int64_t *bx = calloc((size_t)nv + 1, sizeof *bx),
+                    *by = calloc((size_t)nv + 1, sizeof *by);
+            tk_mm_info_t ix, iy;
+            tk_error_t err;
+            int same = tk_mm_solve(&s.mm, arb, 0.8, 0, 0, x, bx, &ix, &err) == TK_OK &&
+                       sim_mm_solve_ws(&s.mm, arb, 0.8, 0, 0, y, by, &iy, ws, &err) == TK_OK &&
+                       memcmp(x, y, (size_t)nv * sizeof *x) == 0 &&
+                       memcmp(bx, by, (size_t)nv * sizeof *bx) == 0 &&
+                       ix.iterations == iy.iterations && ix.converged == iy.converged;
+            if (!same)
+                tap_diag("workspace: system %d (%s) differs", i, tk_arb_name(arb));
+            good += same;
+            free(x);
+            free(y);
+            free(bx);
+            free(by);
+            sys_free(&s);
+        }
+    }
+    sim_fair_ws_free(ws);
+    sim_fair_ws_free(NULL);
+    is_int(good, 2 * n,
+           "workspace: %d systems, growing and shrinking, fair and rr: the same bits "
+           "as without one",
+           n);
+}
+
 /* Levels: one link of capacity 1 with flows of demands 1 and 1 and a link
  * of capacity 0.3 under the first: the first freezes at t = 0.3 on the
  * small link, the second rises to 0.7 (t = 0.7); a third flow on no
@@ -1149,6 +1194,7 @@ int main(void)
     test_single_entry();
     test_random();
     test_random_wide();
+    test_workspace();
     test_relabel();
     test_check();
     test_sweep_limit();
