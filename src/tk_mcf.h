@@ -12,8 +12,10 @@
  *           simplex or the certified interior point method, opts.lp);
  *   approx  Garg-Koenemann / Fleischer multiplicative length updates with
  *           the commodities of one source routed together on one shortest
- *           path tree (Karakostas), stopped when the certified gap between
- *           the routed flow (lower bound) and the dual bound
+ *           path tree (Karakostas), the trees of a batch of sources grown
+ *           at once and used while (1 + eps/2)-short (Fleischer),
+ *           stopped when the certified gap between the routed flow
+ *           (lower bound) and the dual bound
  *           D(l) / alpha(l) = sum_a l(a) cap(a) / sum_st d(s,t) dist_l(s,t)
  *           (upper bound) is at most eps;
  *   auto    exact up to TK_MCF_AUTO_EXACT_COLS LP columns; up to
@@ -93,8 +95,8 @@ typedef struct tk_mcf_opts {
                            certified interval (result.stopped)          */
     int server_limits;  /* enforce inject[s] * theta <= 1, eject alike   */
     int links;          /* fill the saturated-arc list of the result     */
-    int threads;        /* approx: OpenMP threads of the first trees
-                           (0 = runtime default)                         */
+    int threads;        /* approx: OpenMP threads of the first trees and
+                           of each batch's (0 = runtime default)         */
     uint64_t mem_limit; /* bytes (0 = none): larger LPs are TK_ELIMIT    */
     tk_mcf_lp_t lp;     /* exact: simplex, barrier or auto               */
     int no_presolve;    /* routed: the whole LP, no split check and no
@@ -184,11 +186,10 @@ TK_API tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t 
                                       uint64_t max_paths, const tk_mcf_opts_t *o,
                                       tk_mcf_result_t *out, tk_error_t *err);
 
-/* The approximation's independent oracle calls.  Its phases are
- * sequential (every shortest-path tree is grown on the lengths that the
- * trees before it lengthened), but its demand scale comes first from one
- * tree per source at the initial lengths l(a) = 1 / cap(a), trees that do
- * not depend on each other.  tk_mcf_approx_first: the distances on those
+/* The approximation's first oracle calls (the later ones come in batches,
+ * tk_mcf_batch_t): its demand scale comes first from one tree per source
+ * at the initial lengths l(a) = 1 / cap(a), trees that do not depend on
+ * each other.  tk_mcf_approx_first: the distances on those
  * trees from every source s in [lo, hi) to the destinations of its
  * demands, dist[e - d->off[lo]] for the demand entries e = d->off[lo] ..
  * d->off[hi] - 1 (OpenMP over the sources; the same bytes at any thread
