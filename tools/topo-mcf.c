@@ -472,7 +472,7 @@ static tk_status_t batch_ranks(void *ctx, tk_mcf_batch_t *b, tk_error_t *err)
     m.block = m.threads;
     int64_t n = tk_mcf_batch_sources(b);
     cli_units_t job = {(n + m.block - 1) / m.block, 0, batch_block, batch_take, &m, 1};
-    return cli_mpi_units(&job, err);
+    return cli_mpi_units_dealt(&job, err);
 }
 
 /* One graph and one pattern (index k: files first, then --make). */
