@@ -12,8 +12,10 @@
  *           simplex or the certified interior point method, opts.lp);
  *   approx  Garg-Koenemann / Fleischer multiplicative length updates with
  *           the commodities of one source routed together on one shortest
- *           path tree (Karakostas), stopped when the certified gap between
- *           the routed flow (lower bound) and the dual bound
+ *           path tree (Karakostas), the trees of a batch of sources grown
+ *           at once and used while (1 + eps/2)-short (Fleischer),
+ *           stopped when the certified gap between the routed flow
+ *           (lower bound) and the dual bound
  *           D(l) / alpha(l) = sum_a l(a) cap(a) / sum_st d(s,t) dist_l(s,t)
  *           (upper bound) is at most eps;
  *   auto    exact up to TK_MCF_AUTO_EXACT_COLS LP columns; up to
@@ -72,6 +74,19 @@ typedef enum tk_mcf_lp {
  * it the barrier does (GDBG ALLPATH(3) and RRG(300, 16) ksp:15, 0.45-0.7: 3-8x). */
 #define TK_MCF_AUTO_PATH_BARRIER_START 0.3
 
+/* The approximation's sources come in batches of opts.batch (the last of
+ * a phase may be shorter), cut from the sources with demand in order, so
+ * the cut depends on nothing else: a batch's shortest-path trees are all
+ * grown on the arc lengths at the batch's start (independent of each
+ * other: threads and processes share them), then its sources are routed
+ * in order on the current lengths, each on its tree while every path to a
+ * destination with demand left is at most (1 + eps/2) times the
+ * destination's distance on the tree's own lengths (a lower bound on its
+ * current distance: lengths only grow within a phase), on a tree grown
+ * again otherwise (Fleischer's (1 + eps)-short paths; topo-mcf(1)). */
+#define TK_MCF_APPROX_BATCH 64
+typedef struct tk_mcf_batch tk_mcf_batch_t;
+
 typedef struct tk_mcf_opts {
     tk_mcf_method_t method;
     double eps;         /* approx: target relative gap (0 < eps < 1)     */
@@ -80,8 +95,8 @@ typedef struct tk_mcf_opts {
                            certified interval (result.stopped)          */
     int server_limits;  /* enforce inject[s] * theta <= 1, eject alike   */
     int links;          /* fill the saturated-arc list of the result     */
-    int threads;        /* approx: OpenMP threads of the first trees
-                           (0 = runtime default)                         */
+    int threads;        /* approx: OpenMP threads of the first trees and
+                           of each batch's (0 = runtime default)         */
     uint64_t mem_limit; /* bytes (0 = none): larger LPs are TK_ELIMIT    */
     tk_mcf_lp_t lp;     /* exact: simplex, barrier or auto               */
     int no_presolve;    /* routed: the whole LP, no split check and no
@@ -93,6 +108,15 @@ typedef struct tk_mcf_opts {
      * sums it over every source in order (computed by the caller, e.g.
      * over MPI ranks): the approximation then skips those trees. */
     double first_alpha;
+    /* approx: sources per batch (0: TK_MCF_APPROX_BATCH); the trees of a
+     * batch are grown on the same lengths (tk_mcf_batch_t below). */
+    int64_t batch;
+    /* approx: NULL, or grows every tree of each batch elsewhere (e.g. over
+     * MPI ranks): called once per batch, it must leave every tree of b
+     * grown, by tk_mcf_batch_grow here or tk_mcf_batch_set from the bytes
+     * tk_mcf_batch_tree gave where it ran (the same bytes anywhere). */
+    tk_status_t (*grow)(void *ctx, tk_mcf_batch_t *b, tk_error_t *err);
+    void *grow_ctx;
 } tk_mcf_opts_t;
 
 /* Defaults: auto, eps 0.01, no time limit, no server limits, no links. */
@@ -114,6 +138,8 @@ typedef struct tk_mcf_result {
     int stopped;            /* approx: the time limit stopped it before the
                                gap reached eps; [theta, upper] is still a
                                certified interval (TK_OK is returned)       */
+    int64_t regrown;        /* approx: trees grown again while routing (a
+                               batch's tree no longer (1+eps/2)-short)      */
     /* links: saturated arcs (positive dual price), ascending arc id */
     int64_t nsat;
     int64_t *sat_arc;
@@ -160,11 +186,10 @@ TK_API tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t 
                                       uint64_t max_paths, const tk_mcf_opts_t *o,
                                       tk_mcf_result_t *out, tk_error_t *err);
 
-/* The approximation's independent oracle calls.  Its phases are
- * sequential (every shortest-path tree is grown on the lengths that the
- * trees before it lengthened), but its demand scale comes first from one
- * tree per source at the initial lengths l(a) = 1 / cap(a), trees that do
- * not depend on each other.  tk_mcf_approx_first: the distances on those
+/* The approximation's first oracle calls (the later ones come in batches,
+ * tk_mcf_batch_t): its demand scale comes first from one tree per source
+ * at the initial lengths l(a) = 1 / cap(a), trees that do not depend on
+ * each other.  tk_mcf_approx_first: the distances on those
  * trees from every source s in [lo, hi) to the destinations of its
  * demands, dist[e - d->off[lo]] for the demand entries e = d->off[lo] ..
  * d->off[hi] - 1 (OpenMP over the sources; the same bytes at any thread
@@ -178,6 +203,23 @@ TK_API tk_status_t tk_mcf_approx_first(const tk_graph_t *g, const tk_swdemand_t 
                                        tk_id_t hi, int threads, double *dist, tk_error_t *err);
 TK_API void tk_mcf_approx_first_add(const tk_swdemand_t *d, tk_id_t lo, tk_id_t hi,
                                     const double *dist, double *alpha);
+
+/* A batch's trees (opts.grow).  tk_mcf_batch_sources: how many.
+ * tk_mcf_batch_grow: the trees of the batch's sources lo .. hi-1, grown
+ * here (OpenMP over the sources: the same bytes at any thread count).
+ * tk_mcf_batch_tree: tree i's bytes (after it was grown or set; NULL and 0
+ * before), valid until the batch changes.  tk_mcf_batch_set: tree i from
+ * the bytes tk_mcf_batch_tree gave for the same batch in another process
+ * (checked: TK_EINVAL when they do not describe a tree of its source in
+ * this graph).  Errors: TK_EINVAL (range), TK_ENOMEM.  Time O((hi - lo) m
+ * log n); memory O(m + n) per thread and O(k) per tree, k the switches on
+ * the paths to its destinations. */
+TK_API int64_t tk_mcf_batch_sources(const tk_mcf_batch_t *b);
+TK_API tk_status_t tk_mcf_batch_grow(tk_mcf_batch_t *b, int64_t lo, int64_t hi, int threads,
+                                     tk_error_t *err);
+TK_API size_t tk_mcf_batch_tree(const tk_mcf_batch_t *b, int64_t i, const void **bytes);
+TK_API tk_status_t tk_mcf_batch_set(tk_mcf_batch_t *b, int64_t i, const void *bytes, size_t len,
+                                    tk_error_t *err);
 
 /* The uniform pattern of tk_swdemand_uniform (server level wherever the
  * graph has servers), the default of topo-mcf(1).  Free with

@@ -448,8 +448,11 @@ int cli_mpi_same(int v);
  * smallest failing unit (a non-final agreement, see cli_mpi_agree), and a
  * failing take (rank 0) stops every rank likewise.  everywhere: every
  * rank receives every unit's bytes and calls take in unit order (so that
- * all ranks go on with the same state).  Only bytes and integers cross
- * between ranks. */
+ * all ranks go on with the same state).  cli_mpi_units_dealt: the same,
+ * but the units of a round are dealt statically, a contiguous block per
+ * rank (no counter: for many small jobs of units that cost alike,
+ * topo-mcf's batch rounds; no --shard).
+ * Only bytes and integers cross between ranks. */
 typedef struct cli_units {
     int64_t units;
     int64_t round;
@@ -460,6 +463,7 @@ typedef struct cli_units {
     int everywhere;
 } cli_units_t;
 tk_status_t cli_mpi_units(const cli_units_t *job, tk_error_t *err);
+tk_status_t cli_mpi_units_dealt(const cli_units_t *job, tk_error_t *err);
 /* --shard and topo-merge of unit jobs (shard.c).  Under --shard I/P,
  * cli_mpi_units runs only the units of slice I (a contiguous block:
  * units [I*N/P, (I+1)*N/P)) and records their bytes in the shard file

@@ -310,8 +310,8 @@ typedef struct unit_rec {
 } unit_rec_t;
 
 /* One round, units [lo, hi): claim, run, agree, gather, take. */
-static tk_status_t units_round(const cli_units_t *job, MPI_Win win, int64_t lo, int64_t hi,
-                               tk_error_t *err)
+static tk_status_t units_round(const cli_units_t *job, int dealt, MPI_Win win, int64_t lo,
+                               int64_t hi, tk_error_t *err)
 {
     const int64_t one = 1;
     int64_t v = 0, bad = INT64_MAX;
@@ -322,20 +322,31 @@ static tk_status_t units_round(const cli_units_t *job, MPI_Win win, int64_t lo, 
     tk_status_t st = TK_OK;
     FILE *fp = open_memstream(&buf, &blen);
 
-    /* The counter starts at lo (rank 0 sets it; the barrier publishes it). */
-    if (mpi_rank == 0) {
-        MPI_Accumulate(&lo, 1, MPI_INT64_T, 0, 0, 1, MPI_INT64_T, MPI_REPLACE, win);
-        MPI_Win_flush(0, win);
+    /* The counter starts at lo (rank 0 sets it; the barrier publishes it);
+     * dealt jobs: this rank's block of [lo, hi), no counter. */
+    int64_t mine_hi = hi;
+    if (dealt) {
+        v = lo + (hi - lo) * mpi_rank / mpi_size;
+        mine_hi = lo + (hi - lo) * (mpi_rank + 1) / mpi_size;
+    } else {
+        if (mpi_rank == 0) {
+            MPI_Accumulate(&lo, 1, MPI_INT64_T, 0, 0, 1, MPI_INT64_T, MPI_REPLACE, win);
+            MPI_Win_flush(0, win);
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
     }
-    MPI_Barrier(MPI_COMM_WORLD);
     if (!fp) {
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (unit results)");
         bad = -1;
     }
-    while (st == TK_OK) {
-        MPI_Fetch_and_op(&one, &v, MPI_INT64_T, 0, 0, MPI_SUM, win);
-        MPI_Win_flush(0, win);
-        if (v >= hi)
+    for (int64_t next = v; st == TK_OK; next++) {
+        if (dealt) {
+            v = next;
+        } else {
+            MPI_Fetch_and_op(&one, &v, MPI_INT64_T, 0, 0, MPI_SUM, win);
+            MPI_Win_flush(0, win);
+        }
+        if (v >= mine_hi)
             break;
         long off = ftell(fp);
         if (nrec == cap) {
@@ -468,23 +479,28 @@ done:
     return st;
 }
 
-static tk_status_t units_run(const cli_units_t *job, tk_error_t *err)
+static tk_status_t units_run(const cli_units_t *job, int dealt, tk_error_t *err)
 {
     if (!mpi_on || mpi_size < 2)
         return units_here(job, err);
     if (failed)
         return cli_mpi_agree(TK_OK, err, 0);
     int64_t *ctr = NULL;
-    MPI_Win win;
-    MPI_Win_allocate(mpi_rank == 0 ? (MPI_Aint)sizeof(int64_t) : 0, (int)sizeof(int64_t),
-                     MPI_INFO_NULL, MPI_COMM_WORLD, &ctr, &win);
-    MPI_Win_lock_all(0, win);
+    MPI_Win win = MPI_WIN_NULL;
+    if (!dealt) {
+        MPI_Win_allocate(mpi_rank == 0 ? (MPI_Aint)sizeof(int64_t) : 0, (int)sizeof(int64_t),
+                         MPI_INFO_NULL, MPI_COMM_WORLD, &ctr, &win);
+        MPI_Win_lock_all(0, win);
+    }
     int64_t round = job->round > 0 ? job->round : job->units;
     tk_status_t st = TK_OK;
     for (int64_t lo = 0; lo < job->units && st == TK_OK; lo += round)
-        st = units_round(job, win, lo, lo + round < job->units ? lo + round : job->units, err);
-    MPI_Win_unlock_all(win);
-    MPI_Win_free(&win);
+        st = units_round(job, dealt, win, lo, lo + round < job->units ? lo + round : job->units,
+                         err);
+    if (!dealt) {
+        MPI_Win_unlock_all(win);
+        MPI_Win_free(&win);
+    }
     return st;
 }
 
@@ -515,8 +531,9 @@ int cli_mpi_same(int v)
     return v;
 }
 
-static tk_status_t units_run(const cli_units_t *job, tk_error_t *err)
+static tk_status_t units_run(const cli_units_t *job, int dealt, tk_error_t *err)
 {
+    (void)dealt;
     return units_here(job, err);
 }
 
@@ -548,5 +565,10 @@ tk_status_t cli_mpi_units(const cli_units_t *job, tk_error_t *err)
     tk_status_t st;
     if (cli_shard_units(job, &st, err)) /* --shard, topo-merge (shard.c) */
         return st;
-    return units_run(job, err);
+    return units_run(job, 0, err);
+}
+
+tk_status_t cli_mpi_units_dealt(const cli_units_t *job, tk_error_t *err)
+{
+    return units_run(job, 1, err);
 }

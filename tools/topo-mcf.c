@@ -16,7 +16,8 @@
 
 static const char usage[] =
     "topo-mcf [-r ROUTING] [-P PATTERN]... [--force] [-m 'KIND K=V...']... [-s SEED]\n"
-    "                [--method exact|approx|auto] [--lp simplex|barrier|auto] [--eps E]\n"
+    "                [--method exact|approx|auto] [--lp simplex|barrier|auto] [--eps E] [--batch "
+    "N]\n"
     "                [--time-limit S] [--max-paths N] [--no-presolve] [--links] [--json]\n"
     "                [--threads N] [--progress] [-o FILE] [TOPOLOGY...]";
 
@@ -69,6 +70,9 @@ static void help(void)
           "                        certified to 1e-9, else the simplex) or auto\n"
           "                        (default: barrier on large LPs)\n"
           "      --eps E           approx: stop at relative gap E (default 0.01)\n"
+          "      --batch N         approx: sources whose trees are grown at once\n"
+          "                        (default 64; the results depend on N, never on\n"
+          "                        --threads or the MPI ranks)\n"
           "      --time-limit S    stop after S seconds: approx prints its certified\n"
           "                        interval with status time-limit, exact exits 1\n"
           "      --max-paths N     -r: refuse pairs with more than N paths\n"
@@ -99,7 +103,8 @@ enum {
     OPT_VERSION,
     OPT_MAXPATHS,
     OPT_NOPRESOLVE,
-    OPT_PROGRESS
+    OPT_PROGRESS,
+    OPT_BATCH
 };
 enum { OPT_FORCE = 512 };
 
@@ -119,6 +124,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"method", required_argument, NULL, OPT_METHOD},
         {"lp", required_argument, NULL, OPT_LP},
         {"eps", required_argument, NULL, OPT_EPS},
+        {"batch", required_argument, NULL, OPT_BATCH},
         {"time-limit", required_argument, NULL, OPT_TLIM},
         {"max-paths", required_argument, NULL, OPT_MAXPATHS},
         {"links", no_argument, NULL, OPT_LINKS},
@@ -167,6 +173,9 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case OPT_EPS:
             a->opts.eps = cli_double_arg("--eps", optarg, 0, 0.5, CLI_GT_MIN);
+            break;
+        case OPT_BATCH:
+            a->opts.batch = cli_int_arg("--batch", optarg, 1, 1 << 20);
             break;
         case OPT_TLIM:
             a->opts.time_limit = cli_double_arg("--time-limit", optarg, 0, 1e9, CLI_GT_MIN);
@@ -302,6 +311,8 @@ static void print_result(FILE *fp, const args_t *a, const tk_graph_t *g, const c
     cli_cell_double(&row, "time", r->seconds);
     cli_cell_text(&row, "status", status_of(r));
     cli_cell_int(&row, "iterations", r->iterations, 0);
+    if (r->method == TK_MCF_APPROX)
+        cli_cell_int(&row, "regrown", r->regrown, 0);
     if (r->method == TK_MCF_EXACT) {
         cli_cell_int(&row, "rounds", r->rounds, 0);
         cli_cell_text(&row, "lp", r->no_lp ? "none" : r->barrier ? "barrier" : "simplex");
@@ -401,6 +412,69 @@ static tk_status_t first_ranks(const tk_graph_t *g, const tk_swdemand_t *d, tk_m
     return st;
 }
 
+/* Under MPI (several ranks): each batch's trees (all grown on the same
+ * lengths, which every rank holds alike) in blocks of sources handed out
+ * dynamically (cli_mpi_units); every rank receives every tree's bytes and
+ * routes the batch itself, as one process would. */
+typedef struct batch_mpi {
+    tk_mcf_batch_t *b;
+    int threads;
+    int64_t block;
+} batch_mpi_t;
+
+static tk_status_t batch_block(void *ctx, int64_t u, FILE *fp, tk_error_t *err)
+{
+    batch_mpi_t *m = ctx;
+    int64_t lo = u * m->block, n = tk_mcf_batch_sources(m->b);
+    int64_t hi = lo + m->block < n ? lo + m->block : n;
+    tk_status_t st = tk_mcf_batch_grow(m->b, lo, hi, m->threads, err);
+    for (int64_t i = lo; i < hi && st == TK_OK; i++) {
+        const void *p;
+        uint64_t len = tk_mcf_batch_tree(m->b, i, &p);
+        if (fwrite(&len, sizeof len, 1, fp) != 1 || fwrite(p, 1, len, fp) != len)
+            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (batch trees)");
+    }
+    return st;
+}
+
+static tk_status_t batch_take(void *ctx, int64_t u, const unsigned char *p, size_t len,
+                              tk_error_t *err)
+{
+    batch_mpi_t *m = ctx;
+    int64_t lo = u * m->block, n = tk_mcf_batch_sources(m->b);
+    int64_t hi = lo + m->block < n ? lo + m->block : n;
+    for (int64_t i = lo; i < hi; i++) {
+        uint64_t k;
+        const void *have;
+        if (len < sizeof k)
+            break;
+        memcpy(&k, p, sizeof k);
+        if (k > len - sizeof k)
+            break;
+        /* the rank that grew the tree has it already */
+        tk_status_t st = tk_mcf_batch_tree(m->b, i, &have)
+                             ? TK_OK
+                             : tk_mcf_batch_set(m->b, i, p + sizeof k, k, err);
+        if (st != TK_OK)
+            return st;
+        p += sizeof k + k;
+        len -= sizeof k + k;
+        if (i + 1 == hi && len == 0)
+            return TK_OK;
+    }
+    return tk_error_set(err, TK_EINVAL, NULL, 0, "batch trees, block %lld: bad result length",
+                        (long long)u);
+}
+
+static tk_status_t batch_ranks(void *ctx, tk_mcf_batch_t *b, tk_error_t *err)
+{
+    batch_mpi_t m = {b, *(const int *)ctx, 0};
+    m.block = m.threads;
+    int64_t n = tk_mcf_batch_sources(b);
+    cli_units_t job = {(n + m.block - 1) / m.block, 0, batch_block, batch_take, &m, 1};
+    return cli_mpi_units_dealt(&job, err);
+}
+
 /* One graph and one pattern (index k: files first, then --make). */
 static int solve_one(args_t *a, const tk_graph_t *g, const tk_router_t *router, int k,
                      result_t *res, tk_error_t *err)
@@ -461,6 +535,12 @@ static int solve_one(args_t *a, const tk_graph_t *g, const tk_router_t *router, 
             tk_pattern_free(made);
             return st;
         }
+    }
+    /* MPI: every batch's trees over the ranks */
+    int threads = o.threads > 0 ? o.threads : cli_threads();
+    if (!router && cli_mpi_size() > 1) {
+        o.grow = batch_ranks;
+        o.grow_ctx = &threads;
     }
     if (router)
         st = tk_mcf_solve_paths(router, &d, a->max_paths, &o, &res->r, err);

@@ -136,19 +136,28 @@ run mp 2 topo-sim "$@" --flows "$TMPD/fl.got" "$TMPD/df1.tk"
 ok $? "topo-sim $* at np=2: rows and --flows of one process" || diag "exit $rc" "$err"
 
 # topo-mcf --method approx: the first trees (blocks of 4 sources: 37 =
-# 10 blocks, 35 = 9, dealt dynamically) over the ranks, the phases on every
-# rank; the rows of one process but for the wall-clock time column (JSON
-# "time" blanked); a pattern made for another topology: one error line.
+# 10 blocks, 35 = 9, dealt dynamically) and every batch round's trees
+# (--batch 8: 37 = 4 x 8 + 5 sources, 35 = 4 x 8 + 3, one source per unit)
+# over the ranks, the routing on every rank; the rows of one process but
+# for the wall-clock time column (JSON "time" blanked), with trees grown
+# again while routing (regrown > 0) in three of the four rows, at np = 1,
+# 2, 3 and at np = 2 with 2 threads per rank; a pattern made for another
+# topology: one error line.
 topo-gen rrg n=37 d=4 -s 3 -o "$TMPD/r37.tk" || exit 1
 cat "$TMPD/r37.tk" "$TMPD/t.tk" >"$TMPD/mcf.tk"
 notime() { sed -E 's/"time":[-+0-9.eE]+/"time":0/g'; }
-set -- --method approx --eps 0.2 -m 'switch-perm level=switch' -m uniform --json "$TMPD/mcf.tk"
+set -- --method approx --eps 0.2 --batch 8 -m 'switch-perm level=switch' -m uniform --json "$TMPD/mcf.tk"
 topo-mcf "$@" | notime >"$TMPD/mcf.want" || exit 1
-for np in 2 3; do
-    run mp $np topo-mcf "$@"
+for how in 1 2 3 2t; do
+    case $how in
+    2t) run mp 2 topo-mcf --threads 2 "$@" ;;
+    *) run mp $how topo-mcf "$@" ;;
+    esac
     [ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | notime)" = "$(cat "$TMPD/mcf.want")" ] &&
-        [ "$(grep -c converged "$TMPD/mcf.want")" -eq 4 ]
-    ok $? "topo-mcf $* at np=$np: the rows of one process (time blanked)" || diag "exit $rc" "$err"
+        [ "$(grep -c converged "$TMPD/mcf.want")" -eq 4 ] &&
+        [ "$(grep -c '"regrown":[1-9]' "$TMPD/mcf.want")" -eq 3 ]
+    ok $? "topo-mcf $* at np=$how (2t: 2 threads per rank): the rows of one process (time blanked)" ||
+        diag "exit $rc" "$err"
 done
 topo-pattern shift offset=1 -o "$TMPD/t.pat" "$TMPD/t.tk" || exit 1
 topo-mcf --method approx -P "$TMPD/t.pat" "$TMPD/r37.tk" 2>"$TMPD/err.want" >/dev/null

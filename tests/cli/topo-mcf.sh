@@ -118,6 +118,31 @@ b=$(OMP_NUM_THREADS=2 topo-mcf --method approx --threads 2 "$TMPD/rrg40.topo" | 
 [ -n "$a" ] && [ "$a" = "$b" ]
 ok $? "same output with 1 and 2 threads"
 
+# Batches (--batch): a switch permutation on rrg n=40 (exact theta from
+# the LP).  At --batch 1 every tree is grown just before its step, so none
+# is grown again; at --batch 16 some of a batch's trees are no longer
+# (1+eps/2)-short when their source's turn comes and are grown again
+# (JSON "regrown").  Either way [theta, upper_bound] brackets the optimum
+# within eps, and the bytes do not depend on the thread count.
+jnum() { printf '%s\n' "$out" | sed -E "s/.*\"$1\":([-+0-9.eE]+).*/\1/"; }
+run topo-mcf --method exact -m 'switch-perm level=switch' "$TMPD/rrg40.topo"
+ex=$(col 4)
+for b in 1 16; do
+    set -- --method approx --eps 0.1 --batch $b -m 'switch-perm level=switch' --json "$TMPD/rrg40.topo"
+    a=$(OMP_NUM_THREADS=1 topo-mcf --threads 1 "$@" | sed -E 's/"time":[-+0-9.eE]+//')
+    run env OMP_NUM_THREADS=2 topo-mcf --threads 2 "$@"
+    rg=$(jnum regrown)
+    [ "$rc" -eq 0 ] && [ -n "$a" ] && [ "$a" = "$(printf '%s\n' "$out" | sed -E 's/"time":[-+0-9.eE]+//')" ] &&
+        awk -v l="$(jnum theta)" -v u="$(jnum upper_bound)" -v g="$(jnum gap)" -v x="$ex" \
+            'BEGIN { exit !(l <= x * (1 + 1e-9) && u >= x * (1 - 1e-9) && g <= 0.1) }' &&
+        if [ $b = 1 ]; then [ "$rg" = 0 ]; else [ "$rg" -gt 0 ]; fi
+    ok $? "approx --batch $b: brackets the exact $ex within eps, regrown $rg, same bytes at 1 and 2 threads" ||
+        diag "$out"
+done
+run topo-mcf --method approx --batch 0 "$TMPD/ring8.topo"
+[ "$rc" -eq 2 ] && printf '%s\n' "$err" | grep -q -- "--batch"
+ok $? "--batch 0 is a usage error" || diag "$err"
+
 # -o writes atomically.
 run topo-mcf -o "$TMPD/out.tsv" "$TMPD/ring8.topo"
 [ "$rc" -eq 0 ] && [ -z "$out" ] && head -n 1 "$TMPD/out.tsv" | grep -q '^name'

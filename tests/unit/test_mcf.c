@@ -621,6 +621,92 @@ static void first_trees(void)
     tk_graph_free(g);
 }
 
+/* The approximation's batches through opts.grow, as a caller spreading
+ * them over processes would: every tree grown here, its bytes copied and
+ * set back (tk_mcf_batch_set), the same run as without the hook; bytes
+ * that do not describe a tree of the source are refused; a hook that
+ * leaves a tree out fails the run. */
+typedef struct grow_probe {
+    int calls, tries, refused, skip;
+} grow_probe_t;
+
+static tk_status_t grow_copy(void *ctx, tk_mcf_batch_t *b, tk_error_t *err)
+{
+    grow_probe_t *p = ctx;
+    int64_t n = tk_mcf_batch_sources(b);
+    p->calls++;
+    if (p->skip)
+        return n > 1 ? tk_mcf_batch_grow(b, 1, n, 2, err) : TK_OK;
+    tk_status_t st = tk_mcf_batch_grow(b, 0, n, 2, err);
+    for (int64_t i = 0; i < n && st == TK_OK; i++) {
+        const void *bytes;
+        size_t len = tk_mcf_batch_tree(b, i, &bytes);
+        unsigned char *c = malloc(len);
+        memcpy(c, bytes, len);
+        int64_t s;
+        memcpy(&s, c, sizeof s);
+        s ^= 1; /* another source */
+        memcpy(c, &s, sizeof s);
+        tk_error_t e2;
+        p->tries += 2;
+        p->refused += tk_mcf_batch_set(b, i, c, len, &e2) == TK_EINVAL;
+        p->refused += tk_mcf_batch_set(b, i, c, len - 1, &e2) == TK_EINVAL;
+        s ^= 1;
+        memcpy(c, &s, sizeof s);
+        st = tk_mcf_batch_set(b, i, c, len, err);
+        free(c);
+    }
+    return st;
+}
+
+static void batch_trees(void)
+{
+    tk_graph_t *g;
+    tk_swdemand_t d;
+    tk_error_t err;
+    const int n = 11;
+    static const tk_id_t ps[] = {0, 0, 1, 2, 2, 5, 7, 9, 10};
+    static const tk_id_t pt[] = {5, 6, 3, 9, 2, 0, 4, 1, 8};
+    static const double pw[] = {1, 0.5, 2, 1, 3, 0.25, 0.5, 1, 1.5};
+    tk_gen_ring(n, &g, &err);
+    demand_build(&d, n, 9, ps, pt, pw);
+    tk_mcf_opts_t o;
+    tk_mcf_result_t r0, r1, r2;
+    tk_mcf_opts_init(&o);
+    o.method = TK_MCF_APPROX;
+    o.eps = 0.05;
+    o.batch = 3;
+    ok(tk_mcf_solve(g, &d, &o, &r0, &err) == TK_OK, "batches: approx, batch 3");
+    grow_probe_t p = {0, 0, 0, 0};
+    o.grow = grow_copy;
+    o.grow_ctx = &p;
+    ok(tk_mcf_solve(g, &d, &o, &r1, &err) == TK_OK && r1.regrown > 0,
+       "batches: through opts.grow (trees grown again)");
+    ok(r0.theta == r1.theta && r0.upper == r1.upper && r0.iterations == r1.iterations &&
+           r0.regrown == r1.regrown,
+       "batches: the same run (theta %.17g, upper %.17g, %lld phases, %lld regrown)", r1.theta,
+       r1.upper, (long long)r1.iterations, (long long)r1.regrown);
+    /* 8 sources with demand: 3 batches a phase, at least one round each */
+    ok(p.calls >= 3 * r1.iterations, "batches: the hook ran %d times for %lld phases", p.calls,
+       (long long)r1.iterations);
+    ok(p.tries > 0 && p.refused == p.tries,
+       "batches: the bytes of another source or cut short refused (%d of %d)", p.refused, p.tries);
+    p.skip = 1;
+    ok(tk_mcf_solve(g, &d, &o, &r2, &err) == TK_EINTERNAL, "batches: a tree left out: %s", err.msg);
+    /* batch 1: every tree grown just before its step, none again */
+    tk_mcf_result_t r3;
+    o.grow = NULL;
+    o.batch = 1;
+    tk_status_t st3 = tk_mcf_solve(g, &d, &o, &r3, &err);
+    ok(st3 == TK_OK && r3.regrown == 0 && r3.theta > 0 && r3.iterations > 0,
+       "batches: batch 1 grows no tree again (%lld phases)", (long long)r3.iterations);
+    tk_mcf_result_destroy(&r0);
+    tk_mcf_result_destroy(&r1);
+    tk_mcf_result_destroy(&r3);
+    tk_swdemand_destroy(&d);
+    tk_graph_free(g);
+}
+
 int main(void)
 {
     closed_forms();
@@ -631,5 +717,6 @@ int main(void)
     special_cases();
     failures();
     first_trees();
+    batch_trees();
     return tap_done();
 }
