@@ -117,6 +117,12 @@ typedef struct tk_mcf_opts {
      * tk_mcf_batch_tree gave where it ran (the same bytes anywhere). */
     tk_status_t (*grow)(void *ctx, tk_mcf_batch_t *b, tk_error_t *err);
     void *grow_ctx;
+    /* approx with a time limit: NULL, or given this process's verdict
+     * (1: the limit is reached) after each phase, returns the verdict
+     * every process acts on (e.g. MPI rank 0's clock), so that processes
+     * that grow batches together stop at the same phase; called with
+     * grow_ctx. */
+    int (*agree)(void *ctx, int over);
 } tk_mcf_opts_t;
 
 /* Defaults: auto, eps 0.01, no time limit, no server limits, no links. */

@@ -412,6 +412,13 @@ static tk_status_t first_ranks(const tk_graph_t *g, const tk_swdemand_t *d, tk_m
     return st;
 }
 
+/* Under MPI: the approximation's time limit as rank 0's clock has it. */
+static int time_agree(void *ctx, int over)
+{
+    (void)ctx;
+    return cli_mpi_same(over);
+}
+
 /* Under MPI (several ranks): each batch's trees (all grown on the same
  * lengths, which every rank holds alike) in blocks of sources handed out
  * dynamically (cli_mpi_units); every rank receives every tree's bytes and
@@ -536,11 +543,13 @@ static int solve_one(args_t *a, const tk_graph_t *g, const tk_router_t *router, 
             return st;
         }
     }
-    /* MPI: every batch's trees over the ranks */
+    /* MPI: every batch's trees over the ranks; rank 0's clock says when
+     * the time limit is reached */
     int threads = o.threads > 0 ? o.threads : cli_threads();
     if (!router && cli_mpi_size() > 1) {
         o.grow = batch_ranks;
         o.grow_ctx = &threads;
+        o.agree = time_agree;
     }
     if (router)
         st = tk_mcf_solve_paths(router, &d, a->max_paths, &o, &res->r, err);

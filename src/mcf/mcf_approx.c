@@ -754,7 +754,10 @@ tk_status_t mcf_approx(const tk_graph_t *g, const tk_swdemand_t *d, const tk_mcf
             w.len[a] /= D;
         if (upper - lower <= o->eps * upper)
             break;
-        if (o->time_limit > 0 && mcf_now() - t0 > o->time_limit) {
+        int over = o->time_limit > 0 && mcf_now() - t0 > o->time_limit;
+        if (o->time_limit > 0 && o->agree)
+            over = o->agree(o->grow_ctx, over);
+        if (over) {
             if (!(lower > 0 && isfinite(upper))) {
                 st = tk_error_set(err, TK_ELIMIT, NULL, 0,
                                   "time limit of %g s reached (approx: no certified interval "

@@ -159,6 +159,17 @@ for how in 1 2 3 2t; do
     ok $? "topo-mcf $* at np=$how (2t: 2 threads per rank): the rows of one process (time blanked)" ||
         diag "exit $rc" "$err"
 done
+# --time-limit: rank 0's clock decides after each phase, so the ranks,
+# which grow every round's trees together, stop at the same phase (each
+# rank's own clock could stop one rank a phase before the others, which
+# would then wait in the next round forever): one row, status time-limit.
+topo-gen rrg n=300 d=8 -s 1 -o "$TMPD/r300.tk" || exit 1
+run timeout 120 mpirun --oversubscribe -np 2 topo-mcf --method approx --eps 0.01 --time-limit 0.5 \
+    -m 'switch-perm level=switch' "$TMPD/r300.tk"
+[ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ] &&
+    [ "$(printf '%s\n' "$out" | sed 1d | awk -F'\t' '{ print $NF }')" = time-limit ]
+ok $? "topo-mcf --time-limit at np=2: the ranks stop together, status time-limit" ||
+    diag "exit $rc" "$out" "$err"
 topo-pattern shift offset=1 -o "$TMPD/t.pat" "$TMPD/t.tk" || exit 1
 topo-mcf --method approx -P "$TMPD/t.pat" "$TMPD/r37.tk" 2>"$TMPD/err.want" >/dev/null
 fails 3 topo-mcf --method approx -P "$TMPD/t.pat" "$TMPD/r37.tk"
