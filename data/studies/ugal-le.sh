@@ -23,9 +23,10 @@
 # at which every flow is fully served (min_served >= 1 - 1e-6); beside it
 # (sat99) the largest at which every flow gets at least 99% of its demand
 # (min_served >= 0.99; README.md says why).  Both are found by bisection on
-# --rho over (0, 1], each probe one topo-sim run that narrows both
-# brackets, until each is --res wide (default 0.01); the lower end, a load
-# shown to be served, is reported,
+# --rho over (0, 1], each probe one load solved from the rule's first
+# split, narrowing both brackets, until each is --res wide (default 0.01);
+# one topo-sim --bisect run per cell does the whole search (topo-sim(1));
+# the lower end, a load shown to be served, is reported,
 # times the offered load per server at rho = 1 (below 1 for the mixes,
 # whose weights topo-pattern scales so that no server receives more than
 # its link); also the accepted load per server at rho = 1.  Randomised
@@ -39,8 +40,10 @@
 # node-perm-75 node-shift-50).  --keep DIR: work in DIR and keep it; a
 # second run with the same DIR and options skips the cells done, so a long
 # run can be resumed; --table-only (with --keep) prints the table of the
-# cells done so far without running any.  --jobs: cells run in
-# parallel (default 2).  --plot FILE: with gnuplot on PATH, a PNG bar chart
+# cells done so far without running any; each cell's probes (rho,
+# min_served, iterations, residual, converged, seconds) are in
+# DIR/*.out.probes.  --jobs: cells run in parallel (default 2), the
+# costliest kinds first, each topo-sim with the cores / --jobs threads.  --plot FILE: with gnuplot on PATH, a PNG bar chart
 # of ours against the paper.
 #
 # Prints one TSV table on standard output; progress goes to standard
