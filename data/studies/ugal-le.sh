@@ -75,7 +75,7 @@ if [ "${1:-}" = --cell ]; then
     # one process (the candidates built once, every load a cold start as
     # a run of its own), one row per load; the brackets are read back
     # from the rows below.
-    topo-sim -r "$r" -P "$pat" --bisect "$RES" --threads "$THREADS" --progress "$topo" \
+    topo-sim -r "$r" -P "$pat" --bisect "$RES" --threads "${THREADS:-1}" --progress "$topo" \
         >"$out.tsv" 2>"$out.err" || { cat "$out.err" >&2; exit 1; }
     set -- $(awk -F '\t' -v errs="$out.err" -v probes="$out.probes" '
         BEGIN { la = lb = 0; ha = hb = 1; runs = nc = 0
