@@ -25,7 +25,8 @@ static double now(void)
 
 static const char usage[] =
     "topo-sim [-r ROUTING] [-P FILE [--force] | -m 'KIND K=V...'] [-a fair|rr|transit]\n"
-    "                [--rho R | --sweep A:B:STEP | --curve] [--split oblivious|independent]\n"
+    "                [--rho R | --sweep A:B:STEP | --bisect RES | --curve]\n"
+    "                [--split oblivious|independent]\n"
     "                [--coupled] [--no-aggregate] [--latency CLASS=L,...] [--per-server FILE]\n"
     "                [--flows FILE] [--check-another] [--max-sweeps N]\n"
     "                [--epochs N [--change E --then-make 'KIND K=V...']] [-s SEED] [--json]\n"
@@ -42,6 +43,7 @@ typedef struct args {
     int64_t max_sweeps;
     double rho_lo, rho_hi, rho_step;
     int sweep;
+    double bisect; /* --bisect RES (0: none) */
     const char *latency;
     const char *per_server, *flows;
     uint64_t seed;
@@ -92,6 +94,9 @@ static void help(void)
           "  -a, --arbitration A   fair (default), rr or transit (topokit(7))\n"
           "      --rho R           offered load per server, 0 < R <= 1 (default 1)\n"
           "      --sweep A:B:STEP  one row per offered load A, A+STEP, ... <= B\n"
+          "      --bisect RES      the saturation search: rho = 1, then bisection on rho\n"
+          "                        for min_served >= 1 - 1e-6 and >= 0.99, each bracket\n"
+          "                        to RES wide; one row per load solved, in order\n"
           "      --curve           fair: the exact accepted-versus-offered curve, one row\n"
           "                        'name rho accepted' per breakpoint on [0, 1]\n"
           "      --split S         oblivious (default: a flow is one variable over its\n"
@@ -162,7 +167,8 @@ enum {
     OPT_EPOCHS,
     OPT_CHANGE,
     OPT_THEN,
-    OPT_SHARD
+    OPT_SHARD,
+    OPT_BISECT
 };
 enum { OPT_FORCE = 512 };
 
@@ -242,6 +248,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"change", required_argument, NULL, OPT_CHANGE},
         {"then-make", required_argument, NULL, OPT_THEN},
         {"shard", required_argument, NULL, OPT_SHARD},
+        {"bisect", required_argument, NULL, OPT_BISECT},
         {NULL, 0, NULL, 0},
     };
     static const char *const arbs[] = {"fair", "rr", "transit", NULL};
@@ -360,6 +367,9 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case OPT_SHARD: /* cli_shard_args read it */
             break;
+        case OPT_BISECT:
+            a->bisect = cli_double_arg("--bisect", optarg, 1e-6, 1, CLI_LT_MAX);
+            break;
         default:
             cli_getopt_default(c, argv, usage, help);
         }
@@ -395,6 +405,11 @@ static void parse_args(int argc, char **argv, args_t *a)
         cli_usage_fail(usage, "--force needs -P");
     if (a->sweep && rho_given)
         cli_usage_fail(usage, "--rho and --sweep both give the offered load: use one");
+    if (a->bisect && (a->sweep || rho_given || a->curve || a->epochs || a->workload || a->poisson ||
+                      cli_units_distributed()))
+        cli_usage_fail(usage, "--bisect chooses the offered loads itself, one after the "
+                              "other: no --rho, --sweep, --curve, --epochs, dynamic mode "
+                              "or --shard");
     if (a->curve && (a->sweep || rho_given))
         cli_usage_fail(usage, "--curve covers every offered load: no --rho or --sweep");
     if (a->curve && a->arb != TK_ARB_FAIR)
@@ -825,6 +840,44 @@ static double sweep_point(const args_t *a, int64_t i)
     return strtod(buf, NULL);
 }
 
+/* --bisect RES: the brackets of the two criteria, [lo[k], hi[k]] with lo
+ * shown served (0 trivially) and hi shown not (1 until a load is solved),
+ * k = 0 for min_served >= 1 - 1e-6, k = 1 for min_served >= 0.99.  Every
+ * load solved narrows both; the next load is the midpoint of the first
+ * bracket still wider than RES, rounded to 6 decimals (as
+ * data/studies/ugal-le.sh's search always had it), or 0 when both are
+ * narrow enough.  The first load is 1. */
+typedef struct bisect {
+    double lo[2], hi[2];
+} bisect_t;
+
+static const double bisect_level[2] = {1 - 1e-6, 0.99};
+
+static void bisect_take(bisect_t *b, double rho, double min_served)
+{
+    for (int k = 0; k < 2; k++) {
+        if (min_served >= bisect_level[k]) {
+            if (rho > b->lo[k])
+                b->lo[k] = rho;
+        } else if (rho < b->hi[k]) {
+            b->hi[k] = rho;
+        }
+    }
+}
+
+static double bisect_next(const bisect_t *b, double res)
+{
+    char buf[64];
+    for (int k = 0; k < 2; k++)
+        if (b->hi[k] - b->lo[k] > res) {
+            snprintf(buf, sizeof buf, "%.6f", (b->lo[k] + b->hi[k]) / 2);
+            double m = strtod(buf, NULL);
+            /* below 1e-6 the rounding cannot split the bracket */
+            return m > b->lo[k] && m < b->hi[k] ? m : 0;
+        }
+    return 0;
+}
+
 /* Under MPI (several ranks), a --sweep: the offered loads handed out
  * dynamically (cli_mpi_units; the points are independent solves of one
  * net).  A point crosses as the bytes of its tk_sim_point_t and
@@ -986,7 +1039,10 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         goto done;
     }
     /* every point first, then the rows: a failure prints nothing of it */
-    int64_t count = a->epochs ? a->epochs
+    /* --bisect: every load halves a bracket of width <= 1 down to >= RES /
+     * 2 >= 5e-7, so at most 2 * 21 of them after rho = 1 */
+    int64_t count = a->epochs   ? a->epochs
+                    : a->bisect ? 64
                     : a->sweep
                         ? (int64_t)floor((a->rho_hi - a->rho_lo) / a->rho_step * (1 + 1e-12)) + 1
                         : 1;
@@ -997,7 +1053,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         rc = fail_graph(input, index, &err);
         goto done;
     }
-    if (cli_units_distributed() && !a->epochs) {
+    if (cli_units_distributed() && !a->epochs && !a->bisect) {
         if (a->pat) { /* --shard: the pattern joins the job's fingerprint */
             cli_shard_note(a->pat->spec, strlen(a->pat->spec));
             cli_shard_note(a->pat->d, (size_t)a->pat->len * sizeof *a->pat->d);
@@ -1012,11 +1068,20 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     }
     meter = cli_meter_graph(input, index);
     tk_progress_begin(meter, a->epochs ? "epochs" : "load points", a->epochs ? "epochs" : "points",
-                      count);
+                      a->bisect ? 0 : count);
+    bisect_t bis = {{0, 0}, {1, 1}};
     for (int64_t i = 0; i < count; i++) {
         double rho = a->epochs ? a->rho_lo : sweep_point(a, i);
         if (rho > 1)
             rho = 1;
+        if (a->bisect) {
+            if (i > 0) {
+                bisect_take(&bis, pts[i - 1].rho, pts[i - 1].min_served);
+                rho = bisect_next(&bis, a->bisect);
+            }
+            if (rho == 0)
+                break;
+        }
         double t1 = now();
         if (a->epochs && a->change && i == a->change) {
             /* the pattern changes: the new system takes the split */

@@ -23,9 +23,10 @@
 # at which every flow is fully served (min_served >= 1 - 1e-6); beside it
 # (sat99) the largest at which every flow gets at least 99% of its demand
 # (min_served >= 0.99; README.md says why).  Both are found by bisection on
-# --rho over (0, 1], each probe one topo-sim run that narrows both
-# brackets, until each is --res wide (default 0.01); the lower end, a load
-# shown to be served, is reported,
+# --rho over (0, 1], each probe one load solved from the rule's first
+# split, narrowing both brackets, until each is --res wide (default 0.01);
+# one topo-sim --bisect run per cell does the whole search (topo-sim(1));
+# the lower end, a load shown to be served, is reported,
 # times the offered load per server at rho = 1 (below 1 for the mixes,
 # whose weights topo-pattern scales so that no server receives more than
 # its link); also the accepted load per server at rho = 1.  Randomised
@@ -39,8 +40,10 @@
 # node-perm-75 node-shift-50).  --keep DIR: work in DIR and keep it; a
 # second run with the same DIR and options skips the cells done, so a long
 # run can be resumed; --table-only (with --keep) prints the table of the
-# cells done so far without running any.  --jobs: cells run in
-# parallel (default 2).  --plot FILE: with gnuplot on PATH, a PNG bar chart
+# cells done so far without running any; each cell's probes (rho,
+# min_served, iterations, residual, converged, seconds) are in
+# DIR/*.out.probes.  --jobs: cells run in parallel (default 2), the
+# costliest kinds first, each topo-sim with the cores / --jobs threads.  --plot FILE: with gnuplot on PATH, a PNG bar chart
 # of ours against the paper.
 #
 # Prints one TSV table on standard output; progress goes to standard
@@ -57,40 +60,40 @@ usage() {
 # --- one cell: a topology, a pattern file and a rule --------------------------
 # sh ugal-le.sh --cell TOPO PATTERN RULE OUT: the two bisections below, one
 # line to OUT: sat sat99 accepted_at_1 min_share_at_1 runs not_converged
-# seconds (sat and sat99 as offered loads per server)
+# seconds (sat and sat99 as offered loads per server); OUT.probes: one
+# line per load solved, in order: rho min_served iterations residual
+# converged(1/0) seconds
 if [ "${1:-}" = --cell ]; then
     topo=$2 pat=$3 rule=$4 out=$5
     r=$rule
     [ "$rule" != par ] || r="par,iter=$PAR_ITER"
     t0=$(date +%s.%N)
-    runs=0 nc=0
     # Two brackets on rho, [loA, hiA] for min_served >= 1 - 1e-6 and [loB,
-    # hiB] for min_served >= 0.99: lo served (0 trivially), hi not.  Every
-    # probe narrows both; bisect A to RES, then B to RES.
-    loA=0 hiA=1 loB=0 hiB=1
-    # at RHO: one topo-sim run; narrows the brackets, sets acc, off, share
-    at() {
-        runs=$((runs + 1))
-        topo-sim -r "$r" -P "$pat" --rho "$1" "$topo" >"$out.tsv" 2>"$out.err"
-        if grep -q 'no fixed point' "$out.err"; then nc=$((nc + 1)); fi
-        set -- $(awk -F '\t' -v g="$1" -v la=$loA -v ha=$hiA -v lb=$loB -v hb=$hiB '
-            NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-            NR == 2 { m = $(c["min_served"])
-                if (m >= 1 - 1e-6) { if (g > la) la = g } else if (g < ha) ha = g
-                if (m >= 0.99) { if (g > lb) lb = g } else if (g < hb) hb = g
-                print la, ha, lb, hb, $(c["accepted"]), $(c["offered"]), $(c["min_share"]) }' "$out.tsv")
-        [ $# -eq 7 ] || { cat "$out.err" >&2; exit 1; }
-        loA=$1 hiA=$2 loB=$3 hiB=$4 acc=$5 off=$6 share=$7
-    }
-    at 1
-    acc1=$acc off1=$off share1=$share
-    while :; do
-        next=$(awk -v la=$loA -v ha=$hiA -v lb=$loB -v hb=$hiB -v res=$RES 'BEGIN {
-            if (ha - la > res) printf "%.6f", (la + ha) / 2
-            else if (hb - lb > res) printf "%.6f", (lb + hb) / 2 }')
-        [ -n "$next" ] || break
-        at "$next"
-    done
+    # hiB] for min_served >= 0.99: lo served (0 trivially), hi not.  The
+    # first load is 1; every load solved narrows both; bisect A to RES,
+    # then B to RES.  topo-sim --bisect RES runs exactly that search in
+    # one process (the candidates built once, every load a cold start as
+    # a run of its own), one row per load; the brackets are read back
+    # from the rows below.
+    topo-sim -r "$r" -P "$pat" --bisect "$RES" --threads "${THREADS:-1}" --progress "$topo" \
+        >"$out.tsv" 2>"$out.err" || { cat "$out.err" >&2; exit 1; }
+    set -- $(awk -F '\t' -v errs="$out.err" -v probes="$out.probes" '
+        BEGIN { la = lb = 0; ha = hb = 1; runs = nc = 0
+            while ((getline l < errs) > 0) {
+                if (l ~ / solved in /) { sub(/.* solved in /, "", l); sec[++ns] = l + 0 }
+                if (l ~ /: no fixed point/) { nc++; sub(/: no fixed point.*/, "", l); sub(/.* rho /, "", l); nf[l + 0] = 1 }
+            }
+        }
+        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        {   g = $(c["rho"]); m = $(c["min_served"]); runs++
+            if (m >= 1 - 1e-6) { if (g > la) la = g } else if (g < ha) ha = g
+            if (m >= 0.99) { if (g > lb) lb = g } else if (g < hb) hb = g
+            if (runs == 1) { acc = $(c["accepted"]); off = $(c["offered"]); share = $(c["min_share"]) }
+            it = $(c["iterations"]); res = $(c["residual"])
+            printf "%s\t%s\t%s\t%s\t%d\t%s\n", g, m, it, res, !((g + 0) in nf), sec[runs] > probes }
+        END { if (runs) print la, lb, acc, off, share, runs, nc }' "$out.tsv")
+    [ $# -eq 7 ] || { cat "$out.err" >&2; exit 1; }
+    loA=$1 loB=$2 acc1=$3 off1=$4 share1=$5 runs=$6 nc=$7
     t1=$(date +%s.%N)
     awk -v la=$loA -v lb=$loB -v off=$off1 -v acc=$acc1 -v sh=$share1 -v runs=$runs -v nc=$nc \
         -v t0=$t0 -v t1=$t1 'BEGIN { printf "%.6f\t%.6f\t%.6f\t%.4f\t%d\t%d\t%.1f\n", la * off, lb * off, acc, sh, runs, nc, t1 - t0 }' >"$out"
@@ -122,7 +125,9 @@ for v in "$SEEDS" "$JOBS" "$PAR_ITER"; do
     case $v in '' | *[!0-9]* | 0) usage ;; esac
 done
 awk -v r="$RES" 'BEGIN { exit !(r + 0 > 0 && r + 0 < 1) }' || usage
-export RES PAR_ITER
+# topo-sim's threads per cell: the cores shared among the --jobs cells
+THREADS=$(awk -v c="$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" -v j=$JOBS 'BEGIN { t = int(c / j); print t < 1 ? 1 : t }')
+export RES PAR_ITER THREADS
 
 here=$(cd "$(dirname "$0")" && pwd)
 published=${PUBLISHED:-$here/ugal-le-published.tsv}
@@ -195,12 +200,20 @@ while read -r T seed key kind; do
     else
         topo-pattern $kind -s "$seed" -o "$f" "$work/$g.topo"
     fi
+    # the cells' expected cost, for longest first: the larger topology,
+    # then the node-level mixes, the permutation, the router-level mixes,
+    # the shift; par (its iteration cap) before the other rules
+    case $key in node-*) w=4 ;; perm) w=3 ;; router-*) w=2 ;; *) w=1 ;; esac
+    [ "$g" != 33 ] || w=$((w + 10))
     for r in $RULES; do
         # with --keep, a cell done by an earlier run is not run again
         [ -s "$work/$g.$key.$seed.$r.out" ] ||
-            echo "$work/$g.topo $f $r $work/$g.$key.$seed.$r.out" >>"$work/cells"
+            echo "$w$([ $r = par ] && echo 1 || echo 0) $work/$g.topo $f $r $work/$g.$key.$seed.$r.out" >>"$work/cells"
     done
 done <"$work/instances"
+# longest first (sort -s keeps the instances' order within a weight)
+sort -s -k1,1nr "$work/cells" | cut -d ' ' -f 2- >"$work/cells.sorted"
+mv "$work/cells.sorted" "$work/cells"
 ncells=$(wc -l <"$work/cells")
 echo "ugal-le.sh: $ncells cells to run ($(wc -l <"$work/instances") patterns x 4 rules), $JOBS at a time, resolution $RES in rho, par iter=$PAR_ITER" >&2
 
