@@ -24,29 +24,14 @@ D=${D:-8}
 EPS=${EPS:-0.05}
 SIDES=${SIDES:-10,10}
 REPS=${REPS:-3}
-cfg="${TK_BUILDDIR:-.}/config.h"
-grep -q '^#define HAVE_MPI 1' "$cfg" 2>/dev/null || { echo "mpi-mcfvc.sh: built without MPI; skipping"; exit 0; }
-command -v mpirun >/dev/null 2>&1 || { echo "mpi-mcfvc.sh: no mpirun; skipping"; exit 0; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-W=$(mktemp -d "${TMPDIR:-/tmp}/tk-bench.XXXXXX")
-trap 'rm -rf "$W"' EXIT INT TERM
+. "$(dirname "$0")/mpi-lib.inc"
 topo-gen rrg n="$N" d="$D" -s 1 -o "$W/r.tk"
 topo-gen hyperx sides="$SIDES" -o "$W/h.tk"
 topo-pattern uniform -o "$W/h.pat" "$W/h.tk"
 
-best() { # best wall-clock seconds of REPS runs of "$@" (output to $W/out)
-    b=
-    i=0
-    while [ "$i" -lt "$REPS" ]; do
-        s=$(date +%s.%N)
-        "$@" | sed -E 's/"time":[-+0-9.eE]+/"time":0/g' >"$W/out"
-        e=$(date +%s.%N)
-        t=$(echo "$e - $s" | bc)
-        if [ -z "$b" ] || [ "$(echo "$t < $b" | bc)" -eq 1 ]; then b=$t; fi
-        i=$((i + 1))
-    done
-    printf '%.2f' "$b"
-}
+# the time column blanked, for the byte comparison
+notime() { sed -E 's/"time":[-+0-9.eE]+/"time":0/g'; }
+BEST_FILTER=notime
 
 echo "# $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf 'case\tnp1_s\tnp2_s\tspeedup\tsame_bytes\n'

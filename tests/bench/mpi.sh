@@ -16,27 +16,9 @@ set -eu
 N=${N:-20000}
 D=${D:-16}
 REPS=${REPS:-3}
-cfg="${TK_BUILDDIR:-.}/config.h"
-grep -q '^#define HAVE_MPI 1' "$cfg" 2>/dev/null || { echo "mpi.sh: built without MPI; skipping"; exit 0; }
-command -v mpirun >/dev/null 2>&1 || { echo "mpi.sh: no mpirun; skipping"; exit 0; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-W=$(mktemp -d "${TMPDIR:-/tmp}/tk-bench.XXXXXX")
-trap 'rm -rf "$W"' EXIT INT TERM
+. "$(dirname "$0")/mpi-lib.inc"
 topo-gen rrg n="$N" d="$D" -s 1 -o "$W/g.tk"
 
-best() { # best wall-clock seconds of REPS runs of "$@" (output to $W/out)
-    b=
-    i=0
-    while [ "$i" -lt "$REPS" ]; do
-        s=$(date +%s.%N)
-        "$@" >"$W/out"
-        e=$(date +%s.%N)
-        t=$(echo "$e - $s" | bc)
-        if [ -z "$b" ] || [ "$(echo "$t < $b" | bc)" -eq 1 ]; then b=$t; fi
-        i=$((i + 1))
-    done
-    printf '%.2f' "$b"
-}
 
 echo "# rrg n=$N d=$D, $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 # The fixed cost of each run at that rank count: the same tool under the
