@@ -558,6 +558,18 @@ static void barrier_vs_simplex(void)
     }
 }
 
+/* The ring C_n (n >= 11) with uneven demands on a few pairs, one of them
+ * s to s, so that the approximation needs several phases. */
+static void uneven_ring(int n, tk_graph_t **g, tk_swdemand_t *d)
+{
+    static const tk_id_t ps[] = {0, 0, 1, 2, 2, 5, 7, 9, 10};
+    static const tk_id_t pt[] = {5, 6, 3, 9, 2, 0, 4, 1, 8};
+    static const double pw[] = {1, 0.5, 2, 1, 3, 0.25, 0.5, 1, 1.5};
+    tk_error_t err;
+    tk_gen_ring(n, g, &err);
+    demand_build(d, n, 9, ps, pt, pw);
+}
+
 /* The approximation's first trees (tk_mcf_approx_first): on the ring C_n
  * with unit capacities the initial lengths are 1, so the distances are
  * min(|s - t|, n - |s - t|) (demands on few pairs, one of them s to s); the same bytes at 1 and 3
@@ -569,13 +581,7 @@ static void first_trees(void)
     tk_swdemand_t d;
     tk_error_t err;
     const int n = 11;
-
-    /* uneven demands, so that the approximation needs several phases */
-    static const tk_id_t ps[] = {0, 0, 1, 2, 2, 5, 7, 9, 10};
-    static const tk_id_t pt[] = {5, 6, 3, 9, 2, 0, 4, 1, 8};
-    static const double pw[] = {1, 0.5, 2, 1, 3, 0.25, 0.5, 1, 1.5};
-    tk_gen_ring(n, &g, &err);
-    demand_build(&d, n, 9, ps, pt, pw);
+    uneven_ring(n, &g, &d);
     int64_t len = d.off[n];
     double *d1 = calloc((size_t)len, sizeof *d1), *d3 = calloc((size_t)len, sizeof *d3);
     ok(tk_mcf_approx_first(g, &d, 0, n, 1, d1, &err) == TK_OK &&
@@ -665,11 +671,7 @@ static void batch_trees(void)
     tk_swdemand_t d;
     tk_error_t err;
     const int n = 11;
-    static const tk_id_t ps[] = {0, 0, 1, 2, 2, 5, 7, 9, 10};
-    static const tk_id_t pt[] = {5, 6, 3, 9, 2, 0, 4, 1, 8};
-    static const double pw[] = {1, 0.5, 2, 1, 3, 0.25, 0.5, 1, 1.5};
-    tk_gen_ring(n, &g, &err);
-    demand_build(&d, n, 9, ps, pt, pw);
+    uneven_ring(n, &g, &d);
     tk_mcf_opts_t o;
     tk_mcf_result_t r0, r1, r2;
     tk_mcf_opts_init(&o);
