@@ -16,6 +16,10 @@ OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_ov
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_rmaps_base_oversubscribe
 OMP_NUM_THREADS=1 OMPI_MCA_mpi_yield_when_idle=1
 export OMP_NUM_THREADS OMPI_MCA_mpi_yield_when_idle
+# Shared memory only (topokit(7), SCALING): half the start-up of Open MPI's
+# default transport probe; tests/cli/mpi.sh keeps the default.
+OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader
+export OMPI_MCA_pml OMPI_MCA_btl
 unset TOPOKIT_MEMORY_LIMIT
 mp() {
     np=$1
