@@ -166,6 +166,8 @@ static int fair_mem_fit(fair_mem_t *m, int64_t nres, int64_t ne, int64_t nvar)
 /* sim_fair_ws_t: see maxmin_internal.h. */
 struct sim_fair_ws {
     fair_mem_t m;
+    void *buf[SIM_WS_BUFS]; /* sim_ws_buf's, for rr.c */
+    size_t bcap[SIM_WS_BUFS];
 };
 
 sim_fair_ws_t *sim_fair_ws_new(void)
@@ -178,7 +180,19 @@ void sim_fair_ws_free(sim_fair_ws_t *ws)
     if (!ws)
         return;
     fair_mem_free(&ws->m);
+    for (int i = 0; i < SIM_WS_BUFS; i++)
+        free(ws->buf[i]);
     free(ws);
+}
+
+void *sim_ws_buf(sim_fair_ws_t *ws, int i, size_t n)
+{
+    if (ws->buf[i] && ws->bcap[i] >= n)
+        return ws->buf[i];
+    free(ws->buf[i]);
+    ws->buf[i] = malloc(n > 0 ? n : 1);
+    ws->bcap[i] = ws->buf[i] ? n : 0;
+    return ws->buf[i];
 }
 
 typedef struct fair {

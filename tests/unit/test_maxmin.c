@@ -854,7 +854,8 @@ static void test_random_wide(void)
 /* The fair solver's workspace (sim_fair_ws_t): one workspace through
  * systems that grow and shrink (its arrays kept, or grown, between
  * solves, never cleared) gives every solve the bits of a solve without
- * one: rates, bottlenecks and event counts; rr ignores it. */
+ * one: rates, bottlenecks and event or sweep counts, under fair, rr and
+ * transit in turn (rr's and transit's buffers are the workspace's too). */
 static void test_workspace(void)
 {
     static const int shape[][4] = {{40, 6, 60, 50}, {10, 3, 12, 4},  {60, 8, 90, 40},
@@ -863,8 +864,8 @@ static void test_workspace(void)
     sim_fair_ws_t *ws = sim_fair_ws_new();
     ok(ws != NULL, "workspace: allocated");
     for (int i = 0; i < n; i++) {
-        for (int a = 0; a < 2; a++) {
-            tk_arb_t arb = a ? TK_ARB_RR : TK_ARB_FAIR;
+        for (int a = 0; a < 3; a++) {
+            tk_arb_t arb = a == 0 ? TK_ARB_FAIR : a == 1 ? TK_ARB_RR : TK_ARB_TRANSIT;
             sys_t s;
             random_sys(&s, (uint64_t)i + 2000, shape[i][0], shape[i][1], shape[i][2], shape[i][3]);
             int64_t nv = s.mm.nvar;
@@ -890,9 +891,9 @@ static void test_workspace(void)
     }
     sim_fair_ws_free(ws);
     sim_fair_ws_free(NULL);
-    is_int(good, 2 * n,
-           "workspace: %d systems, growing and shrinking, fair and rr: the same bits "
-           "as without one",
+    is_int(good, 3 * n,
+           "workspace: %d systems, growing and shrinking, fair, rr and transit: the same "
+           "bits as without one",
            n);
 }
 
