@@ -626,73 +626,98 @@ static void pair_acc(ad_pair_t *p)
     }
 }
 
-/* Rewrite the system's entries from the pairs' acc. */
-static tk_status_t system_from_shares(tk_sim_net_t *net, tk_error_t *err)
+/* Class c's entries from its pair's acc, written from entry ne when
+ * write (else only counted); returns the entry after them. */
+static int64_t class_entries(tk_sim_net_t *net, int64_t c, int64_t ne, int write)
 {
     struct sim_adapt *ad = net->ad;
     tk_mm_t *mm = &net->mm;
     int64_t m = net->g->m, G = net->ngroups;
     int ports = net->o.arb != TK_ARB_FAIR;
-    int64_t ne = 0;
-    for (int64_t c = 0; c < net->nfc; c++) {
-        const ad_pair_t *p = &ad->pair[ad->cls_pair[c]];
-        const fclass_t *f = &net->fc[c];
-        int64_t inj = m + f->gs;
-        mm->voff[c] = ne;
-        /* arcs (keys < m, sorted), merged per arc for fair */
-        int64_t u = 0;
-        while (u < p->nk && p->key[u] < m) {
-            double a = p->acc[u];
-            if (!ports) {
-                int64_t u1 = u + 1;
-                while (u1 < p->nk && p->key[u1] == p->key[u]) {
-                    a += p->acc[u1];
-                    u1++;
-                }
-                if (a > 0) {
-                    mm->eres[ne] = p->key[u];
-                    mm->ecoef[ne] = f->count * a;
-                    ne++;
-                }
-                u = u1;
-                continue;
+    const ad_pair_t *p = &ad->pair[ad->cls_pair[c]];
+    const fclass_t *f = &net->fc[c];
+    int64_t inj = m + f->gs;
+    /* arcs (keys < m, sorted), merged per arc for fair */
+    int64_t u = 0;
+    while (u < p->nk && p->key[u] < m) {
+        double a = p->acc[u];
+        if (!ports) {
+            int64_t u1 = u + 1;
+            while (u1 < p->nk && p->key[u1] == p->key[u]) {
+                a += p->acc[u1];
+                u1++;
             }
             if (a > 0) {
+                if (write) {
+                    mm->eres[ne] = p->key[u];
+                    mm->ecoef[ne] = f->count * a;
+                }
+                ne++;
+            }
+            u = u1;
+            continue;
+        }
+        if (a > 0) {
+            if (write) {
                 mm->eres[ne] = p->key[u];
                 mm->ein[ne] = p->kin[u] == AD_INJ ? inj : p->kin[u];
                 mm->ecoef[ne] = f->count * a;
-                ne++;
             }
-            u++;
+            ne++;
         }
-        /* the injection link */
+        u++;
+    }
+    /* the injection link */
+    if (write) {
         mm->eres[ne] = inj;
         if (ports)
             mm->ein[ne] = inj;
         mm->ecoef[ne] = f->count;
-        ne++;
-        /* the ejection link */
-        double ej = 0;
-        for (int64_t w = u; w < p->nk; w++) {
-            double a = p->acc[w];
-            if (ports) {
-                if (a > 0) {
+    }
+    ne++;
+    /* the ejection link */
+    double ej = 0;
+    for (int64_t w = u; w < p->nk; w++) {
+        double a = p->acc[w];
+        if (ports) {
+            if (a > 0) {
+                if (write) {
                     mm->eres[ne] = m + G + f->gd;
                     mm->ein[ne] = p->kin[w] == AD_INJ ? inj : p->kin[w];
                     mm->ecoef[ne] = f->count * a;
-                    ne++;
                 }
-            } else {
-                ej += a;
+                ne++;
             }
-        }
-        if (!ports && ej > 0) {
-            mm->eres[ne] = m + G + f->gd;
-            mm->ecoef[ne] = f->count * ej;
-            ne++;
+        } else {
+            ej += a;
         }
     }
-    mm->voff[net->nfc] = ne;
+    if (!ports && ej > 0) {
+        if (write) {
+            mm->eres[ne] = m + G + f->gd;
+            mm->ecoef[ne] = f->count * ej;
+        }
+        ne++;
+    }
+    return ne;
+}
+
+/* Rewrite the system's entries from the pairs' acc, with nth threads:
+ * every class's entries counted, the offsets summed, then every class
+ * written at its offset (the same entries as one pass in class order). */
+static tk_status_t system_from_shares(tk_sim_net_t *net, int nth, tk_error_t *err)
+{
+    tk_mm_t *mm = &net->mm;
+    int64_t nfc = net->nfc;
+#pragma omp parallel for num_threads(nth) schedule(dynamic, 256)
+    for (int64_t c = 0; c < nfc; c++)
+        mm->voff[c + 1] = class_entries(net, c, 0, 0);
+    mm->voff[0] = 0;
+    for (int64_t c = 0; c < nfc; c++)
+        mm->voff[c + 1] += mm->voff[c];
+#pragma omp parallel for num_threads(nth) schedule(dynamic, 256)
+    for (int64_t c = 0; c < nfc; c++)
+        class_entries(net, c, mm->voff[c], 1);
     (void)err;
     return TK_OK;
 }
@@ -935,7 +960,7 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
         pair_shares(p);
         pair_acc(p);
     }
-    st = system_from_shares(net, err);
+    st = system_from_shares(net, net->o.threads > 0 ? net->o.threads : omp_get_max_threads(), err);
     if (st == TK_OK)
         st = sim_net_resources(net, err);
     return st;
@@ -1428,7 +1453,7 @@ static tk_status_t measure(tk_sim_net_t *net, double rho, int nth, double *res, 
 {
     struct sim_adapt *ad = net->ad;
     tk_mm_info_t mi;
-    tk_status_t st = system_from_shares(net, err);
+    tk_status_t st = system_from_shares(net, nth, err);
     if (st != TK_OK)
         return st;
     st = sim_mm_solve_ws(&net->mm, net->o.arb, rho, net->o.max_sweeps, 0, net->x, net->bneck, &mi,

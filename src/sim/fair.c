@@ -106,6 +106,14 @@ typedef struct fair_mem {
     fair_one_t *one, *otmp;
     mm_event_t *hmem;
     int64_t nres, ne, nvar;
+    /* The shape of the last system filled with these arrays (kept only
+     * for a sim_fair_ws_t): its sizes, entry offsets and resources, and
+     * its number of shared resources.  While the next system has the
+     * same shape, tid's counts, etid, rid, roff and ep (the transpose)
+     * are still right and fair_init recomputes only the values. */
+    fair_ix_t *svoff, *seres;
+    int64_t snres, snvar, sne, snsh;
+    int shaped;
 } fair_mem_t;
 
 static void fair_mem_free(fair_mem_t *m)
@@ -120,6 +128,8 @@ static void fair_mem_free(fair_mem_t *m)
     free(m->one);
     free(m->otmp);
     free(m->hmem);
+    free(m->svoff);
+    free(m->seres);
     memset(m, 0, sizeof *m);
 }
 
@@ -156,6 +166,8 @@ static int fair_mem_fit(fair_mem_t *m, int64_t nres, int64_t ne, int64_t nvar)
 /* sim_fair_ws_t: see maxmin_internal.h. */
 struct sim_fair_ws {
     fair_mem_t m;
+    void *buf[SIM_WS_BUFS]; /* sim_ws_buf's, for rr.c */
+    size_t bcap[SIM_WS_BUFS];
 };
 
 sim_fair_ws_t *sim_fair_ws_new(void)
@@ -168,7 +180,19 @@ void sim_fair_ws_free(sim_fair_ws_t *ws)
     if (!ws)
         return;
     fair_mem_free(&ws->m);
+    for (int i = 0; i < SIM_WS_BUFS; i++)
+        free(ws->buf[i]);
     free(ws);
+}
+
+void *sim_ws_buf(sim_fair_ws_t *ws, int i, size_t n)
+{
+    if (ws->buf[i] && ws->bcap[i] >= n)
+        return ws->buf[i];
+    free(ws->buf[i]);
+    ws->buf[i] = malloc(n > 0 ? n : 1);
+    ws->bcap[i] = ws->buf[i] ? n : 0;
+    return ws->buf[i];
 }
 
 typedef struct fair {
@@ -335,6 +359,74 @@ static void ones_sort(fair_t *f)
         memcpy(f->one, src, (size_t)n * sizeof *src);
 }
 
+/* Whether mm has the shape m's arrays were last filled with (see
+ * fair_mem_t): the same sizes, entry offsets and entry resources. */
+static int fair_same_shape(const fair_mem_t *m, const tk_mm_t *mm)
+{
+    int64_t nvar = mm->nvar, ne = mm->voff[nvar];
+    if (!m->shaped || mm->nres != m->snres || nvar != m->snvar || ne != m->sne)
+        return 0;
+    for (int64_t v = 0; v <= nvar; v++)
+        if (mm->voff[v] != m->svoff[v])
+            return 0;
+    for (int64_t e = 0; e < ne; e++)
+        if (mm->eres[e] != m->seres[e])
+            return 0;
+    return 1;
+}
+
+/* Keeps mm's shape in m, with nsh shared resources (nothing kept when
+ * memory ran out: the next filling transposes again). */
+static void fair_keep_shape(fair_mem_t *m, const tk_mm_t *mm, int64_t nsh)
+{
+    int64_t nvar = mm->nvar, ne = mm->voff[nvar];
+    m->shaped = 0;
+    if (!m->svoff)
+        m->svoff = tk_malloc_array((size_t)m->nvar + 1, sizeof *m->svoff);
+    if (!m->seres)
+        m->seres = tk_malloc_array((size_t)m->ne, sizeof *m->seres);
+    if (!m->svoff || !m->seres)
+        return;
+    for (int64_t v = 0; v <= nvar; v++)
+        m->svoff[v] = (fair_ix_t)mm->voff[v];
+    for (int64_t e = 0; e < ne; e++)
+        m->seres[e] = (fair_ix_t)mm->eres[e];
+    m->snres = mm->nres;
+    m->snvar = nvar;
+    m->sne = ne;
+    m->snsh = nsh;
+    m->shaped = 1;
+}
+
+/* Every variable's least single-entry event (fair_key of r alone: F = 0,
+ * S = 0 + w, at level 0) in otmp, by variable, its resource marked in tid
+ * (-2 - i for event i), and every variable's state.  Resource r has a
+ * single entry where tid[r] is 1 (its entry count), or, when shaped (the
+ * transpose kept from the last filling), where etid[e] is -1. */
+static void fair_ones(fair_t *f, const tk_mm_t *mm, int shaped)
+{
+    for (int64_t v = 0; v < mm->nvar; v++) {
+        double d = mm->demand[v];
+        fair_one_t best = {INFINITY, -1, (fair_ix_t)v};
+        f->state[v] = d > 0 ? FAIR_FREE : FAIR_IDLE;
+        for (int64_t e = mm->voff[v]; e < mm->voff[v + 1]; e++) {
+            int64_t r = mm->eres[e];
+            if (shaped ? f->etid[e] >= 0 : f->tid[r] != 1)
+                continue;
+            double w = mm->ecoef[e] * d, k = w > 0 ? mm->cap[r] / w : INFINITY;
+            k = k > 0 ? k : 0;
+            if (k < INFINITY && (best.r < 0 || k < best.key || (k == best.key && r < best.r))) {
+                best.key = k;
+                best.r = (fair_ix_t)r;
+            }
+        }
+        if (best.r >= 0) {
+            f->otmp[f->none] = best;
+            f->tid[best.r] = (fair_ix_t)(-2 - f->none++);
+        }
+    }
+}
+
 /* The events, and the resource-major transpose of the shared resources'
  * entries with every one exact (F = 0; S summed in position order, as
  * fair_exact does: a resource's entries are placed in entry order).
@@ -351,9 +443,15 @@ static void ones_sort(fair_t *f)
  * filling takes the least of the heap's top and the next single-entry
  * event of a free variable: the same events pop, in the same order, as
  * from one heap of every resource.  tid[r] holds r's entry count until
- * the shared ids are given (-2 - i for the resource of event i). */
+ * the shared ids are given (-2 - i for the resource of event i).
+ *
+ * With keep (a workspace's arrays), the shape is kept, and a system of
+ * the same shape as the last one (the adaptive iteration's, while no
+ * share crosses zero) reuses the transpose: only the events and the
+ * slopes are computed again, the slopes summed in the same order (entry
+ * order within a resource), so the bits are those of a fresh transpose. */
 static tk_status_t fair_init(fair_t *f, fair_mem_t *m, const tk_mm_t *mm, const double *tau,
-                             tk_error_t *err)
+                             int keep, tk_error_t *err)
 {
     int64_t nres = mm->nres, nvar = mm->nvar, ne = mm->voff[nvar];
     memset(f, 0, sizeof *f);
@@ -381,64 +479,71 @@ static tk_status_t fair_init(fair_t *f, fair_mem_t *m, const tk_mm_t *mm, const 
     /* heap[1 .. 4] (the root's children, and so every node's) on a
      * 64-byte boundary when malloc aligns to 16 */
     f->heap = m->hmem + (FAIR_ARITY - 1 - (uintptr_t)m->hmem / sizeof *m->hmem % FAIR_ARITY);
-    /* Written before it is read: a fresh page faults once, not twice. */
-    memset(f->tid, 0, (size_t)nres * sizeof *f->tid);
-    for (int64_t e = 0; e < ne; e++)
-        f->tid[mm->eres[e]]++;
-    /* Every variable's least single-entry event: fair_key of r alone
-     * (F = 0, S = 0 + w) at level 0. */
-    for (int64_t v = 0; v < nvar; v++) {
-        double d = mm->demand[v];
-        fair_one_t best = {INFINITY, -1, (fair_ix_t)v};
-        f->state[v] = d > 0 ? FAIR_FREE : FAIR_IDLE;
-        for (int64_t e = mm->voff[v]; e < mm->voff[v + 1]; e++) {
-            int64_t r = mm->eres[e];
-            if (f->tid[r] != 1)
-                continue;
-            double w = mm->ecoef[e] * d, k = w > 0 ? mm->cap[r] / w : INFINITY;
-            k = k > 0 ? k : 0;
-            if (k < INFINITY && (best.r < 0 || k < best.key || (k == best.key && r < best.r))) {
-                best.key = k;
-                best.r = (fair_ix_t)r;
+    int64_t nsh = 0, n1 = 0;
+    if (keep && fair_same_shape(m, mm)) {
+        /* the transpose of the last filling: events and slopes only */
+        nsh = m->snsh;
+        memset(f->tid, 0, (size_t)nres * sizeof *f->tid);
+        fair_ones(f, mm, 1);
+        for (int64_t r = 0; r < nres; r++)
+            if (f->tid[r] <= -2)
+                f->one[n1++] = f->otmp[-2 - f->tid[r]];
+        for (int64_t c = 0; c < nsh; c++)
+            f->rs[c] = (fair_res_t){0, 0, 0, 0, 0, 1};
+        f->nsh = nsh;
+        ones_sort(f);
+        for (int64_t v = 0; v < nvar; v++) {
+            double d = mm->demand[v];
+            for (int64_t e = mm->voff[v]; e < mm->voff[v + 1]; e++) {
+                int64_t c = f->etid[e];
+                if (c < 0)
+                    continue;
+                double w = mm->ecoef[e] * d;
+                f->rs[c].S += w;
+                f->rs[c].nfree += w > 0;
             }
         }
-        if (best.r >= 0) {
-            f->otmp[f->none] = best;
-            f->tid[best.r] = (fair_ix_t)(-2 - f->none++);
-        }
-    }
-    /* The single-entry events in resource order, then sorted by level;
-     * shared ids in resource order, roff[c + 1] where c's next entry goes
-     * (after the placing roff[c] is c's first). */
-    int64_t nsh = 0, np = 0, n1 = 0;
-    f->roff[0] = 0;
-    for (int64_t r = 0; r < nres; r++) {
-        int64_t k = f->tid[r];
-        if (k <= -2)
-            f->one[n1++] = f->otmp[-2 - k];
-        if (k <= 1) {
-            f->tid[r] = -1;
-            continue;
-        }
-        f->rs[nsh] = (fair_res_t){0, 0, 0, 0, 0, 1};
-        f->rid[nsh] = (fair_ix_t)r;
-        f->roff[nsh + 1] = (fair_ix_t)np;
-        np += k;
-        f->tid[r] = (fair_ix_t)nsh++;
-    }
-    f->nsh = nsh;
-    ones_sort(f);
-    for (int64_t v = 0; v < nvar; v++) {
-        double d = mm->demand[v];
-        for (int64_t e = mm->voff[v]; e < mm->voff[v + 1]; e++) {
-            int64_t c = f->etid[e] = f->tid[mm->eres[e]];
-            if (c < 0)
+    } else {
+        /* Written before it is read: a fresh page faults once, not twice. */
+        memset(f->tid, 0, (size_t)nres * sizeof *f->tid);
+        for (int64_t e = 0; e < ne; e++)
+            f->tid[mm->eres[e]]++;
+        fair_ones(f, mm, 0);
+        /* The single-entry events in resource order, then sorted by level;
+         * shared ids in resource order, roff[c + 1] where c's next entry
+         * goes (after the placing roff[c] is c's first). */
+        int64_t np = 0;
+        f->roff[0] = 0;
+        for (int64_t r = 0; r < nres; r++) {
+            int64_t k = f->tid[r];
+            if (k <= -2)
+                f->one[n1++] = f->otmp[-2 - k];
+            if (k <= 1) {
+                f->tid[r] = -1;
                 continue;
-            double w = mm->ecoef[e] * d;
-            f->ep[f->roff[c + 1]++] = (fair_pos_t){(fair_ix_t)e, (fair_ix_t)v};
-            f->rs[c].S += w;
-            f->rs[c].nfree += w > 0;
+            }
+            f->rs[nsh] = (fair_res_t){0, 0, 0, 0, 0, 1};
+            f->rid[nsh] = (fair_ix_t)r;
+            f->roff[nsh + 1] = (fair_ix_t)np;
+            np += k;
+            f->tid[r] = (fair_ix_t)nsh++;
         }
+        f->nsh = nsh;
+        ones_sort(f);
+        for (int64_t v = 0; v < nvar; v++) {
+            double d = mm->demand[v];
+            for (int64_t e = mm->voff[v]; e < mm->voff[v + 1]; e++) {
+                int64_t c = f->etid[e] = f->tid[mm->eres[e]];
+                if (c < 0)
+                    continue;
+                double w = mm->ecoef[e] * d;
+                f->ep[f->roff[c + 1]++] = (fair_pos_t){(fair_ix_t)e, (fair_ix_t)v};
+                f->rs[c].S += w;
+                f->rs[c].nfree += w > 0;
+            }
+        }
+        if (keep)
+            fair_keep_shape(m, mm, nsh);
     }
     f->hp = f->tid;
     for (int64_t c = 0; c < nsh; c++) {
@@ -490,7 +595,7 @@ tk_status_t sim_fair_fill(const tk_mm_t *mm, double stop, double *tau, int64_t *
 {
     fair_t f;
     fair_mem_t own = {0}, *m = ws ? &ws->m : &own;
-    tk_status_t st = fair_init(&f, m, mm, tau, err);
+    tk_status_t st = fair_init(&f, m, mm, tau, ws != NULL, err);
     if (st != TK_OK)
         return st;
     for (int64_t v = 0; v < mm->nvar; v++) {

@@ -163,7 +163,7 @@ tk_status_t sim_mm_solve_ws(const tk_mm_t *mm, tk_arb_t arb, double rho, int64_t
     memset(info, 0, sizeof *info);
     if (arb != TK_ARB_FAIR)
         return sim_rr_solve(mm, arb, rho, max_sweeps ? max_sweeps : MM_SWEEPS, check_another, x,
-                            bneck, info, err);
+                            bneck, info, ws, err);
     /* fair: the filling stopped at rho, x = demand min(tau, rho). */
     st = sim_fair_fill(mm, rho, x, bneck, &info->iterations, ws, err);
     if (st != TK_OK)

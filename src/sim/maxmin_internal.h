@@ -28,16 +28,24 @@ static inline tk_status_t sim_mm_nomem(tk_error_t *err)
     return tk_error_set(err, TK_ENOMEM, NULL, 0, "max-min solver: out of memory");
 }
 
-/* The fair solver's work arrays, kept between solves by a caller that
- * solves many systems of about one size (the adaptive iteration: some
- * 100 MB on the 5256-server Dragonfly, which fresh pages would fault in
- * at every solve).  They grow to the largest system seen and hold nothing
- * from one solve to the next: a solve with a workspace gives the same
- * bits as one without.  sim_fair_ws_new returns NULL when memory ran
- * out; sim_fair_ws_free takes NULL.  One solve at a time per workspace. */
+/* The solvers' work arrays (fair's, and rr's and transit's buffers),
+ * kept between solves by a caller that solves many systems of about one
+ * size (the adaptive iteration: some 100 MB on the 5256-server Dragonfly,
+ * which fresh pages would fault in at every solve).  They grow to the
+ * largest system seen and hold nothing from one solve to the next but
+ * fair's transpose, which is reused only for a system of the same shape
+ * (fair.c): a solve with a workspace gives the same bits as one without.
+ * sim_fair_ws_new returns NULL when memory ran out; sim_fair_ws_free takes
+ * NULL.  One solve at a time per workspace. */
 typedef struct sim_fair_ws sim_fair_ws_t;
 sim_fair_ws_t *sim_fair_ws_new(void);
 void sim_fair_ws_free(sim_fair_ws_t *ws);
+
+/* Buffer i (0 <= i < SIM_WS_BUFS) of ws, at least n bytes: kept from the
+ * last call, or grown (its contents then lost); NULL when memory ran out.
+ * rr.c's work arrays. */
+#define SIM_WS_BUFS 32
+void *sim_ws_buf(sim_fair_ws_t *ws, int i, size_t n);
 
 /* fair (fair.c): the progressive filling of mm up to level stop
  * (INFINITY: to the end): tau[v] the level v froze at, or INFINITY (still
@@ -47,17 +55,17 @@ void sim_fair_ws_free(sim_fair_ws_t *ws);
 tk_status_t sim_fair_fill(const tk_mm_t *mm, double stop, double *tau, int64_t *bneck,
                           int64_t *events, sim_fair_ws_t *ws, tk_error_t *err);
 
-/* tk_mm_solve with the fair solver's work arrays in ws (NULL: its own;
- * unused by rr and transit). */
+/* tk_mm_solve with the solvers' work arrays in ws (NULL: their own). */
 tk_status_t sim_mm_solve_ws(const tk_mm_t *mm, tk_arb_t arb, double rho, int64_t max_sweeps,
                             int check_another, double *x, int64_t *bneck, tk_mm_info_t *info,
                             sim_fair_ws_t *ws, tk_error_t *err);
 
 /* rr, transit (rr.c): tk_mm_solve's work for those arbitrations, mm
- * checked and the arguments valid (max_sweeps > 0, info not NULL). */
+ * checked and the arguments valid (max_sweeps > 0, info not NULL); the
+ * work arrays in ws's buffers (NULL: its own, freed on return). */
 tk_status_t sim_rr_solve(const tk_mm_t *mm, tk_arb_t arb, double rho, int64_t max_sweeps,
                          int check_another, double *x, int64_t *bneck, tk_mm_info_t *info,
-                         tk_error_t *err);
+                         sim_fair_ws_t *ws, tk_error_t *err);
 
 /* Whether the member rates x (nvar) of the checked system mm are an
  * equilibrium of arbitration arb (TK_ARB_RR or TK_ARB_TRANSIT) at offered

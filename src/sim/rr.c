@@ -165,8 +165,64 @@ typedef struct mm_ports {
     int64_t ngrp, maxdeg, maxgrp;
 } mm_ports_t;
 
-static void ports_free(mm_ports_t *P)
+/* Work-array buffers: a workspace's buffer slots (sim_ws_buf). */
+enum {
+    RB_ROFF,
+    RB_PENT,
+    RB_RGRP,
+    RB_GPOS,
+    RB_GCNT,
+    RB_GTR,
+    RB_EVAR,
+    RB_EGRP,
+    RB_IOFF,
+    RB_TMP,
+    RB_GSPLIT,
+    RB_VAR,
+    RB_F,
+    RB_PV,
+    RB_ORD,
+    RB_EPOS,
+    RB_GORD,
+    RB_GD,
+    RB_GTH,
+    RB_GNR,
+    RB_RUN,
+    RB_RK,
+    RB_PRUN,
+    RB_PRK,
+    RB_WTMP,
+    RB_XR,
+    RB_XC,
+    RB_N
+};
+_Static_assert(RB_N <= SIM_WS_BUFS, "rr.c: more buffers than a workspace has");
+
+/* n items of size sz: ws's buffer slot (contents undefined) or, without
+ * ws, a fresh array; zero: cleared.  NULL when memory ran out. */
+static void *rr_alloc(sim_fair_ws_t *ws, int slot, size_t n, size_t sz, int zero)
 {
+    if (!ws)
+        return zero ? tk_calloc_array(n, sz) : tk_malloc_array(n, sz);
+    if (sz > 0 && n > SIZE_MAX / sz)
+        return NULL;
+    void *p = sim_ws_buf(ws, slot, n * sz);
+    if (p && zero)
+        memset(p, 0, n * sz);
+    return p;
+}
+
+/* Frees p unless it is a workspace's (ws). */
+static void rr_release(sim_fair_ws_t *ws, void *p)
+{
+    if (!ws)
+        free(p);
+}
+
+static void ports_free(mm_ports_t *P, sim_fair_ws_t *ws)
+{
+    if (ws)
+        return;
     free(P->roff);
     free(P->pent);
     free(P->rgrp);
@@ -179,26 +235,28 @@ static void ports_free(mm_ports_t *P)
 
 /* Counting sorts: by input (no port last but one key: -1 -> 0), then
  * stably by output; then the runs of one input within an output. */
-static int ports_init(mm_ports_t *P, const tk_mm_t *mm)
+static int ports_init(mm_ports_t *P, const tk_mm_t *mm, sim_fair_ws_t *ws)
 {
     int64_t nres = mm->nres, nvar = mm->nvar, ne = mm->voff[nvar], nin = mm->nin;
     int64_t *ioff = NULL, *tmp = NULL;
     memset(P, 0, sizeof *P);
-    P->roff = tk_calloc_array((size_t)nres + 1, sizeof *P->roff);
-    P->pent = tk_malloc_array((size_t)ne, sizeof *P->pent);
-    P->rgrp = tk_calloc_array((size_t)nres + 1, sizeof *P->rgrp);
-    P->gpos = tk_malloc_array((size_t)ne + 1, sizeof *P->gpos);
-    P->gcnt = tk_malloc_array((size_t)ne, sizeof *P->gcnt);
-    P->gtr = tk_malloc_array((size_t)ne, sizeof *P->gtr);
-    P->evar = tk_malloc_array((size_t)ne, sizeof *P->evar);
-    P->egrp = tk_malloc_array((size_t)ne, sizeof *P->egrp);
-    ioff = tk_calloc_array((size_t)nin + 2, sizeof *ioff);
-    tmp = tk_malloc_array((size_t)ne, sizeof *tmp);
+    /* pent and evar: ne + 1 items, so that rr_init's pu and G (doubles,
+     * ne + 1) fit in their workspace buffers once they are done with */
+    P->roff = rr_alloc(ws, RB_ROFF, (size_t)nres + 1, sizeof *P->roff, 1);
+    P->pent = rr_alloc(ws, RB_PENT, (size_t)ne + 1, sizeof *P->pent, 0);
+    P->rgrp = rr_alloc(ws, RB_RGRP, (size_t)nres + 1, sizeof *P->rgrp, 1);
+    P->gpos = rr_alloc(ws, RB_GPOS, (size_t)ne + 1, sizeof *P->gpos, 0);
+    P->gcnt = rr_alloc(ws, RB_GCNT, (size_t)ne, sizeof *P->gcnt, 0);
+    P->gtr = rr_alloc(ws, RB_GTR, (size_t)ne, sizeof *P->gtr, 0);
+    P->evar = rr_alloc(ws, RB_EVAR, (size_t)ne + 1, sizeof *P->evar, 0);
+    P->egrp = rr_alloc(ws, RB_EGRP, (size_t)ne, sizeof *P->egrp, 0);
+    ioff = rr_alloc(ws, RB_IOFF, (size_t)nin + 2, sizeof *ioff, 1);
+    tmp = rr_alloc(ws, RB_TMP, (size_t)ne, sizeof *tmp, 0);
     if (!P->roff || !P->pent || !P->rgrp || !P->gpos || !P->gcnt || !P->gtr || !P->evar ||
         !P->egrp || !ioff || !tmp) {
-        free(ioff);
-        free(tmp);
-        ports_free(P);
+        rr_release(ws, ioff);
+        rr_release(ws, tmp);
+        ports_free(P, ws);
         return -1;
     }
     for (int64_t v = 0; v < nvar; v++)
@@ -221,8 +279,8 @@ static int ports_init(mm_ports_t *P, const tk_mm_t *mm)
     for (int64_t r = nres; r > 0; r--)
         P->roff[r] = P->roff[r - 1];
     P->roff[0] = 0;
-    free(ioff);
-    free(tmp);
+    rr_release(ws, ioff);
+    rr_release(ws, tmp);
     int64_t g = 0;
     for (int64_t r = 0; r < nres; r++) {
         P->rgrp[r] = g;
@@ -429,6 +487,7 @@ typedef struct rr_var {
 
 typedef struct rr {
     const tk_mm_t *mm;
+    sim_fair_ws_t *ws; /* the arrays' workspace, or NULL (their own)     */
     tk_arb_t arb;
     mm_ports_t P;    /* roff, rgrp, gpos, gcnt, gtr (the rest freed)      */
     int64_t *gsplit; /* nres: transit, r's in-transit groups come first in
@@ -462,7 +521,9 @@ typedef struct rr {
 
 static void rr_free(rr_t *s)
 {
-    ports_free(&s->P);
+    ports_free(&s->P, s->ws);
+    if (s->ws)
+        return;
     free(s->gsplit);
     free(s->var);
     free(s->f);
@@ -484,34 +545,36 @@ static void rr_free(rr_t *s)
     free(s->xc);
 }
 
-static tk_status_t rr_init(rr_t *s, const tk_mm_t *mm, tk_arb_t arb, double rho, tk_error_t *err)
+static tk_status_t rr_init(rr_t *s, const tk_mm_t *mm, tk_arb_t arb, double rho, sim_fair_ws_t *ws,
+                           tk_error_t *err)
 {
     int64_t nres = mm->nres, nvar = mm->nvar, ne = mm->voff[nvar];
     memset(s, 0, sizeof *s);
     s->mm = mm;
     s->arb = arb;
-    if (ports_init(&s->P, mm) != 0)
+    s->ws = ws;
+    if (ports_init(&s->P, mm, ws) != 0)
         return sim_mm_nomem(err);
     const mm_ports_t *P = &s->P;
     size_t ng = (size_t)P->ngrp + 1, nd = (size_t)P->maxdeg + 1, nq = (size_t)P->maxgrp + 1;
     size_t nt = nd > nq ? nd : nq, nv = (size_t)nvar + 1, nx = (size_t)ne + 1;
-    s->gsplit = tk_malloc_array((size_t)nres + 1, sizeof *s->gsplit);
-    s->var = tk_malloc_array(nv, sizeof *s->var);
-    s->f = tk_malloc_array(nx, sizeof *s->f);
-    s->pv = tk_malloc_array(nx, sizeof *s->pv);
-    s->ord = tk_malloc_array(nx, sizeof *s->ord);
-    s->epos = tk_malloc_array(nx, sizeof *s->epos);
-    s->gord = tk_malloc_array(ng, sizeof *s->gord);
-    s->gD = tk_malloc_array(ng, sizeof *s->gD);
-    s->gth = tk_malloc_array(ng, sizeof *s->gth);
-    s->gnr = tk_malloc_array(ng, sizeof *s->gnr);
-    s->run = tk_malloc_array(nd, sizeof *s->run);
-    s->rk = tk_malloc_array(nd, sizeof *s->rk);
-    s->prun = tk_malloc_array(nq, sizeof *s->prun);
-    s->prk = tk_malloc_array(nq, sizeof *s->prk);
-    s->tmp = tk_malloc_array(nt, sizeof *s->tmp);
-    s->xr = tk_malloc_array(nv, sizeof *s->xr);
-    s->xc = tk_malloc_array(nv, sizeof *s->xc);
+    s->gsplit = rr_alloc(ws, RB_GSPLIT, (size_t)nres + 1, sizeof *s->gsplit, 0);
+    s->var = rr_alloc(ws, RB_VAR, nv, sizeof *s->var, 0);
+    s->f = rr_alloc(ws, RB_F, nx, sizeof *s->f, 0);
+    s->pv = rr_alloc(ws, RB_PV, nx, sizeof *s->pv, 0);
+    s->ord = rr_alloc(ws, RB_ORD, nx, sizeof *s->ord, 0);
+    s->epos = rr_alloc(ws, RB_EPOS, nx, sizeof *s->epos, 0);
+    s->gord = rr_alloc(ws, RB_GORD, ng, sizeof *s->gord, 0);
+    s->gD = rr_alloc(ws, RB_GD, ng, sizeof *s->gD, 0);
+    s->gth = rr_alloc(ws, RB_GTH, ng, sizeof *s->gth, 0);
+    s->gnr = rr_alloc(ws, RB_GNR, ng, sizeof *s->gnr, 0);
+    s->run = rr_alloc(ws, RB_RUN, nd, sizeof *s->run, 0);
+    s->rk = rr_alloc(ws, RB_RK, nd, sizeof *s->rk, 0);
+    s->prun = rr_alloc(ws, RB_PRUN, nq, sizeof *s->prun, 0);
+    s->prk = rr_alloc(ws, RB_PRK, nq, sizeof *s->prk, 0);
+    s->tmp = rr_alloc(ws, RB_WTMP, nt, sizeof *s->tmp, 0);
+    s->xr = rr_alloc(ws, RB_XR, nv, sizeof *s->xr, 0);
+    s->xc = rr_alloc(ws, RB_XC, nv, sizeof *s->xc, 0);
     if (!s->gsplit || !s->var || !s->f || !s->pv || !s->ord || !s->epos || !s->gord || !s->gD ||
         !s->gth || !s->gnr || !s->run || !s->rk || !s->prun || !s->prk || !s->tmp || !s->xr ||
         !s->xc) {
@@ -543,12 +606,13 @@ static tk_status_t rr_init(rr_t *s, const tk_mm_t *mm, tk_arb_t arb, double rho,
     }
     /* The sweeps need the positions only: the entry arrays go before the
      * last two arrays of entries come (a lower peak). */
-    free(s->P.pent);
-    free(s->P.evar);
-    free(s->P.egrp);
+    rr_release(ws, s->P.pent);
+    rr_release(ws, s->P.evar);
+    rr_release(ws, s->P.egrp);
     s->P.pent = s->P.evar = s->P.egrp = NULL;
-    s->pu = tk_malloc_array(nx, sizeof *s->pu);
-    s->G = tk_malloc_array(nx, sizeof *s->G);
+    /* in a workspace: pent's and evar's buffers, large enough (ports_init) */
+    s->pu = rr_alloc(ws, RB_PENT, nx, sizeof *s->pu, 0);
+    s->G = rr_alloc(ws, RB_EVAR, nx, sizeof *s->G, 0);
     if (!s->pu || !s->G) {
         rr_free(s);
         return sim_mm_nomem(err);
@@ -735,10 +799,10 @@ static void rr_bneck(const rr_t *s, int64_t *bneck)
 /* sim_rr_solve: see maxmin_internal.h. */
 tk_status_t sim_rr_solve(const tk_mm_t *mm, tk_arb_t arb, double rho, int64_t max_sweeps,
                          int check_another, double *x, int64_t *bneck, tk_mm_info_t *info,
-                         tk_error_t *err)
+                         sim_fair_ws_t *ws, tk_error_t *err)
 {
     rr_t s;
-    tk_status_t st = rr_init(&s, mm, arb, rho, err);
+    tk_status_t st = rr_init(&s, mm, arb, rho, ws, err);
     if (st != TK_OK)
         return st;
     rr_run(&s, -1, max_sweeps, info);
@@ -775,7 +839,7 @@ int sim_mm_rr_check(const tk_mm_t *mm, tk_arb_t arb, double rho, const double *x
                     char *why, size_t whylen)
 {
     mm_ports_t P;
-    if (ports_init(&P, mm) != 0)
+    if (ports_init(&P, mm, NULL) != 0)
         return -1;
     int64_t nres = mm->nres, ne = mm->voff[mm->nvar];
     double *use = tk_calloc_array((size_t)nres, sizeof *use);
@@ -840,6 +904,6 @@ done:
     free(mem);
     free(maxp);
     free(inj);
-    ports_free(&P);
+    ports_free(&P, NULL);
     return ok;
 }

@@ -854,7 +854,8 @@ static void test_random_wide(void)
 /* The fair solver's workspace (sim_fair_ws_t): one workspace through
  * systems that grow and shrink (its arrays kept, or grown, between
  * solves, never cleared) gives every solve the bits of a solve without
- * one: rates, bottlenecks and event counts; rr ignores it. */
+ * one: rates, bottlenecks and event or sweep counts, under fair, rr and
+ * transit in turn (rr's and transit's buffers are the workspace's too). */
 static void test_workspace(void)
 {
     static const int shape[][4] = {{40, 6, 60, 50}, {10, 3, 12, 4},  {60, 8, 90, 40},
@@ -863,8 +864,8 @@ static void test_workspace(void)
     sim_fair_ws_t *ws = sim_fair_ws_new();
     ok(ws != NULL, "workspace: allocated");
     for (int i = 0; i < n; i++) {
-        for (int a = 0; a < 2; a++) {
-            tk_arb_t arb = a ? TK_ARB_RR : TK_ARB_FAIR;
+        for (int a = 0; a < 3; a++) {
+            tk_arb_t arb = a == 0 ? TK_ARB_FAIR : a == 1 ? TK_ARB_RR : TK_ARB_TRANSIT;
             sys_t s;
             random_sys(&s, (uint64_t)i + 2000, shape[i][0], shape[i][1], shape[i][2], shape[i][3]);
             int64_t nv = s.mm.nvar;
@@ -890,9 +891,69 @@ static void test_workspace(void)
     }
     sim_fair_ws_free(ws);
     sim_fair_ws_free(NULL);
-    is_int(good, 2 * n,
-           "workspace: %d systems, growing and shrinking, fair and rr: the same bits "
-           "as without one",
+    is_int(good, 3 * n,
+           "workspace: %d systems, growing and shrinking, fair, rr and transit: the same "
+           "bits as without one",
+           n);
+}
+
+/* The fair workspace's kept transpose: one workspace through a sequence
+ * of systems of one shape (the adaptive iteration's: the same entries,
+ * new coefficients, demands and capacities, some demands 0) gives every
+ * solve the bits of a solve without one; so do systems of the same sizes
+ * whose shape changed (one entry moved to another resource, one
+ * variable's entries shifted to its neighbour), which must transpose
+ * again. */
+static void test_workspace_shape(void)
+{
+    sim_fair_ws_t *ws = sim_fair_ws_new();
+    int good = 0, n = 0;
+    for (int sys = 0; sys < 3; sys++) {
+        sys_t s;
+        random_sys(&s, (uint64_t)sys + 3000, 50, 4, 120, 12);
+        int64_t nv = s.mm.nvar, nr = s.mm.nres, ne = s.mm.voff[nv];
+        double *x = calloc((size_t)nv + 1, sizeof *x), *y = calloc((size_t)nv + 1, sizeof *y);
+        int64_t *bx = calloc((size_t)nv + 1, sizeof *bx), *by = calloc((size_t)nv + 1, sizeof *by);
+        for (int step = 0; step < 8; step++) {
+            if (step > 0) {
+                for (int64_t e = 0; e < ne; e++)
+                    s.mm.ecoef[e] *= 0.5 + unif();
+                for (int64_t v = 0; v < nv; v++)
+                    s.mm.demand[v] = rnd() % 8 == 0 ? 0 : 0.1 + unif();
+                for (int64_t r = 0; r < nr; r++)
+                    s.mm.cap[r] *= 0.8 + 0.4 * unif();
+            }
+            if (step == 5) /* a new resource for one entry */
+                s.mm.eres[ne / 2] = (s.mm.eres[ne / 2] + 1) % nr;
+            if (step == 6) { /* the first variable with 2 entries gives one away */
+                for (int64_t v = 0; v + 1 < nv; v++)
+                    if (s.mm.voff[v + 1] - s.mm.voff[v] >= 2) {
+                        s.mm.voff[v + 1]--;
+                        break;
+                    }
+            }
+            tk_mm_info_t ix, iy;
+            tk_error_t err;
+            int same =
+                tk_mm_solve(&s.mm, TK_ARB_FAIR, 0.9, 0, 0, x, bx, &ix, &err) == TK_OK &&
+                sim_mm_solve_ws(&s.mm, TK_ARB_FAIR, 0.9, 0, 0, y, by, &iy, ws, &err) == TK_OK &&
+                memcmp(x, y, (size_t)nv * sizeof *x) == 0 &&
+                memcmp(bx, by, (size_t)nv * sizeof *bx) == 0 && ix.iterations == iy.iterations;
+            if (!same)
+                tap_diag("workspace shape: system %d step %d differs", sys, step);
+            good += same;
+            n++;
+        }
+        free(x);
+        free(y);
+        free(bx);
+        free(by);
+        sys_free(&s);
+    }
+    sim_fair_ws_free(ws);
+    is_int(good, n,
+           "workspace: %d solves of kept and changed shapes, new values each time: the same "
+           "bits as without one",
            n);
 }
 
@@ -1195,6 +1256,7 @@ int main(void)
     test_random();
     test_random_wide();
     test_workspace();
+    test_workspace_shape();
     test_relabel();
     test_check();
     test_sweep_limit();
