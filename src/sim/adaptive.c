@@ -1036,21 +1036,25 @@ static void signals(tk_sim_net_t *net, double rho)
         }
         /* at arc b: the arcs from which its route leads to b (a search
          * backwards from b over the keys entering each marked arc: the
-         * keys are sorted by arc, so those of arc x are one run) */
+         * keys are sorted by arc, so those of arc x are one run).  Each
+         * marked arc's run is visited once, and its keys add to blk[x]
+         * there, in key order: the same sums, term for term, as a pass
+         * over all keys after the search, without that pass. */
         int64_t st = ++ad->stamp, nw = 0;
         ad->mark[b] = st;
         ad->wl[nw++] = b;
         while (nw > 0) {
             int64_t x = ad->wl[--nw];
-            for (int64_t u = key_first(p, x); u < p->nk && p->key[u] == x; u++)
-                if (p->acc[u] > 0 && p->kin[u] >= 0 && ad->mark[p->kin[u]] != st) {
+            for (int64_t u = key_first(p, x); u < p->nk && p->key[u] == x; u++) {
+                if (!(p->acc[u] > 0))
+                    continue;
+                ad->blk[x] += p->acc[u] * xf;
+                if (p->kin[u] >= 0 && ad->mark[p->kin[u]] != st) {
                     ad->mark[p->kin[u]] = st;
                     ad->wl[nw++] = p->kin[u];
                 }
+            }
         }
-        for (int64_t u = 0; u < p->nk && p->key[u] < m; u++)
-            if (p->acc[u] > 0 && ad->mark[p->key[u]] == st)
-                ad->blk[p->key[u]] += p->acc[u] * xf;
     }
     for (int64_t a = 0; a < m; a++) {
         double cap = tk_graph_cap(g, a);
