@@ -86,6 +86,10 @@ void sim_adapt_free(struct sim_adapt *ad)
     free(ad->qr);
     free(ad->pz);
     free(ad->lq);
+    free(ad->aq);
+    free(ad->sres);
+    free(ad->sin);
+    free(ad->sa);
     free(ad->mark);
     free(ad->wl);
     free(ad->gidx);
@@ -626,44 +630,79 @@ static void pair_acc(ad_pair_t *p)
     }
 }
 
-/* Rewrite the system's entries from the pairs' acc. */
+/* One pair's entries from its acc: the arcs' (keys < m, sorted; merged
+ * per arc for fair), then the ejection link's (one for fair), each with
+ * its share a of a member's rate (> 0) and its input key; *nj where the
+ * ejection entries begin.  Returns the count. */
+static int64_t pair_entries(const struct sim_adapt *ad, const ad_pair_t *p, int64_t m, int ports,
+                            int64_t *nj)
+{
+    int64_t n = 0, u = 0;
+    while (u < p->nk && p->key[u] < m) {
+        double a = p->acc[u];
+        if (!ports) {
+            int64_t u1 = u + 1;
+            while (u1 < p->nk && p->key[u1] == p->key[u]) {
+                a += p->acc[u1];
+                u1++;
+            }
+            if (a > 0) {
+                ad->sres[n] = p->key[u];
+                ad->sa[n++] = a;
+            }
+            u = u1;
+            continue;
+        }
+        if (a > 0) {
+            ad->sres[n] = p->key[u];
+            ad->sin[n] = p->kin[u];
+            ad->sa[n++] = a;
+        }
+        u++;
+    }
+    *nj = n;
+    double ej = 0;
+    for (int64_t w = u; w < p->nk; w++) {
+        double a = p->acc[w];
+        if (ports) {
+            if (a > 0) {
+                ad->sin[n] = p->kin[w];
+                ad->sa[n++] = a;
+            }
+        } else {
+            ej += a;
+        }
+    }
+    if (!ports && ej > 0)
+        ad->sa[n++] = ej;
+    return n;
+}
+
+/* Rewrite the system's entries from the pairs' acc.  A pair's entries are
+ * worked out once for a run of its classes (classes are sorted by
+ * groups, and a switch's groups are consecutive) and scaled by each
+ * class's count. */
 static tk_status_t system_from_shares(tk_sim_net_t *net, tk_error_t *err)
 {
     struct sim_adapt *ad = net->ad;
     tk_mm_t *mm = &net->mm;
     int64_t m = net->g->m, G = net->ngroups;
     int ports = net->o.arb != TK_ARB_FAIR;
-    int64_t ne = 0;
+    int64_t ne = 0, last = -1, n = 0, nj = 0;
     for (int64_t c = 0; c < net->nfc; c++) {
-        const ad_pair_t *p = &ad->pair[ad->cls_pair[c]];
+        if (ad->cls_pair[c] != last) {
+            last = ad->cls_pair[c];
+            n = pair_entries(ad, &ad->pair[last], m, ports, &nj);
+        }
         const fclass_t *f = &net->fc[c];
         int64_t inj = m + f->gs;
         mm->voff[c] = ne;
-        /* arcs (keys < m, sorted), merged per arc for fair */
-        int64_t u = 0;
-        while (u < p->nk && p->key[u] < m) {
-            double a = p->acc[u];
-            if (!ports) {
-                int64_t u1 = u + 1;
-                while (u1 < p->nk && p->key[u1] == p->key[u]) {
-                    a += p->acc[u1];
-                    u1++;
-                }
-                if (a > 0) {
-                    mm->eres[ne] = p->key[u];
-                    mm->ecoef[ne] = f->count * a;
-                    ne++;
-                }
-                u = u1;
-                continue;
-            }
-            if (a > 0) {
-                mm->eres[ne] = p->key[u];
-                mm->ein[ne] = p->kin[u] == AD_INJ ? inj : p->kin[u];
-                mm->ecoef[ne] = f->count * a;
-                ne++;
-            }
-            u++;
+        for (int64_t k = 0; k < nj; k++) {
+            mm->eres[ne] = ad->sres[k];
+            if (ports)
+                mm->ein[ne] = ad->sin[k] == AD_INJ ? inj : ad->sin[k];
+            mm->ecoef[ne] = f->count * ad->sa[k];
+            ne++;
         }
         /* the injection link */
         mm->eres[ne] = inj;
@@ -672,23 +711,11 @@ static tk_status_t system_from_shares(tk_sim_net_t *net, tk_error_t *err)
         mm->ecoef[ne] = f->count;
         ne++;
         /* the ejection link */
-        double ej = 0;
-        for (int64_t w = u; w < p->nk; w++) {
-            double a = p->acc[w];
-            if (ports) {
-                if (a > 0) {
-                    mm->eres[ne] = m + G + f->gd;
-                    mm->ein[ne] = p->kin[w] == AD_INJ ? inj : p->kin[w];
-                    mm->ecoef[ne] = f->count * a;
-                    ne++;
-                }
-            } else {
-                ej += a;
-            }
-        }
-        if (!ports && ej > 0) {
+        for (int64_t k = nj; k < n; k++) {
             mm->eres[ne] = m + G + f->gd;
-            mm->ecoef[ne] = f->count * ej;
+            if (ports)
+                mm->ein[ne] = ad->sin[k] == AD_INJ ? inj : ad->sin[k];
+            mm->ecoef[ne] = f->count * ad->sa[k];
             ne++;
         }
     }
@@ -861,11 +888,19 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
     ad->wl = tk_malloc_array((size_t)g->m + 1, sizeof *ad->wl);
     ad->flag = tk_calloc_array((size_t)g->m + 1, sizeof *ad->flag);
     ad->bufa = tk_calloc_array((size_t)g->m + 1, sizeof *ad->bufa);
+    ad->aq = tk_calloc_array((size_t)g->m + 1, sizeof *ad->aq);
+    int64_t nkmax = 0;
+    for (int64_t i = 0; i < np; i++)
+        if (ad->pair[i].nk > nkmax)
+            nkmax = ad->pair[i].nk;
+    ad->sres = tk_malloc_array((size_t)nkmax + 1, sizeof *ad->sres);
+    ad->sin = tk_malloc_array((size_t)nkmax + 1, sizeof *ad->sin);
+    ad->sa = tk_malloc_array((size_t)nkmax + 1, sizeof *ad->sa);
     ad->fws = sim_fair_ws_new();
     if (!ad->fws || !mm->demand || !mm->mult || !mm->voff || !mm->eres || !mm->ecoef ||
         (net->o.arb != TK_ARB_FAIR && !mm->ein) || !net->vsrc || !net->fc_var || !ad->use ||
         !ad->blk || !ad->qd || !ad->qr || !ad->pz || !ad->lq || !ad->mark || !ad->wl || !ad->flag ||
-        !ad->bufa)
+        !ad->bufa || !ad->aq || !ad->sres || !ad->sin || !ad->sa)
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (adaptive routing)");
     for (int64_t e = 0; e < g->m; e++)
         ad->bufa[e] = !isnan(ad->a.gbuf) && ad->gcls >= 0 && g->cls && g->cls[e] == ad->gcls
@@ -1073,6 +1108,9 @@ static void signals(tk_sim_net_t *net, double rho)
         if (ad->a.rule == TK_ADAPT_UGAL_G)
             ad->lq[a] = ad->pz[a] < 1 ? log1p(-ad->pz[a]) : -INFINITY;
         ad->qr[a] = qc;
+        double pu = ad->pz[a];
+        ad->aq[a] = (ad_arcq_t){phi > 0 ? phi * ad->bufa[a] : 0, pu, pu > 0 ? pu * qc : 0,
+                                ad->bufa[a], ad->lq[a]};
     }
     if (adapt_is_src(ad->a.rule))
         flags(net);
@@ -1140,11 +1178,11 @@ static void alt_costs(const struct sim_adapt *ad, const ad_pair_t *p, const ad_a
         double w = p->aw[e];
         if (arc >= m || w == 0)
             continue;
-        double phi = ad->qd[arc], pu = ad->pz[arc];
-        fd += w * (phi > 0 ? phi * ad->bufa[arc] : 0); /* B may be +inf */
-        fp += w * pu;
-        fm += w * (pu > 0 ? pu * ad->qr[arc] : 0);
-        fb += w * ad->bufa[arc];
+        const ad_arcq_t *q = &ad->aq[arc]; /* d: phi B, B may be +inf */
+        fd += w * q->d;
+        fp += w * q->p;
+        fm += w * q->pm;
+        fb += w * q->b;
         wf += w;
     }
     first->d = wf > 0 ? fd / wf : 0;
@@ -1159,10 +1197,10 @@ static void alt_costs(const struct sim_adapt *ad, const ad_pair_t *p, const ad_a
         double w = p->aw[e];
         if (arc >= m || arc == A->sin || w == 0)
             continue; /* the ejection, the prefix (behind the decision) */
-        double phi = ad->qd[arc], pu = ad->pz[arc];
-        sd += w * (phi > 0 ? phi * ad->bufa[arc] : 0);
-        sl += w * ad->lq[arc];
-        sm += w * (pu > 0 ? pu * ad->qr[arc] : 0);
+        const ad_arcq_t *q = &ad->aq[arc];
+        sd += w * q->d;
+        sl += w * q->lq;
+        sm += w * q->pm;
     }
     sum->d = sd;
     sum->b = first->b;
