@@ -85,10 +85,12 @@ struct sim_adapt {
     double *qd, *pz, *qr; /* m: occupancy: the held-back share phi, and
                              the M/M/1 fluctuation, non-zero with
                              probability pz and then of mean qr           */
+    struct ad_arcq *aq;   /* m: the occupancy terms alt_costs reads, side
+                             by side (signals)                            */
     int64_t *mark;        /* m: stamps of the upstream marking            */
     int64_t *wl;          /* m: its work list                             */
     int64_t stamp;
-    sim_fair_ws_t *fws; /* the fair solver's work arrays, kept          */
+    sim_fair_ws_t *fws;  /* the fair solver's work arrays, kept          */
     /* ugal-le counters: T[(router, index in group, group)] */
     int32_t ngroup_topo; /* Dragonfly groups                             */
     int32_t amax;        /* routers per group (largest)                  */
@@ -107,6 +109,13 @@ struct sim_adapt {
     int64_t epoch; /* epochs taken                                    */
     tk_adapt_info_t info;
 };
+
+/* One arc's occupancy terms as alt_costs sums them (signals fills them
+ * from qd, pz, qr, lq and bufa): d = qd B when qd > 0 (else 0), p = pz,
+ * pm = pz qr when pz > 0 (else 0), b = B, lq. */
+typedef struct ad_arcq {
+    double d, p, pm, b, lq;
+} ad_arcq_t;
 
 /* ------------------------------------------------------------------------ */
 /* polarized-adaptive (adapt_polar.c): a split at every router of the

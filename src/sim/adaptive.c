@@ -86,6 +86,7 @@ void sim_adapt_free(struct sim_adapt *ad)
     free(ad->qr);
     free(ad->pz);
     free(ad->lq);
+    free(ad->aq);
     free(ad->mark);
     free(ad->wl);
     free(ad->gidx);
@@ -886,11 +887,12 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
     ad->wl = tk_malloc_array((size_t)g->m + 1, sizeof *ad->wl);
     ad->flag = tk_calloc_array((size_t)g->m + 1, sizeof *ad->flag);
     ad->bufa = tk_calloc_array((size_t)g->m + 1, sizeof *ad->bufa);
+    ad->aq = tk_calloc_array((size_t)g->m + 1, sizeof *ad->aq);
     ad->fws = sim_fair_ws_new();
     if (!ad->fws || !mm->demand || !mm->mult || !mm->voff || !mm->eres || !mm->ecoef ||
         (net->o.arb != TK_ARB_FAIR && !mm->ein) || !net->vsrc || !net->fc_var || !ad->use ||
         !ad->blk || !ad->qd || !ad->qr || !ad->pz || !ad->lq || !ad->mark || !ad->wl || !ad->flag ||
-        !ad->bufa)
+        !ad->bufa || !ad->aq)
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (adaptive routing)");
     for (int64_t e = 0; e < g->m; e++)
         ad->bufa[e] = !isnan(ad->a.gbuf) && ad->gcls >= 0 && g->cls && g->cls[e] == ad->gcls
@@ -1061,21 +1063,25 @@ static void signals(tk_sim_net_t *net, double rho)
         }
         /* at arc b: the arcs from which its route leads to b (a search
          * backwards from b over the keys entering each marked arc: the
-         * keys are sorted by arc, so those of arc x are one run) */
+         * keys are sorted by arc, so those of arc x are one run).  Each
+         * marked arc's run is visited once, and its keys add to blk[x]
+         * there, in key order: the same sums, term for term, as a pass
+         * over all keys after the search, without that pass. */
         int64_t st = ++ad->stamp, nw = 0;
         ad->mark[b] = st;
         ad->wl[nw++] = b;
         while (nw > 0) {
             int64_t x = ad->wl[--nw];
-            for (int64_t u = key_first(p, x); u < p->nk && p->key[u] == x; u++)
-                if (p->acc[u] > 0 && p->kin[u] >= 0 && ad->mark[p->kin[u]] != st) {
+            for (int64_t u = key_first(p, x); u < p->nk && p->key[u] == x; u++) {
+                if (!(p->acc[u] > 0))
+                    continue;
+                ad->blk[x] += p->acc[u] * xf;
+                if (p->kin[u] >= 0 && ad->mark[p->kin[u]] != st) {
                     ad->mark[p->kin[u]] = st;
                     ad->wl[nw++] = p->kin[u];
                 }
+            }
         }
-        for (int64_t u = 0; u < p->nk && p->key[u] < m; u++)
-            if (p->acc[u] > 0 && ad->mark[p->key[u]] == st)
-                ad->blk[p->key[u]] += p->acc[u] * xf;
     }
     for (int64_t a = 0; a < m; a++) {
         double cap = tk_graph_cap(g, a);
@@ -1094,6 +1100,9 @@ static void signals(tk_sim_net_t *net, double rho)
         if (ad->a.rule == TK_ADAPT_UGAL_G)
             ad->lq[a] = ad->pz[a] < 1 ? log1p(-ad->pz[a]) : -INFINITY;
         ad->qr[a] = qc;
+        double pu = ad->pz[a];
+        ad->aq[a] = (ad_arcq_t){phi > 0 ? phi * ad->bufa[a] : 0, pu, pu > 0 ? pu * qc : 0,
+                                ad->bufa[a], ad->lq[a]};
     }
     if (adapt_is_src(ad->a.rule))
         flags(net);
@@ -1161,11 +1170,11 @@ static void alt_costs(const struct sim_adapt *ad, const ad_pair_t *p, const ad_a
         double w = p->aw[e];
         if (arc >= m || w == 0)
             continue;
-        double phi = ad->qd[arc], pu = ad->pz[arc];
-        fd += w * (phi > 0 ? phi * ad->bufa[arc] : 0); /* B may be +inf */
-        fp += w * pu;
-        fm += w * (pu > 0 ? pu * ad->qr[arc] : 0);
-        fb += w * ad->bufa[arc];
+        const ad_arcq_t *q = &ad->aq[arc]; /* d: phi B, B may be +inf */
+        fd += w * q->d;
+        fp += w * q->p;
+        fm += w * q->pm;
+        fb += w * q->b;
         wf += w;
     }
     first->d = wf > 0 ? fd / wf : 0;
@@ -1180,10 +1189,10 @@ static void alt_costs(const struct sim_adapt *ad, const ad_pair_t *p, const ad_a
         double w = p->aw[e];
         if (arc >= m || arc == A->sin || w == 0)
             continue; /* the ejection, the prefix (behind the decision) */
-        double phi = ad->qd[arc], pu = ad->pz[arc];
-        sd += w * (phi > 0 ? phi * ad->bufa[arc] : 0);
-        sl += w * ad->lq[arc];
-        sm += w * (pu > 0 ? pu * ad->qr[arc] : 0);
+        const ad_arcq_t *q = &ad->aq[arc];
+        sd += w * q->d;
+        sl += w * q->lq;
+        sm += w * q->pm;
     }
     sum->d = sd;
     sum->b = first->b;
