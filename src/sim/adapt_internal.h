@@ -90,7 +90,7 @@ struct sim_adapt {
     int64_t *mark;        /* m: stamps of the upstream marking            */
     int64_t *wl;          /* m: its work list                             */
     int64_t stamp;
-    sim_fair_ws_t *fws;  /* the fair solver's work arrays, kept          */
+    sim_fair_ws_t *fws; /* the fair solver's work arrays, kept          */
     /* ugal-le counters: T[(router, index in group, group)] */
     int32_t ngroup_topo; /* Dragonfly groups                             */
     int32_t amax;        /* routers per group (largest)                  */
@@ -165,6 +165,18 @@ void ad_polar_prior(ad_pair_t *p);
 void ad_polar_acc(ad_pair_t *p);
 void ad_polar_stats(ad_pair_t *p, const tk_graph_t *g);
 double ad_polar_targets(const struct sim_adapt *ad, ad_pair_t *p, double *cmin_out);
+
+/* ------------------------------------------------------------------------ */
+/* The candidates of one switch pair (adapt_cand.c). */
+
+void ad_pair_free(ad_pair_t *p);
+/* The candidates of pair p for rule a.  ws, ws2, rws: the thread's route
+ * workspaces; c, c2: candidate scratch; r: a route scratch.  Errors:
+ * TK_ENOMEM, TK_ELIMIT (more paths than the limit), the router's. */
+tk_status_t ad_build_pair(const tk_sim_net_t *net, const tk_adapt_t *a, ad_pair_t *p,
+                          tk_route_ws_t *ws, tk_route_ws_t *ws2, sim_route_ws_t *rws,
+                          tk_route_cands_t *c, tk_route_cands_t *c2, sim_route_t *r,
+                          tk_error_t *err);
 
 /* ------------------------------------------------------------------------ */
 /* Anderson acceleration of the fixed point (adapt_accel.c). */
