@@ -246,6 +246,9 @@ echo "# table 3: ADVc at 0.4, injection profile of group 0 (mean accepted load p
 # R_out: the router of group 0 linked to every destination group of
 # group 0; R_in: the router of group 0 that the global links of the
 # previous groups' R_out reach (a destination of ADVc from them).
+# (the roles read the demands line by line: the explicit form, since
+# topo-pattern writes a large pattern as its spec line alone)
+[ -s "$W/advc-explicit.pat" ] || topo-pattern advc --explicit "$TOPO" >"$W/advc-explicit.pat"
 roles=$(awk '
     FNR == 1 { f++ }
     f == 1 && $1 == "switch" { for (i = 3; i <= NF; i++) if ($i ~ /^group=/) grp[$2] = substr($i, 7) }
@@ -264,7 +267,9 @@ roles=$(awk '
         for (r in grp) if (grp[r] == 0) { c = 0; split(e[r], nb, " ")
             for (i in nb) if (((grp[nb[i]] ",0") in dst)) c++
             if (c > best) { best = c; ri = r } }
-        print ro, ri }' "$TOPO" "$W/advc.pat")
+        if (ro == "" || ri == "") exit 1
+        print ro, ri }' "$TOPO" "$W/advc-explicit.pat") ||
+    { echo "dfly-unfairness.sh: R_out and R_in of group 0 not found in $TOPO" >&2; exit 1; }
 set -- $roles
 RO=$1 RI=$2
 printf 'mechanism\tarbitration\tR_out(%s)\tR_in(%s)\tothers_mean\tothers_min\tothers_max\n' "$RO" "$RI"
