@@ -304,6 +304,51 @@ typedef struct tk_adapt_info {
     int32_t contention; /* ugal-le: the largest C - 1 a decision used (0:
                            the contention term was zero everywhere)      */
 } tk_adapt_info_t;
+/* What the fixed point did after one iteration (tk_adapt_iter_t.step):
+ * the move toward the targets that follows, or on the last iteration of
+ * a solve why it stopped. */
+typedef enum tk_adapt_step {
+    TK_ADAPT_STEP_ANDERSON = 0, /* Anderson's extrapolation was taken       */
+    TK_ADAPT_STEP_DAMPED,       /* the plain damped step (first after a
+                                   reset, a singular least-squares system,
+                                   polarized-adaptive, an epoch)           */
+    TK_ADAPT_STEP_SNAP,         /* residual <= tol: shares whose target is
+                                   0 or 1 take it; one more iteration      */
+    TK_ADAPT_STEP_CONVERGED,    /* last: converged                          */
+    TK_ADAPT_STEP_ITER,         /* last: the iteration cap (max_iter)       */
+    TK_ADAPT_STEP_FLOOR,        /* last: the damping fell below its floor   */
+    TK_ADAPT_STEP_OSCILLATION   /* last: the oscillation stop               */
+} tk_adapt_step_t;
+/* "anderson", "damped", "snap", "converged", "iter", "floor",
+ * "oscillation". */
+TK_API const char *tk_adapt_step_name(tk_adapt_step_t s);
+
+/* One iteration of an adaptive solve (or one epoch), as the trace
+ * callback of tk_sim_opts_t receives it.  Computed only when a callback
+ * is set; serial sums, so the same bytes at any thread count, and the
+ * solve itself does not change. */
+typedef struct tk_adapt_iter {
+    int64_t iteration;     /* from 1 in a solve; the epoch's number          */
+    double rho;            /* offered load                                   */
+    double residual;       /* max |y* - y| of this iteration's split          */
+    double damping;        /* the step size after this iteration's decisions  */
+    int halved;            /* 1: the damping was halved at this iteration
+                              (Anderson's history dropped)                   */
+    tk_adapt_step_t step;  /* what followed                                   */
+    double accepted;       /* mean accepted per offering server (as
+                              tk_sim_point_t srv.mean)                       */
+    double min_served;     /* as tk_sim_point_t                               */
+    double min_share;      /* as tk_adapt_info_t, of this iteration's split   */
+    double cost_min;       /* as tk_adapt_info_t                              */
+    int64_t bneck_changed; /* flow classes whose bottleneck resource differs
+                              from the previous iteration's (-1: none before:
+                              a solve's or epoch series' first)              */
+    double signal_change;  /* largest |change| over arcs of the mean queue
+                              occupancy q (packets) since the previous
+                              iteration (NAN: none before)                   */
+} tk_adapt_iter_t;
+typedef void (*tk_adapt_trace_fn)(void *ctx, const tk_adapt_iter_t *it);
+
 /* After tk_sim_solve on an adaptive net.  Errors: TK_EINVAL (not
  * adaptive, or no solve yet). */
 typedef struct tk_sim_net tk_sim_net_t;
@@ -332,6 +377,9 @@ typedef struct tk_sim_opts {
                                 oblivious split); the router must then be
                                 the candidate model of tk_adapt_candidates;
                                 refused with coupled or split independent */
+    tk_adapt_trace_fn trace; /* adaptive: called after every iteration of a
+                                solve and every epoch (NULL: none)         */
+    void *trace_ctx;
 } tk_sim_opts_t;
 TK_API void tk_sim_opts_init(tk_sim_opts_t *o);
 

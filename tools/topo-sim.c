@@ -30,7 +30,7 @@ static const char usage[] =
     "                [--coupled] [--no-aggregate] [--latency CLASS=L,...] [--per-server FILE]\n"
     "                [--flows FILE] [--check-another] [--max-sweeps N]\n"
     "                [--epochs N [--change E --then-make 'KIND K=V...']] [-s SEED] [--json]\n"
-    "                [--threads N] [--progress] [--shard I/P] [-o FILE] [FILE...]\n"
+    "                [--trace FILE] [--threads N] [--progress] [--shard I/P] [-o FILE] [FILE...]\n"
     "       topo-sim (--workload FILE | --poisson [--sizes DIST] (--horizon T | --count N))\n"
     "                [-r ROUTING] [--rho R] [--buckets E,...] [--flows FILE]\n"
     "                [--write-workload FILE] [--verify] [-s SEED] [--json] [-o FILE] [FILE...]";
@@ -71,6 +71,12 @@ typedef struct args {
     cli_held_t held;
     FILE *psfp, *flfp;
     cli_out_t psout, flout;
+    /* --trace FILE: one row per iteration of every adaptive solve */
+    const char *trace;
+    FILE *trfp;
+    cli_out_t trout;
+    const char *tr_name; /* the graph and the point being solved */
+    int64_t tr_point;
 } args_t;
 
 static void help(void)
@@ -115,6 +121,8 @@ static void help(void)
           "      --change E --then-make 'KIND K=V'\n"
           "                        from epoch E + 1 on, the pattern KIND (the split of\n"
           "                        the switch pairs both patterns have carries over)\n"
+          "      --trace FILE      adaptive rules: one row per iteration of every solve\n"
+          "                        (every epoch) to FILE (topo-sim(1), TRACE)\n"
           "Dynamic mode (flows that arrive and leave, fair arbitration; see DYNAMIC MODE\n"
           "in topo-sim(1)): one row per flow-size bucket with the columns\n"
           "  name routing workload lo hi flows fct_mean fct_p50 fct_p99 fct_max\n"
@@ -168,7 +176,8 @@ enum {
     OPT_CHANGE,
     OPT_THEN,
     OPT_SHARD,
-    OPT_BISECT
+    OPT_BISECT,
+    OPT_TRACE
 };
 enum { OPT_FORCE = 512 };
 
@@ -249,6 +258,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"then-make", required_argument, NULL, OPT_THEN},
         {"shard", required_argument, NULL, OPT_SHARD},
         {"bisect", required_argument, NULL, OPT_BISECT},
+        {"trace", required_argument, NULL, OPT_TRACE},
         {NULL, 0, NULL, 0},
     };
     static const char *const arbs[] = {"fair", "rr", "transit", NULL};
@@ -370,6 +380,13 @@ static void parse_args(int argc, char **argv, args_t *a)
         case OPT_BISECT:
             a->bisect = cli_double_arg("--bisect", optarg, 1e-6, 1, CLI_LT_MAX);
             break;
+        case OPT_TRACE:
+            if (strcmp(optarg, "-") == 0)
+                cli_arg_fail("--trace", optarg,
+                             "standard output carries the table: name a file "
+                             "(/dev/stderr for standard error)");
+            a->trace = optarg;
+            break;
         default:
             cli_getopt_default(c, argv, usage, help);
         }
@@ -453,6 +470,11 @@ static void parse_args(int argc, char **argv, args_t *a)
     }
     if (a->epochs && !a->adaptive)
         cli_usage_fail(usage, "--epochs needs an adaptive rule (-r ugal-l, ...)");
+    if (a->trace && !a->adaptive)
+        cli_usage_fail(usage, "--trace needs an adaptive rule (-r ugal-l, ...): oblivious "
+                              "routing has no iteration to trace");
+    if (a->trace && cli_shard_partial())
+        cli_usage_fail(usage, "--trace writes one file in solve order: not with --shard");
     if (a->epochs && (a->sweep || a->curve))
         cli_usage_fail(usage, "--epochs runs at one offered load (--rho): no --sweep or --curve");
     if ((a->change != 0) != (a->then_make != NULL))
@@ -664,6 +686,35 @@ static int print_point(FILE *fp, args_t *a, const graph_run_t *gr, const tk_sim_
     return 0;
 }
 
+/* --trace: a row of the iteration just done (tk_sim_opts_t.trace). */
+static void trace_row(void *ctx, const tk_adapt_iter_t *it)
+{
+    const args_t *a = ctx;
+    cli_row_t row;
+    cli_row_begin(&row, a->trfp, a->json);
+    cli_cell_text(&row, "name", a->tr_name);
+    cli_cell_int(&row, "point", a->tr_point, 0);
+    cli_cell_double(&row, "rho", it->rho);
+    cli_cell_int(&row, "iteration", it->iteration, 0);
+    cli_cell_double(&row, "residual", it->residual);
+    cli_cell_double(&row, "damping", it->damping);
+    cli_cell_bool(&row, "halved", it->halved);
+    cli_cell_str(&row, "step", tk_adapt_step_name(it->step));
+    cli_cell_double(&row, "accepted", it->accepted);
+    cli_cell_double(&row, "min_served", it->min_served);
+    cli_cell_double(&row, "min_share", it->min_share);
+    cli_cell_double(&row, "cost_min", it->cost_min);
+    if (it->bneck_changed < 0)
+        cli_cell_null(&row, "bneck_changed");
+    else
+        cli_cell_int(&row, "bneck_changed", it->bneck_changed, 0);
+    if (isnan(it->signal_change))
+        cli_cell_null(&row, "signal_change");
+    else
+        cli_cell_double(&row, "signal_change", it->signal_change);
+    cli_row_end(&row);
+}
+
 /* --per-server rows of the last solve. */
 static tk_status_t write_per_server(args_t *a, graph_run_t *gr, double rho, tk_error_t *err)
 {
@@ -754,6 +805,10 @@ static tk_status_t build_net_of(args_t *a, graph_run_t *gr, tk_router_t *rt, con
     o.max_sweeps = a->max_sweeps;
     o.check_another = a->check_another;
     o.adapt = a->adaptive ? &a->adapt : NULL;
+    if (a->trfp) {
+        o.trace = trace_row;
+        o.trace_ctx = a;
+    }
     if (make) {
         char buf[1024], *w[64];
         snprintf(buf, sizeof buf, "%s", make);
@@ -1083,6 +1138,8 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
                 break;
         }
         double t1 = now();
+        a->tr_name = gr.name;
+        a->tr_point = i + 1;
         if (a->epochs && a->change && i == a->change) {
             /* the pattern changes: the new system takes the split */
             tk_sim_net_t *n2 = NULL;
@@ -1431,6 +1488,15 @@ static int open_side(args_t *a)
         else if (!a->json)
             fputs("name\tsrc\tdst\tmembers\tdemand\trate\tbottleneck\tclass\n", a->flfp);
     }
+    if (a->trace) {
+        if (cli_out_open(&a->trout, a->trace))
+            return -1;
+        a->trfp = a->trout.fp;
+        if (!a->json)
+            fputs("name\tpoint\trho\titeration\tresidual\tdamping\thalved\tstep\taccepted\t"
+                  "min_served\tmin_share\tcost_min\tbneck_changed\tsignal_change\n",
+                  a->trfp);
+    }
     return 0;
 }
 
@@ -1441,11 +1507,17 @@ static int run(args_t *a)
 
     cli_set_threads(a->threads);
     cli_progress_enable(a->progress);
+    if (a->trace && cli_mpi_size() > 1)
+        cli_usage_fail(usage,
+                       "--trace writes one file in solve order: not under mpirun with %d ranks",
+                       cli_mpi_size());
     if (a->pattern && cli_read_pattern(a->pattern, &a->pat) != 0)
         return CLI_EXIT_DATA;
     if (!cli_shard_partial() && open_side(a)) { /* --shard: the merge writes them */
         if (a->per_server && a->psfp)
             cli_out_abort(&a->psout);
+        if (a->flows && a->flfp)
+            cli_out_abort(&a->flout);
         tk_pattern_free(a->pat);
         return CLI_EXIT_DATA;
     }
@@ -1463,6 +1535,12 @@ static int run(args_t *a)
             rc = CLI_EXIT_DATA;
         else if (rc != 0)
             cli_out_abort(&a->flout);
+    }
+    if (a->trfp) {
+        if (rc == 0 && cli_out_commit(&a->trout))
+            rc = CLI_EXIT_DATA;
+        else if (rc != 0)
+            cli_out_abort(&a->trout);
     }
     tk_pattern_free(a->pat);
     return rc;

@@ -92,7 +92,7 @@ int ad_aa_lsolve(int h, double M[AD_AA_M][AD_AA_M], double *b)
 /* The accelerated step: record g, f of the current split and write the
  * next split into every pair's y (the caller refreshes the pairs' shares
  * and coefficients). */
-void ad_aa_step(struct sim_adapt *ad, ad_aa_t *A, double damp, int nth)
+int ad_aa_step(struct sim_adapt *ad, ad_aa_t *A, double damp, int nth)
 {
     int64_t n = A->n;
     int slot = A->h == 0 ? 0 : (A->head + 1) % (AD_AA_M + 1);
@@ -163,7 +163,7 @@ void ad_aa_step(struct sim_adapt *ad, ad_aa_t *A, double damp, int nth)
                     p->y[j] = v < 0 ? 0 : v > 1 ? 1 : v;
                 }
             }
-            return;
+            return 1;
         }
     }
 #pragma omp parallel for num_threads(nth) schedule(static)
@@ -172,4 +172,5 @@ void ad_aa_step(struct sim_adapt *ad, ad_aa_t *A, double damp, int nth)
         for (int64_t j = 0; j < p->ny; j++)
             p->y[j] = g[A->yoff[i] + j];
     }
+    return 0;
 }

@@ -108,6 +108,11 @@ struct sim_adapt {
     int stepping;  /* epoch mode: the split carries over between calls */
     int64_t epoch; /* epochs taken                                    */
     tk_adapt_info_t info;
+    /* the trace (tk_sim_opts_t.trace): the previous iteration's
+     * bottlenecks (nfc) and mean occupancies (m), allocated on first use */
+    int64_t *tr_bneck;
+    double *tr_q;
+    int tr_have; /* 1: they hold an iteration of this solve or epoch series */
 };
 
 /* One arc's occupancy terms as alt_costs sums them (signals fills them
@@ -195,7 +200,9 @@ typedef struct ad_aa {
 int ad_aa_init(ad_aa_t *A, const struct sim_adapt *ad);
 void ad_aa_free(ad_aa_t *A);
 void ad_aa_reset(ad_aa_t *A);
-void ad_aa_step(struct sim_adapt *ad, ad_aa_t *A, double damp, int nth);
+/* 1 when Anderson's extrapolation was taken, 0 for the plain damped
+ * step. */
+int ad_aa_step(struct sim_adapt *ad, ad_aa_t *A, double damp, int nth);
 /* Solve the h x h system M x = b (symmetric positive semi-definite, M
  * regularised; M is overwritten) by Gaussian elimination with partial
  * pivoting, x into b: 1, or 0 when singular or not finite.  Shared with

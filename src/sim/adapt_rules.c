@@ -265,3 +265,10 @@ tk_status_t tk_adapt_candidates(const tk_adapt_t *a, const tk_graph_t *g, tk_rou
                             "%s needs the dragonfly-valiant candidates", rule_names[a->rule]);
     return tk_route_parse(cand, out, err);
 }
+
+const char *tk_adapt_step_name(tk_adapt_step_t s)
+{
+    static const char *const names[] = {"anderson", "damped", "snap",       "converged",
+                                        "iter",     "floor",  "oscillation"};
+    return (unsigned)s < sizeof names / sizeof *names ? names[s] : "?";
+}

@@ -75,6 +75,8 @@ void sim_adapt_free(struct sim_adapt *ad)
     free(ad->bufa);
     tk_router_free(ad->rrg);
     sim_fair_ws_free(ad->fws);
+    free(ad->tr_bneck);
+    free(ad->tr_q);
     free(ad);
 }
 
@@ -1027,6 +1029,60 @@ static void move(struct sim_adapt *ad, double damp, int nth)
     }
 }
 
+/* The trace (tk_sim_opts_t.trace): the measured columns of the
+ * iteration just measured into *it (the caller sets the step, damping and
+ * halving).  Serial, and it only reads the iteration's state (adapt_stats
+ * and the summary write what the end of a solve writes again), so the
+ * solve does not change. */
+static tk_status_t trace_fill(tk_sim_net_t *net, double rho, int64_t iter, double res,
+                              double cmin_w, tk_adapt_iter_t *it, tk_error_t *err)
+{
+    struct sim_adapt *ad = net->ad;
+    int64_t m = net->g->m;
+    tk_sim_point_t pt;
+    memset(it, 0, sizeof *it);
+    if (!ad->tr_bneck) {
+        ad->tr_bneck = tk_calloc_array((size_t)net->nfc + 1, sizeof *ad->tr_bneck);
+        ad->tr_q = tk_calloc_array((size_t)m + 1, sizeof *ad->tr_q);
+        if (!ad->tr_bneck || !ad->tr_q)
+            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    }
+    memset(&pt, 0, sizeof pt);
+    tk_status_t st = sim_net_summarise(net, rho, &pt, err);
+    if (st != TK_OK)
+        return st;
+    adapt_stats(net, cmin_w);
+    it->iteration = iter;
+    it->rho = rho;
+    it->residual = res;
+    it->accepted = pt.srv.mean;
+    it->min_served = pt.min_served;
+    it->min_share = ad->info.min_share;
+    it->cost_min = ad->info.cost_min;
+    /* the classes' bottlenecks (a class is one variable), and every arc's
+     * mean occupancy d + p r (an infinite one equal to an infinite one) */
+    int64_t nb = 0;
+    double dq = 0;
+    for (int64_t c = 0; c < net->nfc; c++) {
+        if (ad->tr_have && net->bneck[c] != ad->tr_bneck[c])
+            nb++;
+        ad->tr_bneck[c] = net->bneck[c];
+    }
+    for (int64_t a = 0; a < m; a++) {
+        double q = ad->aq[a].d + ad->aq[a].pm;
+        if (ad->tr_have && q != ad->tr_q[a]) {
+            double d = isinf(q) || isinf(ad->tr_q[a]) ? INFINITY : fabs(q - ad->tr_q[a]);
+            if (d > dq)
+                dq = d;
+        }
+        ad->tr_q[a] = q;
+    }
+    it->bneck_changed = ad->tr_have ? nb : -1;
+    it->signal_change = ad->tr_have ? dq : NAN;
+    ad->tr_have = 1;
+    return TK_OK;
+}
+
 tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, tk_error_t *err)
 {
     struct sim_adapt *ad = net->ad;
@@ -1039,9 +1095,12 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
      * halved since the one before; halvings since then */
     double glow = INFINITY, mark = INFINITY;
     int futile = 0;
+    tk_adapt_iter_t tr = {0};
+    tk_adapt_step_t stop = TK_ADAPT_STEP_ITER;
     memset(info, 0, sizeof *info);
     /* every solve starts from the rule's first split */
     split_reset(ad);
+    ad->tr_have = 0;
     ad_aa_t A;
     /* polarized-adaptive keeps the plain damped step: its shares at a
      * router sum to 1, which a clamped extrapolation would break */
@@ -1052,6 +1111,8 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
     }
     for (it = 1;; it++) {
         tk_status_t st = measure(net, rho, nth, &res, &cmin_w, err);
+        if (st == TK_OK && net->o.trace)
+            st = trace_fill(net, rho, it, res, cmin_w, &tr, err);
         if (st != TK_OK) {
             if (acc)
                 ad_aa_free(&A);
@@ -1059,8 +1120,10 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
         }
         if (res < glow)
             glow = res;
-        if (snapped || it >= a->max_iter)
+        if (snapped || it >= a->max_iter) {
+            stop = snapped || res <= a->tol ? TK_ADAPT_STEP_CONVERGED : TK_ADAPT_STEP_ITER;
             break;
+        }
         if (res <= a->tol) {
             /* converged: the shares whose target is 0 or 1 take it
              * exactly (a rule that a bias forces gives the oblivious
@@ -1080,9 +1143,16 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
                     any = 1;
                 }
             }
-            if (!any)
+            if (!any) {
+                stop = TK_ADAPT_STEP_CONVERGED;
                 break;
+            }
             snapped = 1;
+            if (net->o.trace) {
+                tr.damping = damp;
+                tr.step = TK_ADAPT_STEP_SNAP;
+                net->o.trace(net->o.trace_ctx, &tr);
+            }
             continue;
         }
         if (res < low) {
@@ -1095,12 +1165,15 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
         } else if (it - best_it >= (acc ? AD_AA_HALF : AD_STALL) ||
                    (acc && it - low_it >= AD_AA_STALL)) {
             damp /= 2;
+            tr.halved = 1;
             best = low = res;
             best_it = low_it = it;
             if (acc) {
                 ad_aa_reset(&A);
-                if (damp < AD_DAMP_MIN)
+                if (damp < AD_DAMP_MIN) {
+                    stop = TK_ADAPT_STEP_FLOOR;
                     break; /* it stays where it is: not converged */
+                }
                 /* AD_AA_FUTILE halvings in a row without the lowest
                  * residual halving: the step shrank 2^AD_AA_FUTILE-fold
                  * and the residual did not follow; it oscillates (not
@@ -1109,19 +1182,31 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
                     mark = glow;
                     futile = 0;
                 } else if (++futile >= AD_AA_FUTILE) {
+                    stop = TK_ADAPT_STEP_OSCILLATION;
                     break;
                 }
             }
         }
+        tr.step = TK_ADAPT_STEP_DAMPED;
         if (acc) {
-            ad_aa_step(ad, &A, damp, nth);
+            if (ad_aa_step(ad, &A, damp, nth))
+                tr.step = TK_ADAPT_STEP_ANDERSON;
             refresh(ad, nth);
         } else {
             move(ad, damp, nth);
         }
+        if (net->o.trace) {
+            tr.damping = damp;
+            net->o.trace(net->o.trace_ctx, &tr);
+        }
     }
     if (acc)
         ad_aa_free(&A);
+    if (net->o.trace) {
+        tr.damping = damp;
+        tr.step = stop;
+        net->o.trace(net->o.trace_ctx, &tr);
+    }
     info->iterations = it;
     info->residual = res;
     info->converged = snapped || res <= a->tol;
@@ -1139,13 +1224,22 @@ tk_status_t sim_adapt_epoch(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
     int nth = net->o.threads > 0 ? net->o.threads : omp_get_max_threads();
     double res, cmin_w;
     memset(info, 0, sizeof *info);
+    tk_adapt_iter_t tr = {0};
     if (!ad->stepping) {
         split_reset(ad);
         ad->stepping = 1;
+        ad->tr_have = 0;
     }
     tk_status_t st = measure(net, rho, nth, &res, &cmin_w, err);
+    if (st == TK_OK && net->o.trace)
+        st = trace_fill(net, rho, ad->epoch + 1, res, cmin_w, &tr, err);
     if (st != TK_OK)
         return st;
+    if (net->o.trace) {
+        tr.damping = ad->a.damping;
+        tr.step = TK_ADAPT_STEP_DAMPED;
+        net->o.trace(net->o.trace_ctx, &tr);
+    }
     adapt_stats(net, cmin_w);
     info->iterations = ++ad->epoch;
     info->residual = res;

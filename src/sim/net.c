@@ -1027,8 +1027,6 @@ tk_status_t tk_sim_server_rates(const tk_sim_net_t *net, double *rate, tk_error_
     return TK_OK;
 }
 
-static tk_status_t summarise(tk_sim_net_t *net, double rho, tk_sim_point_t *out, tk_error_t *err);
-
 tk_status_t tk_sim_solve(tk_sim_net_t *net, double rho, tk_sim_point_t *out, tk_error_t *err)
 {
     tk_status_t st;
@@ -1042,7 +1040,7 @@ tk_status_t tk_sim_solve(tk_sim_net_t *net, double rho, tk_sim_point_t *out, tk_
                          net->bneck, &out->info, err);
     if (st != TK_OK)
         return st;
-    return summarise(net, rho, out, err);
+    return sim_net_summarise(net, rho, out, err);
 }
 
 tk_status_t tk_sim_epoch(tk_sim_net_t *net, double rho, tk_sim_point_t *out, tk_error_t *err)
@@ -1055,11 +1053,11 @@ tk_status_t tk_sim_epoch(tk_sim_net_t *net, double rho, tk_sim_point_t *out, tk_
     tk_status_t st = sim_adapt_epoch(net, rho, &out->info, err);
     if (st != TK_OK)
         return st;
-    return summarise(net, rho, out, err);
+    return sim_net_summarise(net, rho, out, err);
 }
 
-/* The summary of the rates just solved at rho (out->info already set). */
-static tk_status_t summarise(tk_sim_net_t *net, double rho, tk_sim_point_t *out, tk_error_t *err)
+/* sim_net_summarise: see sim_internal.h. */
+tk_status_t sim_net_summarise(tk_sim_net_t *net, double rho, tk_sim_point_t *out, tk_error_t *err)
 {
     const tk_mm_t *mm = &net->mm;
     const tk_graph_t *g = net->g;

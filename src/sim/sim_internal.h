@@ -107,6 +107,11 @@ struct tk_sim_net {
  * are set.  Errors: TK_ENOMEM. */
 tk_status_t sim_net_resources(tk_sim_net_t *net, tk_error_t *err);
 
+/* The summary of the rates just solved at rho into *out (out->info is
+ * left as it is): tk_sim_solve's, and the adaptive trace's accepted and
+ * min_served.  Errors: TK_ENOMEM. */
+tk_status_t sim_net_summarise(tk_sim_net_t *net, double rho, tk_sim_point_t *out, tk_error_t *err);
+
 /* adaptive.c: build the candidates and the system of an adaptive net
  * (classes already made), solve it at rho to its fixed point (into
  * net->x, net->bneck, info), free it. */

@@ -138,6 +138,13 @@ topo-sim "$@" --flows "$TMPD/fl.want" "$TMPD/df1.tk" >"$TMPD/sim.want" || exit 1
 run mp 2 topo-sim "$@" --flows "$TMPD/fl.got" "$TMPD/df1.tk"
 [ "$rc" -eq 0 ] && [ "$out" = "$(cat "$TMPD/sim.want")" ] && cmp -s "$TMPD/fl.want" "$TMPD/fl.got"
 ok $? "topo-sim $* at np=2: rows and --flows of one process" || diag "exit $rc" "$err"
+# --trace is one file in solve order: refused with several ranks (exit 2,
+# no trace file, nothing on standard output)
+rm -f "$TMPD/tr.tsv"
+run mp 2 topo-sim -r ugal-l --sweep 0.2:0.8:0.3 --trace "$TMPD/tr.tsv" "$TMPD/df1.tk"
+[ "$rc" -eq 2 ] && [ -z "$out" ] && [ ! -e "$TMPD/tr.tsv" ] &&
+    printf '%s\n' "$err" | grep -q '^topo-sim: --trace writes one file in solve order: not under mpirun with 2 ranks$'
+ok $? "topo-sim --trace at np=2: a usage error" || diag "exit $rc" "$err"
 
 # topo-mcf --method approx: the first trees (blocks of 4 sources: 37 =
 # 10 blocks, 35 = 9, dealt dynamically) and every batch round's trees
