@@ -54,6 +54,20 @@ topo-sim -r dgb --rho 0.2 "$TMPD/df.topo" >"$TMPD/u.tsv" 2>/dev/null
 awk -v b="$(col "$TMPD/u.tsv" bias_mean)" 'BEGIN { exit !(b > 0) }'
 ok $? "uniform, rho 0.2: the mean bias rises above 0 ($(col "$TMPD/u.tsv" bias_mean))"
 
+# Under the Dragonfly shift of the UGAL-LE paper (dfly(4,8,4,9), absolute
+# arrangement, shift by a p = 32 servers) at rho 0.5, where ugal-l does
+# not serve everything, the non-minimal routes are the faster: the biases
+# go negative (towards Valiant) and dgb accepts more than ugal-l.  (The
+# iteration stops before the gradient vanishes here: topokit(7).)
+topo-gen dragonfly p=4 a=8 h=4 g=9 arrangement=absolute >"$TMPD/df9.topo"
+topo-sim -r ugal-l -m 'shift offset=32' --rho 0.5 "$TMPD/df9.topo" >"$TMPD/l.tsv" 2>/dev/null
+topo-sim -r dgb -m 'shift offset=32' --rho 0.5 "$TMPD/df9.topo" >"$TMPD/g.tsv" 2>/dev/null
+l=$(col "$TMPD/l.tsv" accepted)
+g=$(col "$TMPD/g.tsv" accepted)
+b=$(col "$TMPD/g.tsv" bias_mean)
+awk -v l="$l" -v g="$g" -v b="$b" 'BEGIN { exit !(l < 0.49 && g > l && b < 0) }'
+ok $? "dfly(4,8,4,9) shift, rho 0.5: mean bias $b < 0, dgb accepts $g > ugal-l $l"
+
 # --- determinism -----------------------------------------------------------------
 for rule in dgb edgb; do
     topo-sim -r $rule -m 'adv i=1' --sweep 0.2:1:0.4 --threads 1 --json "$TMPD/df.topo" >"$TMPD/t1" 2>/dev/null
