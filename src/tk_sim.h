@@ -241,7 +241,9 @@ typedef enum tk_adapt_rule {
     TK_ADAPT_IT_CRG,  /* in-transit, CRG at the source and in transit     */
     TK_ADAPT_IT_RRG,  /* in-transit, RRG at the source and in transit     */
     TK_ADAPT_IT_MM,   /* in-transit, CRG at the source, NRG in transit    */
-    TK_ADAPT_POLAR    /* Polarized, queue-adaptive at every router        */
+    TK_ADAPT_POLAR,   /* Polarized, queue-adaptive at every router        */
+    TK_ADAPT_DGB,     /* ugal-l with a per-router bias tuned by gradient  */
+    TK_ADAPT_EDGB     /* ugal-le's estimate with dgb's bias               */
 } tk_adapt_rule_t;
 
 typedef enum tk_adapt_start {
@@ -267,6 +269,7 @@ typedef struct tk_adapt {
     double coef;                  /* src-*: PiggyBack's relative factor (2)           */
     double extra;                 /* polarized-adaptive: packets added to every
                                      queue in the cost (1)                            */
+    double rate;                  /* dgb, edgb: the bias's gradient step eta (0.5)    */
     char cand[TK_ROUTE_TEXT_MAX]; /* candidate model ("" = by topology)  */
     char text[TK_ROUTE_TEXT_MAX]; /* canonical text form                 */
 } tk_adapt_t;
@@ -275,15 +278,13 @@ typedef struct tk_adapt {
 TK_API int tk_adapt_is_rule(const char *text);
 /* Parse "NAME[,bias=B][,buffer=B|inf][,ramp=W][,count=R][,damping=D]
  * [,tol=T][,iter=N][,start=min|nonmin|half][,cand=MODEL][,thr=F]
- * [,gthr=G|inf][,coef=K][,extra=E]" (cand: not for src-*, in-transit-*
- * and polarized-adaptive, whose
- * candidates their name fixes; thr for in-transit-*, gthr and coef for
- * src-*, extra for polarized-adaptive, whose bias may be inf; the src-*
- * rules' bias defaults to 5).  The candidate
- * model's own options follow cand= in its text form with ':' for ','
- * being impossible, so cand takes a model without options other than
- * valiant's (cand=valiant, cand=dragonfly-valiant).  Errors: TK_EINVAL
- * with a message that starts with the text. */
+ * [,gthr=G|inf][,coef=K][,extra=E][,rate=ETA]" (rate for dgb and edgb; cand: not for src-*,
+ * in-transit-* and polarized-adaptive, whose candidates their name fixes; thr for in-transit-*,
+ * gthr and coef for src-*, extra for polarized-adaptive, whose bias may be inf; the src-* rules'
+ * bias defaults to 5).  The candidate model's own options follow cand= in its text form with ':'
+ * for ',' being impossible, so cand takes a model without options other than valiant's
+ * (cand=valiant, cand=dragonfly-valiant).  Errors: TK_EINVAL with a message that starts with the
+ * text. */
 TK_API tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err);
 /* The routing model whose candidates an adaptive rule uses on graph g:
  * a->cand when set, else dragonfly-valiant on a graph with groups and a
@@ -303,6 +304,10 @@ typedef struct tk_adapt_info {
                            cost the source routers estimate                 */
     int32_t contention; /* ugal-le: the largest C - 1 a decision used (0:
                            the contention term was zero everywhere)      */
+    double bias_mean;   /* dgb, edgb: the routers' mean bias b_r (others:
+                           the rule's bias)                              */
+    double grad_max;    /* dgb, edgb: the largest |dL_r/db_r| of the last
+                           iteration (others: 0)                         */
 } tk_adapt_info_t;
 /* What the fixed point did after one iteration (tk_adapt_iter_t.step):
  * the move toward the targets that follows, or on the last iteration of

@@ -542,6 +542,8 @@ static void print_header(FILE *fp, args_t *a)
           fp);
     if (a->adaptive)
         fputs("\tmin_share\tcost_min\tcontention", fp);
+    if (a->adaptive && (a->adapt.rule == TK_ADAPT_DGB || a->adapt.rule == TK_ADAPT_EDGB))
+        fputs("\tbias_mean\tgrad_max", fp);
     if (a->epochs)
         fputs("\tepoch", fp);
     for (int i = 0; i < a->held.ncols; i++)
@@ -625,6 +627,10 @@ static void point_cells(cli_row_t *row, const point_row_t *pr)
         cli_cell_double(row, "min_share", x->ai.min_share);
         cli_cell_double(row, "cost_min", x->ai.cost_min);
         cli_cell_int(row, "contention", x->ai.contention, 0);
+        if (a->adapt.rule == TK_ADAPT_DGB || a->adapt.rule == TK_ADAPT_EDGB) {
+            cli_cell_double(row, "bias_mean", x->ai.bias_mean);
+            cli_cell_double(row, "grad_max", x->ai.grad_max);
+        }
     }
     if (a->epochs)
         cli_cell_int(row, "epoch", p->info.iterations, 0);

@@ -153,7 +153,7 @@ start=$(date +%s)
 
 # --- topologies and pattern instances ----------------------------------------------
 # instances: topology key seed (- for a fixed pattern) and the topo-pattern kind
-RULES="ugal-l ugal-le par ugal-g"
+RULES="ugal-l ugal-le par ugal-g dgb edgb"
 TOPOS="dfly(4,8,4,33) dfly(4,8,4,9)"
 [ $QUICK = 0 ] || TOPOS="dfly(4,8,4,9)"
 if [ -n "$GROUPS_ARG" ]; then
@@ -274,6 +274,7 @@ END {
             note = ""
             if (nc[k] > 0) note = nc[k] " of " runs[k] " runs did not converge" (kk[3] == "par" ? " (par iter=" pariter ")" : "")
             if (p != "not stated" && (m - p > 0.1 || p - m > 0.1)) note = note (note == "" ? "" : "; ") "differs by more than 0.1: see README.md"
+            if (kk[3] == "dgb" || kk[3] == "edgb") note = note (note == "" ? "" : "; ") "model, not a reproduction: a modelled latency (topokit(7))"
             if (note == "") note = "-"
             print kk[1], kk[2], kk[3], ((tp[1] SUBSEP tp[2]) in fig) ? fig[tp[1] SUBSEP tp[2]] : "-", p,
                 sprintf("%.3f", m), num(ci(s[k], q[k], n[k]), rnd), sprintf("%.3f", m9), num(ci(s9[k], q9[k], n[k]), rnd),
@@ -282,7 +283,7 @@ END {
         }
         split(extra[porder[j]], ex, " ")
         for (e = 1; e in ex; e++)
-            print tp[1], tp[2], ex[e], fig[porder[j]], pub[porder[j] SUBSEP ex[e]], "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
+            if (!((tp[1] SUBSEP tp[2] SUBSEP ex[e]) in n)) print tp[1], tp[2], ex[e], fig[porder[j]], pub[porder[j] SUBSEP ex[e]], "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
                 "not modelled: tunes its bias online from measured latency gradients, which a fluid model lacks"
     }
 }' "$published" "$work/results" | tee "$work/table"

@@ -35,6 +35,7 @@ void ad_pair_free(ad_pair_t *p)
     free(p->child);
     free(p->y);
     free(p->ynew);
+    free(p->gy);
     free(p->share);
     free(p->acc);
 }
@@ -490,7 +491,9 @@ tk_status_t ad_build_pair(const tk_sim_net_t *net, const tk_adapt_t *a, ad_pair_
     p->y = tk_calloc_array((size_t)(ngw > 0 ? ngw : 1), sizeof *p->y);
     p->ynew = tk_calloc_array((size_t)(ngw > 0 ? ngw : 1), sizeof *p->ynew);
     p->share = tk_calloc_array((size_t)p->nalt, sizeof *p->share);
-    if (!p->y || !p->ynew || !p->share)
+    if (adapt_is_dgb(a->rule))
+        p->gy = tk_calloc_array((size_t)(ngw > 0 ? ngw : 1), sizeof *p->gy);
+    if (!p->y || !p->ynew || !p->share || (adapt_is_dgb(a->rule) && !p->gy))
         goto oom;
     if (g->group)
         p->dgroup = g->group[p->t];

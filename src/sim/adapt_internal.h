@@ -63,6 +63,8 @@ typedef struct ad_pair {
     int64_t nchild;
     int64_t ny;
     double *y, *ynew;     /* shares                                           */
+    double *gy;           /* dgb, edgb (ny): the share's dy/db x (L_nm - L_min)
+                             of the last targets, times its draw weight     */
     double *share;        /* nalt: traffic share of every alternative         */
     double *acc;          /* nk: coefficient per member (sum share x weight)  */
     int32_t dgroup;       /* group of t (ugal-le)                             */
@@ -103,6 +105,12 @@ struct sim_adapt {
     double *bufa; /* m: B of every arc (buffer, or gbuf on global arcs) */
     /* in-transit-mm: the dragonfly-valiant router of the NRG candidates */
     tk_router_t *rrg;
+    /* dgb, edgb: per router, its bias, and the gradient's weighted sum
+     * and weight of the last iteration */
+    double *rb, *rg, *rw;
+    int64_t nrb;
+    double bmax; /* |b_r| <= bmax: buffer x the longest alternative */
+    double gmax; /* the last iteration's largest |dL_r/db_r|        */
     /* the last solve */
     int solved;
     int stepping;  /* epoch mode: the split carries over between calls */

@@ -18,14 +18,23 @@
 /* ------------------------------------------------------------------------ */
 /* Rules and their text form. */
 
-static const char *const rule_names[] = {
-    "ugal-l",  "ugal-g",         "ugal-le",        "par",           "src-rrg",
-    "src-crg", "in-transit-crg", "in-transit-rrg", "in-transit-mm", "polarized-adaptive"};
+static const char *const rule_names[] = {"ugal-l",
+                                         "ugal-g",
+                                         "ugal-le",
+                                         "par",
+                                         "src-rrg",
+                                         "src-crg",
+                                         "in-transit-crg",
+                                         "in-transit-rrg",
+                                         "in-transit-mm",
+                                         "polarized-adaptive",
+                                         "dgb",
+                                         "edgb"};
 
 /* Rules that need a Dragonfly. */
 static int needs_df(tk_adapt_rule_t r)
 {
-    return r == TK_ADAPT_UGAL_LE || r == TK_ADAPT_PAR || adapt_is_src(r) || adapt_is_transit(r);
+    return adapt_is_le(r) || r == TK_ADAPT_PAR || adapt_is_src(r) || adapt_is_transit(r);
 }
 static const char *const start_names[] = {"min", "nonmin", "half"};
 
@@ -45,6 +54,7 @@ static void adapt_defaults(tk_adapt_t *a)
     a->gthr = 3;
     a->coef = 2;
     a->extra = 1;
+    a->rate = 0.5;
 }
 
 /* The defaults of one rule: PiggyBack's local threshold T = 5 packets is
@@ -108,7 +118,7 @@ tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
         return tk_error_set(err, TK_EINVAL, "routing", 0,
                             "%s: not an adaptive rule (ugal-l, ugal-g, ugal-le, par, src-rrg, "
                             "src-crg, in-transit-crg, in-transit-rrg, in-transit-mm, "
-                            "polarized-adaptive)",
+                            "polarized-adaptive, dgb, edgb)",
                             text);
     rule_defaults(&a, (tk_adapt_rule_t)r);
     while ((tok = strtok_r(NULL, ",", &save)) != NULL) {
@@ -153,6 +163,8 @@ tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
             bad = num_opt(v, 0, 0, 0, &a.coef);
         } else if (strcmp(k, "extra") == 0 && a.rule == TK_ADAPT_POLAR) {
             bad = num_opt(v, 0, 0, 0, &a.extra);
+        } else if (strcmp(k, "rate") == 0 && adapt_is_dgb(a.rule)) {
+            bad = num_opt(v, 0, 0, 0, &a.rate);
         } else if (strcmp(k, "cand") == 0 && !adapt_is_src(a.rule) && !adapt_is_transit(a.rule) &&
                    a.rule != TK_ADAPT_POLAR) {
             tk_route_spec_t spec;
@@ -174,6 +186,7 @@ tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
                                 adapt_is_src(a.rule)       ? "gthr, coef"
                                 : adapt_is_transit(a.rule) ? "thr"
                                 : a.rule == TK_ADAPT_POLAR ? "extra"
+                                : adapt_is_dgb(a.rule)     ? "cand, rate"
                                                            : "cand");
         }
         if (bad)
@@ -233,6 +246,8 @@ tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
             ADD(",coef=%.17g", a.coef);
         if (a.extra != d.extra)
             ADD(",extra=%.17g", a.extra);
+        if (a.rate != d.rate)
+            ADD(",rate=%.17g", a.rate);
 #undef ADD
     }
     *out = a;
@@ -259,7 +274,7 @@ tk_status_t tk_adapt_candidates(const tk_adapt_t *a, const tk_graph_t *g, tk_rou
     if (a->rule == TK_ADAPT_SRC_RRG || a->rule == TK_ADAPT_IT_RRG)
         return tk_route_parse("dragonfly-valiant", out, err);
     const char *cand = a->cand[0] ? a->cand : df ? "dragonfly-valiant" : "valiant";
-    if ((a->rule == TK_ADAPT_UGAL_LE || a->rule == TK_ADAPT_PAR) &&
+    if ((adapt_is_le(a->rule) || a->rule == TK_ADAPT_PAR) &&
         strncmp(cand, "dragonfly-valiant", 17) != 0)
         return tk_error_set(err, TK_EUNSUPPORTED, "routing", 0,
                             "%s needs the dragonfly-valiant candidates", rule_names[a->rule]);

@@ -73,6 +73,9 @@ void sim_adapt_free(struct sim_adapt *ad)
     free(ad->C);
     free(ad->flag);
     free(ad->bufa);
+    free(ad->rb);
+    free(ad->rg);
+    free(ad->rw);
     tk_router_free(ad->rrg);
     sim_fair_ws_free(ad->fws);
     free(ad->tr_bneck);
@@ -413,7 +416,25 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
         net->fc_var[c] = c;
     }
     net->fc_var[nfc] = nfc;
-    if (a->rule == TK_ADAPT_UGAL_LE) {
+    if (adapt_is_dgb(a->rule)) {
+        ad->rb = tk_calloc_array((size_t)g->n + 1, sizeof *ad->rb);
+        ad->rg = tk_calloc_array((size_t)g->n + 1, sizeof *ad->rg);
+        ad->rw = tk_calloc_array((size_t)g->n + 1, sizeof *ad->rw);
+        if (!ad->rb || !ad->rg || !ad->rw)
+            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (adaptive routing)");
+        /* |b_r| <= B x the longest alternative: a larger bias decides
+         * every comparison of full queues the same way */
+        int32_t hmax = 1;
+        for (int64_t i = 0; i < np; i++)
+            for (int64_t k = 0; k < ad->pair[i].nalt; k++)
+                if (ad->pair[i].alt[k].maxhops > hmax)
+                    hmax = ad->pair[i].alt[k].maxhops;
+        ad->bmax = a->buffer * hmax;
+        ad->nrb = g->n;
+        for (tk_id_t u = 0; u < g->n; u++)
+            ad->rb[u] = a->bias;
+    }
+    if (adapt_is_le(a->rule)) {
         int32_t gmax = 0;
         for (tk_id_t u = 0; u < g->n; u++)
             if (g->group[u] + 1 > gmax)
@@ -802,14 +823,16 @@ static double pair_targets(const tk_sim_net_t *net, ad_pair_t *p, double *cmin_o
         const ad_dec_t *d = &p->dec[k];
         const ad_alt_t *MA = &p->alt[d->cost];
         int G = a->rule == TK_ADAPT_UGAL_G;
+        int D = adapt_is_dgb(a->rule);
+        double bias = D ? ad->rb[d->at] : a->bias;
         cost_t qm, qms, cmin;
-        alt_costs(ad, p, MA, m, &qm, G ? &qms : NULL);
+        alt_costs(ad, p, MA, m, &qm, G || D ? &qms : NULL);
         double Hm = MA->hops - d->pre;
         if (a->rule == TK_ADAPT_UGAL_G) {
             cmin = qms;
         } else {
             double f = Hm;
-            if (a->rule == TK_ADAPT_UGAL_LE && !d->direct) {
+            if (adapt_is_le(a->rule) && !d->direct) {
                 int32_t C = ad->C[(size_t)d->at * (size_t)ad->ngroup_topo + (size_t)p->dgroup];
                 if (C > 1) {
                     f += (double)(C - 1);
@@ -848,15 +871,29 @@ static double pair_targets(const tk_sim_net_t *net, ad_pair_t *p, double *cmin_o
                 trig = qm.p * exp_tail(qm.r, thb - qm.d);
             cmin = qm;
         }
+        /* dgb, edgb: the latency the rule measures, hops plus the
+         * expected queues along the route after the deciding router */
+        double Lm = D ? Hm + cost_mean(qms) : 0, gtot = 0;
+        if (D)
+            for (int64_t j = 0; j < d->ng; j++)
+                gtot += p->gw[d->y0 + j];
         for (int64_t j = 0; j < d->ng; j++) {
             const ad_alt_t *NA = &p->alt[d->g0 + j];
             cost_t qn, qns;
-            alt_costs(ad, p, NA, m, &qn, G ? &qns : NULL);
+            alt_costs(ad, p, NA, m, &qn, G || D ? &qns : NULL);
             cost_t cn = a->rule == TK_ADAPT_UGAL_G  ? qns
                         : adapt_is_transit(a->rule) ? qn
                                                     : cost_scale(qn, NA->hops - d->pre);
             double y = p->y[d->y0 + j];
-            double t = choose(cmin, cn, a->bias, y);
+            double t = choose(cmin, cn, bias, y);
+            if (D) {
+                /* dy/db by a symmetric difference of half a cost unit
+                 * each way (the width of choose's ramp), times the
+                 * latency the non-minimal route adds */
+                double dy = (choose(cmin, cn, bias + 0.5, y) - choose(cmin, cn, bias - 0.5, y));
+                double dl = NA->hops - d->pre + cost_mean(qns) - Lm;
+                p->gy[d->y0 + j] = dy != 0 && isfinite(dl) ? p->gw[d->y0 + j] / gtot * dy * dl : 0;
+            }
             if (adapt_is_src(a->rule))
                 t = flag > 0 ? 1 - (1 - t) * (1 - flag) : t;
             else if (adapt_is_transit(a->rule))
@@ -932,6 +969,20 @@ static void adapt_stats(tk_sim_net_t *net, double cmin_w)
     ad->info.hops = tot > 0 ? hops / tot : 0;
     ad->info.cost_min = cmin_w;
     ad->info.contention = 0;
+    ad->info.bias_mean = ad->a.bias;
+    ad->info.grad_max = 0;
+    if (ad->rb) {
+        double bs = 0;
+        int64_t nb = 0;
+        for (tk_id_t u = 0; u < g->n; u++)
+            if (ad->rw[u] > 0) {
+                bs += ad->rb[u];
+                nb++;
+            }
+        if (nb > 0)
+            ad->info.bias_mean = bs / (double)nb;
+        ad->info.grad_max = ad->gmax;
+    }
     for (int64_t i = 0; i < ad->npairs; i++)
         if (ad->pair[i].cmax > ad->info.contention)
             ad->info.contention = ad->pair[i].cmax;
@@ -951,6 +1002,9 @@ static void split_reset(struct sim_adapt *ad)
 {
     const tk_adapt_t *a = &ad->a;
     double y0 = a->start == TK_ADAPT_START_MIN ? 0 : a->start == TK_ADAPT_START_NONMIN ? 1 : 0.5;
+    if (ad->rb)
+        for (int64_t u = 0; u < ad->nrb; u++)
+            ad->rb[u] = a->bias;
     for (int64_t i = 0; i < ad->npairs; i++) {
         ad_pair_t *p = &ad->pair[i];
         for (int64_t j = 0; j < p->ny; j++)
@@ -962,11 +1016,59 @@ static void split_reset(struct sim_adapt *ad)
     }
 }
 
+/* dgb, edgb: every router's gradient of the mean latency of the
+ * traffic it decides with respect to its bias (the latencies held
+ * fixed; each decision weighted by its class's offered traffic, summed
+ * in class order) and one step b_r <- b_r - scale x rate x gradient,
+ * clamped to +-bmax; returns the largest |change|.  scale: the
+ * iteration's damping relative to its first (the oscillation stop's
+ * halvings shrink the bias steps with the split's). */
+static double bias_step(tk_sim_net_t *net, double scale)
+{
+    struct sim_adapt *ad = net->ad;
+    tk_id_t n = net->g->n;
+    for (tk_id_t u = 0; u < n; u++)
+        ad->rg[u] = ad->rw[u] = 0;
+    for (int64_t c = 0; c < net->nfc; c++) {
+        const ad_pair_t *p = &ad->pair[ad->cls_pair[c]];
+        double w = net->fc[c].w * net->fc[c].count;
+        for (int64_t k = 0; k < p->ndec; k++) {
+            const ad_dec_t *d = &p->dec[k];
+            if (d->ng == 0)
+                continue;
+            double s = 0;
+            for (int64_t j = 0; j < d->ng; j++)
+                s += p->gy[d->y0 + j];
+            ad->rg[d->at] += w * s;
+            ad->rw[d->at] += w;
+        }
+    }
+    double big = 0, gmax = 0;
+    for (tk_id_t u = 0; u < n; u++) {
+        if (!(ad->rw[u] > 0))
+            continue;
+        /* dy/db <= 0: the gradient's sign is that of L_min - L_nm */
+        double grad = ad->rg[u] / ad->rw[u];
+        if (fabs(grad) > gmax)
+            gmax = fabs(grad);
+        double b = ad->rb[u] - scale * ad->a.rate * grad;
+        if (b > ad->bmax)
+            b = ad->bmax;
+        if (b < -ad->bmax)
+            b = -ad->bmax;
+        if (fabs(b - ad->rb[u]) > big)
+            big = fabs(b - ad->rb[u]);
+        ad->rb[u] = b;
+    }
+    ad->gmax = gmax;
+    return big;
+}
+
 /* One iteration's measurement: solve the rates of the current split,
  * the signals and every target; *res the residual, *cmin_w the mean
  * minimal cost of the source routers. */
-static tk_status_t measure(tk_sim_net_t *net, double rho, int nth, double *res, double *cmin_w,
-                           tk_error_t *err)
+static tk_status_t measure(tk_sim_net_t *net, double rho, int nth, double bscale, double *res,
+                           double *cmin_w, tk_error_t *err)
 {
     struct sim_adapt *ad = net->ad;
     tk_mm_info_t mi;
@@ -978,7 +1080,7 @@ static tk_status_t measure(tk_sim_net_t *net, double rho, int nth, double *res, 
     if (st != TK_OK)
         return st;
     signals(net, rho);
-    if (ad->a.rule == TK_ADAPT_UGAL_LE)
+    if (adapt_is_le(ad->a.rule))
         contention(net);
     /* every pair's targets on its own (each writes only its own fields;
      * the maximum does not depend on the order) */
@@ -989,6 +1091,11 @@ static tk_status_t measure(tk_sim_net_t *net, double rho, int nth, double *res, 
         double ri = pair_targets(net, p, &p->cmin);
         if (ri > r)
             r = ri;
+    }
+    if (adapt_is_dgb(ad->a.rule)) {
+        double db = bias_step(net, bscale);
+        if (db > r)
+            r = db;
     }
     *res = r;
     /* the minimal cost the source routers estimate, weighted by the
@@ -1110,7 +1217,7 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
     }
     for (it = 1;; it++) {
-        tk_status_t st = measure(net, rho, nth, &res, &cmin_w, err);
+        tk_status_t st = measure(net, rho, nth, damp / a->damping, &res, &cmin_w, err);
         if (st == TK_OK && net->o.trace)
             st = trace_fill(net, rho, it, res, cmin_w, &tr, err);
         if (st != TK_OK) {
@@ -1230,7 +1337,7 @@ tk_status_t sim_adapt_epoch(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
         ad->stepping = 1;
         ad->tr_have = 0;
     }
-    tk_status_t st = measure(net, rho, nth, &res, &cmin_w, err);
+    tk_status_t st = measure(net, rho, nth, 1, &res, &cmin_w, err);
     if (st == TK_OK && net->o.trace)
         st = trace_fill(net, rho, ad->epoch + 1, res, cmin_w, &tr, err);
     if (st != TK_OK)

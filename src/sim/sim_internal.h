@@ -133,4 +133,16 @@ static inline int adapt_is_transit(tk_adapt_rule_t r)
     return r == TK_ADAPT_IT_CRG || r == TK_ADAPT_IT_RRG || r == TK_ADAPT_IT_MM;
 }
 
+/* dgb and edgb: a bias per source router, tuned by gradient steps */
+static inline int adapt_is_dgb(tk_adapt_rule_t r)
+{
+    return r == TK_ADAPT_DGB || r == TK_ADAPT_EDGB;
+}
+
+/* ugal-le's minimal-cost estimate (its contention term) */
+static inline int adapt_is_le(tk_adapt_rule_t r)
+{
+    return r == TK_ADAPT_UGAL_LE || r == TK_ADAPT_EDGB;
+}
+
 #endif /* TK_SIM_INTERNAL_H */

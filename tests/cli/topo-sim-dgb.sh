@@ -1,0 +1,97 @@
+# topo-sim's dgb and edgb (topokit(7), ADAPTIVE ROUTING): a flow-level model
+# of the bias dynamics of DGB (Kasan, Kim, Yi and Kim, "Dynamic Global
+# Adaptive Routing in High-Radix Networks") and of EDGB (Chaulagain and
+# Yuan, "Enhanced UGAL Routing Schemes for Dragonfly Networks"), not a
+# reproduction.  rate=0 freezes every router's bias at the bias option:
+# then dgb is ugal-l and edgb is ugal-le byte for byte (but for the
+# routing column and dgb's two extra columns); edgb = dgb where the
+# contention term is zero; the same bytes at 1 and 2 threads; errors.
+. "$TK_SRCDIR/tests/cli/lib.sh"
+
+. "$TK_SRCDIR/tests/cli/sim-lib.sh"
+
+topo-gen dragonfly a=4 h=2 p=2 >"$TMPD/df.topo"
+topo-gen rrg n=16 d=4 -p 2 -s 3 >"$TMPD/rrg.topo"
+
+# --- rate=0: the fixed-bias rules exactly --------------------------------------
+# (cut drops the routing column and dgb's bias_mean and grad_max, the last
+# two before util.*: columns 27-28 of the adaptive header)
+for pat in 'adv i=1' server-perm; do
+    for pair in "ugal-l dgb" "ugal-le edgb"; do
+        set -- $pair
+        for bias in 0 2; do
+            topo-sim -r "$1,bias=$bias" -m "$pat" --sweep 0.2:1:0.4 "$TMPD/df.topo" 2>/dev/null |
+                cut -f 1,3- >"$TMPD/f.tsv"
+            topo-sim -r "$2,bias=$bias,rate=0" -m "$pat" --sweep 0.2:1:0.4 "$TMPD/df.topo" 2>/dev/null |
+                cut -f 1,3-26,29- >"$TMPD/d.tsv"
+            [ -s "$TMPD/f.tsv" ] && cmp -s "$TMPD/f.tsv" "$TMPD/d.tsv"
+            ok $? "$pat, bias=$bias: $2,rate=0 = $1 byte for byte" ||
+                diag "$(diff "$TMPD/f.tsv" "$TMPD/d.tsv" | head -n 6)"
+        done
+    done
+done
+# with rate=0 the bias stays the option's: bias_mean is it, exactly
+topo-sim -r dgb,bias=2,rate=0 -m 'adv i=1' --rho 0.5 "$TMPD/df.topo" >"$TMPD/b.tsv" 2>/dev/null
+[ "$(col "$TMPD/b.tsv" bias_mean)" = 2 ]
+ok $? "dgb,bias=2,rate=0: bias_mean 2" || diag "$(cat "$TMPD/b.tsv")"
+
+# --- edgb = dgb where the contention term is zero ----------------------------------
+# Under uniform traffic at low load C <= 1 everywhere (ugal-le = ugal-l in
+# topo-sim-adaptive.sh), so the two rules decide alike and move the same
+# biases.
+for rho in 0.1 0.2; do
+    topo-sim -r dgb --rho $rho "$TMPD/df.topo" 2>/dev/null | cut -f 1,3- >"$TMPD/d.tsv"
+    topo-sim -r edgb --rho $rho "$TMPD/df.topo" 2>/dev/null | cut -f 1,3- >"$TMPD/e.tsv"
+    [ -s "$TMPD/d.tsv" ] && [ "$(col "$TMPD/e.tsv" contention)" = 0 ] && cmp -s "$TMPD/d.tsv" "$TMPD/e.tsv"
+    ok $? "uniform, rho $rho: contention 0 and edgb = dgb byte for byte" ||
+        diag "$(cat "$TMPD/d.tsv" "$TMPD/e.tsv")"
+done
+
+# --- the biases move ---------------------------------------------------------------
+# At rho 0.2 under uniform traffic the minimal routes are the shorter and
+# hardly queued: the gradient raises the biases (towards minimal) from 0.
+topo-sim -r dgb --rho 0.2 "$TMPD/df.topo" >"$TMPD/u.tsv" 2>/dev/null
+awk -v b="$(col "$TMPD/u.tsv" bias_mean)" 'BEGIN { exit !(b > 0) }'
+ok $? "uniform, rho 0.2: the mean bias rises above 0 ($(col "$TMPD/u.tsv" bias_mean))"
+
+# Under the Dragonfly shift of the UGAL-LE paper (dfly(4,8,4,9), absolute
+# arrangement, shift by a p = 32 servers) at rho 0.5, where ugal-l does
+# not serve everything, the non-minimal routes are the faster: the biases
+# go negative (towards Valiant) and dgb accepts more than ugal-l.  (The
+# iteration stops before the gradient vanishes here: topokit(7).)
+topo-gen dragonfly p=4 a=8 h=4 g=9 arrangement=absolute >"$TMPD/df9.topo"
+topo-sim -r ugal-l -m 'shift offset=32' --rho 0.5 "$TMPD/df9.topo" >"$TMPD/l.tsv" 2>/dev/null
+topo-sim -r dgb -m 'shift offset=32' --rho 0.5 "$TMPD/df9.topo" >"$TMPD/g.tsv" 2>/dev/null
+l=$(col "$TMPD/l.tsv" accepted)
+g=$(col "$TMPD/g.tsv" accepted)
+b=$(col "$TMPD/g.tsv" bias_mean)
+awk -v l="$l" -v g="$g" -v b="$b" 'BEGIN { exit !(l < 0.49 && g > l && b < 0) }'
+ok $? "dfly(4,8,4,9) shift, rho 0.5: mean bias $b < 0, dgb accepts $g > ugal-l $l"
+
+# --- determinism -----------------------------------------------------------------
+for rule in dgb edgb; do
+    topo-sim -r $rule -m 'adv i=1' --sweep 0.2:1:0.4 --threads 1 --json "$TMPD/df.topo" >"$TMPD/t1" 2>/dev/null
+    topo-sim -r $rule -m 'adv i=1' --sweep 0.2:1:0.4 --threads 2 --json "$TMPD/df.topo" >"$TMPD/t2" 2>/dev/null
+    [ -s "$TMPD/t1" ] && cmp -s "$TMPD/t1" "$TMPD/t2"
+    ok $? "$rule: the same bytes at 1 and 2 threads"
+done
+
+# --- errors ------------------------------------------------------------------------
+expect_usage() {
+    [ "$rc" -eq 2 ] && [ -z "$out" ] && printf '%s\n' "$err" | head -n 1 | grep -Eq -- "$1"
+    ok $? "$2" || diag "exit $rc" "stderr: $err"
+}
+run topo-sim -r dgb,rate=-1 "$TMPD/df.topo"
+expect_usage "bad value '-1' for rate" "rate=-1: usage error"
+run topo-sim -r edgb,rate=nan "$TMPD/df.topo"
+expect_usage "bad value 'nan' for rate" "rate=nan: usage error"
+run topo-sim -r ugal-l,rate=1 "$TMPD/df.topo"
+expect_usage "unknown option 'rate'" "rate on ugal-l: usage error"
+run topo-sim -r edgb "$TMPD/rrg.topo"
+expect_fail 1 "edgb needs a Dragonfly" "edgb on a random regular graph: data error"
+run topo-sim -r dgb -m server-perm "$TMPD/rrg.topo"
+printf '%s\n' "$out" >"$TMPD/r.tsv"
+[ "$rc" -eq 0 ] && [ "$(col "$TMPD/r.tsv" routing)" = dgb ]
+ok $? "dgb on a random regular graph (valiant candidates)" || diag "exit $rc" "$err"
+
+done_testing
