@@ -111,6 +111,7 @@ struct sim_adapt {
     int64_t nrb;
     double bmax; /* |b_r| <= bmax: buffer x the longest alternative */
     double gmax; /* the last iteration's largest |dL_r/db_r|        */
+    double gfree; /* the same over routers the clamp does not hold   */
     /* the last solve */
     int solved;
     int stepping;  /* epoch mode: the split carries over between calls */

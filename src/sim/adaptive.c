@@ -1043,7 +1043,7 @@ static double bias_step(tk_sim_net_t *net, double scale)
             ad->rw[d->at] += w;
         }
     }
-    double big = 0, gmax = 0;
+    double big = 0, gmax = 0, gfree = 0;
     for (tk_id_t u = 0; u < n; u++) {
         if (!(ad->rw[u] > 0))
             continue;
@@ -1052,15 +1052,23 @@ static double bias_step(tk_sim_net_t *net, double scale)
         if (fabs(grad) > gmax)
             gmax = fabs(grad);
         double b = ad->rb[u] - scale * ad->a.rate * grad;
-        if (b > ad->bmax)
+        int held = 0;
+        if (b > ad->bmax) {
             b = ad->bmax;
-        if (b < -ad->bmax)
+            held = ad->rb[u] == ad->bmax;
+        }
+        if (b < -ad->bmax) {
             b = -ad->bmax;
+            held = ad->rb[u] == -ad->bmax;
+        }
+        if (!held && fabs(grad) > gfree)
+            gfree = fabs(grad);
         if (fabs(b - ad->rb[u]) > big)
             big = fabs(b - ad->rb[u]);
         ad->rb[u] = b;
     }
     ad->gmax = gmax;
+    ad->gfree = gfree;
     return big;
 }
 
@@ -1231,7 +1239,10 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
             stop = snapped || res <= a->tol ? TK_ADAPT_STEP_CONVERGED : TK_ADAPT_STEP_ITER;
             break;
         }
-        if (res <= a->tol) {
+        /* dgb, edgb: a fixed point also needs every bias's gradient to
+         * vanish (or the bias held at its clamp); the bias steps shrink
+         * with the damping, so a small residual alone does not show it */
+        if (res <= a->tol && !(adapt_is_dgb(a->rule) && a->rate * ad->gfree > a->tol)) {
             /* converged: the shares whose target is 0 or 1 take it
              * exactly (a rule that a bias forces gives the oblivious
              * split exactly), and one more iteration reports on that */
