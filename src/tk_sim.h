@@ -255,10 +255,10 @@ typedef enum tk_adapt_start {
 typedef struct tk_adapt {
     tk_adapt_rule_t rule;
     double bias;                  /* b, added to every non-minimal cost (0)           */
-    double buffer;                /* B, packets per queue (+inf: no cap) (32)         */
+    double buffer;                /* B, packets per queue (+inf: no cap) (256)        */
     double gbuf;                  /* B of the Dragonfly's global arcs (NAN: buffer)   */
     double count;                 /* ugal-le: rate above which a router's traffic to a
-                                     group counts in C, link-speed units (0.05)       */
+                                     group counts in C, link-speed units (0.01)       */
     double damping;               /* first step (0.5)                                 */
     double tol;                   /* residual that stops the iteration (1e-9)         */
     int64_t max_iter;             /* iterations (2000)                                */
@@ -276,7 +276,7 @@ typedef struct tk_adapt {
 
 /* Whether text names an adaptive rule ("ugal-l", "ugal-l,bias=2", ...). */
 TK_API int tk_adapt_is_rule(const char *text);
-/* Parse "NAME[,bias=B][,buffer=B|inf][,ramp=W][,count=R][,damping=D]
+/* Parse "NAME[,bias=B][,buffer=B|inf][,gbuf=B][,count=R][,damping=D]
  * [,tol=T][,iter=N][,start=min|nonmin|half][,cand=MODEL][,thr=F]
  * [,gthr=G|inf][,coef=K][,extra=E][,rate=ETA]" (rate for dgb and edgb; cand: not for src-*,
  * in-transit-* and polarized-adaptive, whose candidates their name fixes; thr for in-transit-*,
