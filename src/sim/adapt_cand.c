@@ -238,6 +238,21 @@ static int pb_finish(pb_t *b, ad_pair_t *p)
     return 0;
 }
 
+/* The arrays of a path set of np paths and na arcs in all (off and w
+ * with np + 1 entries); on failure none is kept and -1 returned. */
+static int ps_alloc(tk_pathset_t *v, int64_t np, int64_t na)
+{
+    v->off = tk_malloc_array((size_t)np + 1, sizeof *v->off);
+    v->arc = tk_malloc_array((size_t)(na > 0 ? na : 1), sizeof *v->arc);
+    v->w = tk_malloc_array((size_t)np + 1, sizeof *v->w);
+    if (v->off && v->arc && v->w)
+        return 0;
+    free(v->off);
+    free(v->arc);
+    free(v->w);
+    return -1;
+}
+
 /* The candidates of one pair, for rule a.  ws / rws: the thread's route
  * workspaces; c, c2: candidate scratch. */
 tk_status_t ad_build_pair(const tk_sim_net_t *net, const tk_adapt_t *a, ad_pair_t *p,
@@ -321,15 +336,8 @@ tk_status_t ad_build_pair(const tk_sim_net_t *net, const tk_adapt_t *a, ad_pair_
                     np++;
                     na += src->off[i + 1] - src->off[i];
                 }
-            v.off = tk_malloc_array((size_t)np + 1, sizeof *v.off);
-            v.arc = tk_malloc_array((size_t)(na > 0 ? na : 1), sizeof *v.arc);
-            v.w = tk_malloc_array((size_t)np + 1, sizeof *v.w);
-            if (!v.off || !v.arc || !v.w) {
-                free(v.off);
-                free(v.arc);
-                free(v.w);
+            if (ps_alloc(&v, np, na) != 0)
                 goto oom;
-            }
             v.off[0] = 0;
             for (int64_t i = 0; i < src->npaths; i++)
                 if (g->group[g->head[src->arc[src->off[i]]]] != g->group[p->s]) {
@@ -412,13 +420,7 @@ tk_status_t ad_build_pair(const tk_sim_net_t *net, const tk_adapt_t *a, ad_pair_
                     np++;
                     na += src->off[i + 1] - src->off[i] - 1;
                 }
-            v.off = tk_malloc_array((size_t)np + 1, sizeof *v.off);
-            v.arc = tk_malloc_array((size_t)(na > 0 ? na : 1), sizeof *v.arc);
-            v.w = tk_malloc_array((size_t)np + 1, sizeof *v.w);
-            if (!v.off || !v.arc || !v.w) {
-                free(v.off);
-                free(v.arc);
-                free(v.w);
+            if (ps_alloc(&v, np, na) != 0) {
                 free(gw);
                 goto oom;
             }
