@@ -1163,7 +1163,13 @@ static tk_status_t trace_fill(tk_sim_net_t *net, double rho, int64_t iter, doubl
             return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
     }
     memset(&pt, 0, sizeof pt);
+    /* the summary marks the net solved at rho: only the end of the solve
+     * may (a solve that fails later leaves the net as it found it) */
+    int was = net->solved;
+    double wrho = net->rho;
     tk_status_t st = sim_net_summarise(net, rho, &pt, err);
+    net->solved = was;
+    net->rho = wrho;
     if (st != TK_OK)
         return st;
     adapt_stats(net, cmin_w);
