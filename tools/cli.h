@@ -309,6 +309,8 @@ void cli_shard_args(const char *tool, int *argc, char ***argv, const char *optst
 const tk_par_runner_t *cli_runner(void);
 int cli_shard_partial(void);
 int cli_shard_merging(void);
+/* P of --shard I/P, or of the shards a merge combines (0 otherwise). */
+int64_t cli_shard_parts(void);
 int cli_shard_failed(void);
 void cli_shard_note(const void *data, size_t bytes);
 int cli_shard_tool(const char *path, char **tool);

@@ -583,6 +583,12 @@ int64_t tk_antmill_batch_tasks(const tk_antmill_batch_t *b)
     return b->count;
 }
 
+void tk_antmill_batch_key(const tk_antmill_batch_t *b, int32_t *delta, int64_t *first)
+{
+    *delta = b->opts->delta;
+    *first = b->kind == AM_TASK_PAIR ? -1 : (int64_t)b->first;
+}
+
 /* The work limit of attempt k. */
 static uint64_t attempt_limit(tk_id_t n, int starts, uint64_t k)
 {
@@ -737,8 +743,11 @@ static tk_status_t batch_exec(tk_antmill_batch_t *b, int threads, tk_error_t *er
     tk_error_t first;
 
     b->cycle_task = INT64_MAX;
-    if (run && run->run)
+    if (run && run->run) {
+        /* a task the runner does not take reads as not run (AM_R_NONE) */
+        memset(b->res, 0, (size_t)b->count * sizeof *b->res);
         return run->run(run->ctx, b, err);
+    }
     b->stop = INT64_MAX;
     tk_error_clear(&first);
 #ifdef _OPENMP
