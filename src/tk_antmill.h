@@ -29,14 +29,17 @@ extern "C" {
 
 /* A batch of independent tasks of the cycle search: a round of
  * rotation-extension attempts (random starts), or the 2-factor search
- * alone.  A runner (below) runs every task and hands each result back. */
+ * alone, or the exact search alone.  A runner (below) runs every task and hands each result back.
+ */
 typedef struct tk_antmill_batch tk_antmill_batch_t;
 
 /* Tasks of a batch: 0 .. tk_antmill_batch_tasks(b) - 1. */
 TK_API int64_t tk_antmill_batch_tasks(const tk_antmill_batch_t *b);
 /* Which search b belongs to: the delta of its search, and the attempt
  * number of its task 0 (task i is attempt *first + i), or -1 for the
- * batch of the 2-factor search (one task).  Together they name a batch
+ * batch of the 2-factor search, -2 for that of the exact search (one task
+ * each: with a runner, the exact search is a batch too, so that one
+ * process runs the SAT solver and the others take its record).  Together they name a batch
  * within one run (topo-antmill --shard records the tasks' results by
  * them).  O(1). */
 TK_API void tk_antmill_batch_key(const tk_antmill_batch_t *b, int32_t *delta, int64_t *first);

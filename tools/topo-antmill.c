@@ -322,9 +322,14 @@ static tk_status_t am_ranks(void *ctx, tk_antmill_batch_t *b, tk_error_t *err)
 {
     am_mpi_t *m = ctx;
     cli_units_t job = {tk_antmill_batch_tasks(b), 0, am_unit, am_take, b, 1};
+    int32_t delta;
+    int64_t first;
     tk_status_t st = cli_mpi_agree(TK_OK, err, 0);
+    tk_antmill_batch_key(b, &delta, &first);
+    /* the exact search (first -2): rank 0 runs the SAT solver, on its
+     * clock; the other ranks wait for its record */
     if (st == TK_OK)
-        st = cli_mpi_units(&job, err);
+        st = first == -2 ? cli_mpi_units_root(&job, err) : cli_mpi_units(&job, err);
     if (st != TK_OK && m->st == TK_OK) {
         m->st = st;
         if (err)
@@ -918,13 +923,10 @@ static int run(args_t *a)
 
     cli_set_threads(a->threads);
     a->mem = cli_mem_limit();
-    if (a->exact && cli_mpi_size() > 1)
-        cli_usage_fail(usage, "--exact runs one SAT solver: not under mpirun with %d ranks",
-                       cli_mpi_size());
-    if (a->exact) { /* refuse before any work */
+    if (a->exact) { /* refuse before any work; MPI: rank 0 runs the solver */
         tk_error_t err;
         tk_error_clear(&err);
-        if (tk_antmill_solver_check(a->exact, &err)) {
+        if (cli_mpi_same(cli_mpi_rank() == 0 && tk_antmill_solver_check(a->exact, &err))) {
             cli_errorf("--exact: %s", err.msg);
             return CLI_EXIT_DATA;
         }
