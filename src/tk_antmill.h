@@ -29,11 +29,20 @@ extern "C" {
 
 /* A batch of independent tasks of the cycle search: a round of
  * rotation-extension attempts (random starts), or the 2-factor search
- * alone.  A runner (below) runs every task and hands each result back. */
+ * alone, or the exact search alone.  A runner (below) runs every task and hands each result back.
+ */
 typedef struct tk_antmill_batch tk_antmill_batch_t;
 
 /* Tasks of a batch: 0 .. tk_antmill_batch_tasks(b) - 1. */
 TK_API int64_t tk_antmill_batch_tasks(const tk_antmill_batch_t *b);
+/* Which search b belongs to: the delta of its search, and the attempt
+ * number of its task 0 (task i is attempt *first + i), or -1 for the
+ * batch of the 2-factor search, -2 for that of the exact search (one task
+ * each: with a runner, the exact search is a batch too, so that one
+ * process runs the SAT solver and the others take its record).  Together they name a batch
+ * within one run (topo-antmill --shard records the tasks' results by
+ * them).  O(1). */
+TK_API void tk_antmill_batch_key(const tk_antmill_batch_t *b, int32_t *delta, int64_t *first);
 /* Run task i (on any process holding the same graph and options) and
  * write its result record to fp: some hundred bytes, plus 4 n when it
  * found a cycle; host byte order (processes of one machine type).  Tasks
@@ -51,7 +60,9 @@ TK_API tk_status_t tk_antmill_batch_take(tk_antmill_batch_t *b, int64_t i, const
  * process, its OpenMP threads).  run: every task of b, each record
  * passed to tk_antmill_batch_take before it returns (in any order; MPI:
  * tasks handed out to the ranks, every rank taking every record); the
- * error of a failing task.  agree (may be NULL): given this process's
+ * error of a failing task.  A task whose record is not taken reads as
+ * not run, as a task after a decision does: no decision of its own (a
+ * --shard run takes only its slice's records).  agree (may be NULL): given this process's
  * answer to "is the budget spent?", the answer every process uses (MPI:
  * rank 0's), so that processes running the same search in step take the
  * same path.  workers: tasks run at once (rounds of attempts have this

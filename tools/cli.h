@@ -309,6 +309,8 @@ void cli_shard_args(const char *tool, int *argc, char ***argv, const char *optst
 const tk_par_runner_t *cli_runner(void);
 int cli_shard_partial(void);
 int cli_shard_merging(void);
+/* P of --shard I/P, or of the shards a merge combines (0 otherwise). */
+int64_t cli_shard_parts(void);
 int cli_shard_failed(void);
 void cli_shard_note(const void *data, size_t bytes);
 int cli_shard_tool(const char *path, char **tool);
@@ -464,6 +466,10 @@ typedef struct cli_units {
 } cli_units_t;
 tk_status_t cli_mpi_units(const cli_units_t *job, tk_error_t *err);
 tk_status_t cli_mpi_units_dealt(const cli_units_t *job, tk_error_t *err);
+/* cli_mpi_units_root: the same, but rank 0 runs every unit (one process's
+ * work, such as an external solver, whose time limit is rank 0's clock);
+ * the other ranks wait and, with everywhere, take rank 0's bytes. */
+tk_status_t cli_mpi_units_root(const cli_units_t *job, tk_error_t *err);
 /* --shard and topo-merge of unit jobs (shard.c).  Under --shard I/P,
  * cli_mpi_units runs only the units of slice I (a contiguous block:
  * units [I*N/P, (I+1)*N/P)) and records their bytes in the shard file

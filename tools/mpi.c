@@ -323,9 +323,13 @@ static tk_status_t units_round(const cli_units_t *job, int dealt, MPI_Win win, i
     FILE *fp = open_memstream(&buf, &blen);
 
     /* The counter starts at lo (rank 0 sets it; the barrier publishes it);
-     * dealt jobs: this rank's block of [lo, hi), no counter. */
+     * dealt jobs: this rank's block of [lo, hi), no counter; rooted jobs
+     * (dealt 2): every unit on rank 0. */
     int64_t mine_hi = hi;
-    if (dealt) {
+    if (dealt == 2) {
+        v = lo;
+        mine_hi = mpi_rank == 0 ? hi : lo;
+    } else if (dealt) {
         v = lo + (hi - lo) * mpi_rank / mpi_size;
         mine_hi = lo + (hi - lo) * (mpi_rank + 1) / mpi_size;
     } else {
@@ -571,4 +575,9 @@ tk_status_t cli_mpi_units(const cli_units_t *job, tk_error_t *err)
 tk_status_t cli_mpi_units_dealt(const cli_units_t *job, tk_error_t *err)
 {
     return units_run(job, 1, err);
+}
+
+tk_status_t cli_mpi_units_root(const cli_units_t *job, tk_error_t *err)
+{
+    return units_run(job, 2, err);
 }

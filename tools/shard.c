@@ -50,8 +50,9 @@
 #define SHARD_FORMAT 1
 
 /* The tools that take --shard: topo-merge runs only these. */
-const char *const cli_shard_tools[] = {"topo-dist",  "topo-ksp", "topo-load", "topo-medoid",
-                                       "topo-paths", "topo-sim", "topo-vc",   NULL};
+const char *const cli_shard_tools[] = {"topo-antmill", "topo-dist",   "topo-ksp",
+                                       "topo-load",    "topo-medoid", "topo-paths",
+                                       "topo-sim",     "topo-vc",     NULL};
 
 enum { MODE_OFF, MODE_SHARD, MODE_MERGE };
 
@@ -1568,6 +1569,11 @@ void cli_shard_args(const char *tool, int *argc, char ***argv, const char *optst
 int cli_shard_partial(void)
 {
     return S.mode == MODE_SHARD;
+}
+
+int64_t cli_shard_parts(void)
+{
+    return S.mode != MODE_OFF ? S.parts : 0;
 }
 
 int cli_shard_merging(void)

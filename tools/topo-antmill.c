@@ -24,7 +24,7 @@ static const char usage[] =
     "topo-antmill [--delta D | --max-delta | --hat | --verify CYCLE] [--lambda L|all]\n"
     "                    [-s SEED] [--starts K] [--budget SECONDS] [--exact[=SOLVER]]\n"
     "                    [--time-limit SECONDS] [--no-uniform] [--json] [--threads N]\n"
-    "                    [--progress] [-o CYCLE] [-P PATTERN] [TOPOLOGY]";
+    "                    [--progress] [--shard I/P] [-o CYCLE] [-P PATTERN] [TOPOLOGY]";
 
 typedef struct args {
     int32_t delta;      /* --delta D (0 = not given) */
@@ -42,8 +42,9 @@ typedef struct args {
     int json;   /* --json: the row as a JSON Lines object */
     int no_row; /* -o - or -P -: stdout holds that file */
     int threads;
-    const char *output;  /* -o CYCLE */
-    const char *pattern; /* -P PATTERN */
+    const char *output;    /* -o CYCLE */
+    const char *shard_out; /* --shard: -o, the shard file */
+    const char *pattern;   /* -P PATTERN */
     const char *input;
     uint64_t mem;
     /* run state */
@@ -52,6 +53,7 @@ typedef struct args {
     tk_graph_t *only; /* with -o / -P / --verify: the one graph */
     int failed;
     char *only_input;
+    FILE *rows; /* the rows: stdout, or held until the end by a merge */
 } args_t;
 
 static void help(void)
@@ -86,6 +88,8 @@ static void help(void)
           "                      (-o - or -P -: that file on stdout instead of the row)\n"
           "  --threads N         OpenMP threads (N >= 1); results do not change\n"
           "  --progress          progress on stderr (percentage, rate, ETA)\n"
+          "  --shard I/P         run shard I of P of the random starts only and write\n"
+          "                      it to -o as a shard file; topo-merge(1) combines them\n"
           "  -h, --help          this help\n"
           "      --version       print the version\n\n"
           "Exit status: 0 success, 1 data error, no cycle within the budget or the time\n"
@@ -107,6 +111,7 @@ enum {
     OPT_JSON,
     OPT_THREADS,
     OPT_PROGRESS,
+    OPT_SHARD,
     OPT_VERSION
 };
 
@@ -145,6 +150,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"pattern", required_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},
         {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"shard", required_argument, NULL, OPT_SHARD},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
     };
@@ -152,6 +158,7 @@ static void parse_args(int argc, char **argv, args_t *a)
     int64_t v;
     char why[CLI_WHY_MAX];
 
+    cli_shard_args("topo-antmill", &argc, &argv, ":ho:P:s:", longopts, usage);
     memset(a, 0, sizeof *a);
     a->seed = 1;
     a->budget = 60;
@@ -218,6 +225,8 @@ static void parse_args(int argc, char **argv, args_t *a)
         case OPT_PROGRESS:
             cli_progress_enable(1);
             break;
+        case OPT_SHARD: /* cli_shard_args read it */
+            break;
         case OPT_VERSION:
             cli_print_version();
             exit(CLI_EXIT_OK);
@@ -233,10 +242,25 @@ static void parse_args(int argc, char **argv, args_t *a)
         cli_usage_fail(usage, "--exact searches; --verify checks a given cycle");
     if (a->time_limit >= 0 && !a->exact)
         cli_usage_fail(usage, "--time-limit needs --exact");
+    if (cli_shard_partial()) {
+        if (a->verify)
+            cli_usage_fail(usage, "--shard splits the search; --verify does not search");
+        if (a->exact)
+            cli_usage_fail(usage, "--shard splits the random starts; --exact runs one SAT solver");
+        a->shard_out = a->output; /* -o is the shard file; the merge writes the cycle */
+        a->output = NULL;
+    }
     check_outputs(a);
     if (argc - optind > 1)
         cli_usage_fail(usage, "one TOPOLOGY operand at most");
     a->input = optind < argc ? argv[optind] : NULL;
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
 }
 
 typedef struct result {
@@ -298,9 +322,14 @@ static tk_status_t am_ranks(void *ctx, tk_antmill_batch_t *b, tk_error_t *err)
 {
     am_mpi_t *m = ctx;
     cli_units_t job = {tk_antmill_batch_tasks(b), 0, am_unit, am_take, b, 1};
+    int32_t delta;
+    int64_t first;
     tk_status_t st = cli_mpi_agree(TK_OK, err, 0);
+    tk_antmill_batch_key(b, &delta, &first);
+    /* the exact search (first -2): rank 0 runs the SAT solver, on its
+     * clock; the other ranks wait for its record */
     if (st == TK_OK)
-        st = cli_mpi_units(&job, err);
+        st = first == -2 ? cli_mpi_units_root(&job, err) : cli_mpi_units(&job, err);
     if (st != TK_OK && m->st == TK_OK) {
         m->st = st;
         if (err)
@@ -328,31 +357,286 @@ static int am_agree(void *ctx, int spent)
     return cli_mpi_same(spent);
 }
 
+/* --shard I/P and its merge (topokit(7) SCALING).  A shard runs the
+ * searches of the single run with rounds of P attempts of which it runs
+ * its slice (attempt first + I of a round; the 2-factor search, one task
+ * that steers the search, it runs itself); the attempts of the other
+ * shards read as not run, so its searches decide on its own attempts,
+ * never after the single run's would.  Every task's record goes into the
+ * shard's transcript as an entry (the delta of its search, the attempt or
+ * -1 for the 2-factor search, the record's length) and the record.  With
+ * --max-delta the deltas the single run searches depend on the cycles
+ * other shards find, so a shard searches every delta from the first up to
+ * the radius, stopping only at a proof that one is impossible.  The
+ * transcript is unit I of a unit job of P units (cli_mpi_units: the shard
+ * file's machinery); the merge takes the P transcripts and runs the
+ * single run's search with a runner that takes each task's record from
+ * the transcript of the shard that ran it.  The budget's clock is only in
+ * the records (a task that found it spent): neither a shard nor the merge
+ * asks its own clock between rounds. */
+typedef struct am_entry {
+    int32_t delta;
+    int32_t pad;
+    int64_t key;  /* the attempt, or -1: the 2-factor search */
+    uint64_t len; /* bytes of the record that follows */
+} am_entry_t;
+
+typedef struct am_shard {
+    int64_t part, parts;
+    FILE *fp;           /* shard: the transcript                */
+    unsigned char **tr; /* merge: each shard's transcript       */
+    size_t *len, *at;   /* its length, where the replay stands  */
+} am_shard_t;
+
+/* Tasks [lo, hi) of a round of count tasks are shard part's. */
+static void am_slice(int64_t count, int64_t part, int64_t parts, int64_t *lo, int64_t *hi)
+{
+    *lo = count * part / parts;
+    *hi = count * (part + 1) / parts;
+}
+
+static int am_no_clock(void *ctx, int spent)
+{
+    (void)ctx;
+    (void)spent;
+    return 0;
+}
+
+/* The shard's runner: its tasks of b, recorded and taken. */
+static tk_status_t am_shard_run(void *ctx, tk_antmill_batch_t *b, tk_error_t *err)
+{
+    am_shard_t *sh = ctx;
+    int32_t delta;
+    int64_t first, lo = 0, hi = tk_antmill_batch_tasks(b);
+
+    tk_antmill_batch_key(b, &delta, &first);
+    if (first >= 0)
+        am_slice(hi, sh->part, sh->parts, &lo, &hi);
+    for (int64_t i = lo; i < hi; i++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&buf, &len);
+        tk_status_t st;
+        if (!mem)
+            return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (task results)");
+        st = tk_antmill_batch_run(b, i, mem, err);
+        if (fclose(mem) != 0 && st == TK_OK)
+            st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (task results)");
+        if (st == TK_OK) {
+            am_entry_t e = {delta, 0, first < 0 ? -1 : first + i, len};
+            if (fwrite(&e, sizeof e, 1, sh->fp) != 1 || fwrite(buf, 1, len, sh->fp) != len)
+                st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (task results)");
+            else
+                st = tk_antmill_batch_take(b, i, (const unsigned char *)buf, len, err);
+        }
+        free(buf);
+        if (st != TK_OK)
+            return st;
+    }
+    return TK_OK;
+}
+
+/* The record of (delta, key) in shard s's transcript: from where the
+ * replay stands, else from the start. */
+static tk_status_t am_find(am_shard_t *sh, int64_t s, int32_t delta, int64_t key,
+                           const unsigned char **rec, size_t *len, tk_error_t *err)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        size_t at = pass ? 0 : sh->at[s], end = sh->len[s];
+        am_entry_t e;
+        while (end - at >= sizeof e) {
+            memcpy(&e, sh->tr[s] + at, sizeof e);
+            if (e.len > end - at - sizeof e)
+                break;
+            if (e.delta == delta && e.key == key) {
+                *rec = sh->tr[s] + at + sizeof e;
+                *len = (size_t)e.len;
+                sh->at[s] = at + sizeof e + (size_t)e.len;
+                return TK_OK;
+            }
+            at += sizeof e + (size_t)e.len;
+        }
+    }
+    if (key < 0)
+        return tk_error_set(err, TK_EINVAL, NULL, 0,
+                            "shard %" PRId64 " of %" PRId64
+                            " holds no 2-factor search for delta=%" PRId32,
+                            s, sh->parts, delta);
+    return tk_error_set(err, TK_EINVAL, NULL, 0,
+                        "shard %" PRId64 " of %" PRId64 " holds no attempt %" PRId64
+                        " of the search for delta=%" PRId32,
+                        s, sh->parts, key, delta);
+}
+
+/* The merge's runner: every task's record from the shard that ran it. */
+static tk_status_t am_merge_run(void *ctx, tk_antmill_batch_t *b, tk_error_t *err)
+{
+    am_shard_t *sh = ctx;
+    int32_t delta;
+    int64_t first, count = tk_antmill_batch_tasks(b);
+
+    tk_antmill_batch_key(b, &delta, &first);
+    for (int64_t i = 0; i < count; i++) {
+        int64_t s = 0, lo, hi;
+        const unsigned char *rec = NULL;
+        size_t len = 0;
+        tk_status_t st;
+        if (first >= 0)
+            for (s = 0; s < sh->parts; s++) {
+                am_slice(count, s, sh->parts, &lo, &hi);
+                if (i >= lo && i < hi)
+                    break;
+            }
+        if ((st = am_find(sh, s, delta, first < 0 ? -1 : first + i, &rec, &len, err)) != TK_OK ||
+            (st = tk_antmill_batch_take(b, i, rec, len, err)) != TK_OK)
+            return st;
+    }
+    return TK_OK;
+}
+
+/* The options of the search (without its runner). */
+static void am_opts(const args_t *a, const char *name, tk_antmill_opts_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->seed = a->seed;
+    o->budget = a->budget;
+    o->mem_limit = a->mem;
+    o->threads = a->threads;
+    o->progress = cli_meter(name);
+    o->exact_solver = a->exact;
+    o->exact_limit = a->time_limit > 0 ? a->time_limit : 0;
+    o->delta = a->hat || a->maxdelta ? 0 : a->delta;
+    o->starts = a->starts;
+}
+
+/* The unit job of --shard and of the merge: unit I is shard I's
+ * transcript. */
+typedef struct am_sjob {
+    const args_t *a;
+    const tk_graph_t *g;
+    const char *name;
+    int32_t max_delta; /* the last delta a raise can reach (0: no raise) */
+    am_shard_t *sh;    /* the merge's transcripts */
+} am_sjob_t;
+
+static tk_status_t am_shard_unit(void *ctx, int64_t u, FILE *fp, tk_error_t *err)
+{
+    const am_sjob_t *j = ctx;
+    am_shard_t sh = {u, cli_shard_parts(), fp, NULL, NULL, NULL};
+    tk_antmill_runner_t run = {am_shard_run, am_no_clock, (int)sh.parts, &sh};
+    tk_antmill_opts_t o;
+    tk_id_t *cycle = malloc((size_t)j->g->n * sizeof *cycle);
+    struct timespec t0;
+    int32_t d0, dmax;
+
+    if (!cycle)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    am_opts(j->a, j->name, &o);
+    o.runner = &run;
+    d0 = o.delta;
+    dmax = j->max_delta < j->g->n ? j->max_delta : j->g->n - 1;
+    if (dmax < d0)
+        dmax = d0;
+    for (int32_t d = d0; d <= dmax; d++) {
+        tk_antmill_stats_t stats;
+        tk_error_t e;
+        tk_status_t st;
+        memset(&stats, 0, sizeof stats);
+        tk_error_clear(&e);
+        o.delta = d;
+        if (d > d0 && j->a->budget > 0) { /* what is left, as tk_antmill_max_delta */
+            o.budget = j->a->budget - seconds_since(&t0);
+            if (o.budget < 1e-9)
+                o.budget = 1e-9;
+        }
+        st = tk_antmill_search(j->g, &o, cycle, &stats, &e);
+        if (st == TK_ENOMEM || st == TK_EIO) {
+            free(cycle);
+            if (err)
+                *err = e;
+            return st;
+        }
+        /* a proof (no higher delta either), or a refused delta */
+        if (st != TK_OK && st != TK_ELIMIT && stats.outcome != TK_ANTMILL_GAVE_UP)
+            break;
+    }
+    free(cycle);
+    return TK_OK;
+}
+
+static tk_status_t am_merge_take(void *ctx, int64_t u, const unsigned char *p, size_t len,
+                                 tk_error_t *err)
+{
+    am_shard_t *sh = ((am_sjob_t *)ctx)->sh;
+    unsigned char *c = malloc(len ? len : 1);
+    if (!c)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    memcpy(c, p, len);
+    free(sh->tr[u]);
+    sh->tr[u] = c;
+    sh->len[u] = len;
+    sh->at[u] = 0;
+    return TK_OK;
+}
+
+static void am_shard_free(am_shard_t *sh)
+{
+    for (int64_t s = 0; sh->tr && s < sh->parts; s++)
+        free(sh->tr[s]);
+    free(sh->tr);
+    free(sh->len);
+    free(sh->at);
+}
+
+/* --shard: this shard's transcript into the shard file; the merge: the
+ * shards' transcripts into *sh. */
+static tk_status_t am_shard_job(const args_t *a, const tk_graph_t *g, const char *name,
+                                int32_t max_delta, am_shard_t *sh, tk_error_t *err)
+{
+    am_sjob_t j = {a, g, name, max_delta, sh};
+    cli_units_t job = {cli_shard_parts(), 0, am_shard_unit, am_merge_take, &j, 0};
+
+    memset(sh, 0, sizeof *sh);
+    sh->parts = cli_shard_parts();
+    sh->tr = calloc((size_t)sh->parts, sizeof *sh->tr);
+    sh->len = calloc((size_t)sh->parts, sizeof *sh->len);
+    sh->at = calloc((size_t)sh->parts, sizeof *sh->at);
+    if (!sh->tr || !sh->len || !sh->at)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    return cli_mpi_units(&job, err);
+}
+
 /* The cycle of --delta D, --hat or --max-delta (raised up to the radius,
- * which bounds every cycle's delta). */
+ * which bounds every cycle's delta); 2: a --shard run's part is done. */
 static int find_cycle(const args_t *a, const tk_graph_t *g, const char *name, result_t *res)
 {
     tk_error_t err;
     tk_antmill_opts_t o;
     tk_antmill_stats_t stats;
     am_mpi_t m = {TK_OK, {0}};
+    am_shard_t sh;
     tk_antmill_runner_t ranks = {am_ranks, am_agree, cli_mpi_size(), &m};
-    tk_status_t st;
+    tk_antmill_runner_t replay = {am_merge_run, am_no_clock, 1, &sh};
+    int32_t max_delta = a->maxdelta ? res->ds.radius : 0;
+    tk_status_t st = TK_OK;
 
     tk_error_clear(&err);
-    memset(&o, 0, sizeof o);
-    o.seed = a->seed;
-    o.budget = a->budget;
-    o.mem_limit = a->mem;
-    o.threads = a->threads;
-    o.progress = cli_meter(name);
-    o.exact_solver = a->exact;
-    o.exact_limit = a->time_limit > 0 ? a->time_limit : 0;
-    o.delta = a->hat || a->maxdelta ? 0 : a->delta;
-    o.starts = a->starts;
+    memset(&sh, 0, sizeof sh);
+    am_opts(a, name, &o);
     o.runner = cli_mpi_size() > 1 ? &ranks : NULL;
-    st = tk_antmill_max_delta(g, &o, a->maxdelta ? res->ds.radius : 0, res->cycle, &res->delta,
-                              &stats, &err);
+    if (cli_shard_parts() > 0) {
+        st = am_shard_job(a, g, name, max_delta, &sh, &err);
+        if (st == TK_OK && cli_shard_partial()) {
+            am_shard_free(&sh);
+            return 2;
+        }
+        o.runner = &replay;
+        replay.workers = (int)sh.parts;
+    }
+    if (st == TK_OK)
+        st = tk_antmill_max_delta(g, &o, max_delta, res->cycle, &res->delta, &stats, &err);
+    am_shard_free(&sh);
     if (m.st != TK_OK) { /* another rank failed */
         st = m.st;
         err = m.err;
@@ -432,13 +716,6 @@ static int write_pattern(const args_t *a, const tk_graph_t *g, const result_t *r
     return cli_out_commit(&out) ? 1 : 0;
 }
 
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
-}
-
 static void print_header(FILE *fp)
 {
     fputs("name\tn\tdelta\tlambda\tradius\tdiameter\tavg_distance\tservers\tthroughput_bound\t"
@@ -448,7 +725,7 @@ static void print_header(FILE *fp)
 
 /* Everything of one graph before its outputs: distances, the cycle (found
  * or read), lambda, the uniform throughput.  0, or 1 with the error
- * printed. */
+ * printed, or 2 after a --shard run's part. */
 static int compute(const args_t *a, const tk_graph_t *g, const char *name, result_t *res)
 {
     tk_error_t err;
@@ -473,8 +750,14 @@ static int compute(const args_t *a, const tk_graph_t *g, const char *name, resul
         cli_errorf("out of memory");
         return 1;
     }
-    if (a->verify ? read_cycle(a, g, res) : find_cycle(a, g, name, res))
-        return 1;
+    if (a->verify) {
+        if (read_cycle(a, g, res))
+            return 1;
+    } else {
+        int r = find_cycle(a, g, name, res);
+        if (r)
+            return r; /* 2: --shard, the merge does the rest */
+    }
     res->lambda = a->lambda ? a->lambda : (res->delta > 0 ? res->delta : 1);
     if (res->lambda >= g->n) {
         cli_errorf("--lambda %" PRId32 ": must be less than n=%" PRId32, res->lambda, g->n);
@@ -557,7 +840,7 @@ static void print_row(const args_t *a, const tk_graph_t *g, const char *name, co
     bound = 1.0 / (p * res->lambda);
     if (bound > 1)
         bound = 1;
-    cli_row_begin(&row, stdout, a->json);
+    cli_row_begin(&row, a->rows, a->json);
     cli_cell_str(&row, "name", name);
     cli_cell_int(&row, "n", g->n, 0);
     cli_cell_int(&row, "delta", res->delta, 0);
@@ -593,11 +876,16 @@ static int process(args_t *a, const tk_graph_t *g, const char *input, long index
     res.uniform = NAN;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     cli_graph_name(g, input, index, name, sizeof name);
-    if (compute(a, g, name, &res) == 0 && write_files(a, g, &res) == 0) {
+    if (cli_shard_graph(g, input, index) != 0) /* a merge: not the shards' graph */
+        return 1;
+    int c = compute(a, g, name, &res);
+    if (c == 2) { /* --shard: the shard file holds this graph's part */
+        rc = 0;
+    } else if (c == 0 && write_files(a, g, &res) == 0) {
         rc = 0;
         if (!a->no_row) { /* -o - or -P -: stdout holds that file */
             if (!a->header_done && !a->json)
-                print_header(stdout);
+                print_header(a->rows);
             a->header_done = 1;
             print_row(a, g, name, &res, &t0);
         }
@@ -624,7 +912,7 @@ static int each(void *ctx, tk_graph_t *g, const char *input, long index)
     }
     int r = process(a, g, input, index);
     tk_graph_free(g);
-    fflush(stdout);
+    fflush(a->rows);
     return r ? CLI_EACH_FAILED : CLI_EACH_OK;
 }
 
@@ -635,16 +923,24 @@ static int run(args_t *a)
 
     cli_set_threads(a->threads);
     a->mem = cli_mem_limit();
-    if (a->exact && cli_mpi_size() > 1)
-        cli_usage_fail(usage, "--exact runs one SAT solver: not under mpirun with %d ranks",
-                       cli_mpi_size());
-    if (a->exact) { /* refuse before any work */
+    if (a->exact) { /* refuse before any work; MPI: rank 0 runs the solver */
         tk_error_t err;
         tk_error_clear(&err);
-        if (tk_antmill_solver_check(a->exact, &err)) {
+        if (cli_mpi_same(cli_mpi_rank() == 0 && tk_antmill_solver_check(a->exact, &err))) {
             cli_errorf("--exact: %s", err.msg);
             return CLI_EXIT_DATA;
         }
+    }
+    /* --shard: the shard file is the output (-o); a merge holds its rows
+     * until every shard record matched */
+    char *held = NULL;
+    size_t heldlen = 0;
+    a->rows = stdout;
+    if (cli_shard_open(a->shard_out) != 0)
+        return cli_shard_close(CLI_EXIT_DATA);
+    if (cli_shard_merging() && !(a->rows = open_memstream(&held, &heldlen))) {
+        cli_errorf("out of memory");
+        return cli_shard_close(CLI_EXIT_DATA);
     }
     rc = cli_each_graph(a->input, a->mem, NULL, each, a);
     if (a->only) {
@@ -653,7 +949,15 @@ static int run(args_t *a)
         tk_graph_free(a->only);
         free(a->only_input);
     }
-    return rc || a->failed ? CLI_EXIT_DATA : CLI_EXIT_OK;
+    rc = cli_shard_table_end(rc || a->failed);
+    if (a->rows != stdout) {
+        fclose(a->rows);
+        /* the rows of a run that failed on its own, as the single run's */
+        if (!cli_shard_failed() && heldlen && fwrite(held, 1, heldlen, stdout) != heldlen)
+            rc = 1;
+        free(held);
+    }
+    return cli_shard_close(rc ? CLI_EXIT_DATA : CLI_EXIT_OK);
 }
 
 int main(int argc, char **argv)

@@ -538,7 +538,7 @@ static tk_status_t exact(const tk_graph_t *g, const tk_antmill_opts_t *opts, con
 /* ------------------------------------------------------------------------ */
 /* Batches: rounds of attempts, or the 2-factor search as one task. */
 
-enum { AM_TASK_ATTEMPT = 0, AM_TASK_PAIR };
+enum { AM_TASK_ATTEMPT = 0, AM_TASK_PAIR, AM_TASK_EXACT };
 
 /* How a task ended (am_result_t.outcome). */
 enum {
@@ -548,7 +548,8 @@ enum {
     AM_R_EXHAUSTED,  /* undirected: the root ran out of choices        */
     AM_R_IMPOSSIBLE, /* directed: exhausted from its start, a proof    */
     AM_R_TIMEOUT,    /* the budget                                     */
-    AM_R_PAIR        /* the 2-factor search: its status in `status`    */
+    AM_R_PAIR,       /* the 2-factor search: its status in `status`    */
+    AM_R_EXACT       /* the exact search: its status in `status`       */
 };
 
 /* A task's result: the record a runner moves between processes (these
@@ -563,6 +564,13 @@ typedef struct am_result {
     char msg[200]; /* AM_R_PAIR with TK_EUNSUPPORTED: why */
 } am_result_t;
 
+/* The exact search's error and statistics: in its record after the
+ * am_result_t, before the cycle. */
+typedef struct am_exact_rec {
+    tk_error_t err;
+    tk_antmill_stats_t stats;
+} am_exact_rec_t;
+
 struct tk_antmill_batch {
     int kind;
     const tk_graph_t *g;
@@ -576,11 +584,18 @@ struct tk_antmill_batch {
     tk_id_t *cycle;     /* n: the cycle of task cycle_task */
     int64_t cycle_task; /* the first task that found one (INT64_MAX: none) */
     int64_t stop;       /* in-process rounds: the smallest deciding task */
+    am_exact_rec_t x;   /* AM_TASK_EXACT: the search's error and statistics */
 };
 
 int64_t tk_antmill_batch_tasks(const tk_antmill_batch_t *b)
 {
     return b->count;
+}
+
+void tk_antmill_batch_key(const tk_antmill_batch_t *b, int32_t *delta, int64_t *first)
+{
+    *delta = b->opts->delta;
+    *first = b->kind == AM_TASK_PAIR ? -1 : b->kind == AM_TASK_EXACT ? -2 : (int64_t)b->first;
 }
 
 /* The work limit of attempt k. */
@@ -593,16 +608,24 @@ static uint64_t attempt_limit(tk_id_t n, int starts, uint64_t k)
     return w < WORK_CAP ? w : WORK_CAP;
 }
 
-/* Run task i of b into *r and cycle (n ids).  Errors: TK_ENOMEM only (the
- * search's own ends are outcomes). */
+/* Run task i of b into *r, *x (the exact search's error and statistics)
+ * and cycle (n ids).  Errors: TK_ENOMEM only (the search's own ends are
+ * outcomes; the exact search's errors are in x). */
 static tk_status_t task_run(const tk_antmill_batch_t *b, int64_t i, const int64_t *stop,
-                            am_result_t *r, tk_id_t *cycle, tk_error_t *err)
+                            am_result_t *r, am_exact_rec_t *x, tk_id_t *cycle, tk_error_t *err)
 {
     const tk_graph_t *g = b->g;
     tk_id_t n = g->n;
     tk_status_t st = TK_OK;
 
     memset(r, 0, sizeof *r);
+    if (b->kind == AM_TASK_EXACT) {
+        memset(x, 0, sizeof *x);
+        tk_error_clear(&x->err);
+        r->outcome = AM_R_EXACT;
+        r->status = exact(g, b->opts, b->ut, &b->t0, cycle, &x->stats, &x->err);
+        return TK_OK;
+    }
     if (b->kind == AM_TASK_PAIR) {
         am_budget_t bud;
         tk_error_t e;
@@ -681,13 +704,16 @@ done:
 
 static size_t record_len(const tk_antmill_batch_t *b, const am_result_t *r)
 {
-    int cyc = r->outcome == AM_R_FOUND || (r->outcome == AM_R_PAIR && r->status == TK_OK);
-    return sizeof *r + (cyc ? (size_t)b->g->n * sizeof(tk_id_t) : 0);
+    int cyc = r->outcome == AM_R_FOUND ||
+              ((r->outcome == AM_R_PAIR || r->outcome == AM_R_EXACT) && r->status == TK_OK);
+    return sizeof *r + (r->outcome == AM_R_EXACT ? sizeof(am_exact_rec_t) : 0) +
+           (cyc ? (size_t)b->g->n * sizeof(tk_id_t) : 0);
 }
 
 tk_status_t tk_antmill_batch_run(const tk_antmill_batch_t *b, int64_t i, FILE *fp, tk_error_t *err)
 {
     am_result_t r;
+    am_exact_rec_t x;
     tk_id_t *cycle;
     tk_status_t st;
 
@@ -696,11 +722,11 @@ tk_status_t tk_antmill_batch_run(const tk_antmill_batch_t *b, int64_t i, FILE *f
     cycle = tk_malloc_array((size_t)b->g->n, sizeof *cycle);
     if (!cycle)
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory in the cycle search");
-    st = task_run(b, i, NULL, &r, cycle, err);
+    st = task_run(b, i, NULL, &r, &x, cycle, err);
     if (st == TK_OK) {
-        size_t len = record_len(b, &r);
-        if (fwrite(&r, sizeof r, 1, fp) != 1 ||
-            (len > sizeof r && fwrite(cycle, len - sizeof r, 1, fp) != 1))
+        size_t len = record_len(b, &r), xlen = r.outcome == AM_R_EXACT ? sizeof x : 0;
+        if (fwrite(&r, sizeof r, 1, fp) != 1 || (xlen && fwrite(&x, xlen, 1, fp) != 1) ||
+            (len > sizeof r + xlen && fwrite(cycle, len - sizeof r - xlen, 1, fp) != 1))
             st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (task results)");
     }
     free(cycle);
@@ -720,8 +746,11 @@ tk_status_t tk_antmill_batch_take(tk_antmill_batch_t *b, int64_t i, const unsign
         return tk_error_set(err, TK_EINVAL, NULL, 0, "task %lld: a bad result record",
                             (long long)i);
     b->res[i] = r;
-    if (len > sizeof r && i < b->cycle_task) {
-        memcpy(b->cycle, rec + sizeof r, len - sizeof r);
+    size_t xlen = r.outcome == AM_R_EXACT ? sizeof b->x : 0;
+    if (xlen)
+        memcpy(&b->x, rec + sizeof r, xlen);
+    if (len > sizeof r + xlen && i < b->cycle_task) {
+        memcpy(b->cycle, rec + sizeof r + xlen, len - sizeof r - xlen);
         b->cycle_task = i;
     }
     return TK_OK;
@@ -737,8 +766,11 @@ static tk_status_t batch_exec(tk_antmill_batch_t *b, int threads, tk_error_t *er
     tk_error_t first;
 
     b->cycle_task = INT64_MAX;
-    if (run && run->run)
+    if (run && run->run) {
+        /* a task the runner does not take reads as not run (AM_R_NONE) */
+        memset(b->res, 0, (size_t)b->count * sizeof *b->res);
         return run->run(run->ctx, b, err);
+    }
     b->stop = INT64_MAX;
     tk_error_clear(&first);
 #ifdef _OPENMP
@@ -754,7 +786,7 @@ static tk_status_t batch_exec(tk_antmill_batch_t *b, int threads, tk_error_t *er
         tk_id_t *cycle = tk_malloc_array((size_t)b->g->n, sizeof *cycle);
         tk_status_t st;
         tk_error_clear(&e);
-        st = cycle ? task_run(b, i, &b->stop, r, cycle, &e)
+        st = cycle ? task_run(b, i, &b->stop, r, &b->x, cycle, &e)
                    : tk_error_set(&e, TK_ENOMEM, NULL, 0, "out of memory in the cycle search");
 #ifdef _OPENMP
 #pragma omp critical
@@ -765,7 +797,8 @@ static tk_status_t batch_exec(tk_antmill_batch_t *b, int threads, tk_error_t *er
                 first = e;
             }
             if (st == TK_OK &&
-                (r->outcome == AM_R_FOUND || (r->outcome == AM_R_PAIR && r->status == TK_OK)) &&
+                (r->outcome == AM_R_FOUND ||
+                 ((r->outcome == AM_R_PAIR || r->outcome == AM_R_EXACT) && r->status == TK_OK)) &&
                 i < b->cycle_task) {
                 memcpy(b->cycle, cycle, (size_t)b->g->n * sizeof *cycle);
                 b->cycle_task = i;
@@ -957,6 +990,42 @@ static tk_status_t pair_task(const tk_graph_t *g, const tk_antmill_opts_t *opts,
     return st;
 }
 
+/* The exact search: here without a runner, else as a batch of one task
+ * (under MPI rank 0 runs it, tools/topo-antmill.c): its status, error,
+ * cycle and statistics (outcome, reason, sat_*), as exact(). */
+static tk_status_t exact_task(const tk_graph_t *g, const tk_antmill_opts_t *opts,
+                              const am_utable_t *ut, const struct timespec *t0, tk_id_t *cycle,
+                              tk_antmill_stats_t *stats, tk_error_t *err)
+{
+    tk_antmill_batch_t b;
+    tk_status_t st;
+
+    if (!opts->runner || !opts->runner->run)
+        return exact(g, opts, ut, t0, cycle, stats, err);
+    if ((st = batch_alloc(&b, AM_TASK_EXACT, g, ut, opts, t0, 1, err)) != TK_OK)
+        return st;
+    b.count = 1;
+    st = batch_exec(&b, 1, err);
+    if (st == TK_OK && b.res[0].outcome != AM_R_EXACT)
+        st = tk_error_set(err, TK_EINVAL, NULL, 0, "the exact search's record is missing");
+    if (st == TK_OK) {
+        const tk_antmill_stats_t *x = &b.x.stats;
+        st = b.res[0].status;
+        stats->outcome = x->outcome;
+        stats->sat_rounds += x->sat_rounds;
+        stats->sat_vars = x->sat_vars;
+        stats->sat_clauses = x->sat_clauses;
+        memcpy(stats->reason, x->reason, sizeof stats->reason);
+        if (st == TK_OK)
+            memcpy(cycle, b.cycle, (size_t)g->n * sizeof *cycle);
+        else if (err)
+            *err = b.x.err;
+    }
+    free(b.res);
+    free(b.cycle);
+    return st;
+}
+
 tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts, tk_id_t *cycle,
                               tk_antmill_stats_t *stats, tk_error_t *err)
 {
@@ -1049,7 +1118,7 @@ tk_status_t tk_antmill_search(const tk_graph_t *g, const tk_antmill_opts_t *opts
             memset(&one, 0, sizeof one);
             one.outcome_delta = opts->delta;
         }
-        st = exact(g, opts, ut, &t0, cycle, &one, err);
+        st = exact_task(g, opts, ut, &t0, cycle, &one, err);
         goto done;
     }
     {

@@ -109,8 +109,8 @@ struct sim_adapt {
      * and weight of the last iteration */
     double *rb, *rg, *rw;
     int64_t nrb;
-    double bmax; /* |b_r| <= bmax: buffer x the longest alternative */
-    double gmax; /* the last iteration's largest |dL_r/db_r|        */
+    double bmax;  /* |b_r| <= bmax: buffer x the longest alternative */
+    double gmax;  /* the last iteration's largest |dL_r/db_r|        */
     double gfree; /* the same over routers the clamp does not hold   */
     /* the last solve */
     int solved;

@@ -121,6 +121,44 @@ run timeout 120 mpirun --oversubscribe -np 1 topo-antmill "$@" : -np 2 env TOPOK
 ok $? "topo-antmill at np=3, ranks 1-2 over their memory limit: one error line, no file" ||
     diag "exit $rc" "$err"
 
+# topo-antmill --exact: rank 0 runs the SAT solver (on its clock), the
+# other ranks wait for its record: the bytes and warning of one process,
+# the solver run once whatever the ranks (a logging wrapper), a solver
+# that fails and one that runs out of its time limit as in one process.
+if command -v cadical >/dev/null 2>&1; then
+    topo-gen rrg n=16 d=3 -s 2 -o "$TMPD/g16.tk" || exit 1
+    topo-gen rrg n=150 d=3 -s 4 -o "$TMPD/h150.tk" || exit 1
+    printf '#!/bin/sh\necho run >>"%s/solver.log"\nexec cadical "$@"\n' "$TMPD" >"$TMPD/logsolver"
+    printf '#!/bin/sh\necho garbage\nexit 3\n' >"$TMPD/badsolver"
+    printf '#!/bin/sh\nexec sleep 30\n' >"$TMPD/slowsolver"
+    chmod +x "$TMPD/logsolver" "$TMPD/badsolver" "$TMPD/slowsolver"
+    # exact_same NP ARGS...: stdout, the topo-antmill: lines of stderr and
+    # the exit status of one process, and as many solver runs
+    exact_same() {
+        np=$1
+        shift
+        rm -f "$TMPD/solver.log"
+        topo-antmill "$@" >"$TMPD/ex.want" 2>"$TMPD/exerr.want"
+        wrc=$?
+        runs=$(cat "$TMPD/solver.log" 2>/dev/null | wc -l)
+        rm -f "$TMPD/solver.log"
+        run mp "$np" topo-antmill "$@"
+        [ "$rc" -eq "$wrc" ] && [ "$out" = "$(cat "$TMPD/ex.want")" ] &&
+            [ "$(printf '%s\n' "$err" | grep '^topo-antmill:')" = "$(cat "$TMPD/exerr.want")" ] &&
+            [ "$(cat "$TMPD/solver.log" 2>/dev/null | wc -l)" -eq "$runs" ]
+        ok $? "topo-antmill $* at np=$np: one process's bytes, $runs solver runs" ||
+            diag "exit $rc (want $wrc)" "$err"
+    }
+    for np in 1 2 3; do
+        exact_same "$np" --exact="$TMPD/logsolver" --max-delta --no-uniform -o - "$TMPD/g16.tk"
+        exact_same "$np" --exact="$TMPD/logsolver" --delta 3 --no-uniform -o - "$TMPD/h150.tk"
+    done
+    exact_same 3 --exact="$TMPD/logsolver" --delta 2 --no-uniform "$TMPD/g16.tk"
+    exact_same 2 --exact="$TMPD/logsolver" --hat "$TK_SRCDIR/data/petersen.topo"
+    exact_same 3 --exact="$TMPD/badsolver" --hat --no-uniform "$TK_SRCDIR/data/petersen.topo"
+    exact_same 2 --exact="$TMPD/slowsolver" --time-limit 0.3 --max-delta -o - "$TMPD/g16.tk"
+fi
+
 # topo-sim sweeps: the offered loads over the ranks; the rows, the
 # warnings of the points without a fixed point (in sweep order, from rank
 # 0), --per-server and --flows of the last point; an adaptive rule (its
