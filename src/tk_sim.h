@@ -270,6 +270,8 @@ typedef struct tk_adapt {
     double extra;                 /* polarized-adaptive: packets added to every
                                      queue in the cost (1)                            */
     double rate;                  /* dgb, edgb: the bias's gradient step eta (0.5)    */
+    int64_t max_outer;            /* dgb, edgb: split solves, each but the last
+                                     followed by one bias step (200)                  */
     char cand[TK_ROUTE_TEXT_MAX]; /* candidate model ("" = by topology)  */
     char text[TK_ROUTE_TEXT_MAX]; /* canonical text form                 */
 } tk_adapt_t;
@@ -278,13 +280,13 @@ typedef struct tk_adapt {
 TK_API int tk_adapt_is_rule(const char *text);
 /* Parse "NAME[,bias=B][,buffer=B|inf][,gbuf=B][,count=R][,damping=D]
  * [,tol=T][,iter=N][,start=min|nonmin|half][,cand=MODEL][,thr=F]
- * [,gthr=G|inf][,coef=K][,extra=E][,rate=ETA]" (rate for dgb and edgb; cand: not for src-*,
- * in-transit-* and polarized-adaptive, whose candidates their name fixes; thr for in-transit-*,
- * gthr and coef for src-*, extra for polarized-adaptive, whose bias may be inf; the src-* rules'
- * bias defaults to 5).  The candidate model's own options follow cand= in its text form with ':'
- * for ',' being impossible, so cand takes a model without options other than valiant's
- * (cand=valiant, cand=dragonfly-valiant).  Errors: TK_EINVAL with a message that starts with the
- * text. */
+ * [,gthr=G|inf][,coef=K][,extra=E][,rate=ETA][,outer=N]" (rate and outer for dgb and edgb; cand:
+ * not for src-*, in-transit-* and polarized-adaptive, whose candidates their name fixes; thr for
+ * in-transit-*, gthr and coef for src-*, extra for polarized-adaptive, whose bias may be inf; the
+ * src-* rules' bias defaults to 5).  The candidate model's own options follow cand= in its text
+ * form with ':' for ',' being impossible, so cand takes a model without options other than
+ * valiant's (cand=valiant, cand=dragonfly-valiant).  Errors: TK_EINVAL with a message that starts
+ * with the text. */
 TK_API tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err);
 /* The routing model whose candidates an adaptive rule uses on graph g:
  * a->cand when set, else dragonfly-valiant on a graph with groups and a
@@ -307,7 +309,10 @@ typedef struct tk_adapt_info {
     double bias_mean;   /* dgb, edgb: the routers' mean bias b_r (others:
                            the rule's bias)                              */
     double grad_max;    /* dgb, edgb: the largest |dL_r/db_r| of the last
-                           iteration (others: 0)                         */
+                           iteration over the routers whose bias the
+                           clamp does not hold (others: 0)               */
+    int64_t outer;      /* dgb, edgb: the split solves of the outer loop
+                           (bias steps + 1; others: 1)                   */
 } tk_adapt_info_t;
 /* What the fixed point did after one iteration (tk_adapt_iter_t.step):
  * the move toward the targets that follows, or on the last iteration of
@@ -322,10 +327,16 @@ typedef enum tk_adapt_step {
     TK_ADAPT_STEP_CONVERGED,    /* last: converged                          */
     TK_ADAPT_STEP_ITER,         /* last: the iteration cap (max_iter)       */
     TK_ADAPT_STEP_FLOOR,        /* last: the damping fell below its floor   */
-    TK_ADAPT_STEP_OSCILLATION   /* last: the oscillation stop               */
+    TK_ADAPT_STEP_OSCILLATION,  /* last: the oscillation stop (dgb, edgb:
+                                   the outer loop's)                       */
+    TK_ADAPT_STEP_BIAS,         /* dgb, edgb: the split iteration stopped
+                                   (fixed point, floor or oscillation);
+                                   the biases take one step and the split
+                                   iteration restarts from this split      */
+    TK_ADAPT_STEP_OUTER         /* last (dgb, edgb): the outer cap          */
 } tk_adapt_step_t;
 /* "anderson", "damped", "snap", "converged", "iter", "floor",
- * "oscillation". */
+ * "oscillation", "bias", "outer". */
 TK_API const char *tk_adapt_step_name(tk_adapt_step_t s);
 
 /* One iteration of an adaptive solve (or one epoch), as the trace
@@ -351,6 +362,11 @@ typedef struct tk_adapt_iter {
     double signal_change;  /* largest |change| over arcs of the mean queue
                               occupancy q (packets) since the previous
                               iteration (NAN: none before)                   */
+    int64_t outer;         /* dgb, edgb: the split solve of the outer loop,
+                              from 1 (others: 1)                             */
+    double bias_mean;      /* dgb, edgb: as tk_adapt_info_t, this iteration's */
+    double grad_max;       /* dgb, edgb: as tk_adapt_info_t, of this
+                              iteration's split and biases                   */
 } tk_adapt_iter_t;
 typedef void (*tk_adapt_trace_fn)(void *ctx, const tk_adapt_iter_t *it);
 

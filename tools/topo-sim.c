@@ -543,7 +543,7 @@ static void print_header(FILE *fp, args_t *a)
     if (a->adaptive)
         fputs("\tmin_share\tcost_min\tcontention", fp);
     if (a->adaptive && (a->adapt.rule == TK_ADAPT_DGB || a->adapt.rule == TK_ADAPT_EDGB))
-        fputs("\tbias_mean\tgrad_max", fp);
+        fputs("\tbias_mean\tgrad_max\touter", fp);
     if (a->epochs)
         fputs("\tepoch", fp);
     for (int i = 0; i < a->held.ncols; i++)
@@ -630,6 +630,7 @@ static void point_cells(cli_row_t *row, const point_row_t *pr)
         if (a->adapt.rule == TK_ADAPT_DGB || a->adapt.rule == TK_ADAPT_EDGB) {
             cli_cell_double(row, "bias_mean", x->ai.bias_mean);
             cli_cell_double(row, "grad_max", x->ai.grad_max);
+            cli_cell_int(row, "outer", x->ai.outer, 0);
         }
     }
     if (a->epochs)
@@ -718,6 +719,11 @@ static void trace_row(void *ctx, const tk_adapt_iter_t *it)
         cli_cell_null(&row, "signal_change");
     else
         cli_cell_double(&row, "signal_change", it->signal_change);
+    if (a->adapt.rule == TK_ADAPT_DGB || a->adapt.rule == TK_ADAPT_EDGB) {
+        cli_cell_int(&row, "outer", it->outer, 0);
+        cli_cell_double(&row, "bias_mean", it->bias_mean);
+        cli_cell_double(&row, "grad_max", it->grad_max);
+    }
     cli_row_end(&row);
 }
 
@@ -1499,9 +1505,12 @@ static int open_side(args_t *a)
             return -1;
         a->trfp = a->trout.fp;
         if (!a->json)
-            fputs("name\tpoint\trho\titeration\tresidual\tdamping\thalved\tstep\taccepted\t"
-                  "min_served\tmin_share\tcost_min\tbneck_changed\tsignal_change\n",
-                  a->trfp);
+            fprintf(a->trfp,
+                    "name\tpoint\trho\titeration\tresidual\tdamping\thalved\tstep\taccepted\t"
+                    "min_served\tmin_share\tcost_min\tbneck_changed\tsignal_change%s\n",
+                    a->adaptive && (a->adapt.rule == TK_ADAPT_DGB || a->adapt.rule == TK_ADAPT_EDGB)
+                        ? "\touter\tbias_mean\tgrad_max"
+                        : "");
     }
     return 0;
 }

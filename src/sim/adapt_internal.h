@@ -108,10 +108,13 @@ struct sim_adapt {
     /* dgb, edgb: per router, its bias, and the gradient's weighted sum
      * and weight of the last iteration */
     double *rb, *rg, *rw;
+    double *rd, *rgp; /* the outer loop: every router's last bias step
+                         size and the gradient it took (bias_rprop)    */
     int64_t nrb;
-    double bmax;  /* |b_r| <= bmax: buffer x the longest alternative */
-    double gmax;  /* the last iteration's largest |dL_r/db_r|        */
-    double gfree; /* the same over routers the clamp does not hold   */
+    double bmax;   /* |b_r| <= bmax: buffer x the longest alternative */
+    double gfree;  /* the last iteration's largest |dL_r/db_r| over the
+                      routers the clamp does not hold                  */
+    int64_t outer; /* the outer loop's split solve (from 1)            */
     /* the last solve */
     int solved;
     int stepping;  /* epoch mode: the split carries over between calls */

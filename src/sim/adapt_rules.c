@@ -55,6 +55,7 @@ static void adapt_defaults(tk_adapt_t *a)
     a->coef = 2;
     a->extra = 1;
     a->rate = 0.5;
+    a->max_outer = 200;
 }
 
 /* The defaults of one rule: PiggyBack's local threshold T = 5 packets is
@@ -165,6 +166,11 @@ tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
             bad = num_opt(v, 0, 0, 0, &a.extra);
         } else if (strcmp(k, "rate") == 0 && adapt_is_dgb(a.rule)) {
             bad = num_opt(v, 0, 0, 0, &a.rate);
+        } else if (strcmp(k, "outer") == 0 && adapt_is_dgb(a.rule)) {
+            double it;
+            bad = num_opt(v, 1, 0, 0, &it) || it != floor(it) || it > 1e9;
+            if (!bad)
+                a.max_outer = (int64_t)it;
         } else if (strcmp(k, "cand") == 0 && !adapt_is_src(a.rule) && !adapt_is_transit(a.rule) &&
                    a.rule != TK_ADAPT_POLAR) {
             tk_route_spec_t spec;
@@ -186,7 +192,7 @@ tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
                                 adapt_is_src(a.rule)       ? "gthr, coef"
                                 : adapt_is_transit(a.rule) ? "thr"
                                 : a.rule == TK_ADAPT_POLAR ? "extra"
-                                : adapt_is_dgb(a.rule)     ? "cand, rate"
+                                : adapt_is_dgb(a.rule)     ? "cand, rate, outer"
                                                            : "cand");
         }
         if (bad)
@@ -248,6 +254,8 @@ tk_status_t tk_adapt_parse(const char *text, tk_adapt_t *out, tk_error_t *err)
             ADD(",extra=%.17g", a.extra);
         if (a.rate != d.rate)
             ADD(",rate=%.17g", a.rate);
+        if (a.max_outer != d.max_outer)
+            ADD(",outer=%" PRId64, a.max_outer);
 #undef ADD
     }
     *out = a;
@@ -283,7 +291,7 @@ tk_status_t tk_adapt_candidates(const tk_adapt_t *a, const tk_graph_t *g, tk_rou
 
 const char *tk_adapt_step_name(tk_adapt_step_t s)
 {
-    static const char *const names[] = {"anderson", "damped", "snap",       "converged",
-                                        "iter",     "floor",  "oscillation"};
+    static const char *const names[] = {"anderson", "damped",      "snap", "converged", "iter",
+                                        "floor",    "oscillation", "bias", "outer"};
     return (unsigned)s < sizeof names / sizeof *names ? names[s] : "?";
 }

@@ -47,6 +47,11 @@
 #define AD_DAMP_MIN 1e-6 /* accelerated: below it the split no longer moves */
 /* accelerated: halvings in a row without the lowest residual halving */
 #define AD_AA_FUTILE 8
+/* dgb, edgb's outer loop: outer steps without the largest free gradient
+ * halving; a bias step's growth and shrinking (bias_rprop) */
+#define AD_OUT_STALL 20
+#define AD_RPROP_UP 1.5
+#define AD_RPROP_DOWN 0.5
 
 /* ------------------------------------------------------------------------ */
 /* The adaptive state (its pairs' candidates: adapt_cand.c). */
@@ -76,6 +81,8 @@ void sim_adapt_free(struct sim_adapt *ad)
     free(ad->rb);
     free(ad->rg);
     free(ad->rw);
+    free(ad->rd);
+    free(ad->rgp);
     tk_router_free(ad->rrg);
     sim_fair_ws_free(ad->fws);
     free(ad->tr_bneck);
@@ -420,7 +427,9 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
         ad->rb = tk_calloc_array((size_t)g->n + 1, sizeof *ad->rb);
         ad->rg = tk_calloc_array((size_t)g->n + 1, sizeof *ad->rg);
         ad->rw = tk_calloc_array((size_t)g->n + 1, sizeof *ad->rw);
-        if (!ad->rb || !ad->rg || !ad->rw)
+        ad->rd = tk_calloc_array((size_t)g->n + 1, sizeof *ad->rd);
+        ad->rgp = tk_calloc_array((size_t)g->n + 1, sizeof *ad->rgp);
+        if (!ad->rb || !ad->rg || !ad->rw || !ad->rd || !ad->rgp)
             return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (adaptive routing)");
         /* |b_r| <= B x the longest alternative: a larger bias decides
          * every comparison of full queues the same way */
@@ -971,6 +980,7 @@ static void adapt_stats(tk_sim_net_t *net, double cmin_w)
     ad->info.contention = 0;
     ad->info.bias_mean = ad->a.bias;
     ad->info.grad_max = 0;
+    ad->info.outer = ad->outer;
     if (ad->rb) {
         double bs = 0;
         int64_t nb = 0;
@@ -981,7 +991,7 @@ static void adapt_stats(tk_sim_net_t *net, double cmin_w)
             }
         if (nb > 0)
             ad->info.bias_mean = bs / (double)nb;
-        ad->info.grad_max = ad->gmax;
+        ad->info.grad_max = ad->gfree;
     }
     for (int64_t i = 0; i < ad->npairs; i++)
         if (ad->pair[i].cmax > ad->info.contention)
@@ -1002,9 +1012,12 @@ static void split_reset(struct sim_adapt *ad)
 {
     const tk_adapt_t *a = &ad->a;
     double y0 = a->start == TK_ADAPT_START_MIN ? 0 : a->start == TK_ADAPT_START_NONMIN ? 1 : 0.5;
+    ad->outer = 1;
     if (ad->rb)
-        for (int64_t u = 0; u < ad->nrb; u++)
+        for (int64_t u = 0; u < ad->nrb; u++) {
             ad->rb[u] = a->bias;
+            ad->rd[u] = ad->rgp[u] = 0;
+        }
     for (int64_t i = 0; i < ad->npairs; i++) {
         ad_pair_t *p = &ad->pair[i];
         for (int64_t j = 0; j < p->ny; j++)
@@ -1017,13 +1030,12 @@ static void split_reset(struct sim_adapt *ad)
 }
 
 /* dgb, edgb: every router's gradient of the mean latency of the
- * traffic it decides with respect to its bias (the latencies held
- * fixed; each decision weighted by its class's offered traffic, summed
- * in class order) and one step b_r <- b_r - scale x rate x gradient,
- * clamped to +-bmax; returns the largest |change|.  scale: the
- * iteration's damping relative to its first (the oscillation stop's
- * halvings shrink the bias steps with the split's). */
-static double bias_step(tk_sim_net_t *net, double scale)
+ * traffic it decides with respect to its bias, at the split just
+ * measured (the latencies held fixed; each decision weighted by its
+ * class's offered traffic, summed in class order) into rg / rw, and
+ * gfree, the largest |gradient| over the routers whose bias the clamp
+ * does not hold (at +-bmax with the gradient pushing it outward). */
+static void bias_grad(tk_sim_net_t *net)
 {
     struct sim_adapt *ad = net->ad;
     tk_id_t n = net->g->n;
@@ -1043,40 +1055,90 @@ static double bias_step(tk_sim_net_t *net, double scale)
             ad->rw[d->at] += w;
         }
     }
-    double big = 0, gmax = 0, gfree = 0;
+    double gfree = 0;
     for (tk_id_t u = 0; u < n; u++) {
         if (!(ad->rw[u] > 0))
             continue;
         /* dy/db <= 0: the gradient's sign is that of L_min - L_nm */
         double grad = ad->rg[u] / ad->rw[u];
-        if (fabs(grad) > gmax)
-            gmax = fabs(grad);
-        double b = ad->rb[u] - scale * ad->a.rate * grad;
-        int held = 0;
-        if (b > ad->bmax) {
-            b = ad->bmax;
-            held = ad->rb[u] == ad->bmax;
-        }
-        if (b < -ad->bmax) {
-            b = -ad->bmax;
-            held = ad->rb[u] == -ad->bmax;
-        }
+        int held = (ad->rb[u] >= ad->bmax && grad < 0) || (ad->rb[u] <= -ad->bmax && grad > 0);
         if (!held && fabs(grad) > gfree)
             gfree = fabs(grad);
+    }
+    ad->gfree = gfree;
+}
+
+/* dgb, edgb: one step b_r <- b_r - eta x gradient (bias_grad's) for
+ * every router that decides traffic, clamped to +-bmax; returns the
+ * largest |change|. */
+static double bias_step(struct sim_adapt *ad, tk_id_t n, double eta)
+{
+    double big = 0;
+    for (tk_id_t u = 0; u < n; u++) {
+        if (!(ad->rw[u] > 0))
+            continue;
+        double b = ad->rb[u] - eta * (ad->rg[u] / ad->rw[u]);
+        if (b > ad->bmax)
+            b = ad->bmax;
+        if (b < -ad->bmax)
+            b = -ad->bmax;
         if (fabs(b - ad->rb[u]) > big)
             big = fabs(b - ad->rb[u]);
         ad->rb[u] = b;
     }
-    ad->gmax = gmax;
-    ad->gfree = gfree;
+    return big;
+}
+
+/* dgb, edgb: the outer loop's bias step.  The first is the gradient
+ * step b_r <- b_r - rate x gradient; after it every router's step keeps
+ * its size d_r and takes the gradient's sign, d_r growing by AD_RPROP_UP
+ * while the sign stays and shrinking by AD_RPROP_DOWN when it changes
+ * (Riedmiller and Braun, "A direct adaptive method for faster
+ * backpropagation learning: the RPROP algorithm"): a bias whose fixed
+ * point is at the clamp (every comparison decided one way, the gradient
+ * decaying exponentially as the bias grows) reaches it in tens of steps
+ * instead of crawling, and one with a zero inside overshoots it and
+ * halves.  A step the clamp cuts leaves d_r the distance moved (0 at the
+ * clamp: the next step leaving it is a gradient step again).  Returns
+ * the largest |change|. */
+static double bias_rprop(struct sim_adapt *ad, tk_id_t n, int first)
+{
+    double big = 0;
+    for (tk_id_t u = 0; u < n; u++) {
+        if (!(ad->rw[u] > 0))
+            continue;
+        double g = ad->rg[u] / ad->rw[u], d;
+        if (g == 0)
+            continue;
+        if (first || ad->rd[u] == 0) {
+            d = ad->a.rate * fabs(g);
+        } else {
+            double sg = g * ad->rgp[u];
+            d = sg > 0 ? ad->rd[u] * AD_RPROP_UP : sg < 0 ? ad->rd[u] * AD_RPROP_DOWN : ad->rd[u];
+        }
+        ad->rgp[u] = g;
+        double b = ad->rb[u] - (g > 0 ? d : -d);
+        if (b > ad->bmax) {
+            b = ad->bmax;
+            d = b - ad->rb[u];
+        }
+        if (b < -ad->bmax) {
+            b = -ad->bmax;
+            d = ad->rb[u] - b;
+        }
+        ad->rd[u] = d;
+        if (fabs(b - ad->rb[u]) > big)
+            big = fabs(b - ad->rb[u]);
+        ad->rb[u] = b;
+    }
     return big;
 }
 
 /* One iteration's measurement: solve the rates of the current split,
  * the signals and every target; *res the residual, *cmin_w the mean
  * minimal cost of the source routers. */
-static tk_status_t measure(tk_sim_net_t *net, double rho, int nth, double bscale, double *res,
-                           double *cmin_w, tk_error_t *err)
+static tk_status_t measure(tk_sim_net_t *net, double rho, int nth, double *res, double *cmin_w,
+                           tk_error_t *err)
 {
     struct sim_adapt *ad = net->ad;
     tk_mm_info_t mi;
@@ -1100,11 +1162,8 @@ static tk_status_t measure(tk_sim_net_t *net, double rho, int nth, double bscale
         if (ri > r)
             r = ri;
     }
-    if (adapt_is_dgb(ad->a.rule)) {
-        double db = bias_step(net, bscale);
-        if (db > r)
-            r = db;
-    }
+    if (adapt_is_dgb(ad->a.rule))
+        bias_grad(net);
     *res = r;
     /* the minimal cost the source routers estimate, weighted by the
      * accepted traffic */
@@ -1198,57 +1257,58 @@ static tk_status_t trace_fill(tk_sim_net_t *net, double rho, int64_t iter, doubl
         }
         ad->tr_q[a] = q;
     }
+    it->outer = ad->outer;
+    it->bias_mean = ad->info.bias_mean;
+    it->grad_max = ad->info.grad_max;
     it->bneck_changed = ad->tr_have ? nb : -1;
     it->signal_change = ad->tr_have ? dq : NAN;
     ad->tr_have = 1;
     return TK_OK;
 }
 
-tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, tk_error_t *err)
+/* The split iteration's state between the solves of dgb's outer loop. */
+typedef struct split_run {
+    int64_t it;           /* iterations so far, of the whole solve        */
+    double res, cmin_w;   /* the last iteration's                         */
+    double damp;          /* the damping at the stop                      */
+    int snapped;          /* it stopped after a snap                      */
+    tk_adapt_step_t stop; /* converged, iter, floor or oscillation        */
+} split_run_t;
+
+/* The split iteration (the biases of dgb, edgb held fixed) from the
+ * current split, with the damping at its first value and no history,
+ * until it stops: a fixed point (converged), the damping's floor, the
+ * oscillation stop, or max_iter iterations counted over the whole solve
+ * (s->it carries them).  Traces every iteration but the last, whose row
+ * the caller writes with what followed. */
+static tk_status_t split_solve(tk_sim_net_t *net, double rho, int nth, ad_aa_t *A, int acc,
+                               split_run_t *s, tk_adapt_iter_t *tr, tk_error_t *err)
 {
     struct sim_adapt *ad = net->ad;
     const tk_adapt_t *a = &ad->a;
     double damp = a->damping, best = INFINITY, low = INFINITY, res = INFINITY, cmin_w = 0;
-    int64_t best_it = 0, low_it = 0, it;
+    int64_t best_it = s->it, low_it = s->it, it;
     int snapped = 0;
-    int nth = net->o.threads > 0 ? net->o.threads : omp_get_max_threads();
     /* the lowest residual so far, and at the last halving that found it
      * halved since the one before; halvings since then */
     double glow = INFINITY, mark = INFINITY;
     int futile = 0;
-    tk_adapt_iter_t tr = {0};
     tk_adapt_step_t stop = TK_ADAPT_STEP_ITER;
-    memset(info, 0, sizeof *info);
-    /* every solve starts from the rule's first split */
-    split_reset(ad);
-    ad->tr_have = 0;
-    ad_aa_t A;
-    /* polarized-adaptive keeps the plain damped step: its shares at a
-     * router sum to 1, which a clamped extrapolation would break */
-    int acc = a->rule != TK_ADAPT_POLAR;
-    if (acc && ad_aa_init(&A, ad)) {
-        ad_aa_free(&A);
-        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-    }
-    for (it = 1;; it++) {
-        tk_status_t st = measure(net, rho, nth, damp / a->damping, &res, &cmin_w, err);
+    if (acc)
+        ad_aa_reset(A);
+    for (it = s->it + 1;; it++) {
+        tk_status_t st = measure(net, rho, nth, &res, &cmin_w, err);
         if (st == TK_OK && net->o.trace)
-            st = trace_fill(net, rho, it, res, cmin_w, &tr, err);
-        if (st != TK_OK) {
-            if (acc)
-                ad_aa_free(&A);
+            st = trace_fill(net, rho, it, res, cmin_w, tr, err);
+        if (st != TK_OK)
             return st;
-        }
         if (res < glow)
             glow = res;
         if (snapped || it >= a->max_iter) {
             stop = snapped || res <= a->tol ? TK_ADAPT_STEP_CONVERGED : TK_ADAPT_STEP_ITER;
             break;
         }
-        /* dgb, edgb: a fixed point also needs every bias's gradient to
-         * vanish (or the bias held at its clamp); the bias steps shrink
-         * with the damping, so a small residual alone does not show it */
-        if (res <= a->tol && !(adapt_is_dgb(a->rule) && a->rate * ad->gfree > a->tol)) {
+        if (res <= a->tol) {
             /* converged: the shares whose target is 0 or 1 take it
              * exactly (a rule that a bias forces gives the oblivious
              * split exactly), and one more iteration reports on that */
@@ -1273,9 +1333,9 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
             }
             snapped = 1;
             if (net->o.trace) {
-                tr.damping = damp;
-                tr.step = TK_ADAPT_STEP_SNAP;
-                net->o.trace(net->o.trace_ctx, &tr);
+                tr->damping = damp;
+                tr->step = TK_ADAPT_STEP_SNAP;
+                net->o.trace(net->o.trace_ctx, tr);
             }
             continue;
         }
@@ -1289,11 +1349,11 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
         } else if (it - best_it >= (acc ? AD_AA_HALF : AD_STALL) ||
                    (acc && it - low_it >= AD_AA_STALL)) {
             damp /= 2;
-            tr.halved = 1;
+            tr->halved = 1;
             best = low = res;
             best_it = low_it = it;
             if (acc) {
-                ad_aa_reset(&A);
+                ad_aa_reset(A);
                 if (damp < AD_DAMP_MIN) {
                     stop = TK_ADAPT_STEP_FLOOR;
                     break; /* it stays where it is: not converged */
@@ -1311,31 +1371,125 @@ tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
                 }
             }
         }
-        tr.step = TK_ADAPT_STEP_DAMPED;
+        tr->step = TK_ADAPT_STEP_DAMPED;
         if (acc) {
-            if (ad_aa_step(ad, &A, damp, nth))
-                tr.step = TK_ADAPT_STEP_ANDERSON;
+            if (ad_aa_step(ad, A, damp, nth))
+                tr->step = TK_ADAPT_STEP_ANDERSON;
             refresh(ad, nth);
         } else {
             move(ad, damp, nth);
         }
         if (net->o.trace) {
-            tr.damping = damp;
+            tr->damping = damp;
+            net->o.trace(net->o.trace_ctx, tr);
+        }
+    }
+    s->it = it;
+    s->res = res;
+    s->cmin_w = cmin_w;
+    s->damp = damp;
+    s->snapped = snapped;
+    s->stop = stop;
+    return TK_OK;
+}
+
+/* dgb, edgb, the outer loop: split solves with the biases fixed, each
+ * followed by one bias step (bias_rprop) from the gradients of the split
+ * where it stopped, until the free gradients are within the tolerance;
+ * it stops as oscillating when the largest free gradient has not halved
+ * in AD_OUT_STALL outer steps (topokit(7), dgb). */
+tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, tk_error_t *err)
+{
+    struct sim_adapt *ad = net->ad;
+    const tk_adapt_t *a = &ad->a;
+    int nth = net->o.threads > 0 ? net->o.threads : omp_get_max_threads();
+    int dgb = adapt_is_dgb(a->rule), conv;
+    split_run_t s;
+    tk_adapt_iter_t tr = {0};
+    tk_adapt_step_t stop;
+    /* the outer loop's step, the free gradient at its last record (and
+     * that record's outer step), the lowest so far and at the last
+     * halving that saw it halve; futile halvings since */
+    double omark = INFINITY;
+    int64_t omark_k = 1;
+    memset(info, 0, sizeof *info);
+    memset(&s, 0, sizeof s);
+    /* every solve starts from the rule's first split */
+    split_reset(ad);
+    ad->tr_have = 0;
+    ad_aa_t A;
+    /* polarized-adaptive keeps the plain damped step: its shares at a
+     * router sum to 1, which a clamped extrapolation would break */
+    int acc = a->rule != TK_ADAPT_POLAR;
+    if (acc && ad_aa_init(&A, ad)) {
+        ad_aa_free(&A);
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
+    }
+    for (;;) {
+        tk_status_t st = split_solve(net, rho, nth, &A, acc, &s, &tr, err);
+        if (st != TK_OK) {
+            if (acc)
+                ad_aa_free(&A);
+            return st;
+        }
+        stop = s.stop;
+        if (!dgb)
+            break;
+        /* dgb, edgb: a fixed point of the split whose free gradients
+         * are within the tolerance (rate x gradient: the bias step it
+         * would take) is one of the whole */
+        int fixed = s.stop == TK_ADAPT_STEP_CONVERGED;
+        if (fixed && a->rate * ad->gfree <= a->tol)
+            break;
+        if (s.it >= a->max_iter) {
+            stop = TK_ADAPT_STEP_ITER;
+            break;
+        }
+        /* rate=0: the biases cannot move; the split's stop is the
+         * solve's (not converged: it stopped without a fixed point) */
+        if (!(a->rate > 0))
+            break;
+        if (ad->outer >= a->max_outer) {
+            stop = TK_ADAPT_STEP_OUTER;
+            break;
+        }
+        /* the lowest free gradient has not halved in AD_OUT_STALL
+         * outer steps: the biases do not settle */
+        if (ad->gfree <= omark / 2) {
+            omark = ad->gfree;
+            omark_k = ad->outer;
+        } else if (ad->outer - omark_k >= AD_OUT_STALL) {
+            stop = TK_ADAPT_STEP_OSCILLATION;
+            break;
+        }
+        /* the bias step from the split where the iteration stopped,
+         * whether a fixed point or not (its gradients are then those of
+         * the last split: topokit(7)); none moving ends the loop */
+        if (!(bias_rprop(ad, net->g->n, ad->outer == 1) > 0)) {
+            if (fixed)
+                stop = TK_ADAPT_STEP_FLOOR;
+            break;
+        }
+        if (net->o.trace) {
+            tr.damping = s.damp;
+            tr.step = TK_ADAPT_STEP_BIAS;
             net->o.trace(net->o.trace_ctx, &tr);
         }
+        ad->outer++;
     }
     if (acc)
         ad_aa_free(&A);
     if (net->o.trace) {
-        tr.damping = damp;
+        tr.damping = s.damp;
         tr.step = stop;
         net->o.trace(net->o.trace_ctx, &tr);
     }
-    info->iterations = it;
-    info->residual = res;
-    info->converged = snapped || res <= a->tol;
+    conv = dgb ? stop == TK_ADAPT_STEP_CONVERGED : s.snapped || s.res <= a->tol;
+    info->iterations = s.it;
+    info->residual = s.res;
+    info->converged = conv;
     info->another = 0;
-    adapt_stats(net, cmin_w);
+    adapt_stats(net, s.cmin_w);
     ad->solved = 1;
     ad->epoch = 0;
     ad->stepping = 0;
@@ -1354,8 +1508,17 @@ tk_status_t sim_adapt_epoch(tk_sim_net_t *net, double rho, tk_mm_info_t *info, t
         ad->stepping = 1;
         ad->tr_have = 0;
     }
-    tk_status_t st = measure(net, rho, nth, 1, &res, &cmin_w, err);
-    if (st == TK_OK && net->o.trace)
+    tk_status_t st = measure(net, rho, nth, &res, &cmin_w, err);
+    if (st != TK_OK)
+        return st;
+    /* dgb, edgb: the biases take their step with the split's, at full
+     * rate (no outer loop epoch by epoch) */
+    if (adapt_is_dgb(ad->a.rule)) {
+        double db = bias_step(ad, net->g->n, ad->a.rate);
+        if (db > res)
+            res = db;
+    }
+    if (net->o.trace)
         st = trace_fill(net, rho, ad->epoch + 1, res, cmin_w, &tr, err);
     if (st != TK_OK)
         return st;
