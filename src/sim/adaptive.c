@@ -1146,7 +1146,7 @@ static tk_status_t measure(tk_sim_net_t *net, double rho, int nth, double *res, 
     if (st != TK_OK)
         return st;
     st = sim_mm_solve_ws(&net->mm, net->o.arb, rho, net->o.max_sweeps, 0, net->x, net->bneck, &mi,
-                         ad->fws, err);
+                         nth, ad->fws, err);
     if (st != TK_OK)
         return st;
     signals(net, rho);

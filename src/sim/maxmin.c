@@ -137,13 +137,13 @@ tk_status_t tk_mm_solve(const tk_mm_t *mm, tk_arb_t arb, double rho, int64_t max
                         int check_another, double *x, int64_t *bneck, tk_mm_info_t *info,
                         tk_error_t *err)
 {
-    return sim_mm_solve_ws(mm, arb, rho, max_sweeps, check_another, x, bneck, info, NULL, err);
+    return sim_mm_solve_ws(mm, arb, rho, max_sweeps, check_another, x, bneck, info, 1, NULL, err);
 }
 
 /* sim_mm_solve_ws: see maxmin_internal.h. */
 tk_status_t sim_mm_solve_ws(const tk_mm_t *mm, tk_arb_t arb, double rho, int64_t max_sweeps,
                             int check_another, double *x, int64_t *bneck, tk_mm_info_t *info,
-                            sim_fair_ws_t *ws, tk_error_t *err)
+                            int nth, sim_fair_ws_t *ws, tk_error_t *err)
 {
     tk_mm_info_t tmp;
     tk_status_t st = tk_mm_check(mm, err);
@@ -163,7 +163,7 @@ tk_status_t sim_mm_solve_ws(const tk_mm_t *mm, tk_arb_t arb, double rho, int64_t
     memset(info, 0, sizeof *info);
     if (arb != TK_ARB_FAIR)
         return sim_rr_solve(mm, arb, rho, max_sweeps ? max_sweeps : MM_SWEEPS, check_another, x,
-                            bneck, info, ws, err);
+                            bneck, info, nth, ws, err);
     /* fair: the filling stopped at rho, x = demand min(tau, rho). */
     st = sim_fair_fill(mm, rho, x, bneck, &info->iterations, ws, err);
     if (st != TK_OK)

@@ -55,16 +55,20 @@ void *sim_ws_buf(sim_fair_ws_t *ws, int i, size_t n);
 tk_status_t sim_fair_fill(const tk_mm_t *mm, double stop, double *tau, int64_t *bneck,
                           int64_t *events, sim_fair_ws_t *ws, tk_error_t *err);
 
-/* tk_mm_solve with the solvers' work arrays in ws (NULL: their own). */
+/* tk_mm_solve with the solvers' work arrays in ws (NULL: their own) and
+ * rr's and transit's sweeps on nth threads (<= 1: one; the fair filling
+ * is serial).  The bits do not depend on nth. */
 tk_status_t sim_mm_solve_ws(const tk_mm_t *mm, tk_arb_t arb, double rho, int64_t max_sweeps,
                             int check_another, double *x, int64_t *bneck, tk_mm_info_t *info,
-                            sim_fair_ws_t *ws, tk_error_t *err);
+                            int nth, sim_fair_ws_t *ws, tk_error_t *err);
 
 /* rr, transit (rr.c): tk_mm_solve's work for those arbitrations, mm
  * checked and the arguments valid (max_sweeps > 0, info not NULL); the
- * work arrays in ws's buffers (NULL: its own, freed on return). */
+ * work arrays in ws's buffers (NULL: its own, freed on return); every
+ * sweep's outputs, then its variables, on nth threads (<= 1, or a system
+ * of fewer than 4096 entries: one), the same bits at any nth. */
 tk_status_t sim_rr_solve(const tk_mm_t *mm, tk_arb_t arb, double rho, int64_t max_sweeps,
-                         int check_another, double *x, int64_t *bneck, tk_mm_info_t *info,
+                         int check_another, double *x, int64_t *bneck, tk_mm_info_t *info, int nth,
                          sim_fair_ws_t *ws, tk_error_t *err);
 
 /* Whether the member rates x (nvar) of the checked system mm are an

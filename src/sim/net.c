@@ -36,6 +36,7 @@
 #define omp_get_max_threads() 1
 #endif
 
+#include "sim/maxmin_internal.h"
 #include "sim_internal.h"
 
 #define SIM_WL_ROUNDS 64
@@ -1036,8 +1037,9 @@ tk_status_t tk_sim_solve(tk_sim_net_t *net, double rho, tk_sim_point_t *out, tk_
     if (net->ad)
         st = sim_adapt_solve(net, rho, &out->info, err);
     else
-        st = tk_mm_solve(&net->mm, net->o.arb, rho, net->o.max_sweeps, net->o.check_another, net->x,
-                         net->bneck, &out->info, err);
+        st = sim_mm_solve_ws(
+            &net->mm, net->o.arb, rho, net->o.max_sweeps, net->o.check_another, net->x, net->bneck,
+            &out->info, net->o.threads > 0 ? net->o.threads : omp_get_max_threads(), NULL, err);
     if (st != TK_OK)
         return st;
     return sim_net_summarise(net, rho, out, err);

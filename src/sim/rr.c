@@ -128,7 +128,11 @@
  * scratch array when it has not), and the greedy levels of all the runs
  * of a water-filling come out of one pass (wf_greedy; a member weighing
  * less than 1, greedy as a whole, takes a bisection); a variable's
- * desires are its two least grants, found once per sweep.
+ * desires are its two least grants, found once per sweep.  A sweep runs
+ * on threads (sim_rr_solve's nth, in systems of MM_PAR_MIN entries or
+ * more): its outputs are independent (each writes its own positions and
+ * groups, with a scratch copy per thread), then its variables (the
+ * residual is a maximum), so the bits do not depend on the thread count.
  */
 #include <config.h>
 
@@ -138,6 +142,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#else
+#define omp_get_thread_num() 0
+#endif
 
 #include "sim/maxmin_internal.h"
 #include "tk_sim.h"
@@ -148,6 +157,7 @@
 #define MM_DAMP 0.5     /* rr/transit: the damping after the first sweep */
 #define MM_DAMPMIN 1e-6 /* rr/transit: the least damping */
 #define MM_WINDOW 100   /* rr/transit: no halving residual in WINDOW/damping sweeps: halve it */
+#define MM_PAR_MIN 4096 /* rr/transit: entries below which a sweep runs on one thread */
 
 /* ------------------------------------------------------------------------ */
 /* rr and transit: the ports of every output. */
@@ -509,14 +519,17 @@ typedef struct rr {
     double *gD;      /* port demand                                      */
     double *gth;     /* the greedy level of one port                     */
     int64_t *gnr;    /* runs of the port's members                       */
-    /* scratch */
-    wf_run_t *run;  /* maxdeg: runs of an output's ports' members        */
-    int64_t *rk;    /* maxdeg: the run of every member slot              */
-    wf_run_t *prun; /* maxgrp: runs of an output's ports                 */
-    int64_t *prk;   /* maxgrp                                           */
-    wf_slot_t *tmp; /* max(maxdeg, maxgrp): merge sort                   */
-    double *xr;     /* nvar: rates of the grants G                       */
-    double *xc;     /* nvar: rates of the grants the last sweep computed */
+    /* scratch of one output, nth copies (thread t's at t times its size) */
+    int nth;            /* threads of a sweep (1: no parallel region)        */
+    int64_t nd, nq, nt; /* the sizes of one copy of run and rk, prun and
+                           prk, tmp                                      */
+    wf_run_t *run;      /* maxdeg: runs of an output's ports' members        */
+    int64_t *rk;        /* maxdeg: the run of every member slot              */
+    wf_run_t *prun;     /* maxgrp: runs of an output's ports                 */
+    int64_t *prk;       /* maxgrp                                           */
+    wf_slot_t *tmp;     /* max(maxdeg, maxgrp): merge sort                   */
+    double *xr;         /* nvar: rates of the grants G                       */
+    double *xc;         /* nvar: rates of the grants the last sweep computed */
 } rr_t;
 
 static void rr_free(rr_t *s)
@@ -545,19 +558,26 @@ static void rr_free(rr_t *s)
     free(s->xc);
 }
 
-static tk_status_t rr_init(rr_t *s, const tk_mm_t *mm, tk_arb_t arb, double rho, sim_fair_ws_t *ws,
-                           tk_error_t *err)
+static tk_status_t rr_init(rr_t *s, const tk_mm_t *mm, tk_arb_t arb, double rho, int nth,
+                           sim_fair_ws_t *ws, tk_error_t *err)
 {
     int64_t nres = mm->nres, nvar = mm->nvar, ne = mm->voff[nvar];
     memset(s, 0, sizeof *s);
     s->mm = mm;
     s->arb = arb;
     s->ws = ws;
+    /* a sweep's outputs on nth threads when the system is large enough to
+     * pay for a parallel region (the bits do not depend on it) */
+    s->nth = nth > 1 && ne >= MM_PAR_MIN ? nth : 1;
     if (ports_init(&s->P, mm, ws) != 0)
         return sim_mm_nomem(err);
     const mm_ports_t *P = &s->P;
     size_t ng = (size_t)P->ngrp + 1, nd = (size_t)P->maxdeg + 1, nq = (size_t)P->maxgrp + 1;
     size_t nt = nd > nq ? nd : nq, nv = (size_t)nvar + 1, nx = (size_t)ne + 1;
+    size_t T = (size_t)s->nth;
+    s->nd = (int64_t)nd;
+    s->nq = (int64_t)nq;
+    s->nt = (int64_t)nt;
     s->gsplit = rr_alloc(ws, RB_GSPLIT, (size_t)nres + 1, sizeof *s->gsplit, 0);
     s->var = rr_alloc(ws, RB_VAR, nv, sizeof *s->var, 0);
     s->f = rr_alloc(ws, RB_F, nx, sizeof *s->f, 0);
@@ -568,11 +588,11 @@ static tk_status_t rr_init(rr_t *s, const tk_mm_t *mm, tk_arb_t arb, double rho,
     s->gD = rr_alloc(ws, RB_GD, ng, sizeof *s->gD, 0);
     s->gth = rr_alloc(ws, RB_GTH, ng, sizeof *s->gth, 0);
     s->gnr = rr_alloc(ws, RB_GNR, ng, sizeof *s->gnr, 0);
-    s->run = rr_alloc(ws, RB_RUN, nd, sizeof *s->run, 0);
-    s->rk = rr_alloc(ws, RB_RK, nd, sizeof *s->rk, 0);
-    s->prun = rr_alloc(ws, RB_PRUN, nq, sizeof *s->prun, 0);
-    s->prk = rr_alloc(ws, RB_PRK, nq, sizeof *s->prk, 0);
-    s->tmp = rr_alloc(ws, RB_WTMP, nt, sizeof *s->tmp, 0);
+    s->run = rr_alloc(ws, RB_RUN, T * nd, sizeof *s->run, 0);
+    s->rk = rr_alloc(ws, RB_RK, T * nd, sizeof *s->rk, 0);
+    s->prun = rr_alloc(ws, RB_PRUN, T * nq, sizeof *s->prun, 0);
+    s->prk = rr_alloc(ws, RB_PRK, T * nq, sizeof *s->prk, 0);
+    s->tmp = rr_alloc(ws, RB_WTMP, T * nt, sizeof *s->tmp, 0);
     s->xr = rr_alloc(ws, RB_XR, nv, sizeof *s->xr, 0);
     s->xc = rr_alloc(ws, RB_XC, nv, sizeof *s->xc, 0);
     if (!s->gsplit || !s->var || !s->f || !s->pv || !s->ord || !s->epos || !s->gord || !s->gD ||
@@ -642,10 +662,24 @@ static void rr_desire(rr_t *s, int64_t v)
     s->xr[v] = V->d1;
 }
 
+/* One thread's scratch for one output at a time: its copies of rr_t's
+ * run, rk, prun, prk and tmp. */
+typedef struct rr_scr {
+    wf_run_t *run, *prun;
+    int64_t *rk, *prk;
+    wf_slot_t *tmp;
+} rr_scr_t;
+
+static rr_scr_t rr_scratch(const rr_t *s, int t)
+{
+    return (rr_scr_t){s->run + t * s->nd, s->prun + t * s->nq, s->rk + t * s->nd,
+                      s->prk + t * s->nq, s->tmp + t * s->nt};
+}
+
 /* The ports o[0..n) of one class of an output (rr: all of them) share
  * capacity K: every port's greedy level in gth; returns what the class
  * leaves (0 when it fills K). */
-static double rr_class(rr_t *s, wf_slot_t *o, int64_t n, double K)
+static double rr_class(rr_t *s, const rr_scr_t *w, wf_slot_t *o, int64_t n, double K)
 {
     double tot;
     int64_t k0;
@@ -653,11 +687,11 @@ static double rr_class(rr_t *s, wf_slot_t *o, int64_t n, double K)
         return K;
     for (int64_t k = 0; k < n; k++)
         o[k].u = s->gD[o[k].id];
-    slots_sort(o, n, s->tmp);
-    int64_t nr = wf_runs(o, n, s->prun, s->prk, &tot);
-    double L = wf_greedy(s->prun, nr, K, tot, &k0);
+    slots_sort(o, n, w->tmp);
+    int64_t nr = wf_runs(o, n, w->prun, w->prk, &tot);
+    double L = wf_greedy(w->prun, nr, K, tot, &k0);
     for (int64_t k = 0; k < n; k++)
-        s->gth[o[k].id] = s->prun[s->prk[k]].g;
+        s->gth[o[k].id] = w->prun[w->prk[k]].g;
     return L < INFINITY || !(K - tot > 0) ? 0 : K - tot;
 }
 
@@ -665,8 +699,10 @@ static double rr_class(rr_t *s, wf_slot_t *o, int64_t n, double K)
  * port by demand and their runs, the port demands, the ports' greedy
  * levels, every member's greedy level in its port over its port's, and
  * from it the grant computed for every position (in pu).  O(entries of r)
- * when the orders of the last sweep still hold. */
-static void rr_output(rr_t *s, int64_t r)
+ * when the orders of the last sweep still hold.  It writes only r's own
+ * positions (pu, ord), groups (gD, gth, gnr, gord) and the scratch w, and
+ * reads the desires: outputs can run on threads of one sweep. */
+static void rr_output(rr_t *s, const rr_scr_t *w, int64_t r)
 {
     const tk_mm_t *mm = s->mm;
     const mm_ports_t *P = &s->P;
@@ -682,18 +718,18 @@ static void rr_output(rr_t *s, int64_t r)
         wf_slot_t *o = s->ord + a;
         for (int64_t k = 0; k < n; k++)
             o[k].u = s->pu[o[k].id];
-        slots_sort(o, n, s->tmp);
-        s->gnr[g] = wf_runs(o, n, s->run + (a - p0), s->rk + (a - p0), &s->gD[g]);
+        slots_sort(o, n, w->tmp);
+        s->gnr[g] = wf_runs(o, n, w->run + (a - p0), w->rk + (a - p0), &s->gD[g]);
     }
     double K = mm->cap[r] / mm_copies(mm, r);
-    double left = rr_class(s, s->gord + g0, s->gsplit[r] - g0, K);
+    double left = rr_class(s, w, s->gord + g0, s->gsplit[r] - g0, K);
     if (s->arb == TK_ARB_TRANSIT)
-        rr_class(s, s->gord + s->gsplit[r], g1 - s->gsplit[r], left);
+        rr_class(s, w, s->gord + s->gsplit[r], g1 - s->gsplit[r], left);
     for (int64_t g = g0; g < g1; g++) {
         int64_t a = P->gpos[g], n = P->gpos[g + 1] - a, nr = s->gnr[g], k0;
         const wf_slot_t *o = s->ord + a;
-        wf_run_t *R = s->run + (a - p0);
-        const int64_t *rk = s->rk + (a - p0);
+        wf_run_t *R = w->run + (a - p0);
+        const int64_t *rk = w->rk + (a - p0);
         double th = s->gth[g];
         wf_greedy(R, nr, th, s->gD[g], &k0);
         for (int64_t k = 0; k < n; k++) {
@@ -726,29 +762,36 @@ static void rr_run(rr_t *s, double g0, int64_t max_sweeps, tk_mm_info_t *info)
     }
     while (sweeps < max_sweeps) {
         sweeps++;
-        for (int64_t r = 0; r < mm->nres; r++)
-            rr_output(s, r);
-        /* The residual, the damped update, the new desires. */
-        res = 0;
-        double a = sweeps == 1 ? 1 : alpha;
-        for (int64_t v = 0; v < mm->nvar; v++) {
-            const rr_var_t *V = &s->var[v];
-            double *G = s->G + V->b, m = INFINITY;
-            const int64_t *ep = s->epos + V->b;
-            for (int64_t j = 0; j < V->n; j++) {
-                double c = s->pu[ep[j]];
-                if (c < m)
-                    m = c;
-                G[j] = a == 1 ? c : G[j] + a * (c - G[j]);
+        /* The residual, the damped update, the new desires: elementwise
+         * but for the residual, a maximum (the same whatever the order). */
+        double a = sweeps == 1 ? 1 : alpha, rs = 0;
+#pragma omp parallel num_threads(s->nth) if (s->nth > 1)
+        {
+            rr_scr_t w = rr_scratch(s, omp_get_thread_num());
+#pragma omp for schedule(dynamic, 16)
+            for (int64_t r = 0; r < mm->nres; r++)
+                rr_output(s, &w, r);
+#pragma omp for schedule(static) reduction(max : rs)
+            for (int64_t v = 0; v < mm->nvar; v++) {
+                const rr_var_t *V = &s->var[v];
+                double *G = s->G + V->b, m = INFINITY;
+                const int64_t *ep = s->epos + V->b;
+                for (int64_t j = 0; j < V->n; j++) {
+                    double c = s->pu[ep[j]];
+                    if (c < m)
+                        m = c;
+                    G[j] = a == 1 ? c : G[j] + a * (c - G[j]);
+                }
+                s->xc[v] = m < V->req ? m : V->req;
+                if (V->req > 0) {
+                    double d = fabs(s->xc[v] - s->xr[v]) / V->req;
+                    if (d > rs)
+                        rs = d;
+                }
+                rr_desire(s, v);
             }
-            s->xc[v] = m < V->req ? m : V->req;
-            if (V->req > 0) {
-                double d = fabs(s->xc[v] - s->xr[v]) / V->req;
-                if (d > res)
-                    res = d;
-            }
-            rr_desire(s, v);
         }
+        res = rs;
         if (res <= MM_TOL) {
             conv = 1;
             break;
@@ -798,11 +841,11 @@ static void rr_bneck(const rr_t *s, int64_t *bneck)
 
 /* sim_rr_solve: see maxmin_internal.h. */
 tk_status_t sim_rr_solve(const tk_mm_t *mm, tk_arb_t arb, double rho, int64_t max_sweeps,
-                         int check_another, double *x, int64_t *bneck, tk_mm_info_t *info,
+                         int check_another, double *x, int64_t *bneck, tk_mm_info_t *info, int nth,
                          sim_fair_ws_t *ws, tk_error_t *err)
 {
     rr_t s;
-    tk_status_t st = rr_init(&s, mm, arb, rho, ws, err);
+    tk_status_t st = rr_init(&s, mm, arb, rho, nth, ws, err);
     if (st != TK_OK)
         return st;
     rr_run(&s, -1, max_sweeps, info);

@@ -16,6 +16,7 @@
  */
 #include <config.h>
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -852,26 +853,66 @@ static void test_random_wide(void)
     is_int(good, 5, "5 systems of up to 50 entries per variable: fair exact, rr an equilibrium");
 }
 
-/* Does mm solved through ws (arb, load rho) give the bits of a solve
- * without a workspace: rates, bottlenecks, event or sweep counts and the
- * convergence flag? */
-static int ws_same(const tk_mm_t *mm, tk_arb_t arb, double rho, sim_fair_ws_t *ws)
+/* Does mm solved through ws (arb, load rho, at most max_sweeps, rr's
+ * sweeps on nth threads) give the bits of a solve without a workspace on
+ * one thread: rates, bottlenecks, event or sweep counts, the residual and
+ * the convergence flag? */
+static int ws_same_nth(const tk_mm_t *mm, tk_arb_t arb, double rho, int64_t max_sweeps, int nth,
+                       sim_fair_ws_t *ws)
 {
     int64_t nv = mm->nvar;
     double *x = calloc((size_t)nv + 1, sizeof *x), *y = calloc((size_t)nv + 1, sizeof *y);
     int64_t *bx = calloc((size_t)nv + 1, sizeof *bx), *by = calloc((size_t)nv + 1, sizeof *by);
     tk_mm_info_t ix, iy;
     tk_error_t err;
-    int same = x && y && bx && by && tk_mm_solve(mm, arb, rho, 0, 0, x, bx, &ix, &err) == TK_OK &&
-               sim_mm_solve_ws(mm, arb, rho, 0, 0, y, by, &iy, ws, &err) == TK_OK &&
-               memcmp(x, y, (size_t)nv * sizeof *x) == 0 &&
-               memcmp(bx, by, (size_t)nv * sizeof *bx) == 0 && ix.iterations == iy.iterations &&
-               ix.converged == iy.converged;
+    int same =
+        x && y && bx && by && tk_mm_solve(mm, arb, rho, max_sweeps, 0, x, bx, &ix, &err) == TK_OK &&
+        sim_mm_solve_ws(mm, arb, rho, max_sweeps, 0, y, by, &iy, nth, ws, &err) == TK_OK &&
+        memcmp(x, y, (size_t)nv * sizeof *x) == 0 && memcmp(bx, by, (size_t)nv * sizeof *bx) == 0 &&
+        ix.iterations == iy.iterations &&
+        memcmp(&ix.residual, &iy.residual, sizeof ix.residual) == 0 && ix.converged == iy.converged;
     free(x);
     free(y);
     free(bx);
     free(by);
     return same;
+}
+
+static int ws_same(const tk_mm_t *mm, tk_arb_t arb, double rho, sim_fair_ws_t *ws)
+{
+    return ws_same_nth(mm, arb, rho, 0, 1, ws);
+}
+
+/* rr's and transit's sweeps on threads: systems of more than the 4096
+ * entries below which a sweep stays on one thread, solved on 2 and 3
+ * threads, with and without a workspace (the same workspace after a
+ * smaller system and a larger one: the per-thread scratch regrown), give
+ * the bits of one thread: rates, bottlenecks, sweeps, residual. */
+static void test_threads(void)
+{
+    static const int shape[][4] = {{300, 12, 2500, 8}, {40, 6, 60, 50}, {600, 20, 4000, 10}};
+    int n = (int)(sizeof shape / sizeof shape[0]), good = 0, tried = 0;
+    sim_fair_ws_t *ws = sim_fair_ws_new();
+    for (int i = 0; i < n; i++) {
+        sys_t s;
+        random_sys(&s, (uint64_t)i + 4000, shape[i][0], shape[i][1], shape[i][2], shape[i][3]);
+        for (int a = 1; a < 3; a++)
+            for (int nth = 2; nth <= 3; nth++) {
+                tk_arb_t arb = a == 1 ? TK_ARB_RR : TK_ARB_TRANSIT;
+                int same = ws_same_nth(&s.mm, arb, 0.8, 300, nth, nth == 2 ? ws : NULL);
+                if (!same)
+                    tap_diag("threads: system %d (%s, %d threads) differs", i, tk_arb_name(arb),
+                             nth);
+                good += same;
+                tried++;
+            }
+        if (i == 0)
+            ok(s.mm.voff[s.mm.nvar] > 4096, "threads: system 0 has %" PRId64 " > 4096 entries",
+               s.mm.voff[s.mm.nvar]);
+        sys_free(&s);
+    }
+    sim_fair_ws_free(ws);
+    is_int(good, tried, "threads: rr and transit on 2 and 3 threads: the bits of one thread");
 }
 
 /* The fair solver's workspace (sim_fair_ws_t): one workspace through
@@ -1256,6 +1297,7 @@ int main(void)
     test_random_wide();
     test_workspace();
     test_workspace_shape();
+    test_threads();
     test_relabel();
     test_check();
     test_sweep_limit();
