@@ -572,7 +572,8 @@ static tk_status_t am_merge_take(void *ctx, int64_t u, const unsigned char *p, s
     unsigned char *c = malloc(len ? len : 1);
     if (!c)
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-    memcpy(c, p, len);
+    if (len) /* an empty unit may come with no bytes at all */
+        memcpy(c, p, len);
     free(sh->tr[u]);
     sh->tr[u] = c;
     sh->len[u] = len;
