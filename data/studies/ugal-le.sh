@@ -5,8 +5,8 @@
 # numbers the paper prints (ugal-le-published.tsv, next to this script).
 #
 #   sh ugal-le.sh [--quick] [--groups '33 9'] [--patterns 'KEY ...']
-#                 [--seeds N] [--jobs N] [--res R] [--par-iter N]
-#                 [--keep DIR [--table-only]] [--plot FILE]
+#                 [--rules 'RULE ...'] [--seeds N] [--jobs N] [--res R]
+#                 [--par-iter N] [--keep DIR [--table-only]] [--plot FILE]
 #
 # Topologies: dfly(4,8,4,33) and dfly(4,8,4,9) in the paper's
 # dfly(p,a,h,g) order, absolute global arrangement.  Patterns (as the
@@ -15,9 +15,10 @@
 # position), random server permutation, router-level shift mixes 25/50/75%
 # and node-level permutation mixes 50/75% on dfly(4,8,4,33); shift,
 # node-level shift mix 50% and random permutation on dfly(4,8,4,9).
-# Rules: ugal-l, ugal-le, par, ugal-g with topo-sim's defaults (one
-# parameter set for every row); par with at most --par-iter iterations
-# (default 300), the same for every par row.
+# Rules: ugal-l, ugal-le, par, ugal-g, dgb, edgb with topo-sim's defaults
+# (one parameter set for every row); par with at most --par-iter
+# iterations (default 300), the same for every par row.  --rules: only
+# the rules listed (the table then has only their rows).
 #
 # Metric: the saturation throughput is the largest offered load per server
 # at which every flow is fully served (min_served >= 1 - 1e-6); beside it
@@ -53,7 +54,7 @@
 set -eu
 
 usage() {
-    echo "usage: sh ugal-le.sh [--quick] [--groups '33 9'] [--patterns 'KEY ...'] [--seeds N] [--jobs N] [--res R] [--par-iter N] [--keep DIR [--table-only]] [--plot FILE]" >&2
+    echo "usage: sh ugal-le.sh [--quick] [--groups '33 9'] [--patterns 'KEY ...'] [--rules 'RULE ...'] [--seeds N] [--jobs N] [--res R] [--par-iter N] [--keep DIR [--table-only]] [--plot FILE]" >&2
     exit 2
 }
 
@@ -102,13 +103,14 @@ if [ "${1:-}" = --cell ]; then
 fi
 
 # --- options ---------------------------------------------------------------------
-QUICK=0 SEEDS=3 JOBS=2 PLOT= GROUPS_ARG= ONLY= KEEP= TABLE_ONLY=0
+QUICK=0 SEEDS=3 JOBS=2 PLOT= GROUPS_ARG= ONLY= ONLY_RULES= KEEP= TABLE_ONLY=0
 RES=${RES:-0.01} PAR_ITER=${PAR_ITER:-300}
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) QUICK=1 ;;
     --groups) [ $# -ge 2 ] || usage; GROUPS_ARG=$2; shift ;;
     --patterns) [ $# -ge 2 ] || usage; ONLY=$2; shift ;;
+    --rules) [ $# -ge 2 ] || usage; ONLY_RULES=$2; shift ;;
     --keep) [ $# -ge 2 ] || usage; KEEP=$2; shift ;;
     --table-only) TABLE_ONLY=1 ;;
     --seeds) [ $# -ge 2 ] || usage; SEEDS=$2; shift ;;
@@ -154,6 +156,13 @@ start=$(date +%s)
 # --- topologies and pattern instances ----------------------------------------------
 # instances: topology key seed (- for a fixed pattern) and the topo-pattern kind
 RULES="ugal-l ugal-le par ugal-g dgb edgb"
+# --rules: keep the rules listed, in the table's order
+if [ -n "$ONLY_RULES" ]; then
+    for r in $ONLY_RULES; do
+        case " $RULES " in *" $r "*) ;; *) echo "ugal-le.sh: --rules: no rule '$r' (one of: $RULES)" >&2; exit 2 ;; esac
+    done
+    RULES=$(for r in $RULES; do case " $ONLY_RULES " in *" $r "*) printf '%s ' "$r" ;; esac; done)
+fi
 TOPOS="dfly(4,8,4,33) dfly(4,8,4,9)"
 [ $QUICK = 0 ] || TOPOS="dfly(4,8,4,9)"
 if [ -n "$GROUPS_ARG" ]; then
@@ -215,7 +224,7 @@ done <"$work/instances"
 sort -s -k1,1nr "$work/cells" | cut -d ' ' -f 2- >"$work/cells.sorted"
 mv "$work/cells.sorted" "$work/cells"
 ncells=$(wc -l <"$work/cells")
-echo "ugal-le.sh: $ncells cells to run ($(wc -l <"$work/instances") patterns x 4 rules), $JOBS at a time, resolution $RES in rho, par iter=$PAR_ITER" >&2
+echo "ugal-le.sh: $ncells cells to run ($(wc -l <"$work/instances") patterns x $(echo $RULES | wc -w) rules), $JOBS at a time, resolution $RES in rho, par iter=$PAR_ITER" >&2
 
 # --- run the cells, in parallel ----------------------------------------------------
 # every cell reports on stderr when done
