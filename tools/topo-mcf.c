@@ -390,7 +390,8 @@ static tk_status_t first_take(void *ctx, int64_t b, const unsigned char *p, size
     double *dist = tk_malloc_array(k + 1, sizeof *dist);
     if (!dist)
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (first trees)");
-    memcpy(dist, p, len);
+    if (len) /* a block without demands may come with no bytes at all */
+        memcpy(dist, p, len);
     tk_mcf_approx_first_add(m->d, lo, hi, dist, &m->alpha);
     free(dist);
     return TK_OK;
