@@ -463,6 +463,7 @@ typedef struct cli_units {
                         tk_error_t *err);
     void *ctx;
     int everywhere;
+    int dealt; /* --shard: units dealt round-robin over the run (below) */
 } cli_units_t;
 tk_status_t cli_mpi_units(const cli_units_t *job, tk_error_t *err);
 tk_status_t cli_mpi_units_dealt(const cli_units_t *job, tk_error_t *err);
@@ -473,6 +474,11 @@ tk_status_t cli_mpi_units_root(const cli_units_t *job, tk_error_t *err);
 /* --shard and topo-merge of unit jobs (shard.c).  Under --shard I/P,
  * cli_mpi_units runs only the units of slice I (a contiguous block:
  * units [I*N/P, (I+1)*N/P)) and records their bytes in the shard file
+ * (with `dealt` set: the units are dealt round-robin over the whole run
+ * instead, the k-th dealt unit of the run, counted over every dealt job
+ * so far, to shard k mod P; for a stream of small jobs of costly units
+ * whose count is not known up front, topo-mcf's instances; without
+ * --shard the flag changes nothing)
  * without calling take (the tool then skips its post-processing:
  * cli_shard_partial); under topo-merge it runs no unit and passes the
  * shards' bytes to take in unit order, so the tool prints the single

@@ -58,12 +58,14 @@ enum { MODE_OFF, MODE_SHARD, MODE_MERGE };
 
 /* A graph or job record of a shard file. */
 typedef struct rec {
-    int kind;  /* 'g' graph, 'j' job, 'u' unit job            */
+    int kind;  /* 'g' graph, 'j' job, 'u' unit job, 'd' dealt  */
     long line; /* its line in the file                       */
     char *input;
     long index;
     uint64_t hash;                       /* graph: its fingerprint; job: of the job     */
-    int64_t units, chunk, width, lo, hi; /* 'u': units = the count */
+    int64_t units, chunk, width, lo, hi; /* 'u', 'd': units = the count */
+    int64_t step;                        /* 'u', 'd': this shard's units lo, lo+step.. < hi */
+    int64_t first;                       /* 'd': the run's dealt units before the job's */
     int scale;
     int status;
     tk_error_t *err; /* job with a non-zero status: its error      */
@@ -100,7 +102,8 @@ static struct {
     int to_stdout;
     uint64_t hash;
     int64_t ngraphs, njobs;
-    uint64_t gfp; /* fingerprint of the current graph and notes  */
+    int64_t dealt; /* dealt units of the run so far (cli_units_t.dealt) */
+    uint64_t gfp;  /* fingerprint of the current graph and notes  */
     /* merge mode */
     sfile_t *files; /* by shard index                            */
     size_t rec;     /* next record                               */
@@ -411,7 +414,25 @@ static tk_status_t shard_run(void *ctx, const tk_par_job_t *job, int threads, tk
  * [I*N/P, (I+1)*N/P)), and records each unit's bytes: a line `unit U LEN`
  * then the bytes in lowercase hexadecimal, UNIT_LINE bytes a line.  The
  * record begins with `units J count N lo L hi H hash F` and ends with
- * `sum S`, a checksum of the units' numbers, lengths and bytes. */
+ * `sum S`, a checksum of the units' numbers, lengths and bytes.
+ *
+ * A dealt job (cli_units_t.dealt) is dealt round-robin over the run: its
+ * unit u is the run's dealt unit K+u (K: the dealt units of the jobs
+ * before it), shard (K+u) mod P's.  Its record begins with `dealt J count
+ * N first K hash F` and holds the shard's units in order, as above. */
+
+/* This shard's units of a dealt job of `units` units after `first`
+ * dealt ones: lo, lo+step, ... < hi. */
+static void dealt_slice(int64_t units, int64_t first, int64_t i, int64_t parts, int64_t *lo,
+                        int64_t *hi, int64_t *step)
+{
+    int64_t at = first % parts;
+    *lo = i >= at ? i - at : i - at + parts;
+    *hi = units;
+    *step = parts;
+    if (*lo > units)
+        *lo = units;
+}
 
 #define UNIT_LINE 64
 
@@ -451,7 +472,7 @@ static void w_unit(int64_t u, const unsigned char *b, size_t len)
  * are partial, the tool skips what only the merge needs). */
 static tk_status_t shard_units(const cli_units_t *job, tk_error_t *err)
 {
-    int64_t lo, hi;
+    int64_t lo, hi, step = 1;
     char *buf = NULL;
     size_t blen = 0;
     uint64_t h = H_SEED;
@@ -460,18 +481,27 @@ static tk_status_t shard_units(const cli_units_t *job, tk_error_t *err)
 
     if (!mem)
         return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (unit results)");
-    units_slice(job->units, S.i, S.parts, &lo, &hi);
+    if (job->dealt)
+        dealt_slice(job->units, S.dealt, S.i, S.parts, &lo, &hi, &step);
+    else
+        units_slice(job->units, S.i, S.parts, &lo, &hi);
     /* --progress: this shard's units. */
     char label[64];
     snprintf(label, sizeof label, "shard %" PRId64 "/%" PRId64, S.i, S.parts);
     tk_progress_t *meter = cli_meter(label);
-    tk_progress_begin(meter, "units", "units", hi - lo);
+    tk_progress_begin(meter, "units", "units", (hi - lo + step - 1) / step);
     S.njobs++;
-    w_printf("units %" PRId64 " count %" PRId64 " lo %" PRId64 " hi %" PRId64 " hash %016" PRIx64
-             "\n",
-             S.njobs, job->units, lo, hi, S.gfp);
+    if (job->dealt) {
+        w_printf("dealt %" PRId64 " count %" PRId64 " first %" PRId64 " hash %016" PRIx64 "\n",
+                 S.njobs, job->units, S.dealt, S.gfp);
+        S.dealt += job->units;
+    } else {
+        w_printf("units %" PRId64 " count %" PRId64 " lo %" PRId64 " hi %" PRId64
+                 " hash %016" PRIx64 "\n",
+                 S.njobs, job->units, lo, hi, S.gfp);
+    }
     int64_t u = lo;
-    for (; u < hi; u++) {
+    for (; u < hi; u += step) {
         rewind(mem);
         if ((st = job->run(job->ctx, u, mem, err)) != TK_OK)
             break;
@@ -774,7 +804,7 @@ static int sf_units(sfile_t *f, rec_t *r, int hash, const cli_units_t *job, tk_s
     uint64_t h = H_SEED, want;
     char *w[3];
     int rc = 0;
-    for (int64_t u = r->lo; u < r->hi && rc == 0; u++) {
+    for (int64_t u = r->lo; u < r->hi && rc == 0; u += r->step) {
         if ((rc = sf_unit(f, r, u, hash, &b, &cap, &len)) != 0)
             break;
         h = unit_sum(h, u, b, len);
@@ -897,7 +927,7 @@ static int sf_read(sfile_t *f)
     f->i = idx;
     f->parts = parts;
     /* The records. */
-    int64_t ngraphs = 0, njobs = 0;
+    int64_t ngraphs = 0, njobs = 0, dealt = 0;
     for (;;) {
         uint64_t before = f->hash;
         if ((k = sf_line(f, 1)) < 0)
@@ -958,6 +988,7 @@ static int sf_read(sfile_t *f)
             char *val[4];
             uint64_t sum;
             r->kind = 'u';
+            r->step = 1;
             if (num(w[1], 1, INT64_MAX, &v) != 0 || v != njobs + 1 ||
                 pairs(w, n, 2, ukeys, val) != 0 || num(val[0], 0, INT64_MAX, &r->units) != 0 ||
                 num(val[1], 0, r->units, &r->lo) != 0 ||
@@ -965,6 +996,34 @@ static int sf_read(sfile_t *f)
                 sf_fail(f, f->line, "malformed units line");
                 return -1;
             }
+            njobs++;
+            r->off = ftello(f->fp);
+            r->eline = f->line;
+            if (sf_units(f, r, 1, NULL, NULL, NULL, &sum) != 0)
+                return -1;
+            r->sum = sum;
+            continue;
+        }
+        if (n >= 2 && strcmp(w[0], "dealt") == 0) {
+            static const char *const dkeys[] = {"count", "first", "hash", NULL};
+            char *val[3];
+            uint64_t sum;
+            r->kind = 'd';
+            if (num(w[1], 1, INT64_MAX, &v) != 0 || v != njobs + 1 ||
+                pairs(w, n, 2, dkeys, val) != 0 ||
+                num(val[0], 0, INT64_MAX - dealt, &r->units) != 0 ||
+                num(val[1], 0, INT64_MAX, &r->first) != 0 || hex64(val[2], &r->hash) != 0) {
+                sf_fail(f, f->line, "malformed dealt line");
+                return -1;
+            }
+            if (r->first != dealt) {
+                sf_fail(f, f->line,
+                        "dealt job: first %" PRId64 ", the jobs before it dealt %" PRId64 " units",
+                        r->first, dealt);
+                return -1;
+            }
+            dealt_slice(r->units, r->first, f->i, f->parts, &r->lo, &r->hi, &r->step);
+            dealt += r->units;
             njobs++;
             r->off = ftello(f->fp);
             r->eline = f->line;
@@ -989,7 +1048,7 @@ static int sf_read(sfile_t *f)
             sf_fail(f, f->line, "malformed %s line",
                     n >= 1 && strcmp(w[0], "job") == 0
                         ? "job"
-                        : "record (expected graph, job, units or end)");
+                        : "record (expected graph, job, units, dealt or end)");
             return -1;
         }
         r->scale = (int)sc;
@@ -1123,6 +1182,8 @@ static int sf_same_records(const sfile_t *f, const sfile_t *g)
             same = strcmp(a->input, b->input) == 0 && a->index == b->index;
         if (same && a->kind == 'u')
             same = a->units == b->units;
+        if (same && a->kind == 'd')
+            same = a->units == b->units && a->first == b->first;
         if (same && a->kind == 'j')
             same = a->units == b->units && a->chunk == b->chunk && a->width == b->width &&
                    a->scale == b->scale;
@@ -1226,7 +1287,7 @@ static int load_shards(const char *tool, int nfiles, char **paths)
             const rec_t *x = &by[i].recs[r];
             tk_par_job_t job;
             int64_t lo, hi;
-            if (x->kind == 'g')
+            if (x->kind == 'g' || x->kind == 'd') /* 'd': its slice follows from I */
                 continue;
             memset(&job, 0, sizeof job);
             job.units = x->units;
@@ -1335,17 +1396,97 @@ static tk_status_t merge_run(void *ctx, const tk_par_job_t *job, int threads, tk
     return st;
 }
 
+/* The merge of a dealt job: unit u from shard (first+u) mod P, in unit
+ * order, to take.  The shards holding some of its units (at most the
+ * job's unit count) are open at once; each is checked against its sum
+ * line when all its units were read (the scan checked them all). */
+static tk_status_t merge_dealt(const cli_units_t *job, const rec_t *r0, tk_error_t *err)
+{
+    int64_t parts = S.parts, nf = job->units < parts ? job->units : parts;
+    uint64_t *h = tk_malloc_array((size_t)nf + 1, sizeof *h);
+    unsigned char *b = NULL;
+    size_t cap = 0, len = 0;
+    tk_status_t st = TK_OK;
+    int64_t u = 0;
+    int bad = 0;
+
+    if (!h)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (unit results)");
+    for (int64_t j = 0; j < nf; j++)
+        h[j] = H_SEED;
+    sf_quiet = 1;
+    sf_why[0] = 0;
+    for (; u < job->units && st == TK_OK && !bad; u++) {
+        int64_t i = (r0->first + u) % parts, j = u % nf;
+        sfile_t *f = &S.files[i];
+        rec_t *r = &f->recs[S.rec];
+        int k;
+        if (!f->fp) {
+            f->line = r->eline;
+            if (!(f->fp = fopen(f->path, "r")) || fseeko(f->fp, r->off, SEEK_SET) != 0) {
+                snprintf(sf_why, sizeof sf_why, "%s: %s", f->path, strerror(errno));
+                bad = 1;
+                break;
+            }
+        }
+        if ((k = sf_unit(f, r, u, 0, &b, &cap, &len)) < 0) {
+            bad = 1;
+        } else if (k == 1) { /* the shard's failing unit: the run stops here */
+            st = (tk_status_t)r->status;
+            if (err)
+                *err = *r->err;
+        } else {
+            h[j] = unit_sum(h[j], u, b, len);
+            st = job->take(job->ctx, u, b, len, err);
+        }
+    }
+    /* Every shard read to its end: its sum line. */
+    for (int64_t j = 0; j < nf; j++) {
+        sfile_t *f = &S.files[(r0->first + j) % parts];
+        const rec_t *r = &f->recs[S.rec];
+        if (!bad && f->fp && u == job->units && st == TK_OK) {
+            char *w[3];
+            uint64_t want;
+            int k = sf_line(f, 0);
+            if (k < 0) {
+                bad = 1;
+            } else if (k == 0 || words(f->buf, w, 3) != 2 || strcmp(w[0], "sum") != 0 ||
+                       hex64(w[1], &want) != 0 || want != h_final(h[j]) || want != r->sum) {
+                snprintf(sf_why, sizeof sf_why, "%s:%ld: checksum mismatch in the unit job's bytes",
+                         f->path, r->line);
+                bad = 1;
+            }
+        }
+        if (f->fp)
+            fclose(f->fp);
+        f->fp = NULL;
+    }
+    free(b);
+    free(h);
+    sf_quiet = 0;
+    if (bad) {
+        S.failed = 1;
+        return tk_error_set(err, TK_EIO, NULL, 0, "%s (the shard changed while merging)", sf_why);
+    }
+    S.rec++;
+    S.skip_units = st != TK_OK;
+    return st;
+}
+
 /* The merge of a unit job: every shard's units, in unit order, to take. */
 static tk_status_t merge_units(const cli_units_t *job, tk_error_t *err)
 {
     const sfile_t *f0 = &S.files[0];
+    int kind = job->dealt ? 'd' : 'u';
     if (S.failed)
         return tk_error_set(err, TK_EINVAL, NULL, 0, "shards refused");
-    if (S.rec >= f0->nrecs || f0->recs[S.rec].kind != 'u')
+    if (S.rec >= f0->nrecs || f0->recs[S.rec].kind != kind)
         return merge_fail(err, "a unit job the shards do not have");
     const rec_t *r0 = &f0->recs[S.rec];
     if (r0->units != job->units || r0->hash != S.gfp)
         return merge_fail(err, "a unit job unlike the shards' one");
+    if (job->dealt)
+        return merge_dealt(job, r0, err);
     tk_status_t st = TK_OK;
     for (int64_t i = 0; i < S.parts && st == TK_OK; i++) {
         sfile_t *f = &S.files[i];
@@ -1374,7 +1515,8 @@ static void skip_units(void)
 {
     if (S.mode != MODE_MERGE || !S.skip_units)
         return;
-    while (S.rec < S.files[0].nrecs && S.files[0].recs[S.rec].kind == 'u')
+    while (S.rec < S.files[0].nrecs &&
+           (S.files[0].recs[S.rec].kind == 'u' || S.files[0].recs[S.rec].kind == 'd'))
         S.rec++;
     S.skip_units = 0;
 }

@@ -321,7 +321,7 @@ typedef struct am_mpi {
 static tk_status_t am_ranks(void *ctx, tk_antmill_batch_t *b, tk_error_t *err)
 {
     am_mpi_t *m = ctx;
-    cli_units_t job = {tk_antmill_batch_tasks(b), 0, am_unit, am_take, b, 1};
+    cli_units_t job = {tk_antmill_batch_tasks(b), 0, am_unit, am_take, b, 1, 0};
     int32_t delta;
     int64_t first;
     tk_status_t st = cli_mpi_agree(TK_OK, err, 0);
@@ -596,7 +596,7 @@ static tk_status_t am_shard_job(const args_t *a, const tk_graph_t *g, const char
                                 int32_t max_delta, am_shard_t *sh, tk_error_t *err)
 {
     am_sjob_t j = {a, g, name, max_delta, sh};
-    cli_units_t job = {cli_shard_parts(), 0, am_shard_unit, am_merge_take, &j, 0};
+    cli_units_t job = {cli_shard_parts(), 0, am_shard_unit, am_merge_take, &j, 0, 0};
 
     memset(sh, 0, sizeof *sh);
     sh->parts = cli_shard_parts();

@@ -378,7 +378,7 @@ static tk_status_t ksp_ranks(const tk_graph_t *g, const tk_ksp_opts_t *opts, tk_
     m.block = cli_units_threads(m.threads); /* --shard: whatever --threads */
     m.units = tk_ksp_plan_units(plan);
     m.sum.allpath_min = UINT64_MAX;
-    cli_units_t job = {(m.units + m.block - 1) / m.block, 0, ksp_block, ksp_take, &m, 0};
+    cli_units_t job = {(m.units + m.block - 1) / m.block, 0, ksp_block, ksp_take, &m, 0, 0};
     st = cli_mpi_units(&job, err);
     if (st == TK_OK && !cli_shard_partial()) {
         tk_ksp_result_finish(plan, &m.sum);

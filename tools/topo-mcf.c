@@ -406,7 +406,7 @@ static tk_status_t first_ranks(const tk_graph_t *g, const tk_swdemand_t *d, tk_m
     int64_t units = ((int64_t)g->n + m.block - 1) / m.block;
     /* rounds of at most 2^23 distances (64 MiB) gathered at once */
     int64_t nnz = d->off[g->n], round = nnz > 0 ? ((int64_t)1 << 23) * units / nnz : units;
-    cli_units_t job = {units, round > 0 ? round : 1, first_block, first_take, &m, 1};
+    cli_units_t job = {units, round > 0 ? round : 1, first_block, first_take, &m, 1, 0};
     tk_status_t st = cli_mpi_units(&job, err);
     if (st == TK_OK)
         o->first_alpha = m.alpha;
@@ -479,7 +479,7 @@ static tk_status_t batch_ranks(void *ctx, tk_mcf_batch_t *b, tk_error_t *err)
     batch_mpi_t m = {b, *(const int *)ctx, 0};
     m.block = m.threads;
     int64_t n = tk_mcf_batch_sources(b);
-    cli_units_t job = {(n + m.block - 1) / m.block, 0, batch_block, batch_take, &m, 1};
+    cli_units_t job = {(n + m.block - 1) / m.block, 0, batch_block, batch_take, &m, 1, 0};
     return cli_mpi_units_dealt(&job, err);
 }
 

@@ -276,7 +276,7 @@ static tk_status_t sample_take(void *ctx, int64_t i, const unsigned char *p, siz
 static int measure_ranks(const args_t *a, uint64_t mem, run_t *r)
 {
     medoid_mpi_t m = {a, mem, r};
-    cli_units_t job = {a->samples, 0, sample_unit, sample_take, &m, 1};
+    cli_units_t job = {a->samples, 0, sample_unit, sample_take, &m, 1, 0};
     tk_error_t err;
     tk_error_clear(&err);
     if (cli_mpi_agree(cli_mpi_units(&job, &err), &err, 1) != TK_OK) {

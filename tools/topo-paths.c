@@ -347,7 +347,7 @@ static tk_status_t summary_ranks(const tk_graph_t *g, const args_t *a, const cha
 {
     paths_mpi_t m;
     paths_mpi_init(&m, g, a, name, NULL);
-    cli_units_t job = {paths_blocks(&m), 0, summary_block, summary_take, &m, 0};
+    cli_units_t job = {paths_blocks(&m), 0, summary_block, summary_take, &m, 0, 0};
     tk_status_t st = cli_mpi_units(&job, err);
     if (st != TK_OK)
         tk_sigma_summary_destroy(&m.sum);
@@ -363,7 +363,7 @@ static int per_pair_ranks(FILE *out, args_t *a, const tk_graph_t *g, const char 
 {
     paths_mpi_t m;
     paths_mpi_init(&m, g, a, name, out);
-    cli_units_t job = {paths_blocks(&m), 0, pairs_block, pairs_take, &m, 0};
+    cli_units_t job = {paths_blocks(&m), 0, pairs_block, pairs_take, &m, 0, 0};
     if (cli_mpi_units(&job, err) != TK_OK)
         return 1;
     if (!cli_shard_partial()) /* --shard: the merge prints it */

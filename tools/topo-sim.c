@@ -1032,7 +1032,7 @@ static tk_status_t sweep_ranks(args_t *a, graph_run_t *gr, tk_sim_point_t *pts, 
                                tk_error_t *err)
 {
     sim_mpi_t m = {a, gr, pts, px, npts, input, index};
-    cli_units_t job = {count, 0, sim_point_unit, sim_point_take, &m, 1};
+    cli_units_t job = {count, 0, sim_point_unit, sim_point_take, &m, 1, 0};
     tk_status_t st = cli_mpi_units(&job, err);
     if (st == TK_OK && (a->psfp || a->flfp) && !cli_shard_partial()) {
         tk_sim_point_t last;
