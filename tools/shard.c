@@ -50,9 +50,9 @@
 #define SHARD_FORMAT 1
 
 /* The tools that take --shard: topo-merge runs only these. */
-const char *const cli_shard_tools[] = {"topo-antmill", "topo-dist",   "topo-ksp",
-                                       "topo-load",    "topo-medoid", "topo-paths",
-                                       "topo-sim",     "topo-vc",     NULL};
+const char *const cli_shard_tools[] = {"topo-antmill", "topo-dist",   "topo-ksp",   "topo-load",
+                                       "topo-mcf",     "topo-medoid", "topo-paths", "topo-sim",
+                                       "topo-vc",      NULL};
 
 enum { MODE_OFF, MODE_SHARD, MODE_MERGE };
 

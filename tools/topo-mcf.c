@@ -19,7 +19,7 @@ static const char usage[] =
     "                [--method exact|approx|auto] [--lp simplex|barrier|auto] [--eps E] [--batch "
     "N]\n"
     "                [--time-limit S] [--max-paths N] [--no-presolve] [--links] [--json]\n"
-    "                [--threads N] [--progress] [-o FILE] [TOPOLOGY...]";
+    "                [--threads N] [--progress] [--shard I/P] [-o FILE] [TOPOLOGY...]";
 
 #define MAX_PATTERNS 64
 
@@ -40,6 +40,7 @@ typedef struct args {
     /* run state */
     tk_pattern_t *pat[MAX_PATTERNS];
     const char *patname[MAX_PATTERNS];
+    int64_t plen[MAX_PATTERNS]; /* demands as read (--shard: fingerprints) */
     tk_route_spec_t rspec;
     int header_done;
 } args_t;
@@ -84,6 +85,10 @@ static void help(void)
           "      --json            JSON Lines, one object per graph and pattern\n"
           "      --threads N       OpenMP threads (N >= 1)\n"
           "      --progress        progress messages on stderr\n"
+          "      --shard I/P       solve only shard I of P of the instances (graph and\n"
+          "                        pattern; the k-th of the run is shard k mod P's) and\n"
+          "                        write their rows as a shard file; topo-merge(1)\n"
+          "                        combines the P shards into this run's output\n"
           "  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
           "  -h, --help            this help\n"
           "      --version         print the version\n\n"
@@ -104,7 +109,8 @@ enum {
     OPT_MAXPATHS,
     OPT_NOPRESOLVE,
     OPT_PROGRESS,
-    OPT_BATCH
+    OPT_BATCH,
+    OPT_SHARD
 };
 enum { OPT_FORCE = 512 };
 
@@ -132,6 +138,7 @@ static void parse_args(int argc, char **argv, args_t *a)
         {"json", no_argument, NULL, OPT_JSON},
         {"threads", required_argument, NULL, OPT_THREADS},
         {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"shard", required_argument, NULL, OPT_SHARD},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
@@ -139,6 +146,7 @@ static void parse_args(int argc, char **argv, args_t *a)
     };
     int c;
 
+    cli_shard_args("topo-mcf", &argc, &argv, ":hr:P:m:s:o:", longopts, usage);
     memset(a, 0, sizeof *a);
     tk_mcf_opts_init(&a->opts);
     a->seed = 1;
@@ -197,6 +205,8 @@ static void parse_args(int argc, char **argv, args_t *a)
             break;
         case OPT_PROGRESS:
             a->progress = 1;
+            break;
+        case OPT_SHARD: /* cli_shard_args read it */
             break;
         case 'o':
             a->output = optarg;
@@ -561,6 +571,115 @@ static int solve_one(args_t *a, const tk_graph_t *g, const tk_router_t *router, 
     return st;
 }
 
+/* What every pattern of a graph needs first: the connectivity check
+ * (topokit(7): a graph that is not connected is an error, theta would be
+ * 0 for any pattern with a pair in two components), the router of -r and
+ * the progress meter. */
+static tk_status_t graph_prepare(args_t *a, const tk_graph_t *g, const char *name,
+                                 tk_router_t **router, tk_error_t *err)
+{
+    tk_status_t st = tk_check_connected(g, err);
+    if (st == TK_OK && a->routing)
+        st = tk_router_new(g, &a->rspec, a->threads, a->opts.mem_limit, router, err);
+    if (st == TK_OK)
+        a->opts.progress = cli_meter(name);
+    return st;
+}
+
+/* --shard I/P and its merge (topokit(7) SCALING): the unit of work is an
+ * instance, one graph under one pattern; a graph's instances are the
+ * units of a dealt unit job (cli_units_t.dealt), so the k-th instance of
+ * the run is shard k mod P's whatever the graphs and patterns.  A unit's
+ * bytes are its rows as printed; a shard prepares a graph (check, router)
+ * only when it has one of its instances, and records a failure in the
+ * unit that met it, so the merge reports it where the single run does. */
+typedef struct inst {
+    args_t *a;
+    const tk_graph_t *g;
+    const char *name;
+    int prepared;
+    tk_status_t st; /* graph_prepare's status and error */
+    tk_error_t err;
+    tk_router_t *router;
+    FILE *rows; /* the merge: the rows taken */
+} inst_t;
+
+static tk_status_t inst_run(void *ctx, int64_t k, FILE *fp, tk_error_t *err)
+{
+    inst_t *c = ctx;
+    int nres = c->a->npfile + c->a->nmake ? c->a->npfile + c->a->nmake : 1;
+    result_t res;
+
+    if (!c->prepared) {
+        c->prepared = 1;
+        tk_error_clear(&c->err);
+        c->st = graph_prepare(c->a, c->g, c->name, &c->router, &c->err);
+    }
+    if (c->st != TK_OK) {
+        *err = c->err;
+        return c->st;
+    }
+    memset(&res, 0, sizeof res);
+    cli_progress("%s: pattern %d of %d: solving", c->name, (int)k + 1, nres);
+    tk_status_t st = solve_one(c->a, c->g, c->router, (int)k, &res, err);
+    if (st == TK_OK) {
+        cli_progress("%s: %s: theta in [%.6g, %.6g] (%s, %.3f s)", c->name, res.pattern,
+                     res.r.theta, res.r.upper, status_of(&res.r), res.r.seconds);
+        print_result(fp, c->a, c->g, c->name, &res);
+    }
+    tk_mcf_result_destroy(&res.r);
+    return st;
+}
+
+static tk_status_t inst_take(void *ctx, int64_t k, const unsigned char *p, size_t len,
+                             tk_error_t *err)
+{
+    inst_t *c = ctx;
+    (void)k;
+    if (len && fwrite(p, 1, len, c->rows) != len)
+        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory (rows)");
+    return TK_OK;
+}
+
+/* A graph's row under --shard (nothing printed) or topo-merge (its rows
+ * from the shards, printed as the single run prints them). */
+static int shard_row(args_t *a, FILE *out, const tk_graph_t *g, const char *name)
+{
+    int np = a->npfile + a->nmake;
+    inst_t c = {a, g, name, 0, TK_OK, {0}, NULL, NULL};
+    char *buf = NULL;
+    size_t len = 0;
+    tk_error_t err;
+    tk_status_t st = TK_OK;
+
+    tk_error_clear(&err);
+    /* the -P files in the job's fingerprint, as read (before any bind) */
+    for (int k = 0; k < a->npfile; k++) {
+        const tk_pattern_t *p = a->pat[k];
+        int64_t w[3] = {p->level, p->endpoints, a->plen[k]};
+        cli_shard_note(w, sizeof w);
+        cli_shard_note(p->spec, strlen(p->spec));
+        cli_shard_note(p->topology, strlen(p->topology));
+    }
+    if (cli_shard_merging() && !(c.rows = open_memstream(&buf, &len)))
+        st = tk_error_set(&err, TK_ENOMEM, NULL, 0, "out of memory (rows)");
+    cli_units_t job = {np ? np : 1, 0, inst_run, inst_take, &c, 0, 1};
+    if (st == TK_OK)
+        st = cli_mpi_units(&job, &err);
+    if (c.rows && fclose(c.rows) != 0 && st == TK_OK)
+        st = tk_error_set(&err, TK_ENOMEM, NULL, 0, "out of memory (rows)");
+    tk_router_free(c.router);
+    if (st != TK_OK) {
+        set_where(&err, name);
+        cli_error(&err);
+    } else if (cli_shard_merging()) {
+        print_header(out, a);
+        fwrite(buf, 1, len, out);
+    }
+    free(buf);
+    return st != TK_OK;
+}
+
 static int table_row(void *ctx, FILE *out, const tk_graph_t *g, const char *input, long index)
 {
     args_t *a = ctx;
@@ -571,16 +690,12 @@ static int table_row(void *ctx, FILE *out, const tk_graph_t *g, const char *inpu
     tk_error_t err;
     tk_status_t st;
 
-    tk_error_clear(&err);
     cli_graph_name(g, input, index, name, sizeof name);
+    if (cli_shard_parts() > 0)
+        return shard_row(a, out, g, name);
+    tk_error_clear(&err);
     memset(res, 0, sizeof res);
-    /* topokit(7): a graph that is not connected is an error (theta would
-     * be 0 for any pattern with a pair in two components) */
-    st = tk_check_connected(g, &err);
-    if (st == TK_OK && a->routing)
-        st = tk_router_new(g, &a->rspec, a->threads, a->opts.mem_limit, &router, &err);
-    if (st == TK_OK)
-        a->opts.progress = cli_meter(name);
+    st = graph_prepare(a, g, name, &router, &err);
     for (int k = 0; k < nres && st == TK_OK; k++) {
         cli_progress("%s: pattern %d of %d: solving", name, k + 1, nres);
         st = solve_one(a, g, router, k, &res[k], &err);
@@ -621,6 +736,7 @@ static int run(args_t *a)
         if (cli_read_pattern(a->pfile[k], &a->pat[k]) != 0)
             return CLI_EXIT_DATA;
         a->patname[k] = a->pat[k]->spec[0] ? a->pat[k]->spec : a->pfile[k];
+        a->plen[k] = a->pat[k]->len;
     }
     cli_table_t t = {a->output, a->ninputs, a->inputs, mem_limit, table_row, table_header, a};
     rc = cli_run_table(&t);
