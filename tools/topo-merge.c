@@ -31,10 +31,11 @@ static void help(void)
 {
     printf("usage: %s\n\n", usage);
     fputs("Combine the shard files written by 'TOOL --shard I/P' (topo-dist, topo-load,\n"
-          "topo-ksp, topo-paths, topo-medoid, topo-antmill, topo-sim, topo-vc; every I of\n"
-          "one P, any order) into the output the run without --shard prints, byte for\n"
-          "byte.  The inputs the shards name (graph files, the -P FILE or standard\n"
-          "input) are read again: give the same ones.\n\n"
+          "topo-ksp, topo-paths, topo-medoid, topo-antmill, topo-mcf, topo-sim, topo-vc;\n"
+          "every I of one P, any order) into the output the run without --shard prints,\n"
+          "byte for byte (topo-mcf's time column: each shard's).  The inputs the shards\n"
+          "name (graph files, the -P FILE or standard input) are read again: give the\n"
+          "same ones.\n\n"
           "Options:\n"
           "  --threads N           OpenMP threads for what the tool computes besides its\n"
           "                        jobs (N >= 1); results do not change\n"

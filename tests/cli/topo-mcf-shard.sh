@@ -10,7 +10,8 @@
 # disconnected graph in the middle of the stream (the error line, the
 # rows of the other graphs, exit 1) and an exact LP stopped by
 # --time-limit (exit 1).  A stream of one-pattern graphs is dealt evenly.
-# Refusals: --shard I/P out of range (usage, exit 2); a missing,
+# Refusals: --shard I/P out of range (usage, exit 2), --shard under
+# mpirun (with MPI: exit 1, no file); a missing,
 # duplicate, truncated or damaged shard, shards of another run or another
 # input: one error line, exit 1, no output.
 . "$TK_SRCDIR/tests/cli/lib.sh"
@@ -127,6 +128,17 @@ ok $? "--shard I out of range: a usage error" || diag "rc=$rc" "$err"
 run topo-mcf --shard 1 a.topo
 [ "$rc" -eq 2 ] && [ -z "$out" ] && printf '%s\n' "$err" | head -n 1 | grep -q '^topo-mcf: --shard 1: not I/P'
 ok $? "--shard without /P: a usage error" || diag "rc=$rc" "$err"
+
+# --shard under mpirun: refused as the other tools' (exit 1, no file)
+if grep -q '^#define HAVE_MPI 1' "$TK_BUILDDIR/config.h" 2>/dev/null && command -v mpirun >/dev/null 2>&1; then
+    rm -f mpi.shard
+    run env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 \
+        OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader \
+        mpirun --oversubscribe -np 2 topo-mcf --shard 0/2 -o mpi.shard a.topo
+    [ "$rc" -ne 0 ] && [ ! -e mpi.shard ] &&
+        printf '%s\n' "$err" | grep -q '^topo-mcf: --shard runs do not run under MPI$'
+    ok $? "--shard under mpirun: refused, no shard file" || diag "rc=$rc" "$err"
+fi
 
 for i in 0 1 2; do topo-mcf -m uniform -m switch-perm --shard "$i/3" -o "k$i" abc.topo 2>/dev/null; done
 topo-mcf -m uniform -m 'shift offset=1' --shard 1/3 -o other-run abc.topo 2>/dev/null
