@@ -538,8 +538,9 @@ TK_API double tk_sim_sweep_point(double lo, double step, int64_t i);
  * The first load is 1; every later one is the midpoint of the first
  * bracket (k = 0, then 1) still wider than RES, rounded to 6 decimals
  * (the search of data/studies/ugal-le.sh); 0 means done: both brackets are
- * at most RES wide, or the rounding cannot split the bracket (width near
- * 1e-6).  Each load after the first halves a bracket (the midpoint
+ * at most RES wide, a bracket the rounding cannot split (1e-6 wide, up to
+ * the binary error of the difference) counting as narrow enough.  Each
+ * load after the first halves a bracket (the midpoint
  * rounded by at most 5e-7), and a load can narrow both, so the search
  * takes at most 1 + 2 (ceil(log2(1 / RES)) + 1) loads (43 for RES =
  * 1e-6); when both criteria change at the same load and the midpoints need

@@ -62,8 +62,11 @@ double tk_sim_bisect_next(const tk_sim_bisect_t *b)
         if (b->hi[k] - b->lo[k] > b->res) {
             snprintf(buf, sizeof buf, "%.6f", (b->lo[k] + b->hi[k]) / 2);
             double m = strtod(buf, NULL);
-            /* below 1e-6 the rounding cannot split the bracket */
-            return m > b->lo[k] && m < b->hi[k] ? m : 0;
+            if (m > b->lo[k] && m < b->hi[k])
+                return m;
+            /* 1e-6 wide (0.300001 - 0.3 is 1.0000000000287557e-06 > RES =
+             * 1e-6): 6 decimals cannot split it, it is done; on to the
+             * next bracket */
         }
     return 0;
 }

@@ -7,10 +7,11 @@
  * double nearest k * 0.05); the bisection on synthetic "served" functions
  * with known thresholds: with one threshold for both criteria and RES a
  * power of 2, exactly the loads of a binary search computed here in exact
- * dyadic arithmetic; with two thresholds and any RES, every load the
- * rounded midpoint of the first bracket still wider than RES, at most 6
- * decimals, brackets that hold the thresholds and end at most RES wide,
- * and no more loads than the documented bound.
+ * dyadic arithmetic; with two thresholds and any RES down to 1e-6, every
+ * load the rounded midpoint of the first bracket still wider than RES that
+ * the rounding can split, at most 6 decimals, brackets that hold the
+ * thresholds and end at most RES wide, and no more loads than the
+ * documented bound.
  */
 #include <config.h>
 
@@ -90,6 +91,15 @@ static void test_bisect_example(void)
     ok(b.lo[0] == 0.25 && b.hi[0] == 0.5 && b.lo[1] == 0.75 && b.hi[1] == 1,
        "brackets [0.25, 0.5] and [0.75, 1]");
 
+    /* RES 1e-6: bracket 0 ends [0.290757, 0.290758], 1e-6 wide but
+     * 1.0000000000287557e-06 in binary, which the rounding cannot split;
+     * bracket 1 is bisected next (it was left [0.5, 1]) */
+    n = search(&b, 1e-6, 0.290757274, 0.570993389, rho, 64);
+    ok(b.lo[0] == 0.290757 && b.hi[0] == 0.290758 && b.lo[1] == 0.570993 && b.hi[1] == 0.570994,
+       "RES 1e-6, t0 0.290757274, t1 0.570993389: brackets [0.290757, 0.290758] and "
+       "[0.570993, 0.570994]");
+    ok(n <= 43, "... in %lld loads (at most 43)", (long long)n);
+
     /* a load outside a bracket narrows nothing, and counts */
     tk_sim_bisect_init(&b, 0.1);
     tk_sim_bisect_take(&b, 0.5, 0.5);
@@ -146,7 +156,7 @@ static int decimals6(double x)
 /* Two thresholds, any RES: the documented order, the bound, the end. */
 static void test_bisect_general(void)
 {
-    static const double resv[] = {0.3, 0.1, 0.05, 0.01, 1e-3, 1e-4, 3e-6, 2e-6, 1.5e-6};
+    static const double resv[] = {0.3, 0.1, 0.05, 0.01, 1e-3, 1e-4, 3e-6, 2e-6, 1.5e-6, 1e-6};
     uint64_t s = 12345;
     for (size_t r = 0; r < sizeof resv / sizeof *resv; r++) {
         double res = resv[r];
@@ -172,9 +182,9 @@ static void test_bisect_general(void)
                             char buf[64];
                             snprintf(buf, sizeof buf, "%.6f", (b.lo[k] + b.hi[k]) / 2);
                             want = strtod(buf, NULL);
-                            if (!(want > b.lo[k] && want < b.hi[k]))
-                                want = 0;
-                            break;
+                            if (want > b.lo[k] && want < b.hi[k])
+                                break;
+                            want = 0; /* cannot split: done */
                         }
                 }
                 double got = tk_sim_bisect_next(&b);
