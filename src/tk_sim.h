@@ -481,6 +481,11 @@ TK_API double tk_sim_saturation(const tk_sim_net_t *net);
 TK_API tk_status_t tk_sim_net_hops(const tk_sim_net_t *net, double *mean, double *chops,
                                    const double **hist, int32_t *maxhops);
 TK_API double tk_sim_net_hop_weight(const tk_sim_net_t *net);
+/* The zero-load latency of the routes (topo-sim's latency column): the
+ * sum over link classes c of the mean hops of class c (tk_sim_net_hops'
+ * chops) times lat[c], the latency of a hop of class c (the graph's
+ * nclasses entries).  O(classes). */
+TK_API double tk_sim_net_latency(const tk_sim_net_t *net, const double *lat);
 /* Server-level flows the system stands for, and its groups of
  * interchangeable servers (the first server of group k). */
 TK_API int64_t tk_sim_net_flows(const tk_sim_net_t *net);

@@ -833,9 +833,7 @@ static tk_status_t point_extra(const args_t *a, graph_run_t *gr, point_extra_t *
     double ch[TK_MAX_CLASSES];
     const double *hist;
     tk_sim_net_hops(gr->net, &x->hops, ch, &hist, &x->maxhops);
-    x->latency = 0;
-    for (int c = 0; c < gr->g->nclasses; c++)
-        x->latency += ch[c] * gr->lat[c];
+    x->latency = tk_sim_net_latency(gr->net, gr->lat);
     x->saturation = tk_sim_saturation(gr->net);
     x->hist = tk_malloc_array((size_t)x->maxhops + 1, sizeof *x->hist);
     if (!x->hist)
@@ -987,9 +985,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     {
         double ch[TK_MAX_CLASSES];
         tk_sim_net_hops(gr.net, &gr.hops, ch, &gr.hist, &gr.maxhops);
-        gr.latency = 0;
-        for (int c = 0; c < g->nclasses; c++)
-            gr.latency += ch[c] * gr.lat[c];
+        gr.latency = tk_sim_net_latency(gr.net, gr.lat);
         gr.saturation = tk_sim_saturation(gr.net);
     }
     if (a->curve) {
