@@ -481,6 +481,11 @@ TK_API double tk_sim_saturation(const tk_sim_net_t *net);
 TK_API tk_status_t tk_sim_net_hops(const tk_sim_net_t *net, double *mean, double *chops,
                                    const double **hist, int32_t *maxhops);
 TK_API double tk_sim_net_hop_weight(const tk_sim_net_t *net);
+/* The zero-load latency of the routes (topo-sim's latency column): the
+ * sum over link classes c of the mean hops of class c (tk_sim_net_hops'
+ * chops) times lat[c], the latency of a hop of class c (the graph's
+ * nclasses entries).  O(classes). */
+TK_API double tk_sim_net_latency(const tk_sim_net_t *net, const double *lat);
 /* Server-level flows the system stands for, and its groups of
  * interchangeable servers (the first server of group k). */
 TK_API int64_t tk_sim_net_flows(const tk_sim_net_t *net);
@@ -513,6 +518,53 @@ TK_API tk_status_t tk_sim_flow_rows(const tk_sim_net_t *net, tk_sim_flow_fn fn, 
  * TK_ELIMIT (as tk_mm_solve). */
 TK_API tk_status_t tk_sim_fair_curve(tk_sim_net_t *net, double **rho, double **acc, int64_t *npts,
                                      tk_error_t *err);
+
+/* ------------------------------------------------------------------------ */
+/* The offered loads to solve at (src/sim/sweep.c).
+ *
+ * A sweep A:B:STEP (topo-sim --sweep) has tk_sim_sweep_count(A, B, STEP)
+ * points, A + i STEP for i = 0, 1, ... up to B (B itself included when
+ * (B - A) / STEP is an integer to 12 digits); point i is
+ * tk_sim_sweep_point(A, STEP, i), the sum rounded to 15 significant
+ * digits, so that the point is the decimal meant (0.3, not the sum's
+ * 0.30000000000000004).  Both O(1); the caller keeps 0 < A <= B, STEP > 0. */
+TK_API int64_t tk_sim_sweep_count(double lo, double hi, double step);
+TK_API double tk_sim_sweep_point(double lo, double step, int64_t i);
+
+/* The saturation search (topo-sim --bisect RES): a bisection on the
+ * offered load rho for two criteria at once, every flow served
+ * (min_served >= TK_SIM_BISECT_FULL) and every flow served to 99%
+ * (min_served >= TK_SIM_BISECT_SAT99).  Criterion k has the bracket
+ * [lo[k], hi[k]]: lo the largest load taken that meets it (0 at first),
+ * hi the smallest that does not (1 at first).
+ *
+ * Use: tk_sim_bisect_init(&b, RES); then while (rho = tk_sim_bisect_next(&b))
+ * is not 0, solve at rho and tk_sim_bisect_take(&b, rho, min_served).
+ * The first load is 1; every later one is the midpoint of the first
+ * bracket (k = 0, then 1) still wider than RES, rounded to 6 decimals
+ * (the search of data/studies/ugal-le.sh); 0 means done: both brackets are
+ * at most RES wide, a bracket the rounding cannot split (1e-6 wide, up to
+ * the binary error of the difference) counting as narrow enough.  Each
+ * load after the first halves a bracket (the midpoint
+ * rounded by at most 5e-7), and a load can narrow both, so the search
+ * takes at most 1 + 2 (ceil(log2(1 / RES)) + 1) loads (43 for RES =
+ * 1e-6); when both criteria change at the same load and the midpoints need
+ * no rounding (RES a power of 2 down to 2^-6), exactly 1 +
+ * log2(1 / RES), the loads of a binary search.  The lo ends are the
+ * saturation figures; the search assumes, as any bisection, that a
+ * criterion met at a load is met below it.  take accepts any rho (a load
+ * outside a bracket narrows nothing) and counts it in probes.  All O(1),
+ * no allocation.  RES in [1e-6, 1) is the caller's check. */
+#define TK_SIM_BISECT_FULL (1 - 1e-6)
+#define TK_SIM_BISECT_SAT99 0.99
+typedef struct tk_sim_bisect {
+    double lo[2], hi[2]; /* the brackets: [0] every flow served, [1] 99% */
+    double res;          /* the width to reach                           */
+    int64_t probes;      /* loads taken                                  */
+} tk_sim_bisect_t;
+TK_API void tk_sim_bisect_init(tk_sim_bisect_t *b, double res);
+TK_API double tk_sim_bisect_next(const tk_sim_bisect_t *b);
+TK_API void tk_sim_bisect_take(tk_sim_bisect_t *b, double rho, double min_served);
 
 /* ------------------------------------------------------------------------ */
 /* Dynamic mode: flows that arrive, share the network max-min fairly, and

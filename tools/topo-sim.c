@@ -13,10 +13,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "topo-sim.h"
 
-/* Wall-clock seconds, for --progress. */
-static double now(void)
+double sim_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -34,50 +33,6 @@ static const char usage[] =
     "       topo-sim (--workload FILE | --poisson [--sizes DIST] (--horizon T | --count N))\n"
     "                [-r ROUTING] [--rho R] [--buckets E,...] [--flows FILE]\n"
     "                [--write-workload FILE] [--verify] [-s SEED] [--json] [-o FILE] [FILE...]";
-
-typedef struct args {
-    const char *routing, *pattern, *make;
-    tk_arb_t arb;
-    tk_split_t split;
-    int coupled, no_aggregate, check_another, curve, json, progress, threads;
-    int64_t max_sweeps;
-    double rho_lo, rho_hi, rho_step;
-    int sweep;
-    double bisect; /* --bisect RES (0: none) */
-    const char *latency;
-    const char *per_server, *flows;
-    uint64_t seed;
-    int rho_given;
-    /* dynamic mode */
-    const char *workload, *sizes, *buckets, *write_workload;
-    int poisson, verify;
-    double horizon;
-    int64_t count;
-    const char *output;
-    char **inputs;
-    int ninputs;
-    /* run state */
-    tk_route_spec_t spec;
-    int adaptive; /* -r names an adaptive rule (then adapt, and spec per graph) */
-    tk_adapt_t adapt;
-    const char *rtext;      /* the routing column */
-    int64_t epochs, change; /* --epochs, --change (0: none) */
-    const char *then_make;  /* --then-make */
-    tk_pattern_t *pat;
-    int force; /* --force: -P made for another topology */
-    int header_done;
-    /* the TSV rows of the steady state, held until every graph is read:
-     * one util column per link class, the union over the graphs */
-    cli_held_t held;
-    FILE *psfp, *flfp;
-    cli_out_t psout, flout;
-    /* --trace FILE: one row per iteration of every adaptive solve */
-    const char *trace;
-    FILE *trfp;
-    cli_out_t trout;
-    const char *tr_name; /* the graph and the point being solved */
-    int64_t tr_point;
-} args_t;
 
 static void help(void)
 {
@@ -878,9 +833,7 @@ static tk_status_t point_extra(const args_t *a, graph_run_t *gr, point_extra_t *
     double ch[TK_MAX_CLASSES];
     const double *hist;
     tk_sim_net_hops(gr->net, &x->hops, ch, &hist, &x->maxhops);
-    x->latency = 0;
-    for (int c = 0; c < gr->g->nclasses; c++)
-        x->latency += ch[c] * gr->lat[c];
+    x->latency = tk_sim_net_latency(gr->net, gr->lat);
     x->saturation = tk_sim_saturation(gr->net);
     x->hist = tk_malloc_array((size_t)x->maxhops + 1, sizeof *x->hist);
     if (!x->hist)
@@ -889,60 +842,10 @@ static tk_status_t point_extra(const args_t *a, graph_run_t *gr, point_extra_t *
     return tk_sim_adapt_info(gr->net, &x->ai, err);
 }
 
-static int fail_graph(const char *input, long index, const tk_error_t *err)
+int sim_fail_graph(const char *input, long index, const tk_error_t *err)
 {
     cli_graph_error(input, index, err);
     return 1;
-}
-
-/* Point i of --sweep A:B:STEP: A + i STEP rounded to 15 significant
- * digits, so that the binary error of the sum (0.1 + 2 * 0.1 =
- * 0.30000000000000004) does not reach the offered load that is solved and
- * printed: the point is the decimal the user meant (0.3). */
-static double sweep_point(const args_t *a, int64_t i)
-{
-    char buf[64];
-
-    snprintf(buf, sizeof buf, "%.15g", a->rho_lo + (double)i * a->rho_step);
-    return strtod(buf, NULL);
-}
-
-/* --bisect RES: the brackets of the two criteria, [lo[k], hi[k]] with lo
- * shown served (0 trivially) and hi shown not (1 until a load is solved),
- * k = 0 for min_served >= 1 - 1e-6, k = 1 for min_served >= 0.99.  Every
- * load solved narrows both; the next load is the midpoint of the first
- * bracket still wider than RES, rounded to 6 decimals (as
- * data/studies/ugal-le.sh's search always had it), or 0 when both are
- * narrow enough.  The first load is 1. */
-typedef struct bisect {
-    double lo[2], hi[2];
-} bisect_t;
-
-static const double bisect_level[2] = {1 - 1e-6, 0.99};
-
-static void bisect_take(bisect_t *b, double rho, double min_served)
-{
-    for (int k = 0; k < 2; k++) {
-        if (min_served >= bisect_level[k]) {
-            if (rho > b->lo[k])
-                b->lo[k] = rho;
-        } else if (rho < b->hi[k]) {
-            b->hi[k] = rho;
-        }
-    }
-}
-
-static double bisect_next(const bisect_t *b, double res)
-{
-    char buf[64];
-    for (int k = 0; k < 2; k++)
-        if (b->hi[k] - b->lo[k] > res) {
-            snprintf(buf, sizeof buf, "%.6f", (b->lo[k] + b->hi[k]) / 2);
-            double m = strtod(buf, NULL);
-            /* below 1e-6 the rounding cannot split the bracket */
-            return m > b->lo[k] && m < b->hi[k] ? m : 0;
-        }
-    return 0;
 }
 
 /* Under MPI (several ranks), a --sweep: the offered loads handed out
@@ -962,7 +865,7 @@ typedef struct sim_mpi {
 
 static double sweep_rho(const args_t *a, int64_t i)
 {
-    double rho = sweep_point(a, i);
+    double rho = tk_sim_sweep_point(a->rho_lo, a->rho_step, i);
     return rho > 1 ? 1 : rho;
 }
 
@@ -1062,34 +965,32 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     cli_graph_name(g, input, index, gr.name, sizeof gr.name);
     tk_error_clear(&err);
     if (latencies(a, g, gr.lat, &err) != TK_OK) {
-        rc = fail_graph(input, index, &err);
+        rc = sim_fail_graph(input, index, &err);
         goto done;
     }
     if (a->adaptive && tk_adapt_candidates(&a->adapt, g, &spec, &err) != TK_OK) {
-        rc = fail_graph(input, index, &err);
+        rc = sim_fail_graph(input, index, &err);
         goto done;
     }
     cli_progress("%s: graph %ld: routes (%s)", input, index, spec.text);
-    double t0 = now();
+    double t0 = sim_now();
     if (tk_router_new(g, &spec, a->threads, cli_mem_limit(), &rt, &err) != TK_OK ||
         build_net(a, &gr, rt, &err) != TK_OK) {
-        rc = fail_graph(input, index, &err);
+        rc = sim_fail_graph(input, index, &err);
         goto done;
     }
     cli_progress("%s: graph %ld: %" PRId64 " variables, %" PRId64 " coefficients, built in %.3f s",
                  input, index, tk_sim_net_mm(gr.net)->nvar,
-                 tk_sim_net_mm(gr.net)->voff[tk_sim_net_mm(gr.net)->nvar], now() - t0);
+                 tk_sim_net_mm(gr.net)->voff[tk_sim_net_mm(gr.net)->nvar], sim_now() - t0);
     {
         double ch[TK_MAX_CLASSES];
         tk_sim_net_hops(gr.net, &gr.hops, ch, &gr.hist, &gr.maxhops);
-        gr.latency = 0;
-        for (int c = 0; c < g->nclasses; c++)
-            gr.latency += ch[c] * gr.lat[c];
+        gr.latency = tk_sim_net_latency(gr.net, gr.lat);
         gr.saturation = tk_sim_saturation(gr.net);
     }
     if (a->curve) {
         if (tk_sim_fair_curve(gr.net, &crho, &cacc, &npts, &err) != TK_OK) {
-            rc = fail_graph(input, index, &err);
+            rc = sim_fail_graph(input, index, &err);
             goto done;
         }
         print_header(out, a);
@@ -1106,18 +1007,16 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         goto done;
     }
     /* every point first, then the rows: a failure prints nothing of it */
-    /* --bisect: every load halves a bracket of width <= 1 down to >= RES /
-     * 2 >= 5e-7, so at most 2 * 21 of them after rho = 1 */
+    /* --bisect: at most 43 loads (tk_sim_bisect_t) */
     int64_t count = a->epochs   ? a->epochs
                     : a->bisect ? 64
-                    : a->sweep
-                        ? (int64_t)floor((a->rho_hi - a->rho_lo) / a->rho_step * (1 + 1e-12)) + 1
-                        : 1;
+                    : a->sweep  ? tk_sim_sweep_count(a->rho_lo, a->rho_hi, a->rho_step)
+                                : 1;
     pts = tk_calloc_array((size_t)count, sizeof *pts);
     px = tk_calloc_array((size_t)count, sizeof *px);
     if (!pts || !px) {
         tk_error_set(&err, TK_ENOMEM, NULL, 0, "out of memory");
-        rc = fail_graph(input, index, &err);
+        rc = sim_fail_graph(input, index, &err);
         goto done;
     }
     if (cli_units_distributed() && !a->epochs && !a->bisect) {
@@ -1126,7 +1025,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
             cli_shard_note(a->pat->d, (size_t)a->pat->len * sizeof *a->pat->d);
         }
         if (sweep_ranks(a, &gr, pts, px, count, &npts, input, index, &err) != TK_OK) {
-            rc = fail_graph(input, index, &err);
+            rc = sim_fail_graph(input, index, &err);
             goto done;
         }
         if (cli_shard_partial()) /* --shard: the merge prints the points */
@@ -1136,20 +1035,13 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     meter = cli_meter_graph(input, index);
     tk_progress_begin(meter, a->epochs ? "epochs" : "load points", a->epochs ? "epochs" : "points",
                       a->bisect ? 0 : count);
-    bisect_t bis = {{0, 0}, {1, 1}};
+    tk_sim_bisect_t bis;
+    tk_sim_bisect_init(&bis, a->bisect);
     for (int64_t i = 0; i < count; i++) {
-        double rho = a->epochs ? a->rho_lo : sweep_point(a, i);
-        if (rho > 1)
-            rho = 1;
-        if (a->bisect) {
-            if (i > 0) {
-                bisect_take(&bis, pts[i - 1].rho, pts[i - 1].min_served);
-                rho = bisect_next(&bis, a->bisect);
-            }
-            if (rho == 0)
-                break;
-        }
-        double t1 = now();
+        double rho = a->epochs ? a->rho_lo : a->bisect ? tk_sim_bisect_next(&bis) : sweep_rho(a, i);
+        if (rho == 0) /* --bisect: done */
+            break;
+        double t1 = sim_now();
         a->tr_name = gr.name;
         a->tr_point = i + 1;
         if (a->epochs && a->change && i == a->change) {
@@ -1158,7 +1050,7 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
             if (build_net_of(a, &gr, rt, a->then_make, NULL, NULL, &n2, &err) != TK_OK ||
                 tk_sim_adapt_inherit(n2, gr.net, &err) != TK_OK) {
                 tk_sim_net_free(n2);
-                rc = fail_graph(input, index, &err);
+                rc = sim_fail_graph(input, index, &err);
                 goto done;
             }
             tk_sim_net_free(gr.net);
@@ -1166,16 +1058,18 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
         }
         if ((a->epochs ? tk_sim_epoch(gr.net, rho, &pts[i], &err)
                        : tk_sim_solve(gr.net, rho, &pts[i], &err)) != TK_OK) {
-            rc = fail_graph(input, index, &err);
+            rc = sim_fail_graph(input, index, &err);
             goto done;
         }
         if (a->epochs && a->change && i >= a->change)
             px[i].pattern = a->then_make;
+        if (a->bisect)
+            tk_sim_bisect_take(&bis, pts[i].rho, pts[i].min_served);
         tk_progress_add(meter, 1);
-        cli_progress("%s: graph %ld: rho %g solved in %.3f s", input, index, rho, now() - t1);
+        cli_progress("%s: graph %ld: rho %g solved in %.3f s", input, index, rho, sim_now() - t1);
         npts++;
         if (point_extra(a, &gr, &px[i], &err) != TK_OK) {
-            rc = fail_graph(input, index, &err);
+            rc = sim_fail_graph(input, index, &err);
             goto done;
         }
         if (!pts[i].info.converged && !a->epochs)
@@ -1193,17 +1087,17 @@ solved:
     for (int64_t i = 0; i < npts; i++)
         if (print_point(out, a, &gr, &pts[i], &px[i]) != 0) {
             tk_error_set(&err, TK_ENOMEM, NULL, 0, "out of memory");
-            rc = fail_graph(input, index, &err);
+            rc = sim_fail_graph(input, index, &err);
             goto done;
         }
     if (a->psfp && write_per_server(a, &gr, pts[npts - 1].rho, &err) != TK_OK) {
-        rc = fail_graph(input, index, &err);
+        rc = sim_fail_graph(input, index, &err);
         goto done;
     }
     if (a->flfp) {
         flow_ctx_t fc = {a, &gr};
         if (tk_sim_flow_rows(gr.net, flow_row, &fc, &err) != TK_OK) {
-            rc = fail_graph(input, index, &err);
+            rc = sim_fail_graph(input, index, &err);
             goto done;
         }
     }
@@ -1221,243 +1115,11 @@ done:
     return rc;
 }
 
-/* ------------------------------------------------------------------------ */
-/* Dynamic mode. */
-
-static void dyn_progress(void *arg, double t, int64_t done, int64_t total)
-{
-    (void)t;
-    tk_progress_set_total(arg, total);
-    tk_progress_set(arg, done);
-}
-
-static tk_status_t dyn_workload(args_t *a, const tk_graph_t *g, tk_sim_workload_t **w,
-                                tk_error_t *err)
-{
-    int64_t N = tk_graph_total_servers(g);
-    if (a->workload) {
-        const char *name;
-        FILE *fp = cli_open_input(a->workload, &name);
-        if (!fp)
-            return tk_error_set(err, TK_EIO, a->workload, 0, "cannot open");
-        tk_status_t st = tk_sim_workload_read(fp, name, N, w, err);
-        cli_close_input(fp);
-        if (st != TK_OK && !err->where[0])
-            snprintf(err->where, sizeof err->where, "%s", name);
-        return st;
-    }
-    tk_sim_poisson_t p;
-    tk_sim_poisson_init(&p);
-    p.rho = a->rho_lo;
-    if (a->sizes) {
-        tk_status_t st = tk_sim_sizes_parse(a->sizes, &p, err);
-        if (st != TK_OK) {
-            snprintf(err->where, sizeof err->where, "--sizes");
-            return st;
-        }
-    }
-    p.horizon = a->horizon;
-    p.count = a->count;
-    p.seed = a->seed;
-    p.mem_limit = cli_mem_limit();
-    return tk_sim_workload_poisson(N, &p, w, err);
-}
-
-/* --buckets E,...: increasing positive edges. */
-static tk_status_t dyn_edges(const args_t *a, double **edges, int64_t *n, tk_error_t *err)
-{
-    *edges = NULL;
-    *n = 0;
-    if (!a->buckets)
-        return TK_OK;
-    int64_t cap = 1;
-    for (const char *c = a->buckets; *c; c++)
-        cap += *c == ',';
-    double *e = tk_malloc_array((size_t)cap, sizeof *e);
-    if (!e)
-        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-    char *buf = strdup(a->buckets), *save = NULL;
-    if (!buf) {
-        free(e);
-        return tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
-    }
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        char why[CLI_WHY_MAX];
-        if (cli_parse_double(t, 0, HUGE_VAL, CLI_GT_MIN, &e[*n], why) ||
-            (*n > 0 && e[*n] <= e[*n - 1])) {
-            tk_status_t st =
-                tk_error_set(err, TK_EINVAL, "--buckets", 0, "%s: %s", t,
-                             *n > 0 && e[*n] <= e[*n - 1] ? "edges must increase" : why);
-            free(buf);
-            free(e);
-            return st;
-        }
-        (*n)++;
-    }
-    free(buf);
-    *edges = e;
-    return TK_OK;
-}
-
-static void dyn_bucket_row(FILE *fp, const args_t *a, const char *name, const char *wl,
-                           const tk_sim_bucket_t *b, const tk_sim_dyn_result_t *r, int all)
-{
-    cli_row_t row;
-    cli_row_begin(&row, fp, a->json);
-    cli_cell_text(&row, "name", name);
-    cli_cell_text(&row, "routing", a->spec.text);
-    cli_cell_text(&row, "workload", wl);
-    cli_cell_double(&row, "lo", b->lo);
-    cli_cell_double(&row, "hi", b->hi);
-    cli_cell_int(&row, "flows", b->count, 0);
-    cli_cell_double(&row, "fct_mean", b->fct_mean);
-    cli_cell_double(&row, "fct_p50", b->fct_p50);
-    cli_cell_double(&row, "fct_p99", b->fct_p99);
-    cli_cell_double(&row, "fct_max", b->fct_max);
-    cli_cell_double(&row, "slowdown_mean", b->sd_mean);
-    cli_cell_double(&row, "slowdown_p50", b->sd_p50);
-    cli_cell_double(&row, "slowdown_p99", b->sd_p99);
-    cli_cell_double(&row, "slowdown_max", b->sd_max);
-    if (a->json && all) {
-        cli_cell_bool(&row, "all", 1);
-        cli_cell_double(&row, "end", r->end);
-        cli_cell_int(&row, "events", r->events, 0);
-        cli_cell_int(&row, "solves", r->solves, 0);
-        cli_cell_double(&row, "component_flows", r->comp_flows);
-        cli_cell_double(&row, "mean_active", r->mean_active);
-        cli_cell_int(&row, "max_active", r->max_active, 0);
-    }
-    cli_row_end(&row);
-}
-
-static int dyn_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *input, long index)
-{
-    char name[1024], wl[256];
-    tk_router_t *rt = NULL;
-    tk_sim_workload_t *w = NULL;
-    tk_sim_dyn_result_t res;
-    tk_sim_bucket_t *bk = NULL, *ball = NULL;
-    int64_t nb = 0, nball = 0, nedges = 0;
-    double *edges = NULL;
-    tk_error_t err;
-    int rc = 0;
-    cli_out_t wout;
-
-    memset(&res, 0, sizeof res);
-    memset(&wout, 0, sizeof wout);
-    tk_error_clear(&err);
-    cli_graph_name(g, input, index, name, sizeof name);
-    if (a->workload)
-        snprintf(wl, sizeof wl, "%s", a->workload);
-    else
-        snprintf(wl, sizeof wl, "poisson rho=%g sizes=%s s=%" PRIu64, a->rho_lo,
-                 a->sizes ? a->sizes : "fixed:1", a->seed);
-    if (dyn_edges(a, &edges, &nedges, &err) != TK_OK ||
-        tk_router_new(g, &a->spec, a->threads, cli_mem_limit(), &rt, &err) != TK_OK) {
-        rc = fail_graph(input, index, &err);
-        goto done;
-    }
-    if (dyn_workload(a, g, &w, &err) != TK_OK) {
-        /* a bad line of the workload file: FILE:LINE: message */
-        if (a->workload && err.line > 0) {
-            cli_error(&err);
-            rc = 1;
-        } else {
-            rc = fail_graph(input, index, &err);
-        }
-        goto done;
-    }
-    if (a->write_workload) {
-        if (cli_out_open(&wout, a->write_workload)) {
-            rc = 1;
-            goto done;
-        }
-        if (tk_sim_workload_write(wout.fp, w, &err) != TK_OK) {
-            cli_out_abort(&wout);
-            rc = fail_graph(input, index, &err);
-            goto done;
-        }
-        if (cli_out_commit(&wout)) {
-            rc = 1;
-            goto done;
-        }
-    }
-    tk_sim_dyn_opts_t o;
-    tk_sim_dyn_opts_init(&o);
-    o.threads = a->threads;
-    o.mem_limit = cli_mem_limit();
-    o.verify = a->verify;
-    o.progress = dyn_progress;
-    o.progress_arg = cli_meter_graph(input, index);
-    double t0 = now();
-    tk_progress_begin(o.progress_arg, "dynamic", "flows completed", w->n);
-    tk_status_t st = tk_sim_dynamic(rt, w, &o, &res, &err);
-    if (st == TK_OK)
-        tk_progress_set(o.progress_arg, res.nflows);
-    tk_progress_end(o.progress_arg);
-    if (st != TK_OK) {
-        rc = fail_graph(input, index, &err);
-        goto done;
-    }
-    cli_progress("%s: graph %ld: %" PRId64 " flows, %" PRId64 " events in %.3f s", input, index,
-                 res.nflows, res.events, now() - t0);
-    if (a->verify && res.mismatches > 0) {
-        tk_error_set(&err, TK_EINTERNAL, NULL, 0,
-                     "%" PRId64 " of %" PRId64
-                     " rates differ from a solve from scratch (largest relative "
-                     "difference %g)",
-                     res.mismatches, res.verified, res.max_rel_diff);
-        rc = fail_graph(input, index, &err);
-        goto done;
-    }
-    double one_edge = 1; /* non-NULL with no edges: one bucket of every flow */
-    if (tk_sim_dyn_buckets(&res, edges, nedges, &bk, &nb, &err) != TK_OK ||
-        tk_sim_dyn_buckets(&res, &one_edge, 0, &ball, &nball, &err) != TK_OK) {
-        rc = fail_graph(input, index, &err);
-        goto done;
-    }
-    if (!a->header_done) {
-        a->header_done = 1;
-        if (!a->json)
-            fputs("name\trouting\tworkload\tlo\thi\tflows\tfct_mean\tfct_p50\tfct_p99\t"
-                  "fct_max\tslowdown_mean\tslowdown_p50\tslowdown_p99\tslowdown_max\n",
-                  out);
-    }
-    for (int64_t i = 0; i < nb; i++)
-        dyn_bucket_row(out, a, name, wl, &bk[i], &res, 0);
-    for (int64_t i = 0; i < nball; i++)
-        dyn_bucket_row(out, a, name, wl, &ball[i], &res, 1);
-    if (a->flfp) {
-        for (int64_t i = 0; i < res.nflows; i++) {
-            cli_row_t row;
-            cli_row_begin(&row, a->flfp, a->json);
-            cli_cell_text(&row, "name", name);
-            cli_cell_int(&row, "flow", i, 0);
-            cli_cell_int(&row, "src", w->f[i].src, 0);
-            cli_cell_int(&row, "dst", w->f[i].dst, 0);
-            cli_cell_double(&row, "size", res.size[i]);
-            cli_cell_double(&row, "start", res.start[i]);
-            cli_cell_double(&row, "finish", res.finish[i]);
-            cli_cell_double(&row, "fct", res.finish[i] - res.start[i]);
-            cli_cell_double(&row, "slowdown", (res.finish[i] - res.start[i]) / res.size[i]);
-            cli_row_end(&row);
-        }
-    }
-done:
-    free(edges);
-    free(bk);
-    free(ball);
-    tk_sim_dyn_result_free(&res);
-    tk_sim_workload_free(w);
-    tk_router_free(rt);
-    return rc;
-}
-
 static int table_row(void *ctx, FILE *out, const tk_graph_t *g, const char *input, long index)
 {
     args_t *a = ctx;
     if (a->workload || a->poisson)
-        return dyn_graph(out, a, g, input, index);
+        return sim_dyn_graph(out, a, g, input, index);
     return one_graph(out, ctx, g, input, index);
 }
 
@@ -1465,11 +1127,7 @@ static void table_header(void *ctx, FILE *out)
 {
     args_t *a = ctx;
     if (a->workload || a->poisson) {
-        if (!a->header_done && !a->json)
-            fputs("name\trouting\tworkload\tlo\thi\tflows\tfct_mean\tfct_p50\tfct_p99\t"
-                  "fct_max\tslowdown_mean\tslowdown_p50\tslowdown_p99\tslowdown_max\n",
-                  out);
-        a->header_done = 1;
+        sim_dyn_header(out, a);
         return;
     }
     print_header(out, ctx);

@@ -1168,6 +1168,14 @@ tk_status_t tk_sim_net_hops(const tk_sim_net_t *net, double *mean, double *chops
     return TK_OK;
 }
 
+double tk_sim_net_latency(const tk_sim_net_t *net, const double *lat)
+{
+    double w = net->wsum > 0 ? net->wsum : 1, l = 0;
+    for (int c = 0; c < net->g->nclasses; c++)
+        l += net->chops[c] / w * lat[c];
+    return l;
+}
+
 double tk_sim_net_hop_weight(const tk_sim_net_t *net)
 {
     return net->wsum;

@@ -11,18 +11,22 @@
 topo-gen dragonfly a=4 h=2 p=2 g=5 arrangement=absolute >"$TMPD/df5.topo"
 topo-pattern shift offset=8 -o "$TMPD/shift.pat" "$TMPD/df5.topo"
 
-# check RULE RES: the search's rows against the runs of their own and
-# against the search recomputed from them
+# check RULE RES [PATTERN]: the search's rows against the runs of their own
+# and against the search recomputed from them (PATTERN: shift.pat)
 check() {
-    local rule=$1 res=$2 rho want got
-    topo-sim -r "$rule" -P "$TMPD/shift.pat" --bisect "$res" --threads 1 "$TMPD/df5.topo" \
+    local rule=$1 res=$2 pat=$TMPD/${3:-shift.pat} rho want got
+    topo-sim -r "$rule" -P "$pat" --bisect "$res" --threads 1 "$TMPD/df5.topo" \
         >"$TMPD/b.tsv" 2>"$TMPD/b.err"
     ok $? "$rule --bisect $res runs" || diag "$(cat "$TMPD/b.err")"
     # the loads the search should have chosen, given its own rows
     want=$(awk -F '\t' -v res="$res" '
-        function next_load(   k) {
-            if (ha - la > res) return sprintf("%.6f", (la + ha) / 2) + 0
-            if (hb - lb > res) return sprintf("%.6f", (lb + hb) / 2) + 0
+        # a bracket 6 decimals cannot split (1e-6 wide) is done
+        function mid(l, h,   m) {
+            m = sprintf("%.6f", (l + h) / 2) + 0
+            return m > l && m < h ? m : "" }
+        function next_load(   m) {
+            if (ha - la > res && (m = mid(la, ha)) != "") return m
+            if (hb - lb > res && (m = mid(lb, hb)) != "") return m
             return "end" }
         BEGIN { la = lb = 0; ha = hb = 1; printf "1" }
         NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -39,7 +43,7 @@ check() {
     local bad=0 n=0
     for rho in $(awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $(c["rho"]) }' "$TMPD/b.tsv"); do
         n=$((n + 1))
-        topo-sim -r "$rule" -P "$TMPD/shift.pat" --rho "$rho" --threads 1 "$TMPD/df5.topo" >"$TMPD/one.tsv" 2>/dev/null
+        topo-sim -r "$rule" -P "$pat" --rho "$rho" --threads 1 "$TMPD/df5.topo" >"$TMPD/one.tsv" 2>/dev/null
         [ "$(sed -n 2p "$TMPD/one.tsv")" = "$(sed -n "$((n + 1))p" "$TMPD/b.tsv")" ] || bad=$((bad + 1))
         [ "$(head -1 "$TMPD/one.tsv")" = "$(head -1 "$TMPD/b.tsv")" ] || bad=$((bad + 1))
     done
@@ -50,6 +54,16 @@ check() {
 check ugal-l 0.02
 check ugal-g 0.1
 check min 0.05
+# RES 1e-6: the every-flow bracket ends [0.5, 0.500001], 1e-6 wide but
+# 1.0000000000287557e-06 in binary; the 99% bracket is bisected after it
+# (the search once stopped there, leaving it [0.503906, 0.507812])
+topo-pattern shift offset=4 -o "$TMPD/shift4.pat" "$TMPD/df5.topo"
+check dragonfly-min 1e-6 shift4.pat
+awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { g = $(c["rho"]); if ($(c["min_served"]) >= 0.99) { if (g > lb) lb = g } else if (g < hb) hb = g }
+    BEGIN { lb = 0; hb = 1 } END { exit !(hb - lb < 1.5e-6) }' "$TMPD/b.tsv"
+ok $? "dragonfly-min --bisect 1e-6: the 99% bracket ends 1e-6 wide too" ||
+    diag "$(cut -f 5,18 "$TMPD/b.tsv" | tail -n 3)"
 
 # the same bytes at 1 and 2 threads
 topo-sim -r ugal-le -P "$TMPD/shift.pat" --bisect 0.05 --threads 1 "$TMPD/df5.topo" >"$TMPD/t1.tsv" 2>/dev/null

@@ -677,8 +677,44 @@ static void test_errors(void)
     tk_graph_free(g);
 }
 
+/* --- zero-load latency ------------------------------------------------------- */
+/* ADV+1 on dragonfly a=4 h=2 p=2 (g=9: one global link per pair of groups)
+ * under dragonfly-min: every route takes the one global link, a local hop
+ * before it unless the source router holds it (3 of 4) and one after it
+ * unless the destination router is where it lands (3 of 4): 1.5 local
+ * and 1 global hops on average. */
+static void test_latency(void)
+{
+    tk_graph_t *g = gen("dragonfly", "a=4 h=2", 2, 1);
+    tk_pattern_t *p = g ? make(g, "adv", "i=1") : NULL;
+    tk_router_t *r = p ? router(g, "dragonfly-min") : NULL;
+    tk_sim_net_t *net = r ? net_of(r, p, TK_ARB_FAIR, 0, 0, TK_SPLIT_OBLIVIOUS) : NULL;
+    if (!net) {
+        ok(0, "latency: the net of ADV+1 on dragonfly a=4 h=2 p=2");
+    } else {
+        int lc = tk_graph_class_index(g, "local"), gc = tk_graph_class_index(g, "global");
+        double lat[TK_MAX_CLASSES], one[TK_MAX_CLASSES], mean, ch[TK_MAX_CLASSES];
+        const double *hist;
+        int32_t maxh;
+        for (int c = 0; c < g->nclasses; c++)
+            lat[c] = one[c] = 1;
+        lat[lc] = 10;
+        lat[gc] = 100;
+        tk_sim_net_hops(net, &mean, ch, &hist, &maxh);
+        is_dbl(tk_sim_net_latency(net, lat), 115, 1e-12,
+               "ADV+1, dragonfly-min: latency 1.5 local hops x 10 + 1 global x 100 = 115");
+        is_dbl(tk_sim_net_latency(net, one), 2.5, 1e-12, "latency 1 per hop: the mean hops 2.5");
+        is_dbl(mean, 2.5, 1e-12, "tk_sim_net_hops' mean: 2.5");
+    }
+    tk_sim_net_free(net);
+    tk_router_free(r);
+    tk_pattern_free(p);
+    tk_graph_free(g);
+}
+
 int main(void)
 {
+    test_latency();
     test_one_link();
     test_antmill_ring();
     test_coupled();
