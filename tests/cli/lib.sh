@@ -114,6 +114,19 @@ shard_same() {
         diag "rc=$rc (single $srrc)" "$(cat "$d/merge.err")" "$(diff "$d/single.out" "$d/merged.out" | head -5)"
 }
 
+# merge_refused PATTERN WHAT SHARD...: topo-merge of the shards given is
+# refused: exit 1, nothing on stdout, no output file, one error line that
+# matches the extended regular expression PATTERN.
+merge_refused() {
+    local pat=$1 what=$2 o="$TMPD/refused.out"
+    shift 2
+    rm -f "$o"
+    run topo-merge -o "$o" "$@"
+    [ "$rc" -eq 1 ] && [ -z "$out" ] && [ ! -e "$o" ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] &&
+        printf '%s\n' "$err" | grep -Eq "$pat"
+    ok $? "a merge of $what: refused, one error line, no output" || diag "rc=$rc" "$err"
+}
+
 # tripled_path N: a path of N switches with every link tripled (3^(N-1)
 # shortest paths between its ends), in the native format.
 tripled_path() {

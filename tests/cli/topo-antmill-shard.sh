@@ -96,24 +96,15 @@ for i in 0 1 2; do topo-antmill --delta 2 -s 5 --shard "$i/3" -o "k$i" r60.topo 
 topo-antmill --delta 2 -s 6 --shard 1/3 -o other-seed r60.topo 2>/dev/null
 topo-antmill --delta 2 -s 5 --shard 1/3 -o other-graph r150.topo 2>/dev/null
 head -n 12 k1 >trunc
-refused() { # refused PATTERN WHAT SHARD...
-    local pat=$1 what=$2
-    shift 2
-    rm -f m.cyc
-    run topo-merge -o m.cyc "$@"
-    [ "$rc" -eq 1 ] && [ -z "$out" ] && [ ! -e m.cyc ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] &&
-        printf '%s\n' "$err" | grep -Eq "$pat"
-    ok $? "a merge of $what: refused, one error line, no output" || diag "rc=$rc" "$err"
-}
-refused '^topo-merge: shard 1/3 missing' "a missing shard" k0 k2
-refused '^topo-merge: k1: shard 1/3 given twice' "a duplicate shard" k0 k1 k1 k2
-refused '^topo-merge: other-seed:' "a shard of another seed" k0 other-seed k2
-refused '^topo-merge: trunc:' "a truncated shard" k0 trunc k2
+merge_refused '^topo-merge: shard 1/3 missing' "a missing shard" k0 k2
+merge_refused '^topo-merge: k1: shard 1/3 given twice' "a duplicate shard" k0 k1 k1 k2
+merge_refused '^topo-merge: other-seed:' "a shard of another seed" k0 other-seed k2
+merge_refused '^topo-merge: trunc:' "a truncated shard" k0 trunc k2
 # another graph: its shards agree, the input does not
 for i in 0 1 2; do topo-antmill --delta 2 -s 5 --shard "$i/3" -o "g$i" r60.topo 2>/dev/null; done
 cp r150.topo r60.topo
-refused '^topo-merge: r60.topo: graph 1: not the graph the shards were made from' \
+merge_refused '^topo-merge: r60.topo: graph 1: not the graph the shards were made from' \
     "shards of another graph" g0 g1 g2
-refused '^topo-merge: other-graph:' "a shard of another input file" k0 other-graph k2
+merge_refused '^topo-merge: other-graph:' "a shard of another input file" k0 other-graph k2
 
 done_testing

@@ -146,25 +146,16 @@ topo-mcf -m uniform -m switch-perm --shard 1/3 -o other-input cba.topo 2>/dev/nu
 head -n 20 k1 >trunc
 # one hexadecimal digit of the first unit's bytes changed
 awk '!done && prev ~ /^unit / { sub(/^./, $0 ~ /^0/ ? "1" : "0"); done = 1 } { print; prev = $0 }' k1 >damaged
-refused() { # refused PATTERN WHAT SHARD...
-    local pat=$1 what=$2
-    shift 2
-    rm -f m.out
-    run topo-merge -o m.out "$@"
-    [ "$rc" -eq 1 ] && [ -z "$out" ] && [ ! -e m.out ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] &&
-        printf '%s\n' "$err" | grep -Eq "$pat"
-    ok $? "a merge of $what: refused, one error line, no output" || diag "rc=$rc" "$err"
-}
-refused '^topo-merge: shard 1/3 missing' "a missing shard" k0 k2
-refused '^topo-merge: k1: shard 1/3 given twice' "a duplicate shard" k0 k1 k1 k2
-refused '^topo-merge: trunc:' "a truncated shard" k0 trunc k2
-refused '^topo-merge: damaged:[0-9]+: checksum mismatch' "a damaged shard" k0 damaged k2
-refused '^topo-merge: other-run: a shard of .* shards of different runs' \
+merge_refused '^topo-merge: shard 1/3 missing' "a missing shard" k0 k2
+merge_refused '^topo-merge: k1: shard 1/3 given twice' "a duplicate shard" k0 k1 k1 k2
+merge_refused '^topo-merge: trunc:' "a truncated shard" k0 trunc k2
+merge_refused '^topo-merge: damaged:[0-9]+: checksum mismatch' "a damaged shard" k0 damaged k2
+merge_refused '^topo-merge: other-run: a shard of .* shards of different runs' \
     "a shard of another run" k0 other-run k2
-refused '^topo-merge: other-input:' "a shard of another input" k0 other-input k2
+merge_refused '^topo-merge: other-input:' "a shard of another input" k0 other-input k2
 # the input changed since: its shards agree, the input does not
 cp cba.topo abc.topo
-refused '^topo-merge: abc.topo: graph 1: not the graph the shards were made from' \
+merge_refused '^topo-merge: abc.topo: graph 1: not the graph the shards were made from' \
     "shards of another input than the one read" k0 k1 k2
 
 done_testing
