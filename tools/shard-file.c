@@ -368,6 +368,19 @@ static rec_t *sf_add(sfile_t *f)
     return r;
 }
 
+/* A unit or dealt record's entries, which follow its line: checked and
+ * summed now, read again when the merge replays the job. */
+static int rec_units(sfile_t *f, rec_t *r)
+{
+    uint64_t sum;
+    r->off = ftello(f->fp);
+    r->eline = f->line;
+    if (sf_units(f, r, 1, NULL, NULL, NULL, &sum) != 0)
+        return -1;
+    r->sum = sum;
+    return 0;
+}
+
 static const char *const hdr_keys[] = {"tool", "version", "order", "args", NULL};
 
 /* Read and check a whole shard file: header, records, checksums.  The
@@ -503,7 +516,6 @@ static int sf_read(sfile_t *f)
         if (n >= 2 && strcmp(w[0], "units") == 0) {
             static const char *const ukeys[] = {"count", "lo", "hi", "hash", NULL};
             char *val[4];
-            uint64_t sum;
             r->kind = 'u';
             r->step = 1;
             if (num(w[1], 1, INT64_MAX, &v) != 0 || v != njobs + 1 ||
@@ -514,17 +526,13 @@ static int sf_read(sfile_t *f)
                 return -1;
             }
             njobs++;
-            r->off = ftello(f->fp);
-            r->eline = f->line;
-            if (sf_units(f, r, 1, NULL, NULL, NULL, &sum) != 0)
+            if (rec_units(f, r) != 0)
                 return -1;
-            r->sum = sum;
             continue;
         }
         if (n >= 2 && strcmp(w[0], "dealt") == 0) {
             static const char *const dkeys[] = {"count", "first", "hash", NULL};
             char *val[3];
-            uint64_t sum;
             r->kind = 'd';
             if (num(w[1], 1, INT64_MAX, &v) != 0 || v != njobs + 1 ||
                 pairs(w, n, 2, dkeys, val) != 0 ||
@@ -542,11 +550,8 @@ static int sf_read(sfile_t *f)
             dealt_slice(r->units, r->first, f->i, f->parts, &r->lo, &r->hi, &r->step);
             dealt += r->units;
             njobs++;
-            r->off = ftello(f->fp);
-            r->eline = f->line;
-            if (sf_units(f, r, 1, NULL, NULL, NULL, &sum) != 0)
+            if (rec_units(f, r) != 0)
                 return -1;
-            r->sum = sum;
             continue;
         }
         static const char *const keys[] = {"units", "chunk", "width",  "scale", "hash",
