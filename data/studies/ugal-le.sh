@@ -264,8 +264,7 @@ function ci(sum, sq, n,   m, v) {
 function num(x, r) { return r ? sprintf("%.3f", x) : "-" }
 function dif(m, p) { return p == "not stated" ? "-" : sprintf("%+.3f", m - p) }
 FILENAME == ARGV[1] { if ($0 ~ /^#/ || $1 == "figure") next
-    pub[$2 SUBSEP $3 SUBSEP $4] = $5; fig[$2 SUBSEP $3] = $1
-    if ($4 == "dgb" || $4 == "edgb") extra[$2 SUBSEP $3] = extra[$2 SUBSEP $3] " " $4; next }
+    pub[$2 SUBSEP $3 SUBSEP $4] = $5; fig[$2 SUBSEP $3] = $1; next }
 {   k = $1 SUBSEP $2 SUBSEP $4
     if (!(k in n)) { order[++nk] = k; if (!(($1 SUBSEP $2) in seen)) { seen[$1 SUBSEP $2] = 1; porder[++np] = $1 SUBSEP $2 } }
     n[k]++; s[k] += $5; q[k] += $5 * $5; s9[k] += $6; q9[k] += $6 * $6; a[k] += $7; aq[k] += $7 * $7
@@ -290,10 +289,6 @@ END {
                 sprintf("%.3f", a[k] / n[k]), num(ci(a[k], aq[k], n[k]), rnd), sprintf("%.3f", sh[k] / n[k]),
                 dif(m, p), dif(m9, p), rnd ? n[k] : "-", note
         }
-        split(extra[porder[j]], ex, " ")
-        for (e = 1; e in ex; e++)
-            if (!((tp[1] SUBSEP tp[2] SUBSEP ex[e]) in n)) print tp[1], tp[2], ex[e], fig[porder[j]], pub[porder[j] SUBSEP ex[e]], "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
-                "not modelled: tunes its bias online from measured latency gradients, which a fluid model lacks"
     }
 }' "$published" "$work/results" | tee "$work/table"
 

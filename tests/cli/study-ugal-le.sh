@@ -1,0 +1,44 @@
+# data/studies/ugal-le.sh, the smallest run it has (dfly(4,8,4,9) shift,
+# two rules, a few seconds): the table has one row per rule asked, in
+# the script's rule order, with the paper's figure and number from
+# ugal-le-published.tsv beside it; the strict saturation and the diff
+# column agree with a topo-sim --bisect of the same cell read here
+# independently; --keep DIR --table-only prints the same table from the
+# cells kept; an unknown rule in --rules is a usage error (exit 2, one
+# line, nothing on stdout).
+. "$TK_SRCDIR/tests/cli/lib.sh"
+
+study=$TK_SRCDIR/data/studies/ugal-le.sh
+cd "$TMPD" || exit 1
+sh "$study" --quick --patterns shift --seeds 1 --rules 'ugal-g ugal-l' --jobs 1 --keep "$TMPD/K" \
+    >table.tsv 2>table.err
+ok $? "ugal-le.sh --quick --patterns shift --rules 'ugal-g ugal-l' runs" || diag "$(tail -5 table.err)"
+
+got=$(awk -F '\t' 'NR > 1 { printf "%s %s %s %s %s|", $1, $2, $3, $4, $5 }' table.tsv)
+[ "$got" = "dfly(4,8,4,9) shift ugal-l Fig. 14 0.34|dfly(4,8,4,9) shift ugal-g Fig. 14 0.51|" ]
+ok $? "two rows, ugal-l then ugal-g, with the paper's Figure 14 numbers" || diag "$got"
+
+# The ugal-g cell by hand: the largest load of the search at which every
+# flow is served, times the offered load per server at rho = 1.
+topo-gen dragonfly p=4 a=8 h=4 g=9 arrangement=absolute -o d9.topo
+topo-pattern shift offset=32 -o shift.pat d9.topo
+topo-sim -r ugal-g -P shift.pat --bisect 0.01 --threads 1 d9.topo >b.tsv 2>/dev/null
+want=$(awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    NR == 2 { off = $(c["offered"]) }
+    $(c["min_served"]) >= 1 - 1e-6 && $(c["rho"]) > best { best = $(c["rho"]) }
+    END { printf "%.3f %+.3f", best * off, best * off - 0.51 }' b.tsv)
+got=$(awk -F '\t' '$3 == "ugal-g" { print $6, $13 }' table.tsv)
+[ -n "$got" ] && [ "$got" = "$want" ]
+ok $? "ugal-g's saturation and diff are those of topo-sim --bisect 0.01 ($want)" || diag "table: $got" "bisect: $want"
+
+sh "$study" --quick --patterns shift --seeds 1 --rules 'ugal-g ugal-l' --keep "$TMPD/K" --table-only \
+    >again.tsv 2>/dev/null
+cmp -s table.tsv again.tsv
+ok $? "--keep DIR --table-only prints the same table from the kept cells"
+
+run sh "$study" --rules 'ugal-l nosuch'
+[ "$rc" -eq 2 ] && [ -z "$out" ] && [ "$(printf '%s\n' "$err" | grep -c .)" -le 2 ] &&
+    printf '%s\n' "$err" | grep -q "^ugal-le.sh: --rules: no rule 'nosuch'"
+ok $? "--rules with an unknown rule: exit 2, the rule named, no table" || diag "rc=$rc" "$err"
+
+done_testing
