@@ -8,7 +8,7 @@
 #   sh dfly-unfairness.sh [--h H] [--patterns 'UN ADV+1 ADVc']
 #                         [--mechs 'MIN Obl-RRG ...'] [--arbs 'rr transit fair']
 #                         [--iter N] [--buffers LOCAL,GLOBAL] [--jobs N] [--no-rho1]
-#                         [--keep DIR [--table-only]]
+#                         [--keep DIR [--table-only]] [--plot FILE]
 #
 # Topology: the canonical Dragonfly with h global links per router, a = 2h
 # routers per group, p = h servers per router, g = ah + 1 groups, palmtree
@@ -50,16 +50,19 @@
 # --table-only prints the tables of what is done.  --no-rho1: skip the
 # runs of table 1 (offered load 1: the slowest under transit and rr).  --jobs: runs in
 # parallel (default 2).  Uses the topo-* tools on PATH, else those in the
-# current directory.
+# current directory.  --plot FILE: with gnuplot on PATH, a PNG of table
+# 3's runs, the paper's Figures 8, 10 and 12: every router of group 0, its
+# mean accepted load per server under ADVc at 0.4, clustered by mechanism,
+# one panel per arbitration (without gnuplot: a note, and no file).
 set -eu
 
 usage() {
-    echo "usage: sh dfly-unfairness.sh [--h H] [--patterns 'UN ADV+1 ADVc'] [--mechs 'MIN ...'] [--arbs 'rr transit fair'] [--iter N] [--buffers LOCAL,GLOBAL] [--jobs N] [--no-rho1] [--keep DIR [--table-only]]" >&2
+    echo "usage: sh dfly-unfairness.sh [--h H] [--patterns 'UN ADV+1 ADVc'] [--mechs 'MIN ...'] [--arbs 'rr transit fair'] [--iter N] [--buffers LOCAL,GLOBAL] [--jobs N] [--no-rho1] [--keep DIR [--table-only]] [--plot FILE]" >&2
     exit 2
 }
 
 H=3 PATTERNS="UN ADV+1 ADVc" MECHS="MIN Obl-RRG Obl-CRG Src-RRG Src-CRG In-Trns-CRG In-Trns-RRG In-Trns-MM"
-ARBS="rr transit fair" ITER=50 JOBS=2 KEEP= TABLE_ONLY=0 RHO1=1 BUFOPT=
+ARBS="rr transit fair" ITER=50 JOBS=2 KEEP= TABLE_ONLY=0 RHO1=1 BUFOPT= PLOT=
 while [ $# -gt 0 ]; do
     case $1 in
     --h) [ $# -ge 2 ] || usage; H=$2; shift 2 ;;
@@ -76,6 +79,7 @@ while [ $# -gt 0 ]; do
     --keep) [ $# -ge 2 ] || usage; KEEP=$2; shift 2 ;;
     --table-only) TABLE_ONLY=1; shift ;;
     --no-rho1) RHO1=0; shift ;;
+    --plot) [ $# -ge 2 ] && [ -n "$2" ] || usage; PLOT=$2; shift 2 ;;
     -h | --help) usage ;;
     *) usage ;;
     esac
@@ -287,3 +291,65 @@ for m in $MECHS; do
         fi
     done
 done
+
+# --- optional plot: table 3's runs router by router (Figures 8, 10, 12) ------------
+[ -n "$PLOT" ] || exit 0
+command -v gnuplot >/dev/null 2>&1 || { echo "dfly-unfairness.sh: gnuplot not found; no plot" >&2; exit 0; }
+# one data block per arbitration: a row per mechanism, a column per
+# router of group 0 (routers 0 .. A-1), NA where the run is missing
+np=0
+for a in $ARBS; do
+    {
+        printf 'mechanism'
+        r=0
+        while [ $r -lt $A ]; do
+            t=$r
+            [ $r = "$RO" ] && t="$r (R_out)"
+            [ $r = "$RI" ] && t="$r (R_in)"
+            printf '\t"router %s"' "$t"
+            r=$((r + 1))
+        done
+        printf '\n'
+        for m in $MECHS; do
+            f=$(fname "t2-ADVc-$m-$a-0.4").ps
+            if [ -s "$f" ]; then
+                awk -F '\t' -v a="$A" -v mm="$m" 'NR > 1 && int($3 / a) == 0 { s[$3] += $4; n[$3]++ }
+                    END { printf "%s", mm; for (r = 0; r < a; r++) printf "\t%s", (r in n) ? sprintf("%.6g", s[r] / n[r]) : "NA"; printf "\n" }' "$f"
+            else
+                printf '%s' "$m"
+                r=0
+                while [ $r -lt $A ]; do printf '\tNA'; r=$((r + 1)); done
+                printf '\n'
+            fi
+        done
+    } >"$W/plot-$a.dat"
+    np=$((np + 1))
+done
+title() { # arbitration -> panel title
+    case $1 in
+    transit) echo "transit: round-robin with in-transit priority (paper: Table 2, Figure 8)" ;;
+    rr) echo "rr: round-robin without priority (paper: Table 3, Figure 10)" ;;
+    fair) echo "fair: max-min fair, for age-based arbitration (paper: Table 4, Figure 12)" ;;
+    esac
+}
+{
+    echo "set terminal pngcairo size 1200,$((380 * np + 60))"
+    echo "set output \"$PLOT\""
+    echo "set datafile separator \"\\t\""
+    echo "set datafile missing \"NA\""
+    echo "set style data histograms"
+    echo "set style histogram clustered gap 1"
+    echo "set style fill solid 0.8 border -1"
+    echo "set termoption noenhanced"
+    echo "set yrange [0:0.45]"
+    echo "set ylabel \"accepted load per server\""
+    echo "set key outside right top font \",9\""
+    echo "set multiplot layout $np,1 title \"ADVc at offered load 0.4, group 0 router by router (h = $H, $(($A * $P * ($A * $H + 1))) servers, flow model)\""
+    for a in $ARBS; do
+        echo "set title \"$(title "$a")\""
+        echo "plot for [i=2:$((A + 1))] \"$W/plot-$a.dat\" using i:xtic(1) title columnheader(i), 0.4 with lines dashtype 2 linecolor rgb \"black\" title \"offered\""
+    done
+    echo "unset multiplot"
+} >"$W/plot.gp"
+gnuplot "$W/plot.gp" 2>"$W/plot.err" || { echo "dfly-unfairness.sh: gnuplot failed: $(head -n 1 "$W/plot.err")" >&2; rm -f "$PLOT"; exit 1; }
+echo "dfly-unfairness.sh: wrote $PLOT" >&2

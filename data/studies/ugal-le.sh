@@ -300,7 +300,7 @@ if [ -n "$PLOT" ]; then
     if command -v gnuplot >/dev/null 2>&1; then
         awk -F '\t' 'NR > 1 && $6 != "-" { printf "\"%s %s %s\"\t%s\t%s\t%s\n", $1, $2, $3, ($5 == "not stated" ? "NaN" : $5), $6, $8 }' \
             "$work/table" >"$work/plot.dat"
-        gnuplot <<EOF
+        gnuplot <<EOF 2>"$work/plot.err" || { echo "ugal-le.sh: gnuplot failed: $(head -n 1 "$work/plot.err")" >&2; rm -f "$PLOT"; exit 1; }
 set terminal pngcairo size 1400,600
 set output "$PLOT"
 set style data histograms

@@ -4,7 +4,8 @@
 # ugal-le-published.tsv beside it; the strict saturation and the diff
 # column agree with a topo-sim --bisect of the same cell read here
 # independently; --keep DIR --table-only prints the same table from the
-# cells kept; an unknown rule in --rules is a usage error (exit 2, one
+# cells kept, and with --plot a PNG of it (when gnuplot is installed,
+# as CI has it); an unknown rule in --rules is a usage error (exit 2, one
 # line, nothing on stdout).
 . "$TK_SRCDIR/tests/cli/lib.sh"
 
@@ -35,6 +36,17 @@ sh "$study" --quick --patterns shift --seeds 1 --rules 'ugal-g ugal-l' --keep "$
     >again.tsv 2>/dev/null
 cmp -s table.tsv again.tsv
 ok $? "--keep DIR --table-only prints the same table from the kept cells"
+
+sh "$study" --quick --patterns shift --seeds 1 --rules 'ugal-g ugal-l' --keep "$TMPD/K" --table-only \
+    --plot "$TMPD/p.png" >plotted.tsv 2>plot.err
+ok $? "--table-only --plot runs" || diag "$(cat plot.err)"
+if command -v gnuplot >/dev/null 2>&1; then
+    cmp -s table.tsv plotted.tsv && [ "$(head -c 8 p.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+    ok $? "--plot: the same table and a PNG" || diag "$(cat plot.err)"
+else
+    [ ! -e p.png ] && grep -q 'gnuplot not found; no plot' plot.err
+    ok $? "--plot without gnuplot: a note and no file"
+fi
 
 run sh "$study" --rules 'ugal-l nosuch'
 [ "$rc" -eq 2 ] && [ -z "$out" ] && [ "$(printf '%s\n' "$err" | grep -c .)" -le 2 ] &&

@@ -8,10 +8,12 @@
 # here has 18468; at h = 2, 1152) as their spec line.  Under MIN every
 # router of group 0 gets the ADVc bound h / (a p) = 1/6 per server with
 # fair arbitration, and R_out nothing under in-transit priority.
+# --plot draws table 3's runs router by router (a PNG when gnuplot is
+# installed, as CI has it), from the same numbers.
 . "$TK_SRCDIR/tests/cli/lib.sh"
 
 sh "$TK_SRCDIR/data/studies/dfly-unfairness.sh" --patterns ADVc --mechs MIN \
-    --arbs 'fair transit' >"$TMPD/out" 2>"$TMPD/err"
+    --arbs 'fair transit' --keep "$TMPD/K" >"$TMPD/out" 2>"$TMPD/err"
 ok $? "dfly-unfairness.sh (h = 3, MIN) runs" || diag "$(tail -n 5 "$TMPD/err")"
 
 [ "$(grep -c '^# table' "$TMPD/out")" -eq 3 ]
@@ -26,4 +28,27 @@ ok $? "table 3, MIN under fair: every router of group 0 at h/(a p) = 1/6" || dia
 ok $? "table 3, MIN under transit: R_out starves"
 [ "$(awk -F '\t' 'NR > 1 && $3 == "NA"' "$TMPD/t3" | wc -l)" -eq 0 ]
 ok $? "table 3: every row measured"
+
+# --plot from the kept runs: the figure, and its data router by router
+sh "$TK_SRCDIR/data/studies/dfly-unfairness.sh" --patterns ADVc --mechs MIN \
+    --arbs 'fair transit' --keep "$TMPD/K" --table-only --plot "$TMPD/u.png" >"$TMPD/out2" 2>"$TMPD/err2"
+ok $? "--table-only --plot runs" || diag "$(cat "$TMPD/err2")"
+cmp -s "$TMPD/out" "$TMPD/out2"
+ok $? "--plot leaves the tables as they are"
+if command -v gnuplot >/dev/null 2>&1; then
+    [ "$(head -c 8 "$TMPD/u.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+    ok $? "--plot: a PNG" || diag "$(cat "$TMPD/err2")"
+else
+    [ ! -e "$TMPD/u.png" ] && grep -q 'gnuplot not found; no plot' "$TMPD/err2"
+    ok $? "--plot without gnuplot: a note and no file"
+fi
+[ "$(awk -F '\t' 'NR == 1 { print $2, $7 } $1 == "MIN" { print $2, $3, $7 }' "$TMPD/K/plot-fair.dat" | tr '\n' '|')" = \
+    '"router 0 (R_in)" "router 5 (R_out)"|0.166667 0.166667 0.166667|' ]
+ok $? "plot data, fair: routers 0 to 5 of group 0, R_in and R_out labelled, MIN at 1/6 each" ||
+    diag "$(cat "$TMPD/K/plot-fair.dat")"
+[ "$(awk -F '\t' '$1 == "MIN" { print $7 }' "$TMPD/K/plot-transit.dat")" = 0 ]
+ok $? "plot data, transit: R_out's bar at 0"
+run sh "$TK_SRCDIR/data/studies/dfly-unfairness.sh" --plot ''
+[ "$rc" -eq 2 ] && [ -z "$out" ] && printf '%s\n' "$err" | grep -q '^usage: sh dfly-unfairness.sh .*\[--plot FILE\]'
+ok $? "--plot without a file name: usage, exit 2" || diag "rc=$rc" "$err"
 done_testing
