@@ -41,6 +41,8 @@ typedef struct args {
     tk_pattern_t *pat[MAX_PATTERNS];
     const char *patname[MAX_PATTERNS];
     int64_t plen[MAX_PATTERNS]; /* demands as read (--shard: fingerprints) */
+    tk_demand_t *pread[MAX_PATTERNS]; /* --shard, merge: a copy of them (a bind
+                                         can rewrite the pattern in place)  */
     tk_route_spec_t rspec;
     int header_done;
 } args_t;
@@ -660,6 +662,8 @@ static int shard_row(args_t *a, FILE *out, const tk_graph_t *g, const char *name
         cli_shard_note(w, sizeof w);
         cli_shard_note(p->spec, strlen(p->spec));
         cli_shard_note(p->topology, strlen(p->topology));
+        if (a->plen[k] > 0)
+            cli_shard_note(a->pread[k], (size_t)a->plen[k] * sizeof *a->pread[k]);
     }
     if (cli_shard_merging() && !(c.rows = open_memstream(&buf, &len)))
         st = tk_error_set(&err, TK_ENOMEM, NULL, 0, "out of memory (rows)");
@@ -737,11 +741,21 @@ static int run(args_t *a)
             return CLI_EXIT_DATA;
         a->patname[k] = a->pat[k]->spec[0] ? a->pat[k]->spec : a->pfile[k];
         a->plen[k] = a->pat[k]->len;
+        if ((cli_shard_parts() > 0) && a->plen[k] > 0) {
+            size_t bytes = (size_t)a->plen[k] * sizeof *a->pread[k];
+            if (!(a->pread[k] = malloc(bytes))) {
+                fprintf(stderr, "topo-mcf: %s: out of memory\n", a->pfile[k]);
+                return CLI_EXIT_DATA;
+            }
+            memcpy(a->pread[k], a->pat[k]->d, bytes);
+        }
     }
     cli_table_t t = {a->output, a->ninputs, a->inputs, mem_limit, table_row, table_header, a};
     rc = cli_run_table(&t);
-    for (int k = 0; k < a->npfile; k++)
+    for (int k = 0; k < a->npfile; k++) {
         tk_pattern_free(a->pat[k]);
+        free(a->pread[k]);
+    }
     return rc;
 }
 

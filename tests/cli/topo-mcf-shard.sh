@@ -153,6 +153,17 @@ merge_refused '^topo-merge: damaged:[0-9]+: checksum mismatch' "a damaged shard"
 merge_refused '^topo-merge: other-run: a shard of .* shards of different runs' \
     "a shard of another run" k0 other-run k2
 merge_refused '^topo-merge: other-input:' "a shard of another input" k0 other-input k2
+# a -P file edited between the shards and the merge, its spec and demand
+# count kept (one weight changed): the demands as read are in the job's
+# fingerprint, so the merge refuses rather than print the stale result
+topo-pattern switch-perm -s 4 a.topo >edit.pat
+for i in 0 1; do topo-mcf -P edit.pat -m uniform --shard "$i/2" -o "e$i" a.topo 2>/dev/null; done
+sed 's/^0 \([0-9]*\)$/0 \1 2/' edit.pat >edit2.pat
+! cmp -s edit.pat edit2.pat && [ "$(grep -c . edit.pat)" -eq "$(grep -c . edit2.pat)" ]
+ok $? "the edited -P file differs in one weight only"
+mv edit2.pat edit.pat
+merge_refused '^topo-merge: rrg n=12 d=3 s=1: a unit job unlike the shards. one: the input or its files differ' \
+    "a -P file whose demands changed since the shards" e0 e1
 # the input changed since: its shards agree, the input does not
 cp cba.topo abc.topo
 merge_refused '^topo-merge: abc.topo: graph 1: not the graph the shards were made from' \
