@@ -40,7 +40,7 @@ typedef struct args {
     /* run state */
     tk_pattern_t *pat[MAX_PATTERNS];
     const char *patname[MAX_PATTERNS];
-    int64_t plen[MAX_PATTERNS]; /* demands as read (--shard: fingerprints) */
+    int64_t plen[MAX_PATTERNS];       /* demands as read (--shard: fingerprints) */
     tk_demand_t *pread[MAX_PATTERNS]; /* --shard, merge: a copy of them (a bind
                                          can rewrite the pattern in place)  */
     tk_route_spec_t rspec;
