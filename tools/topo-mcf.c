@@ -741,7 +741,7 @@ static int run(args_t *a)
             return CLI_EXIT_DATA;
         a->patname[k] = a->pat[k]->spec[0] ? a->pat[k]->spec : a->pfile[k];
         a->plen[k] = a->pat[k]->len;
-        if ((cli_shard_parts() > 0) && a->plen[k] > 0) {
+        if (cli_shard_parts() > 0 && a->plen[k] > 0) {
             size_t bytes = (size_t)a->plen[k] * sizeof *a->pread[k];
             if (!(a->pread[k] = malloc(bytes))) {
                 fprintf(stderr, "topo-mcf: %s: out of memory\n", a->pfile[k]);
