@@ -285,8 +285,8 @@ END {
             if (kk[3] == "dgb" || kk[3] == "edgb") note = note (note == "" ? "" : "; ") "model, not a reproduction: a modelled latency (topokit(7))"
             if (note == "") note = "-"
             print kk[1], kk[2], kk[3], ((tp[1] SUBSEP tp[2]) in fig) ? fig[tp[1] SUBSEP tp[2]] : "-", p,
-                sprintf("%.3f", m), num(ci(s[k], q[k], n[k]), rnd), sprintf("%.3f", m9), num(ci(s9[k], q9[k], n[k]), rnd),
-                sprintf("%.3f", a[k] / n[k]), num(ci(a[k], aq[k], n[k]), rnd), sprintf("%.3f", sh[k] / n[k]),
+                sprintf("%.3f", m), num(ci(s[k], q[k], n[k]), rnd && n[k] > 1), sprintf("%.3f", m9), num(ci(s9[k], q9[k], n[k]), rnd && n[k] > 1),
+                sprintf("%.3f", a[k] / n[k]), num(ci(a[k], aq[k], n[k]), rnd && n[k] > 1), sprintf("%.3f", sh[k] / n[k]),
                 dif(m, p), dif(m9, p), rnd ? n[k] : "-", note
         }
     }

@@ -48,6 +48,22 @@ else
     ok $? "--plot without gnuplot: a note and no file"
 fi
 
+# A random pattern: the ci95 columns are the Student-t half-width over
+# the seeds (two seeds: 12.706 |x1 - x2| / 2), and "-" for a single seed,
+# where there is no interval (not 0).
+sh "$study" --quick --patterns perm --seeds 2 --rules ugal-l --jobs 1 --keep "$TMPD/P" >p2.tsv 2>p2.err
+ok $? "ugal-le.sh --patterns perm --seeds 2 runs" || diag "$(tail -5 p2.err)"
+awk -F '\t' '$4 == "ugal-l" { print $3, $5 }' "$TMPD/P/results" >p.seeds
+sh "$study" --quick --patterns perm --seeds 1 --rules ugal-l --keep "$TMPD/P" --table-only >p1.tsv 2>/dev/null
+got=$(awk -F '\t' 'NR == 2 { print $6, $7, $9, $11, $15 }' p1.tsv)
+want=$(awk '$1 == 1 { printf "%.3f - - - 1", $2 }' p.seeds)
+[ "$got" = "$want" ]
+ok $? "one seed: its saturation, ci95 '-' (not 0), seeds 1" || diag "got $got" "want $want"
+got=$(awk -F '\t' 'NR == 2 { print $6, $7, $15 }' p2.tsv)
+want=$(awk '{ x[$1] = $2 } END { d = x[1] - x[2]; printf "%.3f %.3f 2", (x[1] + x[2]) / 2, 12.706 * (d < 0 ? -d : d) / 2 }' p.seeds)
+[ "$(wc -l <p.seeds)" -eq 2 ] && [ "$got" = "$want" ]
+ok $? "two seeds: the mean and the t-interval of the two saturations" || diag "got $got" "want $want" "$(cat p.seeds)"
+
 run sh "$study" --rules 'ugal-l nosuch'
 [ "$rc" -eq 2 ] && [ -z "$out" ] && [ "$(printf '%s\n' "$err" | grep -c .)" -le 2 ] &&
     printf '%s\n' "$err" | grep -q "^ugal-le.sh: --rules: no rule 'nosuch'"
