@@ -9,6 +9,8 @@
 #   skip_all REASON       whole file skipped (exit 77 semantics for TAP)
 #   shard_same P TOOL ARGS...  --shard 0/P .. P-1/P + topo-merge = the single run
 #   tripled_path N        a native graph: a path of N switches, every link tripled
+#   study_plot FILE ERR SCRIPT DESC  a study's --plot: a PNG when gnuplot is
+#                         installed, else SCRIPT's note in ERR and no FILE
 #   done_testing          prints the plan, exits 0/1
 set -u
 : "${TK_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -144,6 +146,15 @@ skip_all() {
     exit 0
 }
 
+study_plot() {
+    if command -v gnuplot >/dev/null 2>&1; then
+        [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+        ok $? "$4: a PNG" || diag "$(tail -n 5 "$2")"
+    else
+        [ ! -e "$1" ] && grep -q "^$3: gnuplot not found; no plot" "$2"
+        ok $? "$4 without gnuplot: a note and no file"
+    fi
+}
 done_testing() {
     echo "1..$tap_n"
     [ "$tap_fail" -eq 0 ]

@@ -10,13 +10,7 @@
 sh "$TK_SRCDIR/data/studies/antmill.sh" --n 16 --d 4 --p 2 -s 1 --budget 5 --res 0.3 --iter 5 \
     --plot "$TMPD/a.png" >"$TMPD/out" 2>"$TMPD/err"
 ok $? "antmill.sh --n 16 --d 4 --p 2 --plot FILE runs" || diag "$(tail -n 5 "$TMPD/err")"
-if command -v gnuplot >/dev/null 2>&1; then
-    [ "$(head -c 8 "$TMPD/a.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
-    ok $? "--plot: a PNG (accepted against offered load)" || diag "$(tail -n 5 "$TMPD/err")"
-else
-    [ ! -e "$TMPD/a.png" ] && grep -q 'gnuplot not found; no plot' "$TMPD/err"
-    ok $? "--plot without gnuplot: a note and no file"
-fi
+study_plot "$TMPD/a.png" "$TMPD/err" antmill.sh "--plot (accepted against offered load)"
 
 # the first table: the lines after the comment, up to the blank line
 awk 'NR > 1 && /^$/ { exit } NR > 1' "$TMPD/out" >"$TMPD/t1"

@@ -35,13 +35,7 @@ sh "$TK_SRCDIR/data/studies/dfly-unfairness.sh" --patterns ADVc --mechs MIN \
 ok $? "--table-only --plot runs" || diag "$(cat "$TMPD/err2")"
 cmp -s "$TMPD/out" "$TMPD/out2"
 ok $? "--plot leaves the tables as they are"
-if command -v gnuplot >/dev/null 2>&1; then
-    [ "$(head -c 8 "$TMPD/u.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
-    ok $? "--plot: a PNG" || diag "$(cat "$TMPD/err2")"
-else
-    [ ! -e "$TMPD/u.png" ] && grep -q 'gnuplot not found; no plot' "$TMPD/err2"
-    ok $? "--plot without gnuplot: a note and no file"
-fi
+study_plot "$TMPD/u.png" "$TMPD/err2" dfly-unfairness.sh "--plot"
 [ "$(awk -F '\t' 'NR == 1 { print $2, $7 } $1 == "MIN" { print $2, $3, $7 }' "$TMPD/K/plot-fair.dat" | tr '\n' '|')" = \
     '"router 0 (R_in)" "router 5 (R_out)"|0.166667 0.166667 0.166667|' ]
 ok $? "plot data, fair: routers 0 to 5 of group 0, R_in and R_out labelled, MIN at 1/6 each" ||
