@@ -49,7 +49,7 @@
 # it; a second run with the same DIR skips the runs done (resume);
 # --table-only prints the tables of what is done.  --no-rho1: skip the
 # runs of table 1 (offered load 1: the slowest under transit and rr).  --jobs: runs in
-# parallel (default 2).  Uses the topo-* tools on PATH, else those in the
+# parallel (default 2; the next run starts as soon as one ends).  Uses the topo-* tools on PATH, else those in the
 # current directory.  --plot FILE: with gnuplot on PATH, a PNG of table
 # 3's runs, the paper's Figures 8, 10 and 12: every router of group 0, its
 # mean accepted load per server under ADVc at 0.4, clustered by mechanism,
@@ -192,17 +192,23 @@ EOF
 }
 
 if [ "$TABLE_ONLY" = 0 ]; then
+    # a pool of --jobs slots: a FIFO holds one line per free slot, a run
+    # takes one before it starts and gives it back when it ends, so a
+    # slow run holds up only its own slot
     export W TOPO ITER
-    n=0
+    slots=$W/.slots
+    rm -f "$slots"
+    mkfifo "$slots"
+    exec 3<>"$slots"
+    rm -f "$slots"
+    i=0
+    while [ "$i" -lt "$JOBS" ]; do echo >&3; i=$((i + 1)); done
     while read -r j; do
-        runone "$j" &
-        n=$((n + 1))
-        if [ "$n" -ge "$JOBS" ]; then
-            wait
-            n=0
-        fi
+        read -r _ <&3
+        { runone "$j"; echo >&3; } &
     done <"$JOBSFILE"
     wait
+    exec 3>&-
 fi
 
 # --- the tables --------------------------------------------------------------------
