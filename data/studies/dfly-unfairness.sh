@@ -46,11 +46,13 @@
 #
 # Prints the three TSV tables on standard output, separated by a blank
 # line; progress goes to standard error.  --keep DIR: work in DIR and keep
-# it; a second run with the same DIR skips the runs done (resume);
+# it; a second run with the same DIR skips the runs done (resume); one
+# run at a time in a DIR (a second one exits 1 while the first runs).
 # --table-only prints the tables of what is done.  --no-rho1: skip the
-# runs of table 1 (offered load 1: the slowest under transit and rr).  --jobs: runs in
-# parallel (default 2; the next run starts as soon as one ends).  Uses the topo-* tools on PATH, else those in the
-# current directory.  --plot FILE: with gnuplot on PATH, a PNG of table
+# runs of table 1 (offered load 1: the slowest under transit and rr).
+# --jobs: runs in parallel (default 2; the next run starts as soon as one
+# ends).  Uses the topo-* tools on PATH, else those in the current
+# directory.  --plot FILE: with gnuplot on PATH, a PNG of table
 # 3's runs, the paper's Figures 8, 10 and 12: every router of group 0, its
 # mean accepted load per server under ADVc at 0.4, clustered by mechanism,
 # one panel per arbitration (without gnuplot: a note, and no file).
@@ -98,6 +100,10 @@ command -v topo-sim >/dev/null 2>&1 || { echo "dfly-unfairness.sh: topo-sim not 
 if [ -n "$KEEP" ]; then
     mkdir -p "$KEEP"
     W=$(cd "$KEEP" && pwd)
+    # one run at a time in DIR: another would rewrite the job list that
+    # this one is reading (held until every run ends)
+    exec 9>>"$W/.lock"
+    flock -n 9 || { echo "dfly-unfairness.sh: $KEEP: in use by another run of dfly-unfairness.sh" >&2; exit 1; }
 else
     W=$(mktemp -d)
     trap 'rm -rf "$W"' EXIT INT TERM

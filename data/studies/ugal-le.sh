@@ -40,7 +40,8 @@
 # (shift perm router-shift-25 router-shift-50 router-shift-75 node-perm-50
 # node-perm-75 node-shift-50).  --keep DIR: work in DIR and keep it; a
 # second run with the same DIR and options skips the cells done, so a long
-# run can be resumed; --table-only (with --keep) prints the table of the
+# run can be resumed (one run at a time in a DIR: a second one exits 1
+# while the first runs); --table-only (with --keep) prints the table of the
 # cells done so far without running any; each cell's probes (rho,
 # min_served, iterations, residual, converged, seconds) are in
 # DIR/*.out.probes.  --jobs: cells run in parallel (default 2), the
@@ -146,6 +147,10 @@ echo "ugal-le.sh: using $(command -v topo-sim)" >&2
 if [ -n "$KEEP" ]; then
     mkdir -p "$KEEP"
     work=$(cd "$KEEP" && pwd)
+    # one run at a time in DIR: another would rewrite the cell list and the
+    # patterns that this one's runs are reading (held until every run ends)
+    exec 9>>"$work/.lock"
+    flock -n 9 || { echo "ugal-le.sh: $KEEP: in use by another run of ugal-le.sh" >&2; exit 1; }
 else
     [ $TABLE_ONLY = 0 ] || usage
     work=$(mktemp -d "${TMPDIR:-/tmp}/ugal-le.XXXXXX")

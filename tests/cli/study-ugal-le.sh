@@ -65,4 +65,15 @@ run sh "$study" --rules 'ugal-l nosuch'
     printf '%s\n' "$err" | grep -q "^ugal-le.sh: --rules: no rule 'nosuch'"
 ok $? "--rules with an unknown rule: exit 2, the rule named, no table" || diag "rc=$rc" "$err"
 
+# one run at a time in a keep directory: while another holds DIR, a run
+# (even --table-only, which rewrites the cell list) exits 1 in one line
+exec 9>>"$TMPD/K/.lock"
+flock -n 9
+run sh "$study" --quick --patterns shift --seeds 1 --rules 'ugal-g ugal-l' --keep "$TMPD/K" --table-only
+exec 9>&-
+[ "$rc" -eq 1 ] && [ -z "$out" ] && [ "$(printf '%s\n' "$err" | grep -c 'in use by another run')" -eq 1 ]
+ok $? "a keep directory in use: exit 1, one line, no table" || diag "rc=$rc" "$err"
+run sh "$study" --quick --patterns shift --seeds 1 --rules 'ugal-g ugal-l' --keep "$TMPD/K" --table-only
+[ "$rc" -eq 0 ] && [ -n "$out" ]
+ok $? "the same directory once released: the table again" || diag "rc=$rc" "$err"
 done_testing

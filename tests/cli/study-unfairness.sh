@@ -67,4 +67,13 @@ ok $? "--jobs 2 with a stub topo-sim runs" || diag "$(tail -n 5 "$TMPD/errp")"
 [ -e "$TMPD/runs/overlap" ] && [ "$(ls "$TMPD/KP"/*.tsv | wc -l)" -eq "$(ls -d "$TMPD/runs"/[0-9]* | wc -l)" ]
 ok $? "--jobs 2: the third run starts while the first runs, and every run finishes" ||
     diag "$(ls "$TMPD/runs" "$TMPD/KP")"
+# one run at a time in a keep directory: while another holds DIR, a run
+# exits 1 in one line and writes nothing
+exec 9>>"$TMPD/KP/.lock"
+flock -n 9
+run sh "$TK_SRCDIR/data/studies/dfly-unfairness.sh" --patterns ADVc --mechs MIN --arbs fair --keep "$TMPD/KP" --table-only
+exec 9>&-
+[ "$rc" -eq 1 ] && [ -z "$out" ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] &&
+    printf '%s\n' "$err" | grep -q "KP: in use by another run of dfly-unfairness.sh$"
+ok $? "a keep directory in use: exit 1, one line, no tables" || diag "rc=$rc" "$err"
 done_testing
