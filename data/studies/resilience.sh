@@ -8,6 +8,9 @@
 #   sh resilience.sh [--size 50|98] [--samples N] [--points P] [--max F]
 #                    [--seed S] [--jobs N] [--plot FILE.svg|.png] [--switches]
 #
+# --jobs N: sweeps at a time (default 2; a positive integer, else exit 2),
+# each starting as soon as one before it ends.
+#
 # Topologies (README.md says why these): --size 50 (default), 50 switches
 # of network radix 7 and 4 servers per switch (200 servers) wherever the
 # family allows it:
@@ -47,6 +50,9 @@ while [ $# -gt 0 ]; do
     *) echo "resilience.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
+case $JOBS in
+'' | *[!0-9]* | 0*) echo "resilience.sh: --jobs '$JOBS': a positive integer" >&2; exit 2 ;;
+esac
 command -v topo-resilience >/dev/null 2>&1 || PATH=$(pwd):$PATH
 command -v topo-resilience >/dev/null 2>&1 || {
     echo "resilience.sh: topo-resilience not found: put the tools on PATH" >&2
@@ -79,20 +85,29 @@ for f in $fam; do
     # shellcheck disable=SC2046
     topo-gen -p $P $(spec $f) >"$W/$f.topo"
 done
-# The four sweeps, JOBS at a time, each single-threaded (the samples of
-# one sweep could use the threads instead: the bytes are the same).
+# The four sweeps, each single-threaded (the samples of one sweep could
+# use the threads instead: the bytes are the same), in a pool of JOBS
+# slots: a FIFO holds one line per free slot, a sweep takes one before it
+# starts and gives it back when it ends (failed or not: a failed sweep
+# leaves no table, which the check below reports), so a slow sweep holds
+# up only its own slot.
+sweep() {
+    echo "resilience.sh: $1: $(spec "$1") p=$P: $POINTS points x $SAMPLES samples" >&2
+    # shellcheck disable=SC2086
+    topo-resilience $UNIT -F "0:$MAX:$POINTS" -n "$SAMPLES" -s "$SEED" --threads 1 \
+        -o "$W/$1.tsv" "$W/$1.topo"
+}
+mkfifo "$W/.slots"
+exec 3<>"$W/.slots"
+rm -f "$W/.slots"
 i=0
+while [ "$i" -lt "$JOBS" ]; do echo >&3; i=$((i + 1)); done
 for f in $fam; do
-    (
-        echo "resilience.sh: $f: $(spec $f) p=$P: $POINTS points x $SAMPLES samples" >&2
-        # shellcheck disable=SC2086
-        topo-resilience $UNIT -F "0:$MAX:$POINTS" -n "$SAMPLES" -s "$SEED" --threads 1 \
-            -o "$W/$f.tsv" "$W/$f.topo"
-    ) &
-    i=$((i + 1))
-    [ $((i % JOBS)) -ne 0 ] || wait
+    read -r _ <&3
+    { sweep "$f" || :; echo >&3; } &
 done
 wait
+exec 3>&-
 for f in $fam; do
     [ -s "$W/$f.tsv" ] || { echo "resilience.sh: $f failed" >&2; exit 1; }
 done

@@ -33,4 +33,56 @@ got=$(awk -F '\t' 'NR > 1 && $3 == 0.3 { printf "%s=%s ", $1, $4 }' table.tsv)
 [ "$got" = "rrg=53 slimfly=53 dragonfly=53 hyperx=58 " ]
 ok $? "fraction 0.3: round(0.3 x 175) = 53 links removed, round(0.3 x 192) = 58 of the HyperX" || diag "$got"
 
+# --jobs is a pool, not batches: with 2 slots the third sweep starts as
+# soon as the second ends, while the first still runs (a stub
+# topo-resilience holds the first sweep until the third has started, for
+# at most 30 s; topo-gen is the real one)
+mkdir -p stub runs
+cat >stub/topo-resilience <<'EOF'
+#!/bin/sh
+n=1
+while ! mkdir "$STUB_RUNS/$n" 2>/dev/null; do n=$((n + 1)); done
+if [ "$n" = 1 ]; then
+    i=0
+    while [ ! -d "$STUB_RUNS/3" ] && [ "$i" -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+    [ -d "$STUB_RUNS/3" ] && : >"$STUB_RUNS/overlap"
+fi
+while [ $# -gt 1 ]; do
+    [ "$1" = -o ] && o=$2
+    shift
+done
+printf 'unit\tfraction\tremoved\nlinks\t0\t0\n' >"$o"
+EOF
+chmod +x stub/topo-resilience
+STUB_RUNS=$TMPD/runs PATH=$TMPD/stub:$PATH sh "$study" --samples 2 --points 2 --jobs 2 >pool.tsv 2>pool.err
+ok $? "--jobs 2 with a stub topo-resilience runs" || diag "$(tail -n 5 pool.err)"
+[ -e runs/overlap ] && [ "$(ls -d runs/[0-9]* | wc -l)" -eq 4 ] && [ "$(grep -c '^hyperx' pool.tsv)" -eq 1 ]
+ok $? "--jobs 2: the third sweep starts while the first runs, and all four finish" ||
+    diag "$(ls runs)" "$(cat pool.tsv)"
+# a failed sweep gives its slot back: with one slot, the sweeps after it
+# still run, and the script names the family that failed
+rm -rf runs && mkdir runs
+cat >stub/topo-resilience <<'EOF'
+#!/bin/sh
+n=1
+while ! mkdir "$STUB_RUNS/$n" 2>/dev/null; do n=$((n + 1)); done
+[ "$n" = 1 ] && exit 1
+while [ $# -gt 1 ]; do
+    [ "$1" = -o ] && o=$2
+    shift
+done
+printf 'unit\tfraction\tremoved\nlinks\t0\t0\n' >"$o"
+EOF
+STUB_RUNS=$TMPD/runs PATH=$TMPD/stub:$PATH timeout 60 sh "$study" --samples 2 --points 2 --jobs 1 >fail.tsv 2>fail.err
+rc=$?
+[ "$rc" -eq 1 ] && [ "$(ls -d runs/[0-9]* | wc -l)" -eq 4 ] && grep -q '^resilience.sh: rrg failed$' fail.err
+ok $? "--jobs 1, the first sweep failing: the other three still run, exit 1 naming rrg" ||
+    diag "rc=$rc" "$(ls runs)" "$(tail -n 3 fail.err)"
+for j in 0 -1 x ''; do
+    run sh "$study" --jobs "$j"
+    [ "$rc" -eq 2 ] && [ -z "$out" ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] &&
+        printf '%s\n' "$err" | grep -q "^resilience.sh: --jobs '$j': a positive integer$"
+    ok $? "--jobs '$j': exit 2, one line" || diag "rc=$rc" "$err"
+done
+
 done_testing
