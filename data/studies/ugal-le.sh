@@ -42,7 +42,9 @@
 # second run with the same DIR and options skips the cells done, so a long
 # run can be resumed (one run at a time in a DIR: a second one exits 1
 # while the first runs); --table-only (with --keep) prints the table of the
-# cells done so far without running any; each cell's probes (rho,
+# cells done so far without running any and writes nothing in DIR, so it
+# can follow a run that works there (exit 1 if DIR does not exist); each
+# cell's probes (rho,
 # min_served, iterations, residual, converged, seconds) are in
 # DIR/*.out.probes.  --jobs: cells run in parallel (default 2), the
 # costliest kinds first, each topo-sim with the cores / --jobs threads.  --plot FILE: with gnuplot on PATH, a PNG bar chart
@@ -98,7 +100,8 @@ if [ "${1:-}" = --cell ]; then
     loA=$1 loB=$2 acc1=$3 off1=$4 share1=$5 runs=$6 nc=$7
     t1=$(date +%s.%N)
     awk -v la=$loA -v lb=$loB -v off=$off1 -v acc=$acc1 -v sh=$share1 -v runs=$runs -v nc=$nc \
-        -v t0=$t0 -v t1=$t1 'BEGIN { printf "%.6f\t%.6f\t%.6f\t%.4f\t%d\t%d\t%.1f\n", la * off, lb * off, acc, sh, runs, nc, t1 - t0 }' >"$out"
+        -v t0=$t0 -v t1=$t1 'BEGIN { printf "%.6f\t%.6f\t%.6f\t%.4f\t%d\t%d\t%.1f\n", la * off, lb * off, acc, sh, runs, nc, t1 - t0 }' >"$out.part"
+    mv "$out.part" "$out" # whole or absent, for a --table-only reading meanwhile
     rm -f "$out.tsv" "$out.err"
     exit 0
 fi
@@ -144,9 +147,19 @@ for t in topo-gen topo-pattern topo-sim; do
 done
 echo "ugal-le.sh: using $(command -v topo-sim)" >&2
 
-if [ -n "$KEEP" ]; then
+# keep: where the cells' results are; work: the topologies, patterns and
+# lists of this run (DIR itself with --keep, unless --table-only)
+if [ -n "$KEEP" ] && [ $TABLE_ONLY = 1 ]; then
+    # read-only: the table of the cells done so far, written nowhere in
+    # DIR, so it can be printed while another run works there
+    [ -d "$KEEP" ] || { echo "ugal-le.sh: $KEEP: no such directory" >&2; exit 1; }
+    keep=$(cd "$KEEP" && pwd)
+    work=$(mktemp -d "${TMPDIR:-/tmp}/ugal-le.XXXXXX")
+    trap 'rm -rf "$work"' EXIT INT TERM
+elif [ -n "$KEEP" ]; then
     mkdir -p "$KEEP"
     work=$(cd "$KEEP" && pwd)
+    keep=$work
     # one run at a time in DIR: another would rewrite the cell list and the
     # patterns that this one's runs are reading (held until every run ends)
     exec 9>>"$work/.lock"
@@ -154,6 +167,7 @@ if [ -n "$KEEP" ]; then
 else
     [ $TABLE_ONLY = 0 ] || usage
     work=$(mktemp -d "${TMPDIR:-/tmp}/ugal-le.XXXXXX")
+    keep=$work
     trap 'rm -rf "$work"' EXIT INT TERM
 fi
 start=$(date +%s)
@@ -181,7 +195,7 @@ seeds=$(awk -v n=$SEEDS 'BEGIN { for (i = 1; i <= n; i++) printf "%d ", i }')
 for T in $TOPOS; do
     g=${T#dfly(4,8,4,}
     g=${g%)}
-    topo-gen dragonfly p=4 a=8 h=4 g=$g arrangement=absolute -o "$work/$g.topo"
+    [ $TABLE_ONLY = 1 ] || topo-gen dragonfly p=4 a=8 h=4 g=$g arrangement=absolute -o "$work/$g.topo"
     {
         echo "$T - shift shift offset=32"
         for s in $seeds; do echo "$T $s perm server-perm"; done
@@ -209,7 +223,9 @@ while read -r T seed key kind; do
     g=${T#dfly(4,8,4,}
     g=${g%)}
     f="$work/$g.$key.$seed.pat"
-    if [ "$seed" = - ]; then
+    if [ $TABLE_ONLY = 1 ]; then
+        : # no cell runs: no pattern needed
+    elif [ "$seed" = - ]; then
         topo-pattern $kind -o "$f" "$work/$g.topo"
     else
         topo-pattern $kind -s "$seed" -o "$f" "$work/$g.topo"
@@ -221,8 +237,8 @@ while read -r T seed key kind; do
     [ "$g" != 33 ] || w=$((w + 10))
     for r in $RULES; do
         # with --keep, a cell done by an earlier run is not run again
-        [ -s "$work/$g.$key.$seed.$r.out" ] ||
-            echo "$w$([ $r = par ] && echo 1 || echo 0) $work/$g.topo $f $r $work/$g.$key.$seed.$r.out" >>"$work/cells"
+        [ -s "$keep/$g.$key.$seed.$r.out" ] ||
+            echo "$w$([ $r = par ] && echo 1 || echo 0) $work/$g.topo $f $r $keep/$g.$key.$seed.$r.out" >>"$work/cells"
     done
 done <"$work/instances"
 # longest first (sort -s keeps the instances' order within a weight)
@@ -232,9 +248,10 @@ ncells=$(wc -l <"$work/cells")
 echo "ugal-le.sh: $ncells cells to run ($(wc -l <"$work/instances") patterns x $(echo $RULES | wc -w) rules), $JOBS at a time, resolution $RES in rho, par iter=$PAR_ITER" >&2
 
 # --- run the cells, in parallel ----------------------------------------------------
-# every cell reports on stderr when done
+# every cell reports on stderr when done (-r: when every cell is kept
+# there is nothing to run; without it xargs ran one empty cell, which failed)
 self=$0
-[ $TABLE_ONLY = 1 ] || xargs -P "$JOBS" -L 1 sh -c '
+[ $TABLE_ONLY = 1 ] || xargs -r -P "$JOBS" -L 1 sh -c '
     sh "$0" --cell "$1" "$2" "$3" "$4" || { echo "ugal-le.sh: cell failed: $3 on $2" >&2; exit 255; }
     printf "ugal-le.sh: %s %s: %s\n" "$(basename "$2" .pat)" "$3" "$(awk -F "\t" "{ printf \"saturation %s (0.99: %s), accepted at 1 %s, %s runs, %s not converged, %s s\", \$1, \$2, \$3, \$5, \$6, \$7 }" "$4")" >&2
 ' "$self" <"$work/cells"
@@ -247,9 +264,9 @@ while read -r T seed key kind; do
     g=${T#dfly(4,8,4,}
     g=${g%)}
     for r in $RULES; do
-        if [ -s "$work/$g.$key.$seed.$r.out" ]; then
+        if [ -s "$keep/$g.$key.$seed.$r.out" ]; then
             printf '%s\t%s\t%s\t%s\t' "$T" "$key" "$seed" "$r"
-            cat "$work/$g.$key.$seed.$r.out"
+            cat "$keep/$g.$key.$seed.$r.out"
         else
             echo "ugal-le.sh: $g.$key.$seed $r: not run, left out of the table" >&2
         fi

@@ -4,7 +4,8 @@
 # ugal-le-published.tsv beside it; the strict saturation and the diff
 # column agree with a topo-sim --bisect of the same cell read here
 # independently; --keep DIR --table-only prints the same table from the
-# cells kept, and with --plot a PNG of it (when gnuplot is installed,
+# cells kept (even while another run holds DIR, and without writing
+# there), and with --plot a PNG of it (when gnuplot is installed,
 # as CI has it); an unknown rule in --rules is a usage error (exit 2, one
 # line, nothing on stdout).
 . "$TK_SRCDIR/tests/cli/lib.sh"
@@ -66,14 +67,27 @@ run sh "$study" --rules 'ugal-l nosuch'
 ok $? "--rules with an unknown rule: exit 2, the rule named, no table" || diag "rc=$rc" "$err"
 
 # one run at a time in a keep directory: while another holds DIR, a run
-# (even --table-only, which rewrites the cell list) exits 1 in one line
+# exits 1 in one line; --table-only still prints the table, reading DIR
+# and writing nothing there
+ls -A --full-time "$TMPD/K" >K.before
+touch stamp
 exec 9>>"$TMPD/K/.lock"
 flock -n 9
+run sh "$study" --quick --patterns shift --seeds 1 --rules 'ugal-g ugal-l' --keep "$TMPD/K"
+[ "$rc" -eq 1 ] && [ -z "$out" ] && [ "$(printf '%s\n' "$err" | grep -c .)" -eq 2 ] &&
+    [ "$(printf '%s\n' "$err" | grep -c 'K: in use by another run of ugal-le.sh$')" -eq 1 ]
+ok $? "a keep directory in use: a second run exits 1 with one error line, no table" || diag "rc=$rc" "$err"
 run sh "$study" --quick --patterns shift --seeds 1 --rules 'ugal-g ugal-l' --keep "$TMPD/K" --table-only
 exec 9>&-
-[ "$rc" -eq 1 ] && [ -z "$out" ] && [ "$(printf '%s\n' "$err" | grep -c 'in use by another run')" -eq 1 ]
-ok $? "a keep directory in use: exit 1, one line, no table" || diag "rc=$rc" "$err"
-run sh "$study" --quick --patterns shift --seeds 1 --rules 'ugal-g ugal-l' --keep "$TMPD/K" --table-only
-[ "$rc" -eq 0 ] && [ -n "$out" ]
-ok $? "the same directory once released: the table again" || diag "rc=$rc" "$err"
+[ "$rc" -eq 0 ] && [ "$out" = "$(cat table.tsv)" ]
+ok $? "a keep directory in use: --table-only prints the same table" || diag "rc=$rc" "$err"
+ls -A --full-time "$TMPD/K" >K.after
+cmp -s K.before K.after && [ -z "$(find "$TMPD/K" -newer stamp)" ]
+ok $? "--table-only writes nothing in DIR" || diag "$(diff K.before K.after)" "$(find "$TMPD/K" -newer stamp)"
+run sh "$study" --quick --patterns shift --seeds 1 --keep "$TMPD/nosuch" --table-only
+[ "$rc" -eq 1 ] && [ -z "$out" ] && printf '%s\n' "$err" | grep -q 'nosuch: no such directory$' && [ ! -e "$TMPD/nosuch" ]
+ok $? "--table-only on a directory that does not exist: exit 1, one line, nothing made" || diag "rc=$rc" "$err"
+run sh "$study" --quick --patterns shift --seeds 1 --rules 'ugal-g ugal-l' --keep "$TMPD/K"
+[ "$rc" -eq 0 ] && [ "$out" = "$(cat table.tsv)" ]
+ok $? "the same directory once released: a run again (every cell kept: the same table)" || diag "rc=$rc" "$err"
 done_testing
