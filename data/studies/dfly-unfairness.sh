@@ -48,7 +48,10 @@
 # line; progress goes to standard error.  --keep DIR: work in DIR and keep
 # it; a second run with the same DIR skips the runs done (resume); one
 # run at a time in a DIR (a second one exits 1 while the first runs).
-# --table-only prints the tables of what is done.  --no-rho1: skip the
+# --table-only prints the tables of what is done, only reading DIR (so it
+# can follow a run that works there; exit 1 if DIR does not exist; the
+# plot's data files plot-ARB.dat stay in DIR only from a run without
+# --table-only).  --no-rho1: skip the
 # runs of table 1 (offered load 1: the slowest under transit and rr).
 # --jobs: runs in parallel (default 2; the next run starts as soon as one
 # ends).  Uses the topo-* tools on PATH, else those in the current
@@ -97,15 +100,26 @@ PUB=$here/dfly-unfairness-published.tsv
 command -v topo-sim >/dev/null 2>&1 || PATH=$(pwd):$PATH
 command -v topo-sim >/dev/null 2>&1 || { echo "dfly-unfairness.sh: topo-sim not found" >&2; exit 1; }
 
-if [ -n "$KEEP" ]; then
+# R: where the runs' results are; W: this run's other files (DIR itself
+# with --keep, unless --table-only)
+if [ -n "$KEEP" ] && [ "$TABLE_ONLY" = 1 ]; then
+    # read-only: the tables of the runs done so far, written nowhere in
+    # DIR, so they can be printed while another run works there
+    [ -d "$KEEP" ] || { echo "dfly-unfairness.sh: $KEEP: no such directory" >&2; exit 1; }
+    R=$(cd "$KEEP" && pwd)
+    W=$(mktemp -d)
+    trap 'rm -rf "$W"' EXIT INT TERM
+elif [ -n "$KEEP" ]; then
     mkdir -p "$KEEP"
     W=$(cd "$KEEP" && pwd)
+    R=$W
     # one run at a time in DIR: another would rewrite the job list that
     # this one is reading (held until every run ends)
     exec 9>>"$W/.lock"
     flock -n 9 || { echo "dfly-unfairness.sh: $KEEP: in use by another run of dfly-unfairness.sh" >&2; exit 1; }
 else
     W=$(mktemp -d)
+    R=$W
     trap 'rm -rf "$W"' EXIT INT TERM
 fi
 
@@ -143,7 +157,8 @@ for p in $PATTERNS; do patarg "$p" >/dev/null; done
 for a in $ARBS; do arbname "$a" >/dev/null; done
 
 A=$((2 * H)) P=$H
-TOPO=$W/df-h$H.topo
+TOPO=$R/df-h$H.topo
+[ -s "$TOPO" ] || TOPO=$W/df-h$H.topo
 [ -s "$TOPO" ] || topo-gen dragonfly a=$A h=$H p=$P arrangement=palmtree >"$TOPO"
 topo-pattern advc "$TOPO" >"$W/advc.pat"
 
@@ -183,7 +198,7 @@ runone() {
     IFS='|' read -r key p m a rho ps <<EOF
 $1
 EOF
-    f=$W/$(printf '%s' "$key-$p-$m-$a-$rho" | tr -c 'A-Za-z0-9.-' _)
+    f=$R/$(printf '%s' "$key-$p-$m-$a-$rho" | tr -c 'A-Za-z0-9.-' _)
     [ -s "$f.tsv" ] && return 0
     t0=$(date +%s)
     if [ "$ps" = 1 ]; then
@@ -201,7 +216,7 @@ if [ "$TABLE_ONLY" = 0 ]; then
     # a pool of --jobs slots: a FIFO holds one line per free slot, a run
     # takes one before it starts and gives it back when it ends, so a
     # slow run holds up only its own slot
-    export W TOPO ITER
+    export W R TOPO ITER
     slots=$W/.slots
     rm -f "$slots"
     mkfifo "$slots"
@@ -226,7 +241,7 @@ conv() { # file: converged (yes / no / -)
     [ -s "$1" ] || { echo NA; return; }
     if grep -q 'no fixed point' "${1%.tsv}.err" 2>/dev/null; then echo no; else echo yes; fi
 }
-fname() { printf '%s' "$W/$(printf '%s' "$1" | tr -c 'A-Za-z0-9.-' _)"; }
+fname() { printf '%s' "$R/$(printf '%s' "$1" | tr -c 'A-Za-z0-9.-' _)"; }
 
 echo "# table 1: accepted throughput at offered load 1, h=$H ($(($A * $P * ($A * $H + 1))) servers), palmtree"
 printf 'pattern\tmechanism\tarbitration\taccepted\tsaturation\tmin_share\tconverged\n'
@@ -264,7 +279,9 @@ echo "# table 3: ADVc at 0.4, injection profile of group 0 (mean accepted load p
 # previous groups' R_out reach (a destination of ADVc from them).
 # (the roles read the demands line by line: the explicit form, since
 # topo-pattern writes a large pattern as its spec line alone)
-[ -s "$W/advc-explicit.pat" ] || topo-pattern advc --explicit "$TOPO" >"$W/advc-explicit.pat"
+XPAT=$R/advc-explicit.pat
+[ -s "$XPAT" ] || XPAT=$W/advc-explicit.pat
+[ -s "$XPAT" ] || topo-pattern advc --explicit "$TOPO" >"$XPAT"
 roles=$(awk '
     FNR == 1 { f++ }
     f == 1 && $1 == "switch" { for (i = 3; i <= NF; i++) if ($i ~ /^group=/) grp[$2] = substr($i, 7) }
@@ -284,7 +301,7 @@ roles=$(awk '
             for (i in nb) if (((grp[nb[i]] ",0") in dst)) c++
             if (c > best) { best = c; ri = r } }
         if (ro == "" || ri == "") exit 1
-        print ro, ri }' "$TOPO" "$W/advc-explicit.pat") ||
+        print ro, ri }' "$TOPO" "$XPAT") ||
     { echo "dfly-unfairness.sh: R_out and R_in of group 0 not found in $TOPO" >&2; exit 1; }
 set -- $roles
 RO=$1 RI=$2

@@ -29,10 +29,11 @@ ok $? "table 3, MIN under transit: R_out starves"
 [ "$(awk -F '\t' 'NR > 1 && $3 == "NA"' "$TMPD/t3" | wc -l)" -eq 0 ]
 ok $? "table 3: every row measured"
 
-# --plot from the kept runs: the figure, and its data router by router
+# --plot from the kept runs (a rerun: every run is done): the figure, and
+# its data router by router in DIR
 sh "$TK_SRCDIR/data/studies/dfly-unfairness.sh" --patterns ADVc --mechs MIN \
-    --arbs 'fair transit' --keep "$TMPD/K" --table-only --plot "$TMPD/u.png" >"$TMPD/out2" 2>"$TMPD/err2"
-ok $? "--table-only --plot runs" || diag "$(cat "$TMPD/err2")"
+    --arbs 'fair transit' --keep "$TMPD/K" --plot "$TMPD/u.png" >"$TMPD/out2" 2>"$TMPD/err2"
+ok $? "a rerun with --plot runs" || diag "$(cat "$TMPD/err2")"
 cmp -s "$TMPD/out" "$TMPD/out2"
 ok $? "--plot leaves the tables as they are"
 study_plot "$TMPD/u.png" "$TMPD/err2" dfly-unfairness.sh "--plot"
@@ -68,12 +69,24 @@ ok $? "--jobs 2 with a stub topo-sim runs" || diag "$(tail -n 5 "$TMPD/errp")"
 ok $? "--jobs 2: the third run starts while the first runs, and every run finishes" ||
     diag "$(ls "$TMPD/runs" "$TMPD/KP")"
 # one run at a time in a keep directory: while another holds DIR, a run
-# exits 1 in one line and writes nothing
-exec 9>>"$TMPD/KP/.lock"
+# exits 1 in one line and writes nothing; --table-only still prints the
+# tables, reading DIR and writing nothing there
+ls -A --full-time "$TMPD/K" >"$TMPD/K.before"
+touch "$TMPD/stamp"
+exec 9>>"$TMPD/K/.lock"
 flock -n 9
-run sh "$TK_SRCDIR/data/studies/dfly-unfairness.sh" --patterns ADVc --mechs MIN --arbs fair --keep "$TMPD/KP" --table-only
-exec 9>&-
+run sh "$TK_SRCDIR/data/studies/dfly-unfairness.sh" --patterns ADVc --mechs MIN --arbs 'fair transit' --keep "$TMPD/K"
 [ "$rc" -eq 1 ] && [ -z "$out" ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] &&
-    printf '%s\n' "$err" | grep -q "KP: in use by another run of dfly-unfairness.sh$"
+    printf '%s\n' "$err" | grep -q "K: in use by another run of dfly-unfairness.sh$"
 ok $? "a keep directory in use: exit 1, one line, no tables" || diag "rc=$rc" "$err"
+run sh "$TK_SRCDIR/data/studies/dfly-unfairness.sh" --patterns ADVc --mechs MIN --arbs 'fair transit' --keep "$TMPD/K" --table-only
+exec 9>&-
+[ "$rc" -eq 0 ] && [ "$out" = "$(cat "$TMPD/out")" ]
+ok $? "a keep directory in use: --table-only prints the same tables" || diag "rc=$rc" "$err"
+ls -A --full-time "$TMPD/K" >"$TMPD/K.after"
+cmp -s "$TMPD/K.before" "$TMPD/K.after" && [ -z "$(find "$TMPD/K" -newer "$TMPD/stamp")" ]
+ok $? "--table-only writes nothing in DIR" || diag "$(diff "$TMPD/K.before" "$TMPD/K.after")"
+run sh "$TK_SRCDIR/data/studies/dfly-unfairness.sh" --mechs MIN --keep "$TMPD/nosuch" --table-only
+[ "$rc" -eq 1 ] && [ -z "$out" ] && printf '%s\n' "$err" | grep -q 'nosuch: no such directory$' && [ ! -e "$TMPD/nosuch" ]
+ok $? "--table-only on a directory that does not exist: exit 1, one line, nothing made" || diag "rc=$rc" "$err"
 done_testing
