@@ -11,6 +11,7 @@
 #   tripled_path N        a native graph: a path of N switches, every link tripled
 #   study_plot FILE ERR SCRIPT DESC  a study's --plot: a PNG when gnuplot is
 #                         installed, else SCRIPT's note in ERR and no FILE
+#   pool_stub FILE TAIL   a stub tool for a study's --jobs pool (below)
 #   done_testing          prints the plan, exits 0/1
 set -u
 : "${TK_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -154,6 +155,29 @@ study_plot() {
         [ ! -e "$1" ] && grep -q "^$3: gnuplot not found; no plot" "$2"
         ok $? "$4 without gnuplot: a note and no file"
     fi
+}
+# pool_stub FILE TAIL: an executable stub of a tool a study runs, for
+# testing its --jobs pool.  Run k (in the order the runs start) makes the
+# directory $STUB_RUNS/k.  With STUB_FAIL_FIRST set, run 1 exits 1 at
+# once; else it waits (at most 30 s) until run 3 has started, and then
+# marks $STUB_RUNS/overlap.  Every other run goes on to TAIL, shell text
+# that sees the stub's arguments.
+pool_stub() {
+    {
+        cat <<'EOF'
+#!/bin/sh
+n=1
+while ! mkdir "$STUB_RUNS/$n" 2>/dev/null; do n=$((n + 1)); done
+if [ "$n" = 1 ] && [ -n "${STUB_FAIL_FIRST:-}" ]; then
+    exit 1
+elif [ "$n" = 1 ]; then
+    i=0
+    while [ ! -d "$STUB_RUNS/3" ] && [ "$i" -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+    [ -d "$STUB_RUNS/3" ] && : >"$STUB_RUNS/overlap"
+fi
+EOF
+        printf '%s\n' "$2"
+    } >"$1" && chmod +x "$1"
 }
 done_testing() {
     echo "1..$tap_n"

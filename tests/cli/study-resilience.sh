@@ -38,22 +38,10 @@ ok $? "fraction 0.3: round(0.3 x 175) = 53 links removed, round(0.3 x 192) = 58 
 # topo-resilience holds the first sweep until the third has started, for
 # at most 30 s; topo-gen is the real one)
 mkdir -p stub runs
-cat >stub/topo-resilience <<'EOF'
-#!/bin/sh
-n=1
-while ! mkdir "$STUB_RUNS/$n" 2>/dev/null; do n=$((n + 1)); done
-if [ "$n" = 1 ]; then
-    i=0
-    while [ ! -d "$STUB_RUNS/3" ] && [ "$i" -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
-    [ -d "$STUB_RUNS/3" ] && : >"$STUB_RUNS/overlap"
-fi
-while [ $# -gt 1 ]; do
-    [ "$1" = -o ] && o=$2
-    shift
-done
-printf 'unit\tfraction\tremoved\nlinks\t0\t0\n' >"$o"
-EOF
-chmod +x stub/topo-resilience
+# the stub's table: a header and one row, to the file after -o
+table='while [ $# -gt 1 ]; do [ "$1" = -o ] && o=$2; shift; done
+printf "unit\\tfraction\\tremoved\\nlinks\\t0\\t0\\n" >"$o"'
+pool_stub stub/topo-resilience "$table"
 STUB_RUNS=$TMPD/runs PATH=$TMPD/stub:$PATH sh "$study" --samples 2 --points 2 --jobs 2 >pool.tsv 2>pool.err
 ok $? "--jobs 2 with a stub topo-resilience runs" || diag "$(tail -n 5 pool.err)"
 [ -e runs/overlap ] && [ "$(ls -d runs/[0-9]* | wc -l)" -eq 4 ] && [ "$(grep -c '^hyperx' pool.tsv)" -eq 1 ]
@@ -62,18 +50,7 @@ ok $? "--jobs 2: the third sweep starts while the first runs, and all four finis
 # a failed sweep gives its slot back: with one slot, the sweeps after it
 # still run, and the script names the family that failed
 rm -rf runs && mkdir runs
-cat >stub/topo-resilience <<'EOF'
-#!/bin/sh
-n=1
-while ! mkdir "$STUB_RUNS/$n" 2>/dev/null; do n=$((n + 1)); done
-[ "$n" = 1 ] && exit 1
-while [ $# -gt 1 ]; do
-    [ "$1" = -o ] && o=$2
-    shift
-done
-printf 'unit\tfraction\tremoved\nlinks\t0\t0\n' >"$o"
-EOF
-STUB_RUNS=$TMPD/runs PATH=$TMPD/stub:$PATH timeout 60 sh "$study" --samples 2 --points 2 --jobs 1 >fail.tsv 2>fail.err
+STUB_FAIL_FIRST=1 STUB_RUNS=$TMPD/runs PATH=$TMPD/stub:$PATH timeout 60 sh "$study" --samples 2 --points 2 --jobs 1 >fail.tsv 2>fail.err
 rc=$?
 [ "$rc" -eq 1 ] && [ "$(ls -d runs/[0-9]* | wc -l)" -eq 4 ] && grep -q '^resilience.sh: rrg failed$' fail.err
 ok $? "--jobs 1, the first sweep failing: the other three still run, exit 1 naming rrg" ||

@@ -50,18 +50,7 @@ ok $? "--plot without a file name: usage, exit 2" || diag "rc=$rc" "$err"
 # as the second ends, while the first still runs (a stub topo-sim holds the
 # first run until the third has started, for at most 30 s)
 mkdir -p "$TMPD/stub" "$TMPD/runs"
-cat >"$TMPD/stub/topo-sim" <<'EOF'
-#!/bin/sh
-n=1
-while ! mkdir "$STUB_RUNS/$n" 2>/dev/null; do n=$((n + 1)); done
-if [ "$n" = 1 ]; then
-    i=0
-    while [ ! -d "$STUB_RUNS/3" ] && [ "$i" -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
-    [ -d "$STUB_RUNS/3" ] && : >"$STUB_RUNS/overlap"
-fi
-printf 'accepted\n0.5\n'
-EOF
-chmod +x "$TMPD/stub/topo-sim"
+pool_stub "$TMPD/stub/topo-sim" "printf 'accepted\\n0.5\\n'"
 STUB_RUNS=$TMPD/runs PATH=$TMPD/stub:$PATH sh "$TK_SRCDIR/data/studies/dfly-unfairness.sh" --patterns ADVc \
     --mechs MIN --arbs fair --jobs 2 --keep "$TMPD/KP" >/dev/null 2>"$TMPD/errp"
 ok $? "--jobs 2 with a stub topo-sim runs" || diag "$(tail -n 5 "$TMPD/errp")"
