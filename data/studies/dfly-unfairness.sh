@@ -159,8 +159,7 @@ for a in $ARBS; do arbname "$a" >/dev/null; done
 A=$((2 * H)) P=$H
 TOPO=$R/df-h$H.topo
 [ -s "$TOPO" ] || TOPO=$W/df-h$H.topo
-[ -s "$TOPO" ] || topo-gen dragonfly a=$A h=$H p=$P arrangement=palmtree >"$TOPO"
-topo-pattern advc "$TOPO" >"$W/advc.pat"
+[ -s "$TOPO" ] || topo-gen dragonfly a=$A h=$H p=$P arrangement=palmtree -o "$TOPO"
 
 # The paper's two ADVc loads of a mechanism and arbitration (Tables 2-4).
 loads() {
@@ -281,7 +280,7 @@ echo "# table 3: ADVc at 0.4, injection profile of group 0 (mean accepted load p
 # topo-pattern writes a large pattern as its spec line alone)
 XPAT=$R/advc-explicit.pat
 [ -s "$XPAT" ] || XPAT=$W/advc-explicit.pat
-[ -s "$XPAT" ] || topo-pattern advc --explicit "$TOPO" >"$XPAT"
+[ -s "$XPAT" ] || topo-pattern advc --explicit -o "$XPAT" "$TOPO"
 roles=$(awk '
     FNR == 1 { f++ }
     f == 1 && $1 == "switch" { for (i = 3; i <= NF; i++) if ($i ~ /^group=/) grp[$2] = substr($i, 7) }
