@@ -94,9 +94,16 @@ TK_API int tk_resize_array(void *pp, size_t count, size_t size);
  * value can be overridden with the environment variable TOPOKIT_MEMORY_LIMIT
  * (bytes, suffixes K/M/G/T) read by the tools, and passed in explicitly. */
 TK_API uint64_t tk_memory_limit_default(void);
+/* The memory the kernel could give this process now without swapping
+ * (Linux: MemAvailable of /proc/meminfo), in bytes; 0 when unknown.  For
+ * sizes known only while building (tk_memory_limit_default() is the
+ * whole machine, which a build that reaches it never gets). */
+TK_API uint64_t tk_memory_available(void);
 /* Bytes needed by a CSR graph of n switches and m arcs (with reverse arc
  * index, class and capacity arrays). */
 TK_API uint64_t tk_graph_bytes(int64_t n, int64_t m);
+/* b bytes for a message: "120 GiB", "1.5 MiB", "512 bytes". */
+TK_API void tk_fmt_bytes(uint64_t b, char *buf, size_t len);
 
 /* ------------------------------------------------------------------------ */
 /* Graph (switch-level topology).

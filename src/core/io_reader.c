@@ -115,24 +115,6 @@ void tk_io_ungetline(tk_reader_t *r)
     r->pushed = 1;
 }
 
-/* Human-readable byte count: "120 GiB", "1.5 MiB", "512 bytes". */
-static void fmt_bytes(uint64_t b, char *buf, size_t len)
-{
-    static const char *unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    double v = (double)b;
-    int u = 0;
-    while (v >= 1024 && u < 6) {
-        v /= 1024;
-        u++;
-    }
-    if (u == 0)
-        snprintf(buf, len, "%" PRIu64 " bytes", b);
-    else if (v < 10)
-        snprintf(buf, len, "%.1f %s", v, unit[u]);
-    else
-        snprintf(buf, len, "%.0f %s", v, unit[u]);
-}
-
 tk_status_t tk_io_check_size(const tk_reader_t *r, long line, const char *what, int64_t n,
                              int64_t arcs, tk_error_t *err)
 {
@@ -149,8 +131,8 @@ tk_status_t tk_io_check_size(const tk_reader_t *r, long line, const char *what, 
     uint64_t need = tk_graph_bytes(n, arcs);
     if (need > r->mem_limit) {
         char a[32], b[32];
-        fmt_bytes(need, a, sizeof a);
-        fmt_bytes(r->mem_limit, b, sizeof b);
+        tk_fmt_bytes(need, a, sizeof a);
+        tk_fmt_bytes(r->mem_limit, b, sizeof b);
         return tk_error_set(err, TK_ELIMIT, r->name, line,
                             "%s: graph would need %s, above the memory limit of %s "
                             "(TOPOKIT_MEMORY_LIMIT)",

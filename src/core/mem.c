@@ -3,6 +3,8 @@
  */
 #include <config.h>
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -58,6 +60,24 @@ uint64_t tk_memory_limit_default(void)
     return (uint64_t)pages * (uint64_t)page;
 }
 
+uint64_t tk_memory_available(void)
+{
+    FILE *fp = fopen("/proc/meminfo", "r");
+    char line[128];
+    unsigned long long kb;
+    uint64_t v = 0;
+
+    if (!fp)
+        return 0;
+    while (fgets(line, sizeof line, fp))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+            v = kb > UINT64_MAX / 1024 ? UINT64_MAX : (uint64_t)kb * 1024;
+            break;
+        }
+    fclose(fp);
+    return v;
+}
+
 uint64_t tk_graph_bytes(int64_t n, int64_t m)
 {
     /* off (8 per switch + 8), head 4, rev 8, cls 1, cap 8 per arc, plus the
@@ -71,4 +91,21 @@ uint64_t tk_graph_bytes(int64_t n, int64_t m)
     if (b > UINT64_MAX)
         return UINT64_MAX;
     return (uint64_t)b;
+}
+
+void tk_fmt_bytes(uint64_t b, char *buf, size_t len)
+{
+    static const char *unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = (double)b;
+    int u = 0;
+    while (v >= 1024 && u < 6) {
+        v /= 1024;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, len, "%" PRIu64 " bytes", b);
+    else if (v < 10)
+        snprintf(buf, len, "%.1f %s", v, unit[u]);
+    else
+        snprintf(buf, len, "%.0f %s", v, unit[u]);
 }

@@ -40,6 +40,21 @@ void ad_pair_free(ad_pair_t *p)
     free(p->acc);
 }
 
+uint64_t ad_pair_bytes(const ad_pair_t *p)
+{
+    uint64_t b = sizeof *p, nk = (uint64_t)p->nk, na = (uint64_t)p->nalt, ny = (uint64_t)p->ny;
+    uint64_t ne = na ? (uint64_t)(p->alt[na - 1].off + p->alt[na - 1].n) : 0;
+    uint64_t nh = na ? (uint64_t)(p->alt[na - 1].hoff + p->alt[na - 1].maxhops + 1) : 0;
+
+    b += nk * (sizeof *p->key + sizeof *p->kin + sizeof *p->acc);
+    b += na * (sizeof *p->alt + sizeof *p->share + (uint64_t)p->ncls * sizeof *p->chops);
+    b += ne * (sizeof *p->ak + sizeof *p->aw) + nh * sizeof *p->hist;
+    b += ny * (sizeof *p->gw + sizeof *p->y + sizeof *p->ynew + (p->gy ? sizeof *p->gy : 0));
+    b += (uint64_t)p->ndec * sizeof *p->dec + (uint64_t)p->nchild * sizeof *p->child;
+    b += (uint64_t)p->nsk * sizeof *p->sk;
+    return b + ad_polar_bytes(p->pol);
+}
+
 /* A pair under construction: alternatives as lists of (arc, in, weight),
  * merged into the union at the end. */
 typedef struct pb {
@@ -235,6 +250,14 @@ static int pb_finish(pb_t *b, ad_pair_t *p)
     p->chops = b->chops;
     b->chops = NULL;
     p->ncls = b->ncls;
+    /* trim the growth slack, so that ad_pair_bytes counts what is held
+     * (a failed shrink keeps the larger block) */
+    int64_t nh = p->nalt > 0 ? p->alt[p->nalt - 1].hoff + p->alt[p->nalt - 1].maxhops + 1 : 0;
+    (void)tk_resize_array(&p->aw, (size_t)(n > 0 ? n : 1), sizeof *p->aw);
+    (void)tk_resize_array(&p->alt, (size_t)(p->nalt > 0 ? p->nalt : 1), sizeof *p->alt);
+    (void)tk_resize_array(&p->chops, (size_t)(p->nalt > 0 ? p->nalt : 1) * (size_t)p->ncls,
+                          sizeof *p->chops);
+    (void)tk_resize_array(&p->hist, (size_t)(nh > 0 ? nh : 1), sizeof *p->hist);
     return 0;
 }
 

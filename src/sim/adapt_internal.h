@@ -175,6 +175,7 @@ typedef struct polar_ws {
 } polar_ws_t;
 
 void ad_polar_free(ad_polar_t *q);
+uint64_t ad_polar_bytes(const ad_polar_t *q); /* 0 for NULL */
 void ad_polar_ws_destroy(polar_ws_t *w);
 int ad_polar_ws_init(polar_ws_t *w, const tk_graph_t *g);
 tk_status_t ad_polar_build(const tk_graph_t *g, ad_pair_t *p, polar_ws_t *w, tk_error_t *err);
@@ -187,6 +188,9 @@ double ad_polar_targets(const struct sim_adapt *ad, ad_pair_t *p, double *cmin_o
 /* The candidates of one switch pair (adapt_cand.c). */
 
 void ad_pair_free(ad_pair_t *p);
+/* The bytes pair p's candidates hold (its arrays, the polarized DAG's
+ * included), for the memory limit. */
+uint64_t ad_pair_bytes(const ad_pair_t *p);
 /* The candidates of pair p for rule a.  ws, ws2, rws: the thread's route
  * workspaces; c, c2: candidate scratch; r: a route scratch.  Errors:
  * TK_ENOMEM, TK_ELIMIT (more paths than the limit), the router's. */

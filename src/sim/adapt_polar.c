@@ -30,6 +30,19 @@ void ad_polar_free(ad_polar_t *q)
     free(q);
 }
 
+uint64_t ad_polar_bytes(const ad_polar_t *q)
+{
+    if (!q)
+        return 0;
+    uint64_t na = (uint64_t)q->narc, ne = (uint64_t)q->nent;
+    return sizeof *q +
+           na * (sizeof *q->arc + sizeof *q->hd + sizeof *q->cnt + sizeof *q->hh + sizeof *q->mn +
+                 sizeof *q->f) +
+           ((uint64_t)q->nnode + 1) * sizeof *q->noff +
+           ne * (sizeof *q->ej + sizeof *q->eb + sizeof *q->ek) +
+           ((uint64_t)q->maxhops + 1) * sizeof *q->hist;
+}
+
 void ad_polar_ws_destroy(polar_ws_t *w)
 {
     free(w->ds);

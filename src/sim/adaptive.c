@@ -254,6 +254,28 @@ static int pair_cmp2(const void *a, const void *b)
     return (x[2] > y[2]) - (x[2] < y[2]);
 }
 
+/* What the iteration allocates beside the candidates, per class, system
+ * entry, share and arc (the system's arrays, the fair solver's kept
+ * workspace, the Anderson ring of AD_AA_M + 1 values and differences per
+ * share, the per-arc signals): an estimate on the safe side. */
+static uint64_t iter_bytes(int64_t nfc, int64_t cap, int64_t nshare, int64_t m)
+{
+    return (uint64_t)nfc * 96 + (uint64_t)cap * 64 +
+           (uint64_t)nshare * 2 * (AD_AA_M + 1) * sizeof(double) + (uint64_t)m * 160;
+}
+
+static tk_status_t adapt_too_big(const tk_adapt_t *a, int64_t np, uint64_t lim, int avail,
+                                 tk_error_t *err)
+{
+    char b[32];
+    tk_fmt_bytes(lim, b, sizeof b);
+    return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                        "%s: the candidates of %" PRId64
+                        " switch pairs would need more than %s%s%s",
+                        a->text, np, avail ? "the memory available, " : "the memory limit of ", b,
+                        avail ? "" : " (TOPOKIT_MEMORY_LIMIT)");
+}
+
 tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
 {
     const tk_graph_t *g = net->g;
@@ -326,10 +348,23 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
         if (st != TK_OK)
             return st;
     }
-    /* candidates, in parallel over pairs (each in its own slot) */
+    /* candidates, in parallel over pairs (each in its own slot); the
+     * bytes they hold are counted against the memory limit, and once the
+     * count passes it the remaining pairs are skipped (the count only
+     * grows, so whether it passes does not depend on the threads) */
     int64_t bad = -1;
     tk_error_t e1;
     tk_error_clear(&e1);
+    uint64_t lim = net->o.mem_limit ? net->o.mem_limit : tk_memory_limit_default();
+    /* the machine's memory is the default limit, but a build that
+     * reached it would be killed first: the memory available now is the
+     * bound when it is lower */
+    const uint64_t avail = tk_memory_available();
+    const int by_avail = avail && (!lim || avail < lim);
+    if (by_avail)
+        lim = avail;
+    uint64_t held = 0;
+    int over = 0;
 #pragma omp parallel num_threads(net->o.threads > 0 ? net->o.threads : omp_get_max_threads())
     {
         tk_route_ws_t *ws = NULL, *ws2 = NULL;
@@ -351,10 +386,28 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
             s = tk_error_set(&e, TK_ENOMEM, NULL, 0, "out of memory (adaptive candidates)");
 #pragma omp for schedule(dynamic, 16)
         for (int64_t i = 0; i < np; i++) {
+            int stop;
+#pragma omp atomic read
+            stop = over;
+            if (stop)
+                continue;
             if (s == TK_OK && a->rule == TK_ADAPT_POLAR)
                 s = ad_polar_build(g, &ad->pair[i], &pws, &e);
             else if (s == TK_OK)
                 s = ad_build_pair(net, a, &ad->pair[i], ws, ws2, &rws, &c, &c2, &r, &e);
+            if (s == TK_OK && lim) {
+                /* an eighth more: the allocator's overhead and the
+                 * build's scratch (measured: a run stopped at 8 GiB
+                 * had 9.1 GB resident without it) */
+                uint64_t b = ad_pair_bytes(&ad->pair[i]), now;
+                b += b / 8;
+#pragma omp atomic capture
+                now = held += b;
+                if (now > lim) {
+#pragma omp atomic write
+                    over = 1;
+                }
+            }
             if (s != TK_OK) {
 #pragma omp critical
                 if (bad < 0 || i < bad) {
@@ -375,6 +428,8 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
         tk_route_cands_destroy(&c2);
         sim_route_destroy(&r);
     }
+    if (over)
+        return adapt_too_big(a, np, lim, by_avail, err);
     if (bad >= 0) {
         if (err)
             *err = e1;
@@ -382,9 +437,13 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
     }
     /* the system's variables: one per class, entries sized for every key */
     tk_mm_t *mm = &net->mm;
-    int64_t cap = 0;
+    int64_t cap = 0, nshare = 0;
     for (int64_t c = 0; c < nfc; c++)
         cap += ad->pair[ad->cls_pair[c]].nk + 2;
+    for (int64_t i = 0; i < np; i++)
+        nshare += ad->pair[i].ny;
+    if (lim && held + iter_bytes(nfc, cap, nshare, g->m) > lim)
+        return adapt_too_big(a, np, lim, by_avail, err);
     mm->nvar = nfc;
     mm->demand = tk_malloc_array((size_t)(nfc > 0 ? nfc : 1), sizeof *mm->demand);
     mm->mult = tk_malloc_array((size_t)(nfc > 0 ? nfc : 1), sizeof *mm->mult);

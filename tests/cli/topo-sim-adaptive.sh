@@ -179,4 +179,21 @@ expect_fail 1 "ugal-le needs a Dragonfly" "ugal-le on a random regular graph: da
 run topo-sim -r par -m server-perm "$TMPD/rrg.topo"
 expect_fail 1 "par needs a Dragonfly" "par on a random regular graph: data error"
 
+# --- the memory limit ---------------------------------------------------------------
+# The candidates' bytes are counted as they are built: past the limit the
+# run stops with one line and exit 1, the same at any thread count, and
+# leaves no output file; polarized-adaptive's DAGs count too.
+lim_re='the candidates of [0-9]+ switch pairs would need more than the memory limit of 64 KiB \(TOPOKIT_MEMORY_LIMIT\)$'
+TOPOKIT_MEMORY_LIMIT=64K run topo-sim -r ugal-l --threads 1 "$TMPD/df.topo"
+expect_fail 1 "^topo-sim: .*df.topo: graph 1: ugal-l: $lim_re" "ugal-l past TOPOKIT_MEMORY_LIMIT: data error"
+e1=$err
+TOPOKIT_MEMORY_LIMIT=64K run topo-sim -r ugal-l --threads 2 -o "$TMPD/lim.tsv" "$TMPD/df.topo"
+[ "$rc" -eq 1 ] && [ "$err" = "$e1" ] && [ ! -e "$TMPD/lim.tsv" ]
+ok $? "the same refusal at 2 threads, and -o leaves no file" || diag "exit $rc" "stderr: $err" "1 thread: $e1"
+TOPOKIT_MEMORY_LIMIT=64K run topo-sim -r polarized-adaptive -m server-perm "$TMPD/rrg.topo"
+expect_fail 1 "polarized-adaptive: $lim_re" "polarized-adaptive past TOPOKIT_MEMORY_LIMIT: data error"
+TOPOKIT_MEMORY_LIMIT=64M run topo-sim -r ugal-l "$TMPD/df.topo"
+[ "$rc" -eq 0 ] && [ -n "$out" ]
+ok $? "ugal-l within a 64 MiB limit runs" || diag "exit $rc" "stderr: $err"
+
 done_testing

@@ -287,6 +287,19 @@ static void test_mem(void)
     ok(tk_graph_bytes(1000, 1000) < tk_graph_bytes(1000, 2000), "graph bytes grow with arcs");
     ok(tk_graph_bytes(INT64_MAX, INT64_MAX) == UINT64_MAX, "graph bytes saturate");
     ok(tk_memory_limit_default() > 0, "physical memory known");
+    uint64_t av = tk_memory_available();
+    ok(av > 0 && av <= tk_memory_limit_default(), "memory available known, at most the physical");
+    char b[32];
+    tk_fmt_bytes(512, b, sizeof b);
+    is_str(b, "512 bytes", "fmt_bytes: bytes");
+    tk_fmt_bytes(1536, b, sizeof b);
+    is_str(b, "1.5 KiB", "fmt_bytes: below 10 units, one decimal");
+    tk_fmt_bytes((uint64_t)64 << 10, b, sizeof b);
+    is_str(b, "64 KiB", "fmt_bytes: from 10 units, none");
+    tk_fmt_bytes((uint64_t)24 << 30, b, sizeof b);
+    is_str(b, "24 GiB", "fmt_bytes: GiB");
+    tk_fmt_bytes(UINT64_MAX, b, sizeof b);
+    is_str(b, "16 EiB", "fmt_bytes: the largest");
     is_str(tk_version(), PACKAGE_VERSION, "library version");
 }
 
