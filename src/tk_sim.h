@@ -375,6 +375,21 @@ typedef void (*tk_adapt_trace_fn)(void *ctx, const tk_adapt_iter_t *it);
 typedef struct tk_sim_net tk_sim_net_t;
 TK_API tk_status_t tk_sim_adapt_info(const tk_sim_net_t *net, tk_adapt_info_t *out,
                                      tk_error_t *err);
+/* The size of an adaptive net's candidates, for progress reports and
+ * cost estimates: switch pairs, alternatives (routes a decision can
+ * choose, minimal and non-minimal), the union (arc, input) keys of every
+ * pair summed (each iteration writes one coefficient per class and key
+ * its split touches), the alternatives' route entries, the shares the
+ * fixed point iterates, and the bytes the candidates hold (as counted
+ * against the memory limit, without the allowance).  polarized-adaptive:
+ * alternatives are the DAGs' arcs and entries their (arc, input) entries.
+ * Errors: TK_EINVAL (not adaptive). */
+typedef struct tk_adapt_size {
+    int64_t pairs, alternatives, keys, entries, shares;
+    uint64_t bytes;
+} tk_adapt_size_t;
+TK_API tk_status_t tk_sim_adapt_size(const tk_sim_net_t *net, tk_adapt_size_t *out,
+                                     tk_error_t *err);
 
 /* ------------------------------------------------------------------------ */
 /* A simulated network: topology + routing + traffic as a max-min system. */

@@ -982,6 +982,17 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
     cli_progress("%s: graph %ld: %" PRId64 " variables, %" PRId64 " coefficients, built in %.3f s",
                  input, index, tk_sim_net_mm(gr.net)->nvar,
                  tk_sim_net_mm(gr.net)->voff[tk_sim_net_mm(gr.net)->nvar], sim_now() - t0);
+    if (a->adaptive) {
+        tk_adapt_size_t z;
+        char b[32];
+        if (tk_sim_adapt_size(gr.net, &z, &err) == TK_OK) {
+            tk_fmt_bytes(z.bytes, b, sizeof b);
+            cli_progress("%s: graph %ld: adaptive candidates: %" PRId64 " switch pairs, %" PRId64
+                         " alternatives, %" PRId64 " keys, %" PRId64 " route entries, %" PRId64
+                         " shares, %s",
+                         input, index, z.pairs, z.alternatives, z.keys, z.entries, z.shares, b);
+        }
+    }
     {
         double ch[TK_MAX_CLASSES];
         tk_sim_net_hops(gr.net, &gr.hops, ch, &gr.hist, &gr.maxhops);

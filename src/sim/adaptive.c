@@ -1635,3 +1635,27 @@ tk_status_t tk_sim_adapt_info(const tk_sim_net_t *net, tk_adapt_info_t *out, tk_
     *out = net->ad->info;
     return TK_OK;
 }
+
+tk_status_t tk_sim_adapt_size(const tk_sim_net_t *net, tk_adapt_size_t *out, tk_error_t *err)
+{
+    if (!net->ad)
+        return tk_error_set(err, TK_EINVAL, NULL, 0, "not an adaptive simulation");
+    const struct sim_adapt *ad = net->ad;
+    memset(out, 0, sizeof *out);
+    out->pairs = ad->npairs;
+    for (int64_t i = 0; i < ad->npairs; i++) {
+        const ad_pair_t *p = &ad->pair[i];
+        out->keys += p->nk;
+        out->shares += p->ny;
+        if (p->pol) {
+            out->alternatives += p->pol->narc;
+            out->entries += p->pol->nent;
+        } else {
+            out->alternatives += p->nalt;
+            if (p->nalt > 0)
+                out->entries += p->alt[p->nalt - 1].off + p->alt[p->nalt - 1].n;
+        }
+        out->bytes += ad_pair_bytes(p);
+    }
+    return TK_OK;
+}

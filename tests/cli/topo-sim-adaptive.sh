@@ -179,6 +179,16 @@ expect_fail 1 "ugal-le needs a Dragonfly" "ugal-le on a random regular graph: da
 run topo-sim -r par -m server-perm "$TMPD/rrg.topo"
 expect_fail 1 "par needs a Dragonfly" "par on a random regular graph: data error"
 
+# --- --progress: the candidates' size ----------------------------------------------
+# uniform traffic on dragonfly a=4 h=2 p=2 (36 routers) has 36 x 35 switch
+# pairs; the table is the same bytes with and without --progress
+run topo-sim -r ugal-l,iter=2 "$TMPD/df.topo"
+o1=$out
+run topo-sim -r ugal-l,iter=2 --progress "$TMPD/df.topo"
+[ "$out" = "$o1" ] && printf '%s\n' "$err" |
+    grep -Eq 'graph 1: adaptive candidates: 1260 switch pairs, [1-9][0-9]* alternatives, [1-9][0-9]* keys, [1-9][0-9]* route entries, [1-9][0-9]* shares, [0-9.]+ (KiB|MiB)$'
+ok $? "--progress: the adaptive candidates' size (1260 switch pairs), the same table" || diag "stderr: $err"
+
 # --- the memory limit ---------------------------------------------------------------
 # The candidates' bytes are counted as they are built: past the limit the
 # run stops with one line and exit 1, the same at any thread count, and

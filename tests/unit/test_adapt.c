@@ -40,6 +40,7 @@
 #include <config.h>
 
 #include <glpk.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -408,8 +409,75 @@ out:
     tk_graph_free(g);
 }
 
+/* tk_sim_adapt_size against the definition: under uniform traffic every
+ * ordered router pair is a switch pair, and ugal-l's alternatives at one
+ * are its minimal route and a Valiant route through every router outside
+ * the source and destination groups, each with one share; and the size of
+ * an oblivious net is refused. */
+static void size_check(const char *params)
+{
+    tk_graph_t *g = gen(params, 2);
+    tk_pattern_t *pat = NULL;
+    tk_adapt_t a;
+    tk_route_spec_t spec;
+    tk_router_t *r = NULL, *r0 = NULL;
+    tk_sim_net_t *net = NULL, *net0 = NULL;
+    tk_sim_opts_t o;
+    tk_adapt_size_t z;
+    tk_error_t err;
+
+    tk_error_clear(&err);
+    tk_sim_opts_init(&o);
+    o.threads = 1;
+    o.adapt = &a;
+    if (!g || tk_pattern_make(g, "uniform", 0, NULL, 5, 1, &pat, &err) != TK_OK ||
+        tk_adapt_parse("ugal-l", &a, &err) != TK_OK ||
+        tk_adapt_candidates(&a, g, &spec, &err) != TK_OK ||
+        tk_router_new(g, &spec, 1, 0, &r, &err) != TK_OK ||
+        tk_sim_net_new(r, pat, &o, &net, &err) != TK_OK ||
+        tk_sim_adapt_size(net, &z, &err) != TK_OK) {
+        ok(0, "dragonfly %s: size set-up (%s)", params, err.msg);
+        goto out;
+    }
+    int64_t pairs = 0, alts = 0;
+    for (tk_id_t s = 0; s < g->n; s++)
+        for (tk_id_t t = 0; t < g->n; t++) {
+            if (s == t)
+                continue;
+            pairs++;
+            alts++;
+            for (tk_id_t m = 0; m < g->n; m++)
+                alts += g->group[m] != g->group[s] && g->group[m] != g->group[t];
+        }
+    ok(z.pairs == pairs && z.alternatives == alts && z.shares == alts - pairs,
+       "dragonfly %s, uniform, ugal-l: %" PRId64 " switch pairs, %" PRId64 " alternatives, %" PRId64
+       " shares (want %" PRId64 ", %" PRId64 ", %" PRId64 ")",
+       params, z.pairs, z.alternatives, z.shares, pairs, alts, alts - pairs);
+    ok(z.keys > 0 && z.entries >= z.keys && z.bytes > (uint64_t)z.entries * 16,
+       "dragonfly %s: keys %" PRId64 ", entries %" PRId64 ", bytes %" PRIu64, params, z.keys,
+       z.entries, z.bytes);
+    tk_sim_opts_init(&o);
+    o.threads = 1;
+    if (tk_route_parse("dragonfly-min", &spec, &err) != TK_OK ||
+        tk_router_new(g, &spec, 1, 0, &r0, &err) != TK_OK ||
+        tk_sim_net_new(r0, pat, &o, &net0, &err) != TK_OK) {
+        ok(0, "dragonfly %s: oblivious set-up (%s)", params, err.msg);
+        goto out;
+    }
+    ok(tk_sim_adapt_size(net0, &z, &err) == TK_EINVAL, "an oblivious net has no candidates' size");
+out:
+    tk_sim_net_free(net0);
+    tk_router_free(r0);
+    tk_sim_net_free(net);
+    tk_router_free(r);
+    tk_pattern_free(pat);
+    tk_graph_free(g);
+}
+
 int main(void)
 {
+    size_check("a=4 h=2");
+    size_check("a=4 h=2 g=5 arrangement=absolute");
     crg_check("a=4 h=2 arrangement=palmtree");
     crg_check("a=4 h=2 g=5 arrangement=absolute");
     crg_check("a=3 h=3 g=4 arrangement=absolute");
