@@ -380,12 +380,16 @@ TK_API tk_status_t tk_sim_adapt_info(const tk_sim_net_t *net, tk_adapt_info_t *o
  * choose, minimal and non-minimal), the union (arc, input) keys of every
  * pair summed (each iteration writes one coefficient per class and key
  * its split touches), the alternatives' route entries, the shares the
- * fixed point iterates, and the bytes the candidates hold (as counted
+ * fixed point iterates, the rate system's size, and the bytes the candidates hold (as counted
  * against the memory limit, without the allowance).  polarized-adaptive:
  * alternatives are the DAGs' arcs and entries their (arc, input) entries.
  * Errors: TK_EINVAL (not adaptive). */
 typedef struct tk_adapt_size {
     int64_t pairs, alternatives, keys, entries, shares;
+    int64_t classes, coefficients; /* flow classes (the rate system's
+                                      variables), and their coefficients
+                                      once every alternative carries
+                                      traffic: each class's pair's keys */
     uint64_t bytes;
 } tk_adapt_size_t;
 TK_API tk_status_t tk_sim_adapt_size(const tk_sim_net_t *net, tk_adapt_size_t *out,

@@ -989,8 +989,9 @@ static int one_graph(FILE *out, args_t *a, const tk_graph_t *g, const char *inpu
             tk_fmt_bytes(z.bytes, b, sizeof b);
             cli_progress("%s: graph %ld: adaptive candidates: %" PRId64 " switch pairs, %" PRId64
                          " alternatives, %" PRId64 " keys, %" PRId64 " route entries, %" PRId64
-                         " shares, %s",
-                         input, index, z.pairs, z.alternatives, z.keys, z.entries, z.shares, b);
+                         " shares, %s; %" PRId64 " classes, up to %" PRId64 " coefficients",
+                         input, index, z.pairs, z.alternatives, z.keys, z.entries, z.shares, b,
+                         z.classes, z.coefficients);
         }
     }
     {

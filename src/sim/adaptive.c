@@ -1657,5 +1657,8 @@ tk_status_t tk_sim_adapt_size(const tk_sim_net_t *net, tk_adapt_size_t *out, tk_
         }
         out->bytes += ad_pair_bytes(p);
     }
+    out->classes = net->nfc;
+    for (int64_t c = 0; c < net->nfc; c++)
+        out->coefficients += ad->pair[ad->cls_pair[c]].nk;
     return TK_OK;
 }

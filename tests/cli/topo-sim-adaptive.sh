@@ -186,7 +186,7 @@ run topo-sim -r ugal-l,iter=2 "$TMPD/df.topo"
 o1=$out
 run topo-sim -r ugal-l,iter=2 --progress "$TMPD/df.topo"
 [ "$out" = "$o1" ] && printf '%s\n' "$err" |
-    grep -Eq 'graph 1: adaptive candidates: 1260 switch pairs, [1-9][0-9]* alternatives, [1-9][0-9]* keys, [1-9][0-9]* route entries, [1-9][0-9]* shares, [0-9.]+ (KiB|MiB)$'
+    grep -Eq 'graph 1: adaptive candidates: 1260 switch pairs, [1-9][0-9]* alternatives, [1-9][0-9]* keys, [1-9][0-9]* route entries, [1-9][0-9]* shares, [0-9.]+ (KiB|MiB); [1-9][0-9]* classes, up to [1-9][0-9]* coefficients$'
 ok $? "--progress: the adaptive candidates' size (1260 switch pairs), the same table" || diag "stderr: $err"
 
 # --- the memory limit ---------------------------------------------------------------

@@ -456,6 +456,11 @@ static void size_check(const char *params)
     ok(z.keys > 0 && z.entries >= z.keys && z.bytes > (uint64_t)z.entries * 16,
        "dragonfly %s: keys %" PRId64 ", entries %" PRId64 ", bytes %" PRIu64, params, z.keys,
        z.entries, z.bytes);
+    /* uniform: every server alike, so one class per switch pair, and the
+     * system's coefficients are the pairs' keys */
+    ok(z.classes == pairs && z.coefficients == z.keys,
+       "dragonfly %s: %" PRId64 " classes, %" PRId64 " coefficients (one class a pair)", params,
+       z.classes, z.coefficients);
     tk_sim_opts_init(&o);
     o.threads = 1;
     if (tk_route_parse("dragonfly-min", &spec, &err) != TK_OK ||
