@@ -161,10 +161,11 @@ TOPO=$R/df-h$H.topo
 [ -s "$TOPO" ] || TOPO=$W/df-h$H.topo
 [ -s "$TOPO" ] || topo-gen dragonfly a=$A h=$H p=$P arrangement=palmtree -o "$TOPO"
 
-# The paper's two ADVc loads of a mechanism and arbitration (Tables 2-4).
+# The paper's two ADVc loads of a mechanism and arbitration (Tables 2-4),
+# as numbers (the file's 0.40 is table 3's 0.4: one run, one file name).
 loads() {
     awk -F '\t' -v m="$1" -v a="$(arbname "$2")" '$3 == "ADVc" && $4 == m && $5 == a && $6 == "min_inj_load" {
-        split($8, f, "[=; ]"); print f[2] }' "$PUB" | sort -u | tr '\n' ' '
+        split($8, f, "[=; ]"); print f[2] + 0 }' "$PUB" | sort -u | tr '\n' ' '
 }
 pub() { # mechanism arb load metric
     awk -F '\t' -v m="$1" -v a="$(arbname "$2")" -v l="$3" -v k="$4" '$3 == "ADVc" && $4 == m && $5 == a && $6 == k {

@@ -28,6 +28,10 @@ ok $? "table 3, MIN under fair: every router of group 0 at h/(a p) = 1/6" || dia
 ok $? "table 3, MIN under transit: R_out starves"
 [ "$(awk -F '\t' 'NR > 1 && $3 == "NA"' "$TMPD/t3" | wc -l)" -eq 0 ]
 ok $? "table 3: every row measured"
+# each load runs once: the paper's 0.40 (table 2) and table 3's 0.4 are
+# one run, so MIN has two per arbitration (0.05 and 0.4)
+[ "$(ls "$TMPD/K" | grep -c '^t2-ADVc-MIN-.*\.tsv$')" -eq 4 ] && [ ! -e "$TMPD/K/t2-ADVc-MIN-fair-0.40.tsv" ]
+ok $? "table 2 and 3: each load of a row runs once" || diag "$(ls "$TMPD/K")"
 
 # --plot from the kept runs (a rerun: every run is done): the figure, and
 # its data router by router in DIR
