@@ -409,8 +409,10 @@ typedef struct tk_sim_opts {
     int coupled;             /* one variable per server (fixed proportions)      */
     int no_aggregate;        /* 1: one variable per server-level flow           */
     int threads;             /* 0 = runtime default                              */
-    uint64_t mem_limit;      /* bytes the adaptive rules' candidates and
-                                iteration may take (0: tk_memory_limit_default()) */
+    uint64_t mem_limit;      /* bytes the switch pairs' routes, or an
+                                adaptive rule's candidates and iteration,
+                                may take (0: tk_memory_limit_default();
+                                the memory available bounds them too)     */
     uint64_t max_paths;      /* per pair (0 = 1 << 20)                          */
     int64_t max_sweeps;      /* rr/transit (0 = default)                        */
     int check_another;       /* rr/transit: look for a second equilibrium      */

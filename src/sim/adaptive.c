@@ -264,18 +264,6 @@ static uint64_t iter_bytes(int64_t nfc, int64_t cap, int64_t nshare, int64_t m)
            (uint64_t)nshare * 2 * (AD_AA_M + 1) * sizeof(double) + (uint64_t)m * 160;
 }
 
-static tk_status_t adapt_too_big(const tk_adapt_t *a, int64_t np, uint64_t lim, int avail,
-                                 tk_error_t *err)
-{
-    char b[32];
-    tk_fmt_bytes(lim, b, sizeof b);
-    return tk_error_set(err, TK_ELIMIT, NULL, 0,
-                        "%s: the candidates of %" PRId64
-                        " switch pairs would need more than %s%s%s",
-                        a->text, np, avail ? "the memory available, " : "the memory limit of ", b,
-                        avail ? "" : " (TOPOKIT_MEMORY_LIMIT)");
-}
-
 tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
 {
     const tk_graph_t *g = net->g;
@@ -355,14 +343,8 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
     int64_t bad = -1;
     tk_error_t e1;
     tk_error_clear(&e1);
-    uint64_t lim = net->o.mem_limit ? net->o.mem_limit : tk_memory_limit_default();
-    /* the machine's memory is the default limit, but a build that
-     * reached it would be killed first: the memory available now is the
-     * bound when it is lower */
-    const uint64_t avail = tk_memory_available();
-    const int by_avail = avail && (!lim || avail < lim);
-    if (by_avail)
-        lim = avail;
+    int by_avail;
+    const uint64_t lim = sim_build_limit(net, &by_avail);
     uint64_t held = 0;
     int over = 0;
 #pragma omp parallel num_threads(net->o.threads > 0 ? net->o.threads : omp_get_max_threads())
@@ -429,7 +411,7 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
         sim_route_destroy(&r);
     }
     if (over)
-        return adapt_too_big(a, np, lim, by_avail, err);
+        return sim_too_big(a->text, "candidates", np, lim, by_avail, err);
     if (bad >= 0) {
         if (err)
             *err = e1;
@@ -443,7 +425,7 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
     for (int64_t i = 0; i < np; i++)
         nshare += ad->pair[i].ny;
     if (lim && held + iter_bytes(nfc, cap, nshare, g->m) > lim)
-        return adapt_too_big(a, np, lim, by_avail, err);
+        return sim_too_big(a->text, "candidates", np, lim, by_avail, err);
     mm->nvar = nfc;
     mm->demand = tk_malloc_array((size_t)(nfc > 0 ? nfc : 1), sizeof *mm->demand);
     mm->mult = tk_malloc_array((size_t)(nfc > 0 ? nfc : 1), sizeof *mm->mult);

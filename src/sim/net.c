@@ -558,6 +558,38 @@ static int mmb_var(mmb_t *b, double demand, double mult, int64_t gs, const elist
     return 0;
 }
 
+uint64_t sim_build_limit(const tk_sim_net_t *net, int *avail)
+{
+    uint64_t lim = net->o.mem_limit ? net->o.mem_limit : tk_memory_limit_default();
+    uint64_t av = tk_memory_available();
+    *avail = av && (!lim || av < lim);
+    return *avail ? av : lim;
+}
+
+tk_status_t sim_too_big(const char *model, const char *what, int64_t np, uint64_t lim, int avail,
+                        tk_error_t *err)
+{
+    char b[32];
+    tk_fmt_bytes(lim, b, sizeof b);
+    return tk_error_set(err, TK_ELIMIT, NULL, 0,
+                        "%s: the %s of %" PRId64 " switch pairs would need more than %s%s%s", model,
+                        what, np, avail ? "the memory available, " : "the memory limit of ", b,
+                        avail ? "" : " (TOPOKIT_MEMORY_LIMIT)");
+}
+
+/* The bytes pair route p holds (its paths only when kept). */
+static uint64_t pairroute_bytes(const pairroute_t *p)
+{
+    const sim_route_t *r = &p->all;
+    const tk_pathset_t *ps = &p->ps;
+    return sizeof *p + (uint64_t)r->cap * (sizeof *r->arc + sizeof *r->in + sizeof *r->w) +
+           (uint64_t)r->capej * (sizeof *r->ejin + sizeof *r->ejw) +
+           (uint64_t)r->caph * sizeof *r->hhist +
+           (uint64_t)ps->cap_paths *
+               (sizeof *ps->off + sizeof *ps->w + sizeof *ps->via + sizeof *ps->phase2) +
+           (uint64_t)ps->cap_arcs * sizeof *ps->arc;
+}
+
 /* Route every distinct switch pair of the classes (OpenMP over pairs, one
  * route workspace per thread; each pair's result in its own slot, so the
  * outcome does not depend on the thread count). */
@@ -608,6 +640,13 @@ static tk_status_t route_pairs(tk_sim_net_t *net, pairroute_t **out, int64_t *np
     int64_t bad = -1;
     tk_error_t e1;
     tk_error_clear(&e1);
+    /* the routes' bytes against the memory limit, as in sim_adapt_build:
+     * past it the remaining pairs are skipped (the count only grows, so
+     * the outcome does not depend on the threads) */
+    int by_avail;
+    const uint64_t lim = sim_build_limit(net, &by_avail);
+    uint64_t held = 0;
+    int over = 0;
 #pragma omp parallel num_threads(net->o.threads > 0 ? net->o.threads : omp_get_max_threads())
     {
         tk_route_ws_t *ws = NULL;
@@ -618,6 +657,11 @@ static tk_status_t route_pairs(tk_sim_net_t *net, pairroute_t **out, int64_t *np
         tk_status_t s = tk_route_ws_new(net->r, &ws, &e);
 #pragma omp for schedule(dynamic, 64)
         for (int64_t i = 0; i < np; i++) {
+            int stop;
+#pragma omp atomic read
+            stop = over;
+            if (stop)
+                continue;
             if (s == TK_OK)
                 s = tk_route_paths(net->r, ws, pr[i].s, pr[i].t, maxp, &pr[i].ps, &e);
             if (s == TK_OK)
@@ -625,6 +669,19 @@ static tk_status_t route_pairs(tk_sim_net_t *net, pairroute_t **out, int64_t *np
             /* the paths themselves only for split independent */
             if (s == TK_OK && keep_paths == 0)
                 tk_pathset_destroy(&pr[i].ps);
+            if (s == TK_OK && lim) {
+                /* an eighth more for the allocator, and the system's
+                 * copy of the entries to come (one per entry and class
+                 * at least) */
+                uint64_t b = pairroute_bytes(&pr[i]), now;
+                b += b / 8 + (uint64_t)(pr[i].all.n + pr[i].all.nej) * 24;
+#pragma omp atomic capture
+                now = held += b;
+                if (now > lim) {
+#pragma omp atomic write
+                    over = 1;
+                }
+            }
             if (s != TK_OK) {
 #pragma omp critical
                 if (bad < 0 || i < bad) {
@@ -640,10 +697,14 @@ static tk_status_t route_pairs(tk_sim_net_t *net, pairroute_t **out, int64_t *np
         tk_route_ws_free(ws);
         sim_route_ws_destroy(&rws);
     }
-    if (bad >= 0) {
-        st = e1.code;
-        if (err)
-            *err = e1;
+    if (over || bad >= 0) {
+        if (over) {
+            st = sim_too_big(tk_router_spec(net->r)->text, "routes", np, lim, by_avail, err);
+        } else {
+            st = e1.code;
+            if (err)
+                *err = e1;
+        }
         for (int64_t i = 0; i < np; i++) {
             tk_pathset_destroy(&pr[i].ps);
             sim_route_destroy(&pr[i].all);

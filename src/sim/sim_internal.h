@@ -116,6 +116,17 @@ tk_status_t sim_net_summarise(tk_sim_net_t *net, double rho, tk_sim_point_t *out
  * (classes already made), solve it at rho to its fixed point (into
  * net->x, net->bneck, info), free it. */
 tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err);
+/* The bytes a build whose size is known only as it goes may take (the
+ * routes of the switch pairs, the adaptive candidates): net->o.mem_limit
+ * (0: the machine's memory), or the memory available now when that is
+ * lower (then *avail = 1: a build that reached the machine's memory
+ * would be killed first). */
+uint64_t sim_build_limit(const tk_sim_net_t *net, int *avail);
+/* TK_ELIMIT: "MODEL: the WHAT of NP switch pairs would need more than
+ * the memory limit of ... (TOPOKIT_MEMORY_LIMIT)", or "... than the
+ * memory available, ...". */
+tk_status_t sim_too_big(const char *model, const char *what, int64_t np, uint64_t lim, int avail,
+                        tk_error_t *err);
 tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, tk_error_t *err);
 /* One epoch (tk_sim_epoch). */
 tk_status_t sim_adapt_epoch(tk_sim_net_t *net, double rho, tk_mm_info_t *info, tk_error_t *err);

@@ -624,4 +624,19 @@ run topo-sim --json "$TMPD/mixed.topo"
 [ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ]
 ok $? "... but --json takes any classes" || diag "$err"
 
+# The routes' bytes are counted against TOPOKIT_MEMORY_LIMIT as the
+# switch pairs are routed (topo-sim(1), ENVIRONMENT): past it, one line
+# and exit 1, the same at any thread count, no row; the graphs before it
+# keep their rows
+TOPOKIT_MEMORY_LIMIT=64K run topo-sim -r valiant --threads 1 "$TMPD/c-rrg.topo"
+expect_fail 1 "^topo-sim: .*c-rrg.topo: graph 1: valiant: the routes of [0-9]+ switch pairs would need more than the memory limit of 64 KiB \(TOPOKIT_MEMORY_LIMIT\)$" \
+    "valiant past TOPOKIT_MEMORY_LIMIT: data error"
+e1=$err
+TOPOKIT_MEMORY_LIMIT=64K run topo-sim -r valiant --threads 2 "$TMPD/c-rrg.topo"
+[ "$rc" -eq 1 ] && [ "$err" = "$e1" ]
+ok $? "... the same refusal at 2 threads" || diag "$err" "1 thread: $e1"
+TOPOKIT_MEMORY_LIMIT=64M run topo-sim -r valiant "$TMPD/c-rrg.topo"
+[ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ]
+ok $? "... and within a 64 MiB limit it runs" || diag "$err"
+
 done_testing
