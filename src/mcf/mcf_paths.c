@@ -5,6 +5,7 @@
  */
 #include <config.h>
 
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -475,7 +476,7 @@ static tk_status_t pool_add_pair(pool_t *P, bound_t *B, const tk_graph_t *g, tk_
  * a-priori bounds B.  Errors: the router's, TK_EUNSUPPORTED (a pair
  * without paths), TK_ELIMIT (beyond GLPK's int indices), TK_ENOMEM. */
 static tk_status_t pool_build(const tk_router_t *r, const tk_swdemand_t *d, uint64_t max_paths,
-                              pool_t *P, bound_t *B, tk_error_t *err)
+                              uint64_t mem_limit, pool_t *P, bound_t *B, tk_error_t *err)
 {
     const tk_graph_t *g = tk_router_graph(r);
     tk_route_ws_t *ws = NULL;
@@ -510,6 +511,19 @@ static tk_status_t pool_build(const tk_router_t *r, const tk_swdemand_t *d, uint
             st = pool_add_pair(P, B, g, s, d->dst[e], d->w[e], npairs, &ps, &tmp, &tmpcap, err);
             if (st != TK_OK)
                 goto done;
+            /* the pool as allocated, against the limit: past it the
+             * build stops here rather than when the machine runs out */
+            uint64_t held = (uint64_t)P->capc * (sizeof *P->ptr + sizeof *P->in) +
+                            (uint64_t)P->capz * (sizeof *P->row + sizeof *P->val);
+            if (mem_limit && held > mem_limit) {
+                char b[32];
+                tk_fmt_bytes(mem_limit, b, sizeof b);
+                st = tk_error_set(err, TK_ELIMIT, NULL, 0,
+                                  "%s: the path pool would need more than the memory limit of %s "
+                                  "after %" PRId64 " switch pairs (TOPOKIT_MEMORY_LIMIT)",
+                                  tk_router_spec(r)->text, b, npairs);
+                goto done;
+            }
         }
     if (npairs + g->m >= INT_MAX || P->ncols >= INT_MAX || P->nz >= INT_MAX) {
         st = tk_error_set(err, TK_ELIMIT, NULL, 0, "LP too large for GLPK");
@@ -654,7 +668,7 @@ tk_status_t tk_mcf_solve_paths(const tk_router_t *r, const tk_swdemand_t *d, uin
         st = tk_error_set(err, TK_ENOMEM, NULL, 0, "out of memory");
         goto done;
     }
-    if ((st = pool_build(r, d, max_paths, &P, &B, err)) != TK_OK)
+    if ((st = pool_build(r, d, max_paths, o->mem_limit, &P, &B, err)) != TK_OK)
         goto done;
     if (!o->no_presolve && isfinite(bound_value(&B, g)) && (!o->links || bound_value(&B, g) > 0)) {
         st = split_check(g, &P, fmin(tcap, bound_value(&B, g)), tcap, o, &start, &nstart, &settled,

@@ -548,4 +548,14 @@ done
 [ "$lbad" -eq 0 ] && [ "$lrg" -gt 0 ]
 ok $? "--links with row generation: prices certify theta by weak duality on 6 routed LPs ($lrg with rows added)" || diag "$lmsg"
 
+# With -r, the path pool is counted against TOPOKIT_MEMORY_LIMIT as it is
+# built: past it, one line and exit 1, no row (uniform valiant on a
+# 40-switch RRG has a pool of a few MB)
+TOPOKIT_MEMORY_LIMIT=64K run topo-mcf -r valiant "$TMPD/rrg40.topo"
+expect_fail 1 "^topo-mcf: .*valiant: the path pool would need more than the memory limit of 64 KiB after [0-9]+ switch pairs \(TOPOKIT_MEMORY_LIMIT\)$" \
+    "-r valiant: the path pool past TOPOKIT_MEMORY_LIMIT, data error"
+TOPOKIT_MEMORY_LIMIT=64K run topo-mcf -r min "$TMPD/ring8.topo"
+[ "$rc" -eq 0 ] && [ -n "$out" ]
+ok $? "-r min on a ring: a pool within 64 KiB runs" || diag "$err"
+
 done_testing
