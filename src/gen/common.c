@@ -116,24 +116,6 @@ int64_t tkg_pow(int64_t a, int64_t e)
     return r;
 }
 
-/* Human-readable byte count into buf. */
-static const char *bytes_str(uint64_t b, char *buf, size_t len)
-{
-    static const char *unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    double x = (double)b;
-    int u = 0;
-
-    while (x >= 1024 && u < 6) {
-        x /= 1024;
-        u++;
-    }
-    if (u == 0)
-        snprintf(buf, len, "%llu bytes", (unsigned long long)b);
-    else
-        snprintf(buf, len, "%.1f %s", x, unit[u]);
-    return buf;
-}
-
 tk_status_t tkg_check_size(const char *what, int64_t n, int64_t arcs, uint64_t extra,
                            uint64_t mem_limit, tk_error_t *err)
 {
@@ -149,12 +131,14 @@ tk_status_t tkg_check_size(const char *what, int64_t n, int64_t arcs, uint64_t e
                             (long long)TK_MAX_ARCS);
     need = tk_graph_bytes(n, arcs);
     need = need > UINT64_MAX - extra ? UINT64_MAX : need + extra;
-    if (mem_limit && need > mem_limit)
+    if (mem_limit && need > mem_limit) {
+        tk_fmt_bytes(need, b1, sizeof b1);
+        tk_fmt_bytes(mem_limit, b2, sizeof b2);
         return tk_error_set(err, TK_ELIMIT, NULL, 0,
                             "%s: needs about %s, above the memory limit of %s "
                             "(TOPOKIT_MEMORY_LIMIT)",
-                            what, bytes_str(need, b1, sizeof b1),
-                            bytes_str(mem_limit, b2, sizeof b2));
+                            what, b1, b2);
+    }
     return TK_OK;
 }
 

@@ -184,6 +184,11 @@ void ad_polar_acc(ad_pair_t *p);
 void ad_polar_stats(ad_pair_t *p, const tk_graph_t *g);
 double ad_polar_targets(const struct sim_adapt *ad, ad_pair_t *p, double *cmin_out);
 
+/* The rule's first split of every pair and the rate system from it
+ * (adaptive.c; the last step of sim_adapt_build, adapt_build.c).
+ * Errors: TK_ENOMEM. */
+tk_status_t ad_first_split(tk_sim_net_t *net, tk_error_t *err);
+
 /* ------------------------------------------------------------------------ */
 /* The candidates of one switch pair (adapt_cand.c). */
 
