@@ -112,16 +112,13 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
             return st;
     }
     /* candidates, in parallel over pairs (each in its own slot); the
-     * bytes they hold are counted against the memory limit, and once the
-     * count passes it the remaining pairs are skipped (the count only
-     * grows, so whether it passes does not depend on the threads) */
+     * bytes they hold are counted against the memory budget, and once the
+     * count passes it the remaining pairs are skipped */
     int64_t bad = -1;
     tk_error_t e1;
     tk_error_clear(&e1);
-    int by_avail;
-    const uint64_t lim = sim_build_limit(net, &by_avail);
-    uint64_t held = 0;
-    int over = 0;
+    sim_budget_t bud;
+    sim_budget_init(&bud, net);
 #pragma omp parallel num_threads(net->o.threads > 0 ? net->o.threads : omp_get_max_threads())
     {
         tk_route_ws_t *ws = NULL, *ws2 = NULL;
@@ -143,27 +140,18 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
             s = tk_error_set(&e, TK_ENOMEM, NULL, 0, "out of memory (adaptive candidates)");
 #pragma omp for schedule(dynamic, 16)
         for (int64_t i = 0; i < np; i++) {
-            int stop;
-#pragma omp atomic read
-            stop = over;
-            if (stop)
+            if (sim_budget_over(&bud))
                 continue;
             if (s == TK_OK && a->rule == TK_ADAPT_POLAR)
                 s = ad_polar_build(g, &ad->pair[i], &pws, &e);
             else if (s == TK_OK)
                 s = ad_build_pair(net, a, &ad->pair[i], ws, ws2, &rws, &c, &c2, &r, &e);
-            if (s == TK_OK && lim) {
+            if (s == TK_OK) {
                 /* an eighth more: the allocator's overhead and the
                  * build's scratch (measured: a run stopped at 8 GiB
                  * had 9.1 GB resident without it) */
-                uint64_t b = ad_pair_bytes(&ad->pair[i]), now;
-                b += b / 8;
-#pragma omp atomic capture
-                now = held += b;
-                if (now > lim) {
-#pragma omp atomic write
-                    over = 1;
-                }
+                uint64_t b = ad_pair_bytes(&ad->pair[i]);
+                sim_budget_add(&bud, b + b / 8);
             }
             if (s != TK_OK) {
 #pragma omp critical
@@ -185,8 +173,8 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
         tk_route_cands_destroy(&c2);
         sim_route_destroy(&r);
     }
-    if (over)
-        return sim_too_big(a->text, "candidates", np, lim, by_avail, err);
+    if (bud.over)
+        return sim_too_big(a->text, "candidates", np, &bud, err);
     if (bad >= 0) {
         if (err)
             *err = e1;
@@ -199,8 +187,8 @@ tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err)
         cap += ad->pair[ad->cls_pair[c]].nk + 2;
     for (int64_t i = 0; i < np; i++)
         nshare += ad->pair[i].ny;
-    if (lim && held + iter_bytes(nfc, cap, nshare, g->m) > lim)
-        return sim_too_big(a->text, "candidates", np, lim, by_avail, err);
+    if (bud.lim && bud.held + iter_bytes(nfc, cap, nshare, g->m) > bud.lim)
+        return sim_too_big(a->text, "candidates", np, &bud, err);
     mm->nvar = nfc;
     mm->demand = tk_malloc_array((size_t)(nfc > 0 ? nfc : 1), sizeof *mm->demand);
     mm->mult = tk_malloc_array((size_t)(nfc > 0 ? nfc : 1), sizeof *mm->mult);

@@ -558,23 +558,25 @@ static int mmb_var(mmb_t *b, double demand, double mult, int64_t gs, const elist
     return 0;
 }
 
-uint64_t sim_build_limit(const tk_sim_net_t *net, int *avail)
+void sim_budget_init(sim_budget_t *b, const tk_sim_net_t *net)
 {
     uint64_t lim = net->o.mem_limit ? net->o.mem_limit : tk_memory_limit_default();
     uint64_t av = tk_memory_available();
-    *avail = av && (!lim || av < lim);
-    return *avail ? av : lim;
+    b->avail = av && (!lim || av < lim);
+    b->lim = b->avail ? av : lim;
+    b->held = 0;
+    b->over = 0;
 }
 
-tk_status_t sim_too_big(const char *model, const char *what, int64_t np, uint64_t lim, int avail,
+tk_status_t sim_too_big(const char *model, const char *what, int64_t np, const sim_budget_t *b,
                         tk_error_t *err)
 {
-    char b[32];
-    tk_fmt_bytes(lim, b, sizeof b);
+    char s[32];
+    tk_fmt_bytes(b->lim, s, sizeof s);
     return tk_error_set(err, TK_ELIMIT, NULL, 0,
                         "%s: the %s of %" PRId64 " switch pairs would need more than %s%s%s", model,
-                        what, np, avail ? "the memory available, " : "the memory limit of ", b,
-                        avail ? "" : " (TOPOKIT_MEMORY_LIMIT)");
+                        what, np, b->avail ? "the memory available, " : "the memory limit of ", s,
+                        b->avail ? "" : " (TOPOKIT_MEMORY_LIMIT)");
 }
 
 /* The bytes pair route p holds (its paths only when kept). */
@@ -641,12 +643,9 @@ static tk_status_t route_pairs(tk_sim_net_t *net, pairroute_t **out, int64_t *np
     tk_error_t e1;
     tk_error_clear(&e1);
     /* the routes' bytes against the memory limit, as in sim_adapt_build:
-     * past it the remaining pairs are skipped (the count only grows, so
-     * the outcome does not depend on the threads) */
-    int by_avail;
-    const uint64_t lim = sim_build_limit(net, &by_avail);
-    uint64_t held = 0;
-    int over = 0;
+     * past it the remaining pairs are skipped */
+    sim_budget_t bud;
+    sim_budget_init(&bud, net);
 #pragma omp parallel num_threads(net->o.threads > 0 ? net->o.threads : omp_get_max_threads())
     {
         tk_route_ws_t *ws = NULL;
@@ -657,10 +656,7 @@ static tk_status_t route_pairs(tk_sim_net_t *net, pairroute_t **out, int64_t *np
         tk_status_t s = tk_route_ws_new(net->r, &ws, &e);
 #pragma omp for schedule(dynamic, 64)
         for (int64_t i = 0; i < np; i++) {
-            int stop;
-#pragma omp atomic read
-            stop = over;
-            if (stop)
+            if (sim_budget_over(&bud))
                 continue;
             if (s == TK_OK)
                 s = tk_route_paths(net->r, ws, pr[i].s, pr[i].t, maxp, &pr[i].ps, &e);
@@ -669,18 +665,12 @@ static tk_status_t route_pairs(tk_sim_net_t *net, pairroute_t **out, int64_t *np
             /* the paths themselves only for split independent */
             if (s == TK_OK && keep_paths == 0)
                 tk_pathset_destroy(&pr[i].ps);
-            if (s == TK_OK && lim) {
+            if (s == TK_OK) {
                 /* an eighth more for the allocator, and the system's
                  * copy of the entries to come (one per entry and class
                  * at least) */
-                uint64_t b = pairroute_bytes(&pr[i]), now;
-                b += b / 8 + (uint64_t)(pr[i].all.n + pr[i].all.nej) * 24;
-#pragma omp atomic capture
-                now = held += b;
-                if (now > lim) {
-#pragma omp atomic write
-                    over = 1;
-                }
+                uint64_t b = pairroute_bytes(&pr[i]);
+                sim_budget_add(&bud, b + b / 8 + (uint64_t)(pr[i].all.n + pr[i].all.nej) * 24);
             }
             if (s != TK_OK) {
 #pragma omp critical
@@ -697,9 +687,9 @@ static tk_status_t route_pairs(tk_sim_net_t *net, pairroute_t **out, int64_t *np
         tk_route_ws_free(ws);
         sim_route_ws_destroy(&rws);
     }
-    if (over || bad >= 0) {
-        if (over) {
-            st = sim_too_big(tk_router_spec(net->r)->text, "routes", np, lim, by_avail, err);
+    if (bud.over || bad >= 0) {
+        if (bud.over) {
+            st = sim_too_big(tk_router_spec(net->r)->text, "routes", np, &bud, err);
         } else {
             st = e1.code;
             if (err)

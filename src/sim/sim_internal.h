@@ -116,16 +116,43 @@ tk_status_t sim_net_summarise(tk_sim_net_t *net, double rho, tk_sim_point_t *out
  * (classes already made), solve it at rho to its fixed point (into
  * net->x, net->bneck, info), free it. */
 tk_status_t sim_adapt_build(tk_sim_net_t *net, tk_error_t *err);
-/* The bytes a build whose size is known only as it goes may take (the
- * routes of the switch pairs, the adaptive candidates): net->o.mem_limit
- * (0: the machine's memory), or the memory available now when that is
- * lower (then *avail = 1: a build that reached the machine's memory
- * would be killed first). */
-uint64_t sim_build_limit(const tk_sim_net_t *net, int *avail);
+/* The memory budget of a build whose size is known only as it goes (the
+ * routes of the switch pairs, the adaptive candidates), shared by the
+ * threads that build: lim is net->o.mem_limit (0: the machine's memory),
+ * or the memory available now when that is lower (then avail = 1: a
+ * build that reached the machine's memory would be killed first).  The
+ * count only grows, so whether it passes lim does not depend on the
+ * threads. */
+typedef struct sim_budget {
+    uint64_t lim, held;
+    int avail, over;
+} sim_budget_t;
+void sim_budget_init(sim_budget_t *b, const tk_sim_net_t *net);
+/* 1 once the count has passed the limit (the build skips what is left). */
+static inline int sim_budget_over(sim_budget_t *b)
+{
+    int v;
+#pragma omp atomic read
+    v = b->over;
+    return v;
+}
+/* Count bytes (nothing without a limit). */
+static inline void sim_budget_add(sim_budget_t *b, uint64_t bytes)
+{
+    uint64_t now;
+    if (!b->lim)
+        return;
+#pragma omp atomic capture
+    now = b->held += bytes;
+    if (now > b->lim) {
+#pragma omp atomic write
+        b->over = 1;
+    }
+}
 /* TK_ELIMIT: "MODEL: the WHAT of NP switch pairs would need more than
  * the memory limit of ... (TOPOKIT_MEMORY_LIMIT)", or "... than the
  * memory available, ...". */
-tk_status_t sim_too_big(const char *model, const char *what, int64_t np, uint64_t lim, int avail,
+tk_status_t sim_too_big(const char *model, const char *what, int64_t np, const sim_budget_t *b,
                         tk_error_t *err);
 tk_status_t sim_adapt_solve(tk_sim_net_t *net, double rho, tk_mm_info_t *info, tk_error_t *err);
 /* One epoch (tk_sim_epoch). */
